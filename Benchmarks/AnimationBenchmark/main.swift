@@ -1,0 +1,3 @@
+import RollboardAnimation
+
+print("benchmark placeholder")

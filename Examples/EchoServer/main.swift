@@ -1,0 +1,3 @@
+import RollboardNet
+
+print("echo server placeholder")

@@ -1,0 +1,100 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let swiftSettings: [SwiftSetting] = [
+    .swiftLanguageMode(.v6),
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+]
+
+let package = Package(
+    name: "Rollboard",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "rollboard", targets: ["rollboard"]),
+        .library(name: "RollboardAnimation", targets: ["RollboardAnimation"]),
+        .library(name: "RollboardNet", targets: ["RollboardNet"]),
+        .library(name: "RollboardServer", targets: ["RollboardServer"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        .package(url: "https://github.com/jpsim/Yams", from: "5.0.1"),
+    ],
+    targets: [
+        .systemLibrary(
+            name: "COpenSSL",
+            pkgConfig: "openssl",
+            providers: [.apt(["libssl-dev"])]
+        ),
+        .systemLibrary(
+            name: "CZlib",
+            pkgConfig: "zlib",
+            providers: [.apt(["zlib1g-dev"])]
+        ),
+        .target(
+            name: "RollboardAnimation",
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "RollboardNet",
+            dependencies: [
+                "COpenSSL",
+                "CZlib",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "RollboardServer",
+            dependencies: [
+                "RollboardAnimation",
+                "RollboardNet",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Yams", package: "Yams"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "rollboard",
+            dependencies: [
+                "RollboardServer",
+                "RollboardAnimation",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "EchoServer",
+            dependencies: [
+                "RollboardNet",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Examples/EchoServer",
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "AnimationBenchmark",
+            dependencies: ["RollboardAnimation"],
+            path: "Benchmarks/AnimationBenchmark",
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "RollboardAnimationTests",
+            dependencies: ["RollboardAnimation"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "RollboardNetTests",
+            dependencies: ["RollboardNet", "COpenSSL"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "RollboardServerTests",
+            dependencies: ["RollboardServer", "RollboardNet", "RollboardAnimation"],
+            swiftSettings: swiftSettings
+        ),
+    ]
+)

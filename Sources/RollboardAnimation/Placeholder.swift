@@ -1,0 +1,2 @@
+/// Placeholder until the first real type of this module lands.
+enum RollboardAnimationPlaceholder {}

@@ -1,0 +1,11 @@
+import ArgumentParser
+
+/// The `rollboard` command line: serve dashboards, simulate animations, push values.
+@main
+struct Rollboard: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "rollboard",
+        abstract: "A live-KPI-dashboard backend that animates on the server.",
+        subcommands: []
+    )
+}
