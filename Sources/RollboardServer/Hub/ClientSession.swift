@@ -24,6 +24,8 @@ final class ClientSession {
     private(set) var isPaused = false
     private(set) var sequence = 0
     private var nextFrameAt: Double
+    /// The time of the states in `lastSent`: anything that moves after it owes this client a frame.
+    private var statesTime: Double
     private var blockedSince: Double?
     private var isClosed = false
     private let slowClientTimeout: Double
@@ -36,6 +38,7 @@ final class ClientSession {
         self.slowClientTimeout = slowClientTimeout
         self.lastSent = animators.map { $0.encodedState(at: now) }
         self.nextFrameAt = now
+        self.statesTime = now
     }
 
     /// The `tiles` object of the hello message: every tile's state as last sent.
@@ -73,7 +76,7 @@ final class ClientSession {
     func nextWakeup(after now: Double) -> Double? {
         if isClosed || isPaused { return nil }
         if blockedSince != nil { return max(nextFrameAt, now) }
-        let motion = animators.compactMap { $0.nextMotion(after: now) }.min()
+        let motion = animators.compactMap { $0.nextMotion(after: statesTime) }.min()
         guard let motion else { return nil }
         return max(motion, nextFrameAt)
     }
@@ -93,6 +96,7 @@ final class ClientSession {
             return .skipped
         }
         blockedSince = nil
+        statesTime = now
         var changed = ""
         for index in animators.indices {
             let state = animators[index].encodedState(at: now)
