@@ -32,7 +32,7 @@ export class TileView {
       "data-tile-id": this.id,
       "data-tile-type": typeName,
       "aria-label": title,
-    }, el("h2", { className: "tile__title", text: title }), this.staleBadge, this.body);
+    }, el("div", { className: "tile__header" }, el("h2", { className: "tile__title", text: title }), this.staleBadge), this.body);
   }
 
   /** Moves the DOM to `state`. */
