@@ -19,6 +19,8 @@ import { TileView } from "./tile.js";
 
 const STRIP = ["0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "0"];
 const REST_TOLERANCE = 1e-3;
+/** Height of one digit cell in em (matches `--cell` in rollboard.css). */
+const CELL_EM = 1.2;
 
 export class OdometerView extends TileView {
   constructor(tile) {
@@ -101,9 +103,15 @@ export class OdometerView extends TileView {
     this.element.dataset.columns = String(count);
   }
 
-  /** Fits the display into the tile and measures one digit cell (the strip's step in pixels). */
+  /**
+   * Fits the display into the tile and fixes one digit cell (the strip's step) to whole device
+   * pixels, so that digits at rest are painted crisply.
+   */
   measure() {
+    this.display.style.removeProperty("--cell");
     fitWidth(this.display, this.body);
+    const fontSize = parseFloat(getComputedStyle(this.display).fontSize);
+    if (fontSize > 0) this.display.style.setProperty("--cell", `${snapToDevicePixels(fontSize * CELL_EM)}px`);
     const column = this.columnsBox.querySelector(".odometer__col");
     this.cellHeight = column ? column.getBoundingClientRect().height : 0;
   }
