@@ -49,13 +49,15 @@ export class OdometerView extends TileView {
     const digits = Array.isArray(state.digits) ? state.digits.map((p) => finiteNumber(p, 0)) : [];
     this.lastState = state;
     const negative = state.negative === true;
-    if (digits.length !== this.strips.length || negative === this.sign.hidden) {
+    const signShown = !this.sign.hidden;
+    if (digits.length !== this.strips.length || negative !== signShown) {
       this.sign.hidden = !negative;
       if (digits.length !== this.strips.length) this.buildColumns(digits.length);
       this.cellHeight = 0;
     }
     if (!this.cellHeight) this.measure();
 
+    const point = this.decimals > 0 ? Math.max(0, digits.length - this.decimals) : -1;
     let shown = "";
     let atRest = true;
     digits.forEach((raw, index) => {
@@ -65,10 +67,9 @@ export class OdometerView extends TileView {
       this.strips[index].style.transform = `translateY(${offset})`;
       const whole = Math.round(position);
       if (Math.abs(position - whole) > REST_TOLERANCE) atRest = false;
-      if (index === digits.length - this.decimals) shown += ".";
+      if (index === point) shown += ".";
       shown += String(whole % 10);
     });
-    if (this.decimals > 0 && digits.length <= this.decimals) shown = `.${shown}`;
     shown = (negative ? "-" : "") + shown;
 
     const dataset = this.element.dataset;
@@ -85,7 +86,7 @@ export class OdometerView extends TileView {
 
   /** Rebuilds the column windows for `count` columns (sign, point and separators included). */
   buildColumns(count) {
-    const integerColumns = count - this.decimals;
+    const integerColumns = Math.max(0, count - this.decimals);
     const parts = [];
     this.strips = [];
     for (let index = 0; index < count; index += 1) {
