@@ -11,4 +11,11 @@ public struct CarouselEvent: Hashable, Sendable {
     public let page: Int
     /// What changed it.
     public let cause: Cause
+
+    /// Creates the event of `cause` selecting `page` at `time`.
+    public init(time: Double, page: Int, cause: Cause) {
+        self.time = time
+        self.page = page
+        self.cause = cause
+    }
 }
