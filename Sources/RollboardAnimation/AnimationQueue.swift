@@ -15,17 +15,18 @@ public struct AnimationQueue<Animator: TileAnimator>: Sendable {
     /// The most changes that may wait behind the running one.
     public let backlog: Int
 
-    private struct Entry: Sendable {
-        var animation: Animator.Animation
-        var start: Double
-        var end: Double
-        var rest: Animator.State
+    @usableFromInline
+    struct Entry: Sendable {
+        @usableFromInline var animation: Animator.Animation
+        @usableFromInline var start: Double
+        @usableFromInline var end: Double
+        @usableFromInline var rest: Animator.State
     }
 
     /// The resting state before the first entry.
-    private var base: Animator.State
+    @usableFromInline private(set) var base: Animator.State
     /// Running and waiting animations, in order; each starts when the previous one ends.
-    private var entries: [Entry] = []
+    @usableFromInline private(set) var entries: [Entry] = []
     private var latestTime: Double
 
     /// The time at which the last queued animation ends (or the last change was applied), after which
@@ -95,14 +96,14 @@ public struct AnimationQueue<Animator: TileAnimator>: Sendable {
     }
 
     /// What the tile shows at `time`.
+    @inlinable
     public func state(at time: Double) -> Animator.State {
-        var previous = base
-        for entry in entries {
-            if time < entry.start { return previous }
+        for index in entries.indices {
+            let entry = entries[index]
+            if time < entry.start { return index == 0 ? base : entries[index - 1].rest }
             if time < entry.end { return entry.animation.state(at: time - entry.start) }
-            previous = entry.rest
         }
-        return previous
+        return entries.last?.rest ?? base
     }
 
     /// Whether nothing moves at `time` or later unless another change is queued: `time` ≥ ``restTime``.
