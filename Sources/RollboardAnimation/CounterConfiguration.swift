@@ -10,7 +10,7 @@ public struct CounterConfiguration: Hashable, Sendable {
     /// How values become text.
     public var format: NumberFormat
 
-    /// Creates a configuration: by default 2 s, ease-in-out, `%f` (QCountingLabel's defaults).
+    /// Creates a configuration: by default 2 s and ease-in-out (QCountingLabel's defaults).
     public init(duration: Double = 2, easing: CounterEasing = .easeInOut, format: NumberFormat) {
         self.duration = duration
         self.easing = easing
