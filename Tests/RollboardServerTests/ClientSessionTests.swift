@@ -5,7 +5,7 @@ import Testing
 @testable import RollboardServer
 
 /// A tile that moves linearly from its value to a new one over one second.
-struct RampAnimator: TileAnimator {
+struct RampTile: LiveTile {
     let tileID: String
     var from: Double
     var to: Double
@@ -55,7 +55,7 @@ struct ClientSessionTests {
         ClientSession(
             id: 1,
             sink: sink,
-            animators: [RampAnimator(tileID: "a", from: 0, to: 0), RampAnimator(tileID: "b", from: 5, to: 5)],
+            tiles: [RampTile(tileID: "a", from: 0, to: 0), RampTile(tileID: "b", from: 5, to: 5)],
             fps: fps,
             slowClientTimeout: timeout,
             now: 0

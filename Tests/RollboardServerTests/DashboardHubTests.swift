@@ -11,7 +11,7 @@ struct DashboardHubTests {
         DashboardHub(
             dashboardID: "ops",
             helloDashboard: #"{"id":"ops","title":"Ops","tiles":[{"id":"a","type":"counter"}]}"#,
-            animators: [RampAnimator(tileID: "a", from: 1, to: 1)],
+            tiles: [RampTile(tileID: "a", from: 1, to: 1)],
             tilesByMetric: ["orders": ["a"]],
             configuration: .init(defaultFPS: 30, slowClientTimeout: 10),
             clock: clock,

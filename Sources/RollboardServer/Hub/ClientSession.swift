@@ -18,7 +18,7 @@ final class ClientSession {
 
     let id: Int
     let sink: any FrameSink
-    private(set) var animators: [any TileAnimator]
+    private(set) var tiles: [any LiveTile]
     private var lastSent: [String]
     private(set) var fps: Int
     private(set) var isPaused = false
@@ -30,33 +30,33 @@ final class ClientSession {
     private var isClosed = false
     private let slowClientTimeout: Double
 
-    init(id: Int, sink: any FrameSink, animators: [any TileAnimator], fps: Int, slowClientTimeout: Double, now: Double) {
+    init(id: Int, sink: any FrameSink, tiles: [any LiveTile], fps: Int, slowClientTimeout: Double, now: Double) {
         self.id = id
         self.sink = sink
-        self.animators = animators
+        self.tiles = tiles
         self.fps = fps
         self.slowClientTimeout = slowClientTimeout
-        self.lastSent = animators.map { $0.encodedState(at: now) }
+        self.lastSent = tiles.map { $0.encodedState(at: now) }
         self.nextFrameAt = now
         self.statesTime = now
     }
 
     /// The `tiles` object of the hello message: every tile's state as last sent.
     var helloTiles: String {
-        "{" + zip(animators, lastSent).map { "\(jsonString($0.tileID)):\($1)" }.joined(separator: ",") + "}"
+        "{" + zip(tiles, lastSent).map { "\(jsonString($0.tileID)):\($1)" }.joined(separator: ",") + "}"
     }
 
     /// Applies a producer change to the tile `tileID`.
     func apply(_ change: TileChange, toTile tileID: String, at time: Double) throws {
-        for index in animators.indices where animators[index].tileID == tileID {
-            try animators[index].apply(change, at: time)
+        for index in tiles.indices where tiles[index].tileID == tileID {
+            try tiles[index].apply(change, at: time)
         }
     }
 
     /// Applies this viewer's own carousel action.
     func apply(viewerAction: CarouselViewerAction, page: Int?, toTile tileID: String, at time: Double) {
-        for index in animators.indices where animators[index].tileID == tileID {
-            animators[index].apply(viewerAction: viewerAction, page: page, at: time)
+        for index in tiles.indices where tiles[index].tileID == tileID {
+            tiles[index].apply(viewerAction: viewerAction, page: page, at: time)
         }
     }
 
@@ -76,7 +76,7 @@ final class ClientSession {
     func nextWakeup(after now: Double) -> Double? {
         if isClosed || isPaused { return nil }
         if blockedSince != nil { return max(nextFrameAt, now) }
-        let motion = animators.compactMap { $0.nextMotion(after: statesTime) }.min()
+        let motion = tiles.compactMap { $0.nextMotion(after: statesTime) }.min()
         guard let motion else { return nil }
         return max(motion, nextFrameAt)
     }
@@ -98,12 +98,12 @@ final class ClientSession {
         blockedSince = nil
         statesTime = now
         var changed = ""
-        for index in animators.indices {
-            let state = animators[index].encodedState(at: now)
+        for index in tiles.indices {
+            let state = tiles[index].encodedState(at: now)
             if state != lastSent[index] {
                 lastSent[index] = state
                 if !changed.isEmpty { changed += "," }
-                changed += jsonString(animators[index].tileID) + ":" + state
+                changed += jsonString(tiles[index].tileID) + ":" + state
             }
         }
         guard !changed.isEmpty else { return .idle }

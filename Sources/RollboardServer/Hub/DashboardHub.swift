@@ -21,7 +21,7 @@ final class DashboardHub: @unchecked Sendable {  // Sendable: every mutable prop
     private let logger: Logger
     private let queue: DispatchQueue
     private let timer: any DispatchSourceTimer
-    private var reference: [any TileAnimator]
+    private var reference: [any LiveTile]
     private var tilesByMetric: [String: [String]]
     private var sessions: [Int: ClientSession] = [:]
     private var nextSessionID = 1
@@ -29,12 +29,12 @@ final class DashboardHub: @unchecked Sendable {  // Sendable: every mutable prop
 
     /// - Parameters:
     ///   - helloDashboard: the `dashboard` object of the hello message, already encoded.
-    ///   - animators: one animator per tile, at rest at the current values, in layout order.
+    ///   - tiles: one tile per tile, at rest at the current values, in layout order.
     ///   - tilesByMetric: which tiles show each metric.
     init(
         dashboardID: String,
         helloDashboard: String,
-        animators: [any TileAnimator],
+        tiles: [any LiveTile],
         tilesByMetric: [String: [String]],
         configuration: Configuration,
         clock: FrameClock,
@@ -44,7 +44,7 @@ final class DashboardHub: @unchecked Sendable {  // Sendable: every mutable prop
     ) {
         self.dashboardID = dashboardID
         self.helloDashboard = helloDashboard
-        self.reference = animators
+        self.reference = tiles
         self.tilesByMetric = tilesByMetric
         self.configuration = configuration
         self.clock = clock
@@ -70,7 +70,7 @@ final class DashboardHub: @unchecked Sendable {  // Sendable: every mutable prop
             let session = ClientSession(
                 id: id,
                 sink: sink,
-                animators: reference,
+                tiles: reference,
                 fps: min(max(fps ?? configuration.defaultFPS, 1), 60),
                 slowClientTimeout: configuration.slowClientTimeout,
                 now: now

@@ -2,8 +2,8 @@
 ///
 /// Animators are value types, so a new screen starts from a copy of the hub's reference and moves in step
 /// with every other screen on the dashboard.
-protocol TileAnimator: Sendable {
-    /// The id of the tile this animator drives.
+protocol LiveTile: Sendable {
+    /// The id of the tile this tile drives.
     var tileID: String { get }
 
     /// Applies a producer's change that was committed at `time`.
