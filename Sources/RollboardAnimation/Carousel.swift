@@ -77,6 +77,15 @@ public struct Carousel: Sendable {
         (isHeld || slides == 1) && time >= transitionStart + configuration.transition
     }
 
+    /// The earliest time at or after `time` when the carousel moves: `time` itself while a transition
+    /// runs, else the next automatic advance; nil while it rests (held, or a single slide).
+    public func nextMotion(after time: Double) -> Double? {
+        let now = unwrapped(at: time)
+        if time < (now.advancedAt ?? transitionStart) + configuration.transition { return time }
+        if isHeld || slides == 1 { return nil }
+        return origin + Double(advances(through: time) + 1) * configuration.interval
+    }
+
     /// The automatic page changes after `start` up to and including `end`, in order.
     public func pageChanges(after start: Double, through end: Double) -> [CarouselEvent] {
         let first = advances(through: start) + 1

@@ -38,6 +38,23 @@ struct CarouselTests {
         #expect(fourSlides.state(at: 10).page == 1)           // another viewer's carousel went on
     }
 
+    @Test("it tells when it next moves: now while sliding, the next advance while still, never while held", arguments: [
+        (0.5, 2.0), (1.99, 2.0), (2.1, 2.1), (2.31, 4.0), (8.2, 8.2), (9.0, 10.0),
+    ])
+    func nextMotion(time: Double, expected: Double) {
+        #expect(fourSlides.nextMotion(after: time) == expected)
+    }
+
+    @Test("a held carousel rests once its transition ends, and moves again a full interval after release")
+    func nextMotionWhileHeld() {
+        var carousel = fourSlides
+        carousel.hold(at: 2.1)
+        #expect(carousel.nextMotion(after: 2.2) == 2.2)
+        #expect(carousel.nextMotion(after: 5) == nil)
+        carousel.release(at: 5)
+        #expect(carousel.nextMotion(after: 5.5) == 7)
+    }
+
     @Test("next, previous and go-to move at once and report the page change")
     func commands() throws {
         var carousel = fourSlides
