@@ -416,7 +416,7 @@ public final class ProducerAPI: Sendable {
         guard value.isFinite else {
             throw .invalidValue("\(field)value: \(number.literal) is not a finite number")
         }
-        if let problem = configuration.catalog.problem(showing: value, as: id) {
+        if let problem = configuration.catalog.problem(showing: value, as: id, literal: number.literal) {
             throw .invalidValue("\(field)value: \(problem)")
         }
         var interval: Double?

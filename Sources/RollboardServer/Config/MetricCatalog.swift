@@ -53,16 +53,18 @@ public struct MetricCatalog: Sendable, Equatable {
     }
 
     /// Why `value` cannot be shown by every tile showing metric `id`, or `nil` when it can.
-    public func problem(showing value: Double, as id: String) -> String? {
+    /// `literal` is the value as the producer wrote it, quoted in the message (default: `value` formatted).
+    public func problem(showing value: Double, as id: String, literal: String? = nil) -> String? {
+        let text = literal ?? formatNumber(value)
         for reference in tiles[id] ?? [] {
             let place = "tile \"\(reference.tile.id)\" of dashboard \"\(reference.dashboard)\""
             switch reference.tile.options {
             case .odometer(let options) where !options.canShow(value):
                 let columns = options.columns.maximum
-                return "\(formatNumber(value)) is too wide for \(place): \(columns) columns with "
+                return "\(text) is too wide for \(place): \(columns) columns with "
                     + "\(options.decimals) decimals show at most ±\(options.largestValueText)"
             case .counter(let options) where !options.canShow(value):
-                return "\(formatNumber(value)) is too large for \(place): a counter shows magnitudes below 10^15"
+                return "\(text) is too large for \(place): a counter shows magnitudes below 10^15"
             default:
                 continue
             }
