@@ -30,12 +30,14 @@ struct MetricCatalogTests {
             ),
         ])
 
-    @Test("an odometer accepts exactly the values |v| × 10^decimals < 10^columns", arguments: [
-        ("growing", 999_999.0, true), ("growing", 1_000_000.0, false), ("growing", -999_999.0, true),
-        ("growing", 999_999.4, true), ("growing", 999_999.5, false),
-        ("fixed", 99.9, true), ("fixed", 99.94, true), ("fixed", 99.96, false), ("fixed", -99.9, true),
-        ("count", 999_999_999_999_999.0, true), ("count", 1e15, false),
-    ])
+    @Test(
+        "an odometer accepts exactly the values |v| × 10^decimals < 10^columns",
+        arguments: [
+            ("growing", 999_999.0, true), ("growing", 1_000_000.0, false), ("growing", -999_999.0, true),
+            ("growing", 999_999.4, true), ("growing", 999_999.5, false),
+            ("fixed", 99.9, true), ("fixed", 99.94, true), ("fixed", 99.96, false), ("fixed", -99.9, true),
+            ("count", 999_999_999_999_999.0, true), ("count", 1e15, false),
+        ])
     func valueLimits(id: String, value: Double, fits: Bool) {
         #expect((Self.configuration.catalog.problem(showing: value, as: id) == nil) == fits)
     }
@@ -43,7 +45,9 @@ struct MetricCatalogTests {
     @Test("a metric shown by several tiles must fit the narrowest")
     func narrowestTile() {
         let problem = Self.configuration.catalog.problem(showing: 150, as: "fixed")
-        #expect(problem == #"150 is too wide for tile "small" of dashboard "b": 3 columns with 1 decimals show at most ±99.9"#)
+        #expect(
+            problem
+                == #"150 is too wide for tile "small" of dashboard "b": 3 columns with 1 decimals show at most ±99.9"#)
     }
 
     @Test("kinds, wheel positions and carousel pages come from the tiles")

@@ -118,7 +118,12 @@ struct MetricStoreTests {
     static let tailDamage: [(name: String, damage: @Sendable ([UInt8]) -> [UInt8])] = [
         ("cut inside the last record", { Array($0.dropLast(5)) }),
         ("cut inside the last record's header", { Array($0.dropLast(JournalRecord.metricsRecordSize(id: "c") - 3)) }),
-        ("the last record's payload changed", { var bytes = $0; bytes[bytes.count - 2] ^= 0x40; return bytes }),
+        (
+            "the last record's payload changed",
+            {
+                var bytes = $0; bytes[bytes.count - 2] ^= 0x40; return bytes
+            }
+        ),
         ("garbage appended", { $0 + [0xde, 0xad, 0xbe, 0xef, 0x01, 0x02, 0x03, 0x04, 0x05] }),
         ("zeros appended", { $0 + [UInt8](repeating: 0, count: 4096) }),
     ]
@@ -247,7 +252,9 @@ struct MetricStoreTests {
         let release = DispatchSemaphore(value: 0)
         let first = Synchronized(true)
         store.subscribe { _ in
-            if first.update({ value in defer { value = false }; return value }) {
+            if first.update({ value in
+                defer { value = false }; return value
+            }) {
                 entered.signal()
                 release.wait()
             }

@@ -111,7 +111,8 @@ struct ProducerAPITests {
     @Test("a batch with one bad item stores nothing")
     func batchAllOrNothing() async throws {
         let fixture = try Fixture()
-        let body = #"{"updates":[{"id":"revenue","value":1},{"id":"orders","value":2},{"id":"visitors","value":3},"#
+        let body =
+            #"{"updates":[{"id":"revenue","value":1},{"id":"orders","value":2},{"id":"visitors","value":3},"#
             + #"{"id":"visitors","value":1000}]}"#
         let posted = await fixture.send("POST", "/api/v1/metrics", body)
         #expect(posted.status == .unprocessableContent)
@@ -122,91 +123,175 @@ struct ProducerAPITests {
         #expect(fixture.store.lastSeq == 0)
     }
 
-    static let refusals: [(method: String, target: String, body: String?, token: String?, contentType: String?,
-                           status: Int, error: String, detail: String)] = [
-        ("POST", "/api/v1/metrics/revenue", #"{"value": 1"#, token, "application/json",
-         400, "malformed_json", "invalid JSON: expected ',' or '}' in an object at byte 11"),
-        ("POST", "/api/v1/metrics/revenue", #"{"value": NaN}"#, token, "application/json",
-         400, "malformed_json", "invalid JSON: unexpected character 'N', expected a value at byte 10"),
-        ("POST", "/api/v1/metrics/revenue", #"[1]"#, token, "application/json",
-         400, "malformed_json", "the body must be a JSON object, got an array"),
-        ("POST", "/api/v1/metrics/revenue", #"{"value": 1, "value": 2}"#, token, "application/json",
-         400, "malformed_json", #"invalid JSON: duplicate key "value" at byte 13"#),
-        ("POST", "/api/v1/metrics/revenue", #"{"interval": 1}"#, token, "application/json",
-         400, "missing_field", "value: is required"),
-        ("POST", "/api/v1/metrics/revenue", #"{"value": "12"}"#, token, "application/json",
-         400, "wrong_type", "value: must be a number, got a string"),
-        ("POST", "/api/v1/metrics/revenue", #"{"value": 1, "animated": "no"}"#, token, "application/json",
-         400, "wrong_type", "animated: must be true or false, got a string"),
-        ("POST", "/api/v1/metrics/revenue", #"{"value": 1, "vaule": 2}"#, token, "application/json",
-         400, "unknown_field", "vaule: unknown field (allowed: value, interval, animated)"),
-        ("POST", "/api/v1/metrics/revenue", #"{"value": 1}"#, nil, "application/json",
-         401, "unauthorized", "writes need an Authorization: Bearer <token> header"),
-        ("POST", "/api/v1/metrics/revenue", #"{"value": 1}"#, "wrong-token", "application/json",
-         401, "unauthorized", "the bearer token is not valid"),
-        ("POST", "/api/v1/metrics/revenue", #"{"value": 1}"#, restricted, "application/json",
-         403, "forbidden", #"this token may not write "revenue""#),
-        ("POST", "/api/v1/metrics", #"{"updates":[{"id":"orders","value":1},{"id":"revenue","value":1}]}"#,
-         restricted, "application/json",
-         403, "forbidden", #"updates[1].id: this token may not write "revenue""#),
-        ("POST", "/api/v1/metrics/profit", #"{"value": 1}"#, token, "application/json",
-         404, "unknown_metric", #"unknown metric "profit" (no tile shows it)"#),
-        ("POST", "/api/v1/metrics/status", #"{"value": 1}"#, token, "application/json",
-         404, "unknown_metric", #""status" is a wheel; use /api/v1/wheels/status"#),
-        ("GET", "/api/v1/metrics/profit", nil, nil, nil,
-         404, "unknown_metric", #"unknown metric "profit" (no tile shows it)"#),
-        ("GET", "/api/v1/nothing", nil, nil, nil,
-         404, "not_found", "no such endpoint: /api/v1/nothing"),
-        ("GET", "/api/v1/dashboards/sales", nil, nil, nil,
-         404, "unknown_dashboard", #"no dashboard "sales""#),
-        ("DELETE", "/api/v1/metrics/revenue", nil, token, nil,
-         405, "method_not_allowed", "/api/v1/metrics/revenue accepts GET, HEAD, POST, not DELETE"),
-        ("POST", "/healthz", nil, token, nil,
-         405, "method_not_allowed", "/healthz accepts GET, HEAD, not POST"),
-        ("POST", "/api/v1/metrics/revenue", #"{"value": 1}"#, token, "text/plain",
-         415, "unsupported_media_type", #"Content-Type must be application/json, got "text/plain""#),
-        ("POST", "/api/v1/metrics/revenue", #"{"value": 1}"#, token, nil,
-         415, "unsupported_media_type", "Content-Type must be application/json, got none"),
-        ("POST", "/api/v1/metrics/revenue", #"{"value": 1e400}"#, token, "application/json",
-         422, "invalid_value", "value: 1e400 is not a finite number"),
-        ("POST", "/api/v1/metrics/revenue", #"{"value": 1000000}"#, token, "application/json",
-         422, "invalid_value", #"value: 1000000 is too wide for tile "revenue" of dashboard "demo": 8 columns with 2 decimals show at most ±999999.99"#),
-        ("POST", "/api/v1/metrics/revenue", #"{"value": 999999.996}"#, token, "application/json",
-         422, "invalid_value", #"value: 999999.996 is too wide for tile "revenue" of dashboard "demo": 8 columns with 2 decimals show at most ±999999.99"#),
-        ("POST", "/api/v1/metrics/orders", #"{"value": 9007199254740993}"#, token, "application/json",
-         422, "invalid_value", #"value: 9007199254740993 is too large for tile "orders" of dashboard "demo": a counter shows magnitudes below 10^15"#),
-        ("POST", "/api/v1/metrics/revenue", #"{"value": 1, "interval": 0}"#, token, "application/json",
-         422, "invalid_value", "interval: must be above 0 and at most 3600 seconds, got 0"),
-        ("POST", "/api/v1/metrics", #"{"updates":[]}"#, token, "application/json",
-         422, "invalid_value", "updates: must not be empty"),
-        ("POST", "/api/v1/metrics", #"{"updates":[{"id":"orders","value":1},{"id":"profit","value":1}]}"#,
-         token, "application/json",
-         422, "invalid_value", #"updates[1].id: unknown metric "profit" (no tile shows it)"#),
-        ("POST", "/api/v1/metrics", #"{"updates":[{"id":"orders","value":1},{"id":"orders"}]}"#,
-         token, "application/json",
-         400, "missing_field", "updates[1].value: is required"),
-        ("POST", "/api/v1/metrics", #"{"updates":[{"id":"orders","value":1,"colour":2}]}"#,
-         token, "application/json",
-         400, "unknown_field", "updates[0].colour: unknown field (allowed: id, value, interval, animated)"),
-        ("POST", "/api/v1/wheels/status", #"{"index": 3}"#, token, "application/json",
-         422, "invalid_value", "index: must be between 0 and 2 (the wheel has 3 labels), got 3"),
-        ("POST", "/api/v1/wheels/status", #"{"index": 1.5}"#, token, "application/json",
-         400, "wrong_type", "index: must be an integer, got a number"),
-        ("POST", "/api/v1/wheels/status", #"{"progress": 1.5}"#, token, "application/json",
-         422, "invalid_value", "progress: must be between 0 and 1, got 1.5"),
-        ("POST", "/api/v1/wheels/status", #"{"progress": 0.5, "index": 1}"#, token, "application/json",
-         400, "bad_request", "give either progress or index, not both"),
-        ("POST", "/api/v1/wheels/revenue", #"{"index": 1}"#, token, "application/json",
-         404, "unknown_wheel", #""revenue" is a metric; use /api/v1/metrics/revenue"#),
-        ("POST", "/api/v1/carousels/news", #"{"action": "goto", "page": 2}"#, token, "application/json",
-         422, "invalid_value", "page: must be between 0 and 1 (the carousel has 2 slides), got 2"),
-        ("POST", "/api/v1/carousels/news", #"{"action": "goto"}"#, token, "application/json",
-         400, "missing_field", "page: is required"),
-        ("POST", "/api/v1/carousels/news", #"{"action": "next", "page": 1}"#, token, "application/json",
-         400, "bad_request", #"page: only allowed with action "goto""#),
-        ("POST", "/api/v1/carousels/news", #"{"action": "jump"}"#, token, "application/json",
-         422, "invalid_value", #"action: must be "next", "prev" or "goto", got "jump""#),
-    ]
+    static let refusals:
+        [(
+            method: String, target: String, body: String?, token: String?, contentType: String?,
+            status: Int, error: String, detail: String
+        )] = [
+            (
+                "POST", "/api/v1/metrics/revenue", #"{"value": 1"#, token, "application/json",
+                400, "malformed_json", "invalid JSON: expected ',' or '}' in an object at byte 11"
+            ),
+            (
+                "POST", "/api/v1/metrics/revenue", #"{"value": NaN}"#, token, "application/json",
+                400, "malformed_json", "invalid JSON: unexpected character 'N', expected a value at byte 10"
+            ),
+            (
+                "POST", "/api/v1/metrics/revenue", #"[1]"#, token, "application/json",
+                400, "malformed_json", "the body must be a JSON object, got an array"
+            ),
+            (
+                "POST", "/api/v1/metrics/revenue", #"{"value": 1, "value": 2}"#, token, "application/json",
+                400, "malformed_json", #"invalid JSON: duplicate key "value" at byte 13"#
+            ),
+            (
+                "POST", "/api/v1/metrics/revenue", #"{"interval": 1}"#, token, "application/json",
+                400, "missing_field", "value: is required"
+            ),
+            (
+                "POST", "/api/v1/metrics/revenue", #"{"value": "12"}"#, token, "application/json",
+                400, "wrong_type", "value: must be a number, got a string"
+            ),
+            (
+                "POST", "/api/v1/metrics/revenue", #"{"value": 1, "animated": "no"}"#, token, "application/json",
+                400, "wrong_type", "animated: must be true or false, got a string"
+            ),
+            (
+                "POST", "/api/v1/metrics/revenue", #"{"value": 1, "vaule": 2}"#, token, "application/json",
+                400, "unknown_field", "vaule: unknown field (allowed: value, interval, animated)"
+            ),
+            (
+                "POST", "/api/v1/metrics/revenue", #"{"value": 1}"#, nil, "application/json",
+                401, "unauthorized", "writes need an Authorization: Bearer <token> header"
+            ),
+            (
+                "POST", "/api/v1/metrics/revenue", #"{"value": 1}"#, "wrong-token", "application/json",
+                401, "unauthorized", "the bearer token is not valid"
+            ),
+            (
+                "POST", "/api/v1/metrics/revenue", #"{"value": 1}"#, restricted, "application/json",
+                403, "forbidden", #"this token may not write "revenue""#
+            ),
+            (
+                "POST", "/api/v1/metrics", #"{"updates":[{"id":"orders","value":1},{"id":"revenue","value":1}]}"#,
+                restricted, "application/json",
+                403, "forbidden", #"updates[1].id: this token may not write "revenue""#
+            ),
+            (
+                "POST", "/api/v1/metrics/profit", #"{"value": 1}"#, token, "application/json",
+                404, "unknown_metric", #"unknown metric "profit" (no tile shows it)"#
+            ),
+            (
+                "POST", "/api/v1/metrics/status", #"{"value": 1}"#, token, "application/json",
+                404, "unknown_metric", #""status" is a wheel; use /api/v1/wheels/status"#
+            ),
+            (
+                "GET", "/api/v1/metrics/profit", nil, nil, nil,
+                404, "unknown_metric", #"unknown metric "profit" (no tile shows it)"#
+            ),
+            (
+                "GET", "/api/v1/nothing", nil, nil, nil,
+                404, "not_found", "no such endpoint: /api/v1/nothing"
+            ),
+            (
+                "GET", "/api/v1/dashboards/sales", nil, nil, nil,
+                404, "unknown_dashboard", #"no dashboard "sales""#
+            ),
+            (
+                "DELETE", "/api/v1/metrics/revenue", nil, token, nil,
+                405, "method_not_allowed", "/api/v1/metrics/revenue accepts GET, HEAD, POST, not DELETE"
+            ),
+            (
+                "POST", "/healthz", nil, token, nil,
+                405, "method_not_allowed", "/healthz accepts GET, HEAD, not POST"
+            ),
+            (
+                "POST", "/api/v1/metrics/revenue", #"{"value": 1}"#, token, "text/plain",
+                415, "unsupported_media_type", #"Content-Type must be application/json, got "text/plain""#
+            ),
+            (
+                "POST", "/api/v1/metrics/revenue", #"{"value": 1}"#, token, nil,
+                415, "unsupported_media_type", "Content-Type must be application/json, got none"
+            ),
+            (
+                "POST", "/api/v1/metrics/revenue", #"{"value": 1e400}"#, token, "application/json",
+                422, "invalid_value", "value: 1e400 is not a finite number"
+            ),
+            (
+                "POST", "/api/v1/metrics/revenue", #"{"value": 1000000}"#, token, "application/json",
+                422, "invalid_value",
+                #"value: 1000000 is too wide for tile "revenue" of dashboard "demo": 8 columns with 2 decimals show at most ±999999.99"#
+            ),
+            (
+                "POST", "/api/v1/metrics/revenue", #"{"value": 999999.996}"#, token, "application/json",
+                422, "invalid_value",
+                #"value: 999999.996 is too wide for tile "revenue" of dashboard "demo": 8 columns with 2 decimals show at most ±999999.99"#
+            ),
+            (
+                "POST", "/api/v1/metrics/orders", #"{"value": 9007199254740993}"#, token, "application/json",
+                422, "invalid_value",
+                #"value: 9007199254740993 is too large for tile "orders" of dashboard "demo": a counter shows magnitudes below 10^15"#
+            ),
+            (
+                "POST", "/api/v1/metrics/revenue", #"{"value": 1, "interval": 0}"#, token, "application/json",
+                422, "invalid_value", "interval: must be above 0 and at most 3600 seconds, got 0"
+            ),
+            (
+                "POST", "/api/v1/metrics", #"{"updates":[]}"#, token, "application/json",
+                422, "invalid_value", "updates: must not be empty"
+            ),
+            (
+                "POST", "/api/v1/metrics", #"{"updates":[{"id":"orders","value":1},{"id":"profit","value":1}]}"#,
+                token, "application/json",
+                422, "invalid_value", #"updates[1].id: unknown metric "profit" (no tile shows it)"#
+            ),
+            (
+                "POST", "/api/v1/metrics", #"{"updates":[{"id":"orders","value":1},{"id":"orders"}]}"#,
+                token, "application/json",
+                400, "missing_field", "updates[1].value: is required"
+            ),
+            (
+                "POST", "/api/v1/metrics", #"{"updates":[{"id":"orders","value":1,"colour":2}]}"#,
+                token, "application/json",
+                400, "unknown_field", "updates[0].colour: unknown field (allowed: id, value, interval, animated)"
+            ),
+            (
+                "POST", "/api/v1/wheels/status", #"{"index": 3}"#, token, "application/json",
+                422, "invalid_value", "index: must be between 0 and 2 (the wheel has 3 labels), got 3"
+            ),
+            (
+                "POST", "/api/v1/wheels/status", #"{"index": 1.5}"#, token, "application/json",
+                400, "wrong_type", "index: must be an integer, got a number"
+            ),
+            (
+                "POST", "/api/v1/wheels/status", #"{"progress": 1.5}"#, token, "application/json",
+                422, "invalid_value", "progress: must be between 0 and 1, got 1.5"
+            ),
+            (
+                "POST", "/api/v1/wheels/status", #"{"progress": 0.5, "index": 1}"#, token, "application/json",
+                400, "bad_request", "give either progress or index, not both"
+            ),
+            (
+                "POST", "/api/v1/wheels/revenue", #"{"index": 1}"#, token, "application/json",
+                404, "unknown_wheel", #""revenue" is a metric; use /api/v1/metrics/revenue"#
+            ),
+            (
+                "POST", "/api/v1/carousels/news", #"{"action": "goto", "page": 2}"#, token, "application/json",
+                422, "invalid_value", "page: must be between 0 and 1 (the carousel has 2 slides), got 2"
+            ),
+            (
+                "POST", "/api/v1/carousels/news", #"{"action": "goto"}"#, token, "application/json",
+                400, "missing_field", "page: is required"
+            ),
+            (
+                "POST", "/api/v1/carousels/news", #"{"action": "next", "page": 1}"#, token, "application/json",
+                400, "bad_request", #"page: only allowed with action "goto""#
+            ),
+            (
+                "POST", "/api/v1/carousels/news", #"{"action": "jump"}"#, token, "application/json",
+                422, "invalid_value", #"action: must be "next", "prev" or "goto", got "jump""#
+            ),
+        ]
 
     @Test("a bad request gets the precise status, error and detail, and stores nothing", arguments: refusals)
     func refusal(
@@ -280,9 +365,10 @@ struct ProducerAPITests {
         #expect(response.status == .accepted)
         #expect(response.text == #"{"id":"news","action":"goto","page":1}"#)
         _ = await fixture.send("POST", "/api/v1/carousels/news", #"{"action": "prev"}"#)
-        #expect(received.update { $0 } == [
-            CarouselCommand(id: "news", action: .goto(page: 1)), CarouselCommand(id: "news", action: .previous),
-        ])
+        #expect(
+            received.update { $0 } == [
+                CarouselCommand(id: "news", action: .goto(page: 1)), CarouselCommand(id: "news", action: .previous),
+            ])
     }
 
     @Test("a known metric without a value reads as nulls")
@@ -298,7 +384,10 @@ struct ProducerAPITests {
         let fixture = try Fixture()
         let one = await fixture.send("GET", "/api/v1/dashboards/demo", token: nil)
         #expect(one.status == .ok)
-        #expect(one.text.hasPrefix(#"{"id":"demo","title":"demo","grid":{"columns":4,"rows":2},"tiles":[{"id":"revenue","type":"odometer","title":null,"metric":"revenue","staleAfter":null,"backlog":32,"maxColumns":8,"decimals":2"#))
+        #expect(
+            one.text.hasPrefix(
+                #"{"id":"demo","title":"demo","grid":{"columns":4,"rows":2},"tiles":[{"id":"revenue","type":"odometer","title":null,"metric":"revenue","staleAfter":null,"backlog":32,"maxColumns":8,"decimals":2"#
+            ))
         let all = await fixture.send("GET", "/api/v1/dashboards", token: nil)
         #expect(all.text.hasPrefix(#"{"dashboards":[{"id":"demo""#))
     }
@@ -324,10 +413,12 @@ struct ProducerAPITests {
         #expect(fixture.api.statistics == ProducerAPIStatistics(acceptedWrites: 1, refused: [400: 1]))
     }
 
-    @Test("paths under /api and /healthz are the API's", arguments: [
-        ("/healthz", true), ("/api/v1/metrics", true), ("/api", true), ("/", false), ("/d/demo", false),
-        ("/apiary", false),
-    ])
+    @Test(
+        "paths under /api and /healthz are the API's",
+        arguments: [
+            ("/healthz", true), ("/api/v1/metrics", true), ("/api", true), ("/", false), ("/d/demo", false),
+            ("/apiary", false),
+        ])
     func handles(path: String, expected: Bool) {
         #expect(ProducerAPI.handles(path: path) == expected)
     }

@@ -31,9 +31,11 @@ struct ProducerTokensTests {
             configured: [ProducerToken(token: "configured-0123456789", metrics: ["a"])],
             environment: ["ROLLBOARD_PRODUCER_TOKEN": "from-the-environment"], dataDirectory: folder.path
         )
-        #expect(resolved.tokens == [
-            ProducerToken(token: "configured-0123456789", metrics: ["a"]), ProducerToken(token: "from-the-environment"),
-        ])
+        #expect(
+            resolved.tokens == [
+                ProducerToken(token: "configured-0123456789", metrics: ["a"]),
+                ProducerToken(token: "from-the-environment"),
+            ])
         #expect(resolved.generatedTokenPath == nil)
         #expect(folder.files("").isEmpty)
     }

@@ -27,7 +27,9 @@ struct APIError: Error, Equatable {
     }
 
     static func wrongType(_ field: String, expected: String, got value: JSONValue) -> APIError {
-        APIError(status: .badRequest, code: "wrong_type", detail: "\(field): must be \(expected), got \(value.kindDescription)")
+        APIError(
+            status: .badRequest, code: "wrong_type",
+            detail: "\(field): must be \(expected), got \(value.kindDescription)")
     }
 
     static func unknownField(_ field: String, allowed: [String]) -> APIError {

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// `seconds` since 1970 as an ISO 8601 UTC timestamp with milliseconds: `2026-05-01T12:34:56.789Z`.

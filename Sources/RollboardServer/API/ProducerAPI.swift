@@ -63,7 +63,8 @@ public final class ProducerAPI: Sendable {
             try route(request, respond: counted)
         } catch {
             if error.status.code >= 500 {
-                logger.error("producer request failed", metadata: ["path": "\(request.path)", "detail": "\(error.detail)"])
+                logger.error(
+                    "producer request failed", metadata: ["path": "\(request.path)", "detail": "\(error.detail)"])
             }
             counted(error.response)
         }
@@ -119,23 +120,25 @@ public final class ProducerAPI: Sendable {
 
     private func health() throws(APIError) -> HTTPResponse {
         if let failure = store.failure { throw .storeUnavailable(failure) }
-        return ok(.object([
-            JSONMember("status", .string("ok")),
-            JSONMember("epoch", .string(store.epoch)),
-            JSONMember("seq", .number(store.lastSeq)),
-        ]))
+        return ok(
+            .object([
+                JSONMember("status", .string("ok")),
+                JSONMember("epoch", .string(store.epoch)),
+                JSONMember("seq", .number(store.lastSeq)),
+            ]))
     }
 
     private func listMetrics() -> HTTPResponse {
         let catalog = configuration.catalog
         let metrics = store.all().filter { catalog.kind(of: $0.id) == .metric }.map(Self.json)
         let wheels = store.allWheels().filter { catalog.kind(of: $0.id) == .wheel }.map(Self.json)
-        return ok(.object([
-            JSONMember("epoch", .string(store.epoch)),
-            JSONMember("seq", .number(store.lastSeq)),
-            JSONMember("metrics", .array(metrics)),
-            JSONMember("wheels", .array(wheels)),
-        ]))
+        return ok(
+            .object([
+                JSONMember("epoch", .string(store.epoch)),
+                JSONMember("seq", .number(store.lastSeq)),
+                JSONMember("metrics", .array(metrics)),
+                JSONMember("wheels", .array(wheels)),
+            ]))
     }
 
     private func getMetric(_ id: String) throws(APIError) -> HTTPResponse {
@@ -148,10 +151,11 @@ public final class ProducerAPI: Sendable {
             ])
         }
         guard let metric = store.current(id) else {
-            return ok(.object([
-                JSONMember("id", .string(id)), JSONMember("value", .null), JSONMember("seq", .null),
-                JSONMember("updatedAt", .null), JSONMember("history", .array([])),
-            ]))
+            return ok(
+                .object([
+                    JSONMember("id", .string(id)), JSONMember("value", .null), JSONMember("seq", .null),
+                    JSONMember("updatedAt", .null), JSONMember("history", .array([])),
+                ]))
         }
         guard case .object(var members) = Self.json(metric) else { preconditionFailure("metric JSON is an object") }
         members.append(JSONMember("history", .array(history)))
@@ -161,9 +165,10 @@ public final class ProducerAPI: Sendable {
     private func getWheel(_ id: String) throws(APIError) -> HTTPResponse {
         try requireKind(id, .wheel)
         guard let wheel = store.wheel(id) else {
-            return ok(.object([
-                JSONMember("id", .string(id)), JSONMember("seq", .null), JSONMember("updatedAt", .null),
-            ]))
+            return ok(
+                .object([
+                    JSONMember("id", .string(id)), JSONMember("seq", .null), JSONMember("updatedAt", .null),
+                ]))
         }
         return ok(Self.json(wheel))
     }
@@ -211,7 +216,8 @@ public final class ProducerAPI: Sendable {
         }
     }
 
-    private func postBatch(_ request: HTTPRequest, respond: @escaping @Sendable (HTTPResponse) -> Void) throws(APIError) {
+    private func postBatch(_ request: HTTPRequest, respond: @escaping @Sendable (HTTPResponse) -> Void) throws(APIError)
+    {
         let token = try authenticate(request)
         let body = try parseBody(request)
         try rejectUnknownFields(body, allowed: ["updates"], prefix: "")
@@ -241,13 +247,16 @@ public final class ProducerAPI: Sendable {
         commit(updates, respond: respond) { stored in
             .object([
                 JSONMember("seq", .number(stored[stored.count - 1].seq)),
-                JSONMember("updates", .array(stored.map { metric in
-                    .object([
-                        JSONMember("id", .string(metric.id)),
-                        JSONMember("value", .number(metric.value)),
-                        JSONMember("seq", .number(metric.seq)),
-                    ])
-                })),
+                JSONMember(
+                    "updates",
+                    .array(
+                        stored.map { metric in
+                            .object([
+                                JSONMember("id", .string(metric.id)),
+                                JSONMember("value", .number(metric.value)),
+                                JSONMember("seq", .number(metric.seq)),
+                            ])
+                        })),
             ])
         }
     }
@@ -305,7 +314,9 @@ public final class ProducerAPI: Sendable {
         store.setWheel(id, target: target) { result in
             switch result {
             case .success(let wheel):
-                guard case .object(var members) = Self.json(wheel) else { preconditionFailure("wheel JSON is an object") }
+                guard case .object(var members) = Self.json(wheel) else {
+                    preconditionFailure("wheel JSON is an object")
+                }
                 members.removeLast()
                 respond(Self.accepted(.object(members)))
             case .failure(let error):
@@ -337,7 +348,8 @@ public final class ProducerAPI: Sendable {
             }
             let pages = configuration.catalog.carouselPages(id) ?? 0
             guard (0..<pages).contains(page) else {
-                throw .invalidValue("page: must be between 0 and \(pages - 1) (the carousel has \(pages) slides), got \(page)")
+                throw .invalidValue(
+                    "page: must be between 0 and \(pages - 1) (the carousel has \(pages) slides), got \(page)")
             }
             action = .goto(page: page)
         default:
@@ -393,7 +405,9 @@ public final class ProducerAPI: Sendable {
         } catch {
             throw .malformedJSON("invalid JSON: \(error)")
         }
-        guard case .object = value else { throw .malformedJSON("the body must be a JSON object, got \(value.kindDescription)") }
+        guard case .object = value else {
+            throw .malformedJSON("the body must be a JSON object, got \(value.kindDescription)")
+        }
         return value
     }
 
@@ -425,7 +439,8 @@ public final class ProducerAPI: Sendable {
         case .number(let seconds)?:
             let parsed = seconds.double
             guard parsed.isFinite, parsed > 0, parsed <= 3_600 else {
-                throw .invalidValue("\(field)interval: must be above 0 and at most 3600 seconds, got \(seconds.literal)")
+                throw .invalidValue(
+                    "\(field)interval: must be above 0 and at most 3600 seconds, got \(seconds.literal)")
             }
             interval = parsed
         case let other?:

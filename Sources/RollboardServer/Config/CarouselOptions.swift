@@ -9,7 +9,9 @@ public struct CarouselOptions: Sendable, Equatable {
     /// CSS colour of the current page's dot.
     public var activeDotColor: String
 
-    public init(slides: [CarouselSlide], interval: Double = 2, dotColor: String = "#5f6673", activeDotColor: String = "#ffffff") {
+    public init(
+        slides: [CarouselSlide], interval: Double = 2, dotColor: String = "#5f6673", activeDotColor: String = "#ffffff"
+    ) {
         self.slides = slides
         self.interval = interval
         self.dotColor = dotColor

@@ -58,10 +58,12 @@ extension DashboardConfiguration {
         let usedCells = tiles.reduce(0) { $0 + ($1.position.map { $0.width * $0.height } ?? 1) }
         let autoRows = Swift.max(positionedRows, (usedCells + columns - 1) / columns)
         if let rows, usedCells > columns * rows {
-            problems.report(file, "grid", "\(tiles.count) tiles need \(usedCells) cells, more than \(columns) × \(rows)")
+            problems.report(
+                file, "grid", "\(tiles.count) tiles need \(usedCells) cells, more than \(columns) × \(rows)")
         }
         guard problems.lines.count == before else { return nil }
-        self.init(id: id, title: title, grid: GridSize(columns: columns, rows: rows ?? autoRows), tiles: tiles, file: file)
+        self.init(
+            id: id, title: title, grid: GridSize(columns: columns, rows: rows ?? autoRows), tiles: tiles, file: file)
     }
 }
 
@@ -167,7 +169,8 @@ extension TilePosition {
             let height = reader.int("height", in: 1...rowLimit) ?? (reader.node("height") == nil ? 1 : nil)
         else { return nil }
         if column + width - 1 > gridColumns {
-            reader.report("width", "the tile ends at column \(column + width - 1), past the grid's \(gridColumns) columns")
+            reader.report(
+                "width", "the tile ends at column \(column + width - 1), past the grid's \(gridColumns) columns")
             return nil
         }
         if row + height - 1 > rowLimit {

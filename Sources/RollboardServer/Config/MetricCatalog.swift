@@ -22,7 +22,10 @@ public struct MetricCatalog: Sendable, Equatable {
     public private(set) var tiles: [String: [TileReference]] = [:]
 
     /// Builds the catalog; `conflict` is called for a tile whose id is already another kind.
-    init(dashboards: [DashboardConfiguration], conflict: (DashboardConfiguration, TileConfiguration, TileReference) -> Void) {
+    init(
+        dashboards: [DashboardConfiguration],
+        conflict: (DashboardConfiguration, TileConfiguration, TileReference) -> Void
+    ) {
         for dashboard in dashboards {
             for tile in dashboard.tiles {
                 if let first = tiles[tile.metric]?.first, Self.kind(of: first.tile.type) != Self.kind(of: tile.type) {

@@ -11,7 +11,9 @@ public struct OdometerOptions: Sendable, Equatable {
     public var prefix: String
     public var suffix: String
 
-    public init(columns: Columns = .growing(max: columnLimit), decimals: Int = 0, prefix: String = "", suffix: String = "") {
+    public init(
+        columns: Columns = .growing(max: columnLimit), decimals: Int = 0, prefix: String = "", suffix: String = ""
+    ) {
         self.columns = columns
         self.decimals = decimals
         self.prefix = prefix

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The producer tokens in force: from the file, from `ROLLBOARD_PRODUCER_TOKEN`, or generated on first start.
@@ -80,7 +80,9 @@ public struct ProducerTokens: Sendable, Equatable {
         let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
         guard count >= 0 else { throw ProducerTokenError(description: "\(path): cannot read: \(errnoText())") }
         let token = String(decoding: buffer[..<count], as: UTF8.self).trimmingWhitespaceAndNewlines()
-        guard !token.isEmpty else { throw ProducerTokenError(description: "\(path): is empty; delete it to generate a new token") }
+        guard !token.isEmpty else {
+            throw ProducerTokenError(description: "\(path): is empty; delete it to generate a new token")
+        }
         return token
     }
 }

@@ -4,10 +4,12 @@ extension RollboardConfiguration {
         .object([
             JSONMember("id", .string(dashboard.id)),
             JSONMember("title", .string(dashboard.title)),
-            JSONMember("grid", .object([
-                JSONMember("columns", .number(dashboard.grid.columns)),
-                JSONMember("rows", .number(dashboard.grid.rows)),
-            ])),
+            JSONMember(
+                "grid",
+                .object([
+                    JSONMember("columns", .number(dashboard.grid.columns)),
+                    JSONMember("rows", .number(dashboard.grid.rows)),
+                ])),
             JSONMember("tiles", .array(dashboard.tiles.map(json))),
         ])
     }
@@ -21,12 +23,15 @@ extension RollboardConfiguration {
             JSONMember("metric", .string(tile.metric)),
         ]
         if let position = tile.position {
-            members.append(JSONMember("position", .object([
-                JSONMember("column", .number(position.column)),
-                JSONMember("row", .number(position.row)),
-                JSONMember("width", .number(position.width)),
-                JSONMember("height", .number(position.height)),
-            ])))
+            members.append(
+                JSONMember(
+                    "position",
+                    .object([
+                        JSONMember("column", .number(position.column)),
+                        JSONMember("row", .number(position.row)),
+                        JSONMember("width", .number(position.width)),
+                        JSONMember("height", .number(position.height)),
+                    ])))
         }
         members.append(JSONMember("staleAfter", .optional(staleAfter(tile).map(JSONValue.number))))
         members.append(JSONMember("backlog", .number(backlog(tile))))

@@ -1,9 +1,9 @@
 import Yams
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The whole validated configuration: server settings, dashboards, and the catalog of ids they show.
@@ -29,7 +29,9 @@ public struct RollboardConfiguration: Sendable, Equatable {
             throw ConfigurationError(problems: ["\(folder): cannot read the folder: \(errnoText())"])
         }
         while let entry = readdir(handle) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            let name = withUnsafeBytes(of: entry.pointee.d_name) {
+                String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
+            }
             if name.hasSuffix(".yaml") || name.hasSuffix(".yml"), !name.hasPrefix(".") { names.append(name) }
         }
         closedir(handle)

@@ -28,7 +28,11 @@ extension ServerSettings {
             }
         }
         if let directory = reader.string("dataDirectory") {
-            if directory.isEmpty { reader.report("dataDirectory", "must not be empty") } else { dataDirectory = directory }
+            if directory.isEmpty {
+                reader.report("dataDirectory", "must not be empty")
+            } else {
+                dataDirectory = directory
+            }
         }
         if let limits = reader.mapping("limits") {
             self.limits = Limits(reader: limits)

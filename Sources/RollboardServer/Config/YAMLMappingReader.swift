@@ -54,7 +54,9 @@ struct YAMLMappingReader {
     /// The value of `key`; `nil` when absent or null.
     func node(_ key: String) -> Node? {
         guard let value = pairs.first(where: { $0.key == key })?.value else { return nil }
-        if case .scalar(let scalar) = value, scalar.style == .plain, ["", "~", "null", "Null", "NULL"].contains(scalar.string) {
+        if case .scalar(let scalar) = value, scalar.style == .plain,
+            ["", "~", "null", "Null", "NULL"].contains(scalar.string)
+        {
             return nil
         }
         return value
@@ -175,7 +177,8 @@ func editDistance(_ a: String, _ b: String) -> Int {
     for i in 1...a.count {
         var current = [i] + Array(repeating: 0, count: b.count)
         for j in stride(from: 1, through: b.count, by: 1) {
-            current[j] = Swift.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
+            current[j] = Swift.min(
+                previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1))
         }
         previous = current
     }

@@ -2,9 +2,9 @@ import Dispatch
 import Logging
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The store's files: `journal` (appended records), `snapshot` (the compacted state) and `LOCK`.
@@ -66,7 +66,8 @@ final class JournalFile: @unchecked Sendable {  // mutable state is touched only
             throw StoreError.io(lockPath, "lock", Errno(code))
         }
         do {
-            return try recover(directory: directory, historyLimit: historyLimit, queue: queue, lockFD: lockFD, logger: logger)
+            return try recover(
+                directory: directory, historyLimit: historyLimit, queue: queue, lockFD: lockFD, logger: logger)
         } catch {
             Glibc.close(lockFD)
             throw error
@@ -93,8 +94,10 @@ final class JournalFile: @unchecked Sendable {  // mutable state is touched only
             epoch = reader.read(UInt64.self)
             let scan = JournalScanner.frames(bytes, from: headerSize)
             guard scan.count == 1, let loaded = StoreModel(snapshotPayload: scan[0], historyLimit: historyLimit) else {
-                throw StoreError.damaged(snapshotPath, "the snapshot is damaged (it is written atomically, so this "
-                    + "is disk corruption); restore it from a backup")
+                throw StoreError.damaged(
+                    snapshotPath,
+                    "the snapshot is damaged (it is written atomically, so this "
+                        + "is disk corruption); restore it from a backup")
             }
             model = loaded
         }
@@ -108,8 +111,10 @@ final class JournalFile: @unchecked Sendable {  // mutable state is touched only
             var reader = BinaryReader(bytes[8...])
             let journalEpoch = reader.read(UInt64.self)!
             if let epoch, epoch != journalEpoch {
-                throw StoreError.damaged(journalPath, "belongs to another store (epoch \(hex(journalEpoch)), "
-                    + "the snapshot has \(hex(epoch)))")
+                throw StoreError.damaged(
+                    journalPath,
+                    "belongs to another store (epoch \(hex(journalEpoch)), "
+                        + "the snapshot has \(hex(epoch)))")
             }
             epoch = journalEpoch
             let scan = JournalScanner(bytes, from: headerSize)
@@ -163,9 +168,9 @@ final class JournalFile: @unchecked Sendable {  // mutable state is touched only
         try writeAll(journalFD, bytes)
         size += bytes.count
         #if os(Linux)
-        guard fdatasync(journalFD) == 0 else { throw Errno(errno) }
+            guard fdatasync(journalFD) == 0 else { throw Errno(errno) }
         #else
-        guard fsync(journalFD) == 0 else { throw Errno(errno) }
+            guard fsync(journalFD) == 0 else { throw Errno(errno) }
         #endif
     }
 

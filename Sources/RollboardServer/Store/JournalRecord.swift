@@ -69,7 +69,9 @@ enum JournalRecord: Equatable {
                     let interval = reader.readOptionalDouble(), let animated = reader.read(UInt8.self)
                 else { return nil }
                 metrics.append(
-                    StoredMetric(id: id, value: value, seq: seq, updatedAt: updatedAt, interval: interval, animated: animated != 0)
+                    StoredMetric(
+                        id: id, value: value, seq: seq, updatedAt: updatedAt, interval: interval,
+                        animated: animated != 0)
                 )
             }
             self = .metrics(metrics)

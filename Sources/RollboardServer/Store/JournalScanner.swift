@@ -22,7 +22,8 @@ struct JournalScanner {
                 return
             }
             guard let payload = reader.readRaw(length) else {
-                damage = "a record at byte \(position) is cut short (\(bytes.count - position) of "
+                damage =
+                    "a record at byte \(position) is cut short (\(bytes.count - position) of "
                     + "\(length + JournalRecord.frameHeaderSize) bytes)"
                 return
             }

@@ -53,7 +53,8 @@ public final class MetricStore: Sendable {
     ) throws(StoreError) {
         precondition(historyLimit > 0, "historyLimit must be positive")
         let queue = DispatchQueue(label: "rollboard.store")
-        let opened = try JournalFile.open(directory: directory, historyLimit: historyLimit, queue: queue, logger: logger)
+        let opened = try JournalFile.open(
+            directory: directory, historyLimit: historyLimit, queue: queue, logger: logger)
         self.directory = directory
         self.historyLimit = historyLimit
         self.compactionThreshold = compactionThreshold

@@ -10,7 +10,9 @@ public struct StoredMetric: Sendable, Equatable {
     public var interval: Double?
     public var animated: Bool
 
-    public init(id: String, value: Double, seq: UInt64, updatedAt: Double, interval: Double? = nil, animated: Bool = true) {
+    public init(
+        id: String, value: Double, seq: UInt64, updatedAt: Double, interval: Double? = nil, animated: Bool = true
+    ) {
         self.id = id
         self.value = value
         self.seq = seq
