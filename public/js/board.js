@@ -164,13 +164,13 @@ function gridOf(dashboard, count, container) {
   return best;
 }
 
-/** Places a tile from `{"column":1,"row":1,"columnSpan":2,"rowSpan":1}` (1-based); auto-placed otherwise. */
+/** Places a tile from `{"column":1,"row":1,"width":2,"height":1}` (1-based; `columnSpan`/`rowSpan` also read); auto-placed otherwise. */
 function placeTile(element, position) {
   if (!position || typeof position !== "object") return;
   const column = Math.trunc(finiteNumber(position.column, 0));
   const row = Math.trunc(finiteNumber(position.row, 0));
-  const columnSpan = Math.max(1, Math.trunc(finiteNumber(position.columnSpan, 1)));
-  const rowSpan = Math.max(1, Math.trunc(finiteNumber(position.rowSpan, 1)));
+  const columnSpan = Math.max(1, Math.trunc(finiteNumber(position.width ?? position.columnSpan, 1)));
+  const rowSpan = Math.max(1, Math.trunc(finiteNumber(position.height ?? position.rowSpan, 1)));
   element.style.gridColumn = column > 0 ? `${column} / span ${columnSpan}` : `span ${columnSpan}`;
   element.style.gridRow = row > 0 ? `${row} / span ${rowSpan}` : `span ${rowSpan}`;
 }

@@ -11,7 +11,7 @@
  *   `slides`: array; a string is an image when it looks like an image URL (…png/jpg/jpeg/gif/webp/
  *             svg/avif, or a data:image URL), else text; an object may give `image` (or `src`),
  *             `text` (or `caption`/`title`), `alt`.
- *   `dotColor` / `currentDotColor` (the article's `indicatorColor` / `currentIndicatorColor` are
+ *   `dotColor` / `activeDotColor` (also read as `currentDotColor`) (the article's `indicatorColor` / `currentIndicatorColor` are
  *             read too), `showDots` (default true; hidden anyway for a single slide).
  *
  * Viewer input goes to the server and acts on this client only: pressing or dragging a slide
@@ -39,7 +39,7 @@ export class CarouselView extends TileView {
     this.viewport = el("div", { className: "carousel__viewport" }, this.track);
 
     const dotColor = colourOption(this.options.dotColor ?? this.options.indicatorColor);
-    const currentDotColor = colourOption(this.options.currentDotColor ?? this.options.currentIndicatorColor);
+    const currentDotColor = colourOption(this.options.activeDotColor ?? this.options.currentDotColor ?? this.options.currentIndicatorColor);
     this.dots = this.slides.map((_, page) => {
       const dot = el("button", { className: "carousel__dot", type: "button", "aria-label": `Slide ${page + 1}` });
       dot.addEventListener("click", () => this.send({ type: "carousel", id: this.id, action: "goto", page }));
