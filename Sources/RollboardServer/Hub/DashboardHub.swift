@@ -29,7 +29,7 @@ final class DashboardHub: @unchecked Sendable {  // Sendable: every mutable prop
 
     /// - Parameters:
     ///   - helloDashboard: the `dashboard` object of the hello message, already encoded.
-    ///   - tiles: one tile per tile, at rest at the current values, in layout order.
+    ///   - tiles: one live tile per dashboard tile, at rest at the current values, in layout order.
     ///   - tilesByMetric: which tiles show each metric.
     init(
         dashboardID: String,

@@ -1,0 +1,82 @@
+public import Logging
+
+/// Every configured dashboard's hub, fed by the store's committed changes and the producers' carousel commands.
+public final class DashboardDirectory: Sendable {
+    private let hubs: [String: DashboardHub]
+
+    /// Builds one hub per dashboard, each tile at rest on the store's current value, and subscribes them
+    /// to `store` and `api`.
+    public convenience init(
+        configuration: RollboardConfiguration,
+        store: MetricStore,
+        api: ProducerAPI,
+        metrics: ServerMetrics,
+        logger: Logger
+    ) throws {
+        try self.init(
+            configuration: configuration, store: store, api: api, metrics: metrics, logger: logger, clock: .monotonic())
+    }
+
+    init(
+        configuration: RollboardConfiguration,
+        store: MetricStore,
+        api: ProducerAPI,
+        metrics: ServerMetrics,
+        logger: Logger,
+        clock: FrameClock
+    ) throws {
+        let factory = LiveTileFactory(configuration: configuration, store: store)
+        let limits = configuration.server.limits
+        let now = clock.now()
+        var hubs: [String: DashboardHub] = [:]
+        for dashboard in configuration.dashboards {
+            hubs[dashboard.id] = DashboardHub(
+                dashboardID: dashboard.id,
+                helloDashboard: configuration.json(dashboard).serialized,
+                tiles: try dashboard.tiles.map { try factory.makeTile($0, at: now) },
+                tilesByMetric: Dictionary(grouping: dashboard.tiles, by: \.metric).mapValues { $0.map(\.id) },
+                configuration: .init(defaultFPS: limits.defaultFPS, slowClientTimeout: limits.slowClientTimeout),
+                clock: clock,
+                metrics: metrics,
+                logger: logger
+            )
+        }
+        self.hubs = hubs
+        let allHubs = Array(hubs.values)
+        store.subscribe { change in
+            switch change {
+            case .metrics(let updates):
+                for update in updates {
+                    let change = TileChange.value(update.value, interval: update.interval, animated: update.animated)
+                    for hub in allHubs { hub.apply(change, toMetric: update.id) }
+                }
+            case .wheel(let wheel):
+                let change: TileChange =
+                    switch wheel.target {
+                    case .progress(let progress): .wheelProgress(progress)
+                    case .index(let index): .wheelIndex(index)
+                    }
+                for hub in allHubs { hub.apply(change, toMetric: wheel.id) }
+            }
+        }
+        api.onCarouselCommand { command in
+            let change: TileChange =
+                switch command.action {
+                case .next: .carousel(.next, page: nil)
+                case .previous: .carousel(.prev, page: nil)
+                case .goto(let page): .carousel(.goto, page: page)
+                }
+            for hub in allHubs { hub.apply(change, toMetric: command.id) }
+        }
+    }
+
+    /// The hub of dashboard `id`, if it is configured.
+    func hub(_ id: String) -> DashboardHub? {
+        hubs[id]
+    }
+
+    /// Closes every screen of every dashboard with 1001.
+    public func closeAll() {
+        for hub in hubs.values { hub.closeAll() }
+    }
+}

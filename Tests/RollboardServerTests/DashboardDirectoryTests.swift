@@ -1,0 +1,83 @@
+import Dispatch
+import Foundation
+import Logging
+import RollboardNet
+import Testing
+
+@testable import RollboardServer
+
+@Suite("Dashboard directory")
+struct DashboardDirectoryTests {
+    private static let repositoryRoot = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
+
+    private struct Fixture {
+        let directory: DashboardDirectory
+        let store: MetricStore
+        let api: ProducerAPI
+        let folder: String
+    }
+
+    private func makeFixture(seed: [MetricUpdate] = []) throws -> Fixture {
+        let configuration = try RollboardConfiguration.load(directory: Self.repositoryRoot + "/config")
+        let folder = NSTemporaryDirectory() + "rollboard-directory-\(UUID().uuidString)"
+        let logger = Logger(label: "test")
+        let store = try MetricStore(directory: folder, logger: logger)
+        if !seed.isEmpty {
+            let done = DispatchSemaphore(value: 0)
+            store.append(seed) { _ in done.signal() }
+            done.wait()
+        }
+        let api = ProducerAPI(configuration: configuration, tokens: [], store: store, logger: logger)
+        let directory = try DashboardDirectory(
+            configuration: configuration, store: store, api: api, metrics: ServerMetrics(), logger: logger)
+        return Fixture(directory: directory, store: store, api: api, folder: folder)
+    }
+
+    private func eventually(_ seconds: Double = 10, _ condition: () -> Bool) async -> Bool {
+        let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(seconds * 1e9)
+        while DispatchTime.now().uptimeNanoseconds < deadline {
+            if condition() { return true }
+            try? await Task.sleep(nanoseconds: 10_000_000)
+        }
+        return condition()
+    }
+
+    @Test("a new screen's hello shows the stored values and every tile of the demo dashboard")
+    func helloShowsStoredValues() throws {
+        let fixture = try makeFixture(seed: [MetricUpdate(id: "revenue", value: 1234.5)])
+        defer { fixture.store.close(); try? FileManager.default.removeItem(atPath: fixture.folder) }
+        let hub = try #require(fixture.directory.hub("demo"))
+        let sink = RecordingSink()
+        _ = hub.connect(sink, fps: nil)
+        let hello = try #require(sink.messages.first)
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(hello.utf8)) as? [String: Any])
+        let tiles = try #require(object["tiles"] as? [String: [String: Any]])
+        #expect(tiles["revenue"]?["digits"] as? [Double] == [1, 2, 3, 4, 5, 0])
+        #expect(tiles["revenue"]?["target"] as? Double == 1234.5)
+        #expect(Set(tiles.keys) == ["revenue", "visitors", "orders", "conversion", "temperature", "status", "news"])
+        let layout = try #require(object["dashboard"] as? [String: Any])
+        #expect(layout["id"] as? String == "demo")
+        #expect((layout["tiles"] as? [[String: Any]])?.count == 7)
+    }
+
+    @Test("a committed value rolls every screen's odometer to exactly the new digits")
+    func committedValueReachesScreens() async throws {
+        let fixture = try makeFixture()
+        defer { fixture.store.close(); try? FileManager.default.removeItem(atPath: fixture.folder) }
+        let hub = try #require(fixture.directory.hub("demo"))
+        let sink = RecordingSink()
+        _ = hub.connect(sink, fps: 60)
+        fixture.store.append([MetricUpdate(id: "visitors", value: 42, interval: 0.3)]) { _ in }
+        let arrived = await eventually { sink.messages.last?.contains(#""visitors":{"digits":[0,0,0,4,2],"negative":false,"target":42}"#) == true }
+        #expect(arrived, "\(sink.messages.suffix(2))")
+        #expect(sink.messages.count > 3)
+    }
+
+    @Test("an unknown dashboard has no hub")
+    func unknownDashboard() throws {
+        let fixture = try makeFixture()
+        defer { fixture.store.close(); try? FileManager.default.removeItem(atPath: fixture.folder) }
+        #expect(fixture.directory.hub("nope") == nil)
+    }
+}
