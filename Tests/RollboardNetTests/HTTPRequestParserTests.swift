@@ -128,19 +128,28 @@ struct HTTPRequestParserTests {
         ("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n", .versionNotSupported, .httpVersionNotSupported),
         ("GET / HTTP/0.9\r\n\r\n", .versionNotSupported, .httpVersionNotSupported),
         ("GET / HTTP/1.2\r\nHost: h\r\n\r\n", .versionNotSupported, .httpVersionNotSupported),
-        ("POST / HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n", .chunkedNotSupported,
-         .notImplemented),
-        ("POST / HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: gzip, Chunked\r\n\r\n", .chunkedNotSupported,
-         .notImplemented),
-        ("POST / HTTP/1.1\r\nHost: h\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\nabc",
-         .chunkedNotSupported, .notImplemented),
-        ("POST / HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: gzip\r\n\r\n", .transferCodingNotSupported,
-         .notImplemented),
+        (
+            "POST / HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n", .chunkedNotSupported,
+            .notImplemented
+        ),
+        (
+            "POST / HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: gzip, Chunked\r\n\r\n", .chunkedNotSupported,
+            .notImplemented
+        ),
+        (
+            "POST / HTTP/1.1\r\nHost: h\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\nabc",
+            .chunkedNotSupported, .notImplemented
+        ),
+        (
+            "POST / HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: gzip\r\n\r\n", .transferCodingNotSupported,
+            .notImplemented
+        ),
         ("POST / HTTP/1.1\r\nHost: h\r\nContent-Length: 1048577\r\n\r\n", .bodyTooLarge, .contentTooLarge),
     ]
 
-    @Test("unsupported versions, transfer codings and oversized bodies fail with 505, 501 and 413",
-          arguments: unsupported)
+    @Test(
+        "unsupported versions, transfer codings and oversized bodies fail with 505, 501 and 413",
+        arguments: unsupported)
     func rejectsUnsupportedRequests(text: String, expected: HTTPParseError, status: HTTPStatus) {
         let result = parse(text)
         #expect(result.requests.isEmpty)
@@ -153,24 +162,37 @@ struct HTTPRequestParserTests {
         ("request line one past the limit", requestLine(length: 33) + "\r\nHost: h\r\n\r\n", .requestLineTooLong),
         ("request line one past the limit, head unfinished", requestLine(length: 33), .requestLineTooLong),
         ("header section at the limit", "GET / HTTP/1.1\r\n" + fieldLines(length: 64) + "\r\n", nil),
-        ("header section one past the limit", "GET / HTTP/1.1\r\n" + fieldLines(length: 65) + "\r\n",
-         .headerSectionTooLarge),
-        ("header section past the limit, head unfinished",
-         "GET / HTTP/1.1\r\nHost: h\r\nX: " + String(repeating: "b", count: 60), .headerSectionTooLarge),
+        (
+            "header section one past the limit", "GET / HTTP/1.1\r\n" + fieldLines(length: 65) + "\r\n",
+            .headerSectionTooLarge
+        ),
+        (
+            "header section past the limit, head unfinished",
+            "GET / HTTP/1.1\r\nHost: h\r\nX: " + String(repeating: "b", count: 60), .headerSectionTooLarge
+        ),
         ("header count at the limit", "GET / HTTP/1.1\r\nHost: h\r\nA: 1\r\nB: 2\r\n\r\n", nil),
-        ("header count one past the limit", "GET / HTTP/1.1\r\nHost: h\r\nA: 1\r\nB: 2\r\nC: 3\r\n\r\n",
-         .tooManyHeaderFields),
+        (
+            "header count one past the limit", "GET / HTTP/1.1\r\nHost: h\r\nA: 1\r\nB: 2\r\nC: 3\r\n\r\n",
+            .tooManyHeaderFields
+        ),
         ("body at the limit", "POST / HTTP/1.1\r\nHost: h\r\nContent-Length: 10\r\n\r\n0123456789", nil),
-        ("body one past the limit, before any body byte", "POST / HTTP/1.1\r\nHost: h\r\nContent-Length: 11\r\n\r\n",
-         .bodyTooLarge),
-        ("empty lines before the request line at the limit",
-         String(repeating: "\r\n", count: 16) + "GET / HTTP/1.1\r\nHost: h\r\n\r\n", nil),
-        ("empty lines before the request line one past the limit",
-         String(repeating: "\r\n", count: 16) + "\n", .tooManyEmptyLines),
+        (
+            "body one past the limit, before any body byte", "POST / HTTP/1.1\r\nHost: h\r\nContent-Length: 11\r\n\r\n",
+            .bodyTooLarge
+        ),
+        (
+            "empty lines before the request line at the limit",
+            String(repeating: "\r\n", count: 16) + "GET / HTTP/1.1\r\nHost: h\r\n\r\n", nil
+        ),
+        (
+            "empty lines before the request line one past the limit",
+            String(repeating: "\r\n", count: 16) + "\n", .tooManyEmptyLines
+        ),
     ]
 
-    @Test("limits hold at exactly the boundary and fail one past it, fed whole or byte by byte",
-          arguments: boundaries)
+    @Test(
+        "limits hold at exactly the boundary and fail one past it, fed whole or byte by byte",
+        arguments: boundaries)
     func enforcesLimitsAtTheBoundary(name: String, text: String, expected: HTTPParseError?) {
         let bytes = Array(text.utf8)
         for split in [bytes.count, 1] {
@@ -209,7 +231,8 @@ struct HTTPRequestParserTests {
     static let streams: [String] = [
         "GET / HTTP/1.1\r\nHost: h\r\n\r\n",
         "POST /api/v1/metrics/revenue HTTP/1.1\r\nHost: h\r\nContent-Length: 17\r\n\r\n{\"value\": 1234.5}",
-        "GET /a HTTP/1.1\r\nHost: h\r\n\r\nPOST /b HTTP/1.1\r\nHost: h\r\nContent-Length: 3\r\n\r\nabcGET /c HTTP/1.1\r\nHost: h\r\n\r\n",
+        "GET /a HTTP/1.1\r\nHost: h\r\n\r\nPOST /b HTTP/1.1\r\nHost: h\r\nContent-Length: 3\r\n\r\nabc"
+            + "GET /c HTTP/1.1\r\nHost: h\r\n\r\n",
         "\r\n\r\nGET / HTTP/1.0\r\nConnection: keep-alive\r\n\r\n\r\nGET /2 HTTP/1.0\r\n\r\n",
         "GET / HTTP/1.1\nHost: h\n\n",
         "GET / HTTP/1.1\r\nHost: h\r\nX: 1\r\n  folded\r\n\r\n",
@@ -252,8 +275,9 @@ struct HTTPRequestParserTests {
         ("GET / HTTP/1.0\r\nConnection: keep-alive\r\n\r\n", true),
     ]
 
-    @Test("a request that ends the connection is the last one parsed; others let the next one through",
-          arguments: keepAlive)
+    @Test(
+        "a request that ends the connection is the last one parsed; others let the next one through",
+        arguments: keepAlive)
     func followsKeepAliveSemantics(text: String, keepsAlive: Bool) throws {
         var parser = HTTPRequestParser()
         parser.feed(Array((text + "GET /next HTTP/1.1\r\nHost: h\r\n\r\n").utf8))

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A point in time at one-second resolution, formatted as an HTTP `IMF-fixdate`
@@ -63,8 +63,10 @@ public struct HTTPDate: Sendable, Hashable, Comparable, CustomStringConvertible 
 
     private static let lastSecondOfYear9999: Int64 = 253_402_300_799
     private static let weekdayNames = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"].map { Array($0.utf8) }
-    private static let monthNames = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
-        .map { Array($0.utf8) }
+    private static let monthNames = [
+        "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
+    ]
+    .map { Array($0.utf8) }
 
     /// Year, month (1…12) and day (1…31) of the proleptic Gregorian calendar (H. Hinnant's `civil_from_days`).
     private static func civilDate(daysSince1970: Int64) -> (year: Int64, month: Int, day: Int) {

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Answers GET and HEAD requests with files under a root folder.
@@ -41,7 +41,9 @@ public struct StaticFileResponder: Sendable {
         }
         let rawPath = request.target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)[0]
         guard rawPath.hasPrefix("/"), let path = Self.checkedPath(rawPath) else {
-            return .error(.badRequest, "invalid_path", detail: "the path must be a valid, percent-encoded absolute path without '..' segments")
+            return .error(
+                .badRequest, "invalid_path",
+                detail: "the path must be a valid, percent-encoded absolute path without '..' segments")
         }
         guard !path.split(separator: "/").contains(where: { $0.hasPrefix(".") }),
             let rootPath = realPath(root),
@@ -75,7 +77,8 @@ public struct StaticFileResponder: Sendable {
             return HTTPResponse(status: .notModified, headers: headers)
         }
         guard info.size <= maxFileBytes else {
-            return .error(.internalServerError, "file_too_large", detail: "the file is larger than this server serves")
+            return .error(
+                .internalServerError, "file_too_large", detail: "the file is larger than this server serves")
         }
         guard let body = readFile(filePath, expectedSize: info.size, limit: maxFileBytes) else { return notFound }
         headers.add(name: "Content-Type", value: type)
@@ -88,7 +91,8 @@ public struct StaticFileResponder: Sendable {
         .error(.notFound, "not_found", detail: "no such file")
     }
 
-    /// The percent-decoded path, or `nil` when it has an invalid escape, a NUL byte, invalid UTF-8 or a `..` segment.
+    /// The percent-decoded path, or `nil` when it has an invalid escape, a NUL byte, invalid UTF-8
+    /// or a `..` segment.
     static func checkedPath(_ raw: some StringProtocol) -> String? {
         guard let decoded = HTTPRequest.percentDecoded(raw), !decoded.utf8.contains(0) else { return nil }
         guard !decoded.split(separator: "/").contains("..") else { return nil }
@@ -99,11 +103,13 @@ public struct StaticFileResponder: Sendable {
         path.hasPrefix(root.hasSuffix("/") ? root : root + "/") || path == root
     }
 
-    /// Whether `tags` (an `If-None-Match` value) lists `tag` or is `*`; weak comparison, as RFC 9110 section 13.1.2 says.
+    /// Whether `tags` (an `If-None-Match` value) lists `tag` or is `*`, compared weakly as RFC 9110
+    /// section 13.1.2 says.
     static func entityTag(_ tag: String, matchesAnyOf tags: String) -> Bool {
         tags.split(separator: ",").contains { element in
             let candidate = element.trimmingWhitespace()
-            return candidate == "*" || candidate == tag || (candidate.hasPrefix("W/") && candidate.dropFirst(2) == tag)
+            return candidate == "*" || candidate == tag
+                || (candidate.hasPrefix("W/") && candidate.dropFirst(2) == tag)
         }
     }
 
@@ -143,7 +149,8 @@ private struct FileStatus {
 
     /// A strong validator: size and modification time to the nanosecond, in hex.
     var entityTag: String {
-        "\"\(String(size, radix: 16))-\(String(modificationSeconds, radix: 16))-\(String(modificationNanoseconds, radix: 16))\""
+        let parts = [Int64(size), modificationSeconds, modificationNanoseconds].map { String($0, radix: 16) }
+        return "\"" + parts.joined(separator: "-") + "\""
     }
 }
 
@@ -151,9 +158,9 @@ private func fileStatus(_ path: String) -> FileStatus? {
     var info = stat()
     guard stat(path, &info) == 0 else { return nil }
     #if canImport(Darwin)
-    let modified = info.st_mtimespec
+        let modified = info.st_mtimespec
     #else
-    let modified = info.st_mtim
+        let modified = info.st_mtim
     #endif
     return FileStatus(
         isDirectory: info.st_mode & S_IFMT == S_IFDIR,
