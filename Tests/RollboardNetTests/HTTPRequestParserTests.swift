@@ -123,6 +123,15 @@ struct HTTPRequestParserTests {
         #expect(result.error?.status == .badRequest)
     }
 
+    @Test("field values must be UTF-8: valid text is kept, other bytes are refused with 400")
+    func requiresUTF8FieldValues() {
+        let head = Array("GET / HTTP/1.1\r\nHost: h\r\nX-Name: ".utf8)
+        let valid = parse([head + Array("Zoë ✓\r\n\r\n".utf8)])
+        #expect(valid.requests.first?.headers["X-Name"] == "Zoë ✓")
+        let invalid = parse([head + [0x5A, 0xDE, 0xDE, 0x0D, 0x0A, 0x0D, 0x0A]])
+        #expect(invalid.error == .invalidFieldValue)
+    }
+
     static let unsupported: [(String, HTTPParseError, HTTPStatus)] = [
         ("GET / HTTP/2.0\r\nHost: h\r\n\r\n", .versionNotSupported, .httpVersionNotSupported),
         ("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n", .versionNotSupported, .httpVersionNotSupported),

@@ -62,9 +62,9 @@ public struct HTTPParseError: Error, Sendable, Equatable, CustomStringConvertibl
     /// A field name that is empty or holds a non-token character.
     public static let invalidFieldName = HTTPParseError(
         "invalid_field_name", .badRequest, "a header field name must be a non-empty token")
-    /// A field value holding a control character.
+    /// A field value holding a control character or bytes that are not UTF-8.
     public static let invalidFieldValue = HTTPParseError(
-        "invalid_field_value", .badRequest, "a header field value must not contain control characters")
+        "invalid_field_value", .badRequest, "a header field value must be UTF-8 text without control characters")
     /// An HTTP/1.1 request without `Host`.
     public static let missingHost = HTTPParseError(
         "missing_host", .badRequest, "an HTTP/1.1 request needs a Host header field")

@@ -312,10 +312,10 @@ public struct HTTPRequestParser: Sendable {
         var value = line[(colon + 1)...]
         while let first = value.first, first == ASCII.space || first == ASCII.tab { value.removeFirst() }
         while let last = value.last, last == ASCII.space || last == ASCII.tab { value.removeLast() }
-        guard value.allSatisfy({ ($0 >= ASCII.space && $0 != 0x7F) || $0 == ASCII.tab }) else {
-            throw .invalidFieldValue
-        }
-        return (String(decoding: name, as: UTF8.self), String(decoding: value, as: UTF8.self))
+        guard value.allSatisfy({ ($0 >= ASCII.space && $0 != 0x7F) || $0 == ASCII.tab }),
+            let text = String(validating: value, as: UTF8.self)
+        else { throw .invalidFieldValue }
+        return (String(decoding: name, as: UTF8.self), text)
     }
 
     /// The body length from `Content-Length` (0 without one); repeated equal values count as one.
