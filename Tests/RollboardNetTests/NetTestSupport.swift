@@ -211,3 +211,108 @@ func eventually(within seconds: Double = 5, _ condition: () -> Bool) -> Bool {
     }
     return condition()
 }
+
+/// A server handler for end-to-end tests: `/echo-body` returns the body, `/slow` and `/fast` answer in the
+/// opposite order of arrival, `/twice` responds twice; WebSocket upgrades go to `delegate` unless the path is
+/// `/refuse`.
+final class TestServerHandler: ServerHandler {
+    let delegate: RecordingDelegate
+    private let parked = Mutex<[@Sendable (HTTPResponse) -> Void]>([])
+
+    init(delegate: RecordingDelegate = RecordingDelegate()) {
+        self.delegate = delegate
+    }
+
+    func handle(_ request: HTTPRequest, respond: @escaping @Sendable (HTTPResponse) -> Void) {
+        switch request.path {
+        case "/echo-body":
+            respond(HTTPResponse(status: .ok, headers: ["Content-Type": "application/octet-stream"], body: request.body))
+        case "/slow":
+            parked.withLock { $0.append(respond) }
+        case "/fast":
+            // Answered from another queue before the parked /slow, which is answered afterwards.
+            let slow = parked.withLock { $0.popLast() }
+            DispatchQueue.global().async {
+                respond(HTTPResponse(status: .ok, contentType: "text/plain", text: "fast"))
+                slow?(HTTPResponse(status: .ok, contentType: "text/plain", text: "slow"))
+            }
+        case "/twice":
+            respond(HTTPResponse(status: .ok, contentType: "text/plain", text: "first"))
+            respond(HTTPResponse(status: .ok, contentType: "text/plain", text: "second"))
+        default:
+            respond(HTTPResponse(status: .ok, contentType: "text/plain", text: "hello \(request.path)"))
+        }
+    }
+
+    func shouldUpgrade(_ request: HTTPRequest) -> WebSocketUpgradeDecision {
+        if request.path == "/refuse" {
+            return .refuse(.error(.forbidden, "forbidden", detail: "no sockets here"))
+        }
+        return .accept(delegate)
+    }
+}
+
+/// Echoes messages and records what happened, for assertions from the test's thread.
+final class RecordingDelegate: WebSocketDelegate {
+    struct Record {
+        var opened: [WebSocket] = []
+        var closes: [(WebSocketCloseCode?, String)] = []
+        var drains = 0
+    }
+
+    let record = Mutex(Record())
+
+    func webSocketDidOpen(_ socket: WebSocket) {
+        record.withLock { $0.opened.append(socket) }
+    }
+
+    func webSocket(_ socket: WebSocket, didReceiveText text: String) {
+        if text == "close me" {
+            socket.close(code: .policyViolation, reason: "asked to")
+        } else {
+            socket.send(text: text)
+        }
+    }
+
+    func webSocket(_ socket: WebSocket, didReceiveBinary bytes: [UInt8]) {
+        socket.send(binary: bytes)
+    }
+
+    func webSocketDidClose(_ socket: WebSocket, code: WebSocketCloseCode?, reason: String) {
+        record.withLock { $0.closes.append((code, reason)) }
+    }
+
+    func webSocketDidDrain(_ socket: WebSocket) {
+        record.withLock { $0.drains += 1 }
+    }
+}
+
+/// Runs `body` with a started `TestServerHandler` server on port 0; shuts it down afterwards whatever happens.
+func withTestServer<T>(
+    tls: TLSConfiguration? = nil, handler: TestServerHandler = TestServerHandler(),
+    configure: (inout ServerConfiguration) -> Void = { _ in },
+    _ body: (Server, TestServerHandler) throws -> T
+) throws -> T {
+    var configuration = ServerConfiguration(host: "127.0.0.1", port: 0, tls: tls)
+    configure(&configuration)
+    let server = Server(configuration: configuration, logger: Logger(label: "test"), handler: handler)
+    try server.start()
+    defer { server.shutdown() }
+    return try body(server, handler)
+}
+
+/// The responses in `bytes` as (status code, headers text, body), for Content-Length framed responses.
+func parseResponses(_ bytes: [UInt8]) -> [(status: Int, head: String, body: String)] {
+    var responses: [(Int, String, String)] = []
+    var rest = bytes[...]
+    while let end = rest.firstRange(of: [13, 10, 13, 10]) {
+        let head = String(decoding: rest[..<end.lowerBound], as: UTF8.self)
+        let status = Int(head.split(separator: " ").dropFirst().first ?? "") ?? 0
+        let length = head.split(separator: "\r\n").first { $0.lowercased().hasPrefix("content-length:") }
+            .flatMap { Int($0.split(separator: ":")[1].trimmingCharacters(in: .whitespaces)) } ?? 0
+        let bodyEnd = min(rest.endIndex, end.upperBound + length)
+        responses.append((status, head, String(decoding: rest[end.upperBound..<bodyEnd], as: UTF8.self)))
+        rest = rest[bodyEnd...]
+    }
+    return responses
+}

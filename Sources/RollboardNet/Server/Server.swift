@@ -4,7 +4,7 @@ import Glibc
 import Darwin
 #endif
 import Dispatch
-import Logging
+public import Logging
 import Synchronization
 
 /// A TLS (or plain) HTTP/1.1 and WebSocket server on Dispatch: listeners, loop queues and connections.
@@ -30,6 +30,14 @@ public final class Server: Sendable {
     private let nextLoop = Atomic<Int>(0)
     private let boundPort = Atomic<Int>(0)
 
+    /// A server that answers HTTP with `handler` and hands accepted WebSocket upgrades to its delegates.
+    /// Nothing happens until `start()`.
+    public convenience init(configuration: ServerConfiguration, logger: Logger, handler: any ServerHandler) {
+        let context = ServerContext(configuration: configuration, handler: handler, logger: logger)
+        self.init(configuration: configuration, logger: logger) { _ in HTTPConnectionHandler(context: context) }
+    }
+
+    /// A server whose connections run handlers from `makeHandler` (tests use raw handlers without HTTP).
     init(
         configuration: ServerConfiguration, logger: Logger,
         makeHandler: @escaping @Sendable (Connection) -> any ConnectionHandler
@@ -102,7 +110,8 @@ public final class Server: Sendable {
                 connection.queue.async { connection.shutDown() }
             }
         }
-        let grace = DispatchTime.now() + .nanoseconds(Int(configuration.closeTimeout.nanoseconds) + 1_000_000_000)
+        let closeTimeout = max(configuration.closeTimeout, configuration.webSocket.closeTimeout)
+        let grace = DispatchTime.now() + .nanoseconds(Int(closeTimeout.nanoseconds) + 1_000_000_000)
         if liveConnections.wait(timeout: grace) == .timedOut {
             for loop in running.loops {
                 for connection in loop.allConnections {

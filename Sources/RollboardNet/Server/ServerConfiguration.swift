@@ -15,6 +15,12 @@ public struct ServerConfiguration: Sendable {
     public var backlog: Int
     /// Certificate and key for TLS, or `nil` for plain TCP (behind a TLS-terminating proxy).
     public var tls: TLSConfiguration?
+    /// Limits on request lines, headers and bodies.
+    public var http: HTTPParserLimits
+    /// How many pipelined requests may await their responses before the connection stops reading.
+    public var maxPipelinedRequests: Int
+    /// WebSocket limits, keepalive timers and permessage-deflate settings.
+    public var webSocket: WebSocketConfiguration
     /// A request not complete within this time after its first byte is answered 408 and the connection closed.
     public var requestHeadTimeout: Duration
     /// A keep-alive connection with no request in progress is closed after this long.
@@ -37,6 +43,9 @@ public struct ServerConfiguration: Sendable {
         port: Int = 8443,
         backlog: Int = 1024,
         tls: TLSConfiguration? = nil,
+        http: HTTPParserLimits = HTTPParserLimits(),
+        maxPipelinedRequests: Int = 16,
+        webSocket: WebSocketConfiguration = WebSocketConfiguration(),
         requestHeadTimeout: Duration = .seconds(10),
         idleTimeout: Duration = .seconds(60),
         tlsHandshakeTimeout: Duration = .seconds(10),
@@ -50,6 +59,9 @@ public struct ServerConfiguration: Sendable {
         self.port = port
         self.backlog = backlog
         self.tls = tls
+        self.http = http
+        self.maxPipelinedRequests = max(1, maxPipelinedRequests)
+        self.webSocket = webSocket
         self.requestHeadTimeout = requestHeadTimeout
         self.idleTimeout = idleTimeout
         self.tlsHandshakeTimeout = tlsHandshakeTimeout
@@ -62,7 +74,7 @@ public struct ServerConfiguration: Sendable {
 
     /// The loops' shared timer ticks often enough to honour the shortest timeout to within about a quarter of it.
     var tickInterval: Duration {
-        let shortest = min(requestHeadTimeout, idleTimeout, tlsHandshakeTimeout, closeTimeout)
+        let shortest = min(requestHeadTimeout, idleTimeout, tlsHandshakeTimeout, closeTimeout, webSocket.closeTimeout)
         return max(.milliseconds(50), min(.seconds(1), shortest / 4))
     }
 

@@ -49,6 +49,7 @@ final class Connection: @unchecked Sendable {  // Mutable state is confined to `
     private var readSource: (any DispatchSourceRead)?
     private var writeSource: (any DispatchSourceWrite)?
     private var isReadSuspended = false
+    private var isReadPausedByHandler = false
     private var isWriteArmed = false
     private var liveSources = 0
     private var isReading = false
@@ -67,6 +68,7 @@ final class Connection: @unchecked Sendable {  // Mutable state is confined to `
         self.onClose = onClose
         self.tls = try tls.map { context throws(TLSError) in try TLSConnection(context: context) }
         self.state = tls == nil ? .active : .handshaking(deadline: .now + options.tlsHandshakeTimeout)
+        queue.setSpecific(key: Self.queueKey, value: ObjectIdentifier(self))
     }
 
     /// False while more than the high watermark is buffered, until it falls below the low watermark.
@@ -74,6 +76,18 @@ final class Connection: @unchecked Sendable {  // Mutable state is confined to `
 
     /// Bytes queued for the peer and not yet written to the socket.
     var bufferedBytes: Int { buffered.load(ordering: .relaxed) }
+
+    /// Runs `body` on the connection's queue: at once when already there (keeping order with the callback
+    /// in progress), otherwise asynchronously.
+    func execute(_ body: @escaping @Sendable (Connection) -> Void) {
+        if DispatchQueue.getSpecific(key: Self.queueKey) == ObjectIdentifier(self) {
+            body(self)
+        } else {
+            queue.async { body(self) }
+        }
+    }
+
+    private static let queueKey = DispatchSpecificKey<ObjectIdentifier>()
 
     /// Whether the connection speaks TLS.
     var isSecure: Bool { tls != nil }
@@ -141,7 +155,7 @@ final class Connection: @unchecked Sendable {  // Mutable state is confined to `
         }
         if count > options.highWatermark, isWritable {
             writable.store(false, ordering: .relaxed)
-            setReading(false)
+            updateReadSource()
         }
         scheduleFlush()
     }
@@ -194,7 +208,7 @@ final class Connection: @unchecked Sendable {  // Mutable state is confined to `
         buffered.store(count, ordering: .relaxed)
         if !isWritable, count <= options.lowWatermark {
             writable.store(true, ordering: .relaxed)
-            setReading(true)
+            updateReadSource()
             if case .active = state { handler?.connectionDidDrain(self) }
         }
     }
@@ -220,14 +234,21 @@ final class Connection: @unchecked Sendable {  // Mutable state is confined to `
 
     // MARK: Reading
 
-    /// Stops or restarts reading from the socket (backpressure).
+    /// Stops or restarts reading on the handler's behalf (e.g. too many pipelined requests in flight). Reading
+    /// also pauses by itself while the connection is not writable.
     func setReading(_ enabled: Bool) {
         dispatchPrecondition(condition: .onQueue(queue))
+        isReadPausedByHandler = !enabled
+        updateReadSource()
+    }
+
+    private func updateReadSource() {
         guard let readSource else { return }
-        if enabled, isReadSuspended, isWritable {
+        let shouldRead = !isReadPausedByHandler && isWritable
+        if shouldRead, isReadSuspended {
             isReadSuspended = false
             readSource.resume()
-        } else if !enabled, !isReadSuspended {
+        } else if !shouldRead, !isReadSuspended {
             isReadSuspended = true
             readSource.suspend()
         }
