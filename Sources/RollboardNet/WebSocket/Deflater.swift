@@ -47,19 +47,16 @@ final class Deflater {
             stream.pointee.next_in = UnsafeMutablePointer(
                 mutating: inputBuffer.baseAddress?.assumingMemoryBound(to: Bytef.self))
             stream.pointee.avail_in = uInt(inputBuffer.count)
-            // deflateBound covers a finished stream; a sync flush adds at most a few bytes more.
-            var chunk = Int(deflateBound(stream, uLong(inputBuffer.count))) + 16
-            repeat {
-                let start = output.count
-                output.append(contentsOf: repeatElement(0, count: chunk))
-                status = output.withUnsafeMutableBytes { outputBuffer in
-                    stream.pointee.next_out = outputBuffer.baseAddress!.assumingMemoryBound(to: Bytef.self) + start
-                    stream.pointee.avail_out = uInt(chunk)
-                    return deflate(stream, Z_SYNC_FLUSH)
-                }
-                output.removeLast(Int(stream.pointee.avail_out))
-                chunk = 4096
-            } while status == Z_OK && stream.pointee.avail_out == 0
+            output.reserveCapacity(Int(deflateBound(stream, uLong(inputBuffer.count))) + 8)
+            withUnsafeTemporaryAllocation(of: Bytef.self, capacity: 16384) { scratch in
+                repeat {
+                    stream.pointee.next_out = scratch.baseAddress!
+                    stream.pointee.avail_out = uInt(scratch.count)
+                    status = deflate(stream, Z_SYNC_FLUSH)
+                    let produced = scratch.count - Int(stream.pointee.avail_out)
+                    output.append(contentsOf: UnsafeBufferPointer(rebasing: scratch[..<produced]))
+                } while status == Z_OK && stream.pointee.avail_out == 0
+            }
             stream.pointee.next_in = nil
             stream.pointee.next_out = nil
         }

@@ -60,36 +60,34 @@ final class Inflater {
         }
         stream.pointee.next_in = UnsafeMutablePointer(mutating: input.baseAddress!.assumingMemoryBound(to: Bytef.self))
         stream.pointee.avail_in = uInt(input.count)
-        var chunk = min(max(input.count * 4, 1024), 65536)
-        while true {
-            // One byte more than the room left, so overflowing the limit is seen, not silently cut.
-            let room = max(limit - output.count, 0) + 1
-            let size = min(chunk, room)
-            let start = output.count
-            output.append(contentsOf: repeatElement(0, count: size))
-            let status = output.withUnsafeMutableBytes { outputBuffer in
-                stream.pointee.next_out = outputBuffer.baseAddress!.assumingMemoryBound(to: Bytef.self) + start
+        return withUnsafeTemporaryAllocation(of: Bytef.self, capacity: Self.chunkSize) { scratch in
+            while true {
+                // One byte more than the room left, so overflowing the limit is seen, not silently cut.
+                let size = min(Self.chunkSize, max(limit - output.count, 0) + 1)
+                stream.pointee.next_out = scratch.baseAddress!
                 stream.pointee.avail_out = uInt(size)
-                return CZlib.inflate(stream, Z_NO_FLUSH)
+                let status = CZlib.inflate(stream, Z_NO_FLUSH)
+                let unused = Int(stream.pointee.avail_out)
+                output.append(contentsOf: UnsafeBufferPointer(rebasing: scratch[..<(size - unused)]))
+                if output.count > limit { return .outputLimitExceeded }
+                switch status {
+                case Z_STREAM_END:
+                    reachedStreamEnd = true
+                    return nil
+                case Z_OK:
+                    if stream.pointee.avail_in == 0 && unused > 0 { return nil }
+                case Z_BUF_ERROR:
+                    // No progress possible: all input consumed and all output flushed.
+                    return nil
+                default:
+                    return ZlibError.from(status)
+                }
             }
-            let unused = Int(stream.pointee.avail_out)
-            output.removeLast(unused)
-            if output.count > limit { return .outputLimitExceeded }
-            switch status {
-            case Z_STREAM_END:
-                reachedStreamEnd = true
-                return nil
-            case Z_OK:
-                if stream.pointee.avail_in == 0 && unused > 0 { return nil }
-            case Z_BUF_ERROR:
-                // No progress possible: all input consumed and all output flushed.
-                return nil
-            default:
-                return ZlibError.from(status)
-            }
-            chunk = min(chunk * 2, 1 << 20)
         }
     }
+
+    /// Output is inflated through a scratch buffer of this size.
+    private static let chunkSize = 16384
 }
 
 @available(*, unavailable)
