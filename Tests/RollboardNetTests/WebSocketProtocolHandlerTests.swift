@@ -69,9 +69,9 @@ import Testing
     func invalidUTF8FailsWithinFrame() {
         var handler = Self.handler()
         let frame = clientFrame(.text, Array("abc".utf8) + [0xF4, 0x90] + Array(repeating: 0x61, count: 100))
-        // Header of 8 bytes, then "abc" and F4, which may still start a valid scalar; 90 cannot follow F4.
-        #expect(handler.receive(frame.prefix(12)) == [])
-        #expect(handler.receive(frame[12..<13]) == Self.failure(.invalidPayload, "invalid UTF-8"))
+        // Header of 6 bytes, then "abc" and F4, which may still start a valid scalar; 90 cannot follow F4.
+        #expect(handler.receive(frame.prefix(10)) == [])
+        #expect(handler.receive(frame[10..<11]) == Self.failure(.invalidPayload, "invalid UTF-8"))
     }
 
     @Test("a text message ending inside a scalar fails with 1007")
