@@ -6,8 +6,8 @@ import Testing
 @Suite struct WebSocketDeflateNegotiationTests {
     static let both = "server_no_context_takeover; client_no_context_takeover"
 
-    /// Offers → our response header value, with default configuration; `nil` means declined.
-    static let defaultCases: [(String, String?)] = [
+    /// Offers → our response header value with a 32 KiB server window; `nil` means declined.
+    static let cases: [(String, String?)] = [
         ("permessage-deflate", "permessage-deflate; \(both)"),
         ("permessage-deflate; client_max_window_bits", "permessage-deflate; \(both)"),
         ("permessage-deflate; client_max_window_bits=10", "permessage-deflate; \(both); client_max_window_bits=10"),
@@ -46,18 +46,27 @@ import Testing
         ("", nil),
     ]
 
-    @Test("default negotiation answers each offer as the RFC allows", arguments: defaultCases)
-    func negotiatesWithDefaults(offer: String, expected: String?) {
+    @Test("negotiation answers each offer as the RFC allows", arguments: cases)
+    func negotiates(offer: String, expected: String?) {
         let parameters = PerMessageDeflateParameters.negotiate(
-            offers: [offer], configuration: PerMessageDeflateConfiguration())
+            offers: [offer], configuration: PerMessageDeflateConfiguration(serverMaxWindowBits: 15))
         #expect(parameters?.responseHeaderValue == expected)
+    }
+
+    @Test("the default configuration announces its 8 KiB server window and asks for client_no_context_takeover")
+    func defaults() {
+        let parameters = PerMessageDeflateParameters.negotiate(
+            offers: ["permessage-deflate; client_max_window_bits"], configuration: PerMessageDeflateConfiguration())
+        #expect(parameters?.responseHeaderValue == "permessage-deflate; \(Self.both); server_max_window_bits=13")
+        #expect(parameters?.serverMaxWindowBits == 13)
+        #expect(parameters?.clientMaxWindowBits == 15)
     }
 
     @Test("offers spread over several header fields are read in order")
     func offersAcrossFields() {
         let parameters = PerMessageDeflateParameters.negotiate(
             offers: ["permessage-deflate; bogus", "permessage-deflate; server_max_window_bits=12"],
-            configuration: PerMessageDeflateConfiguration())
+            configuration: PerMessageDeflateConfiguration(serverMaxWindowBits: 15))
         #expect(parameters?.serverMaxWindowBits == 12)
     }
 
@@ -73,7 +82,7 @@ import Testing
 
     @Test("a smaller configured client window is asked for only when the client offered the parameter")
     func configuredClientWindowNeedsOffer() {
-        let configuration = PerMessageDeflateConfiguration(clientMaxWindowBits: 10)
+        let configuration = PerMessageDeflateConfiguration(serverMaxWindowBits: 15, clientMaxWindowBits: 10)
         let withParameter = PerMessageDeflateParameters.negotiate(
             offers: ["permessage-deflate; client_max_window_bits"], configuration: configuration)
         #expect(withParameter?.clientMaxWindowBits == 10)
@@ -85,7 +94,8 @@ import Testing
 
     @Test("client context takeover is left alone when not requested and not offered")
     func clientContextTakeoverCanBeKept() {
-        let configuration = PerMessageDeflateConfiguration(requestsClientNoContextTakeover: false)
+        let configuration = PerMessageDeflateConfiguration(
+            serverMaxWindowBits: 15, requestsClientNoContextTakeover: false)
         let parameters = PerMessageDeflateParameters.negotiate(offers: ["permessage-deflate"], configuration: configuration)
         #expect(parameters?.clientNoContextTakeover == false)
         #expect(parameters?.responseHeaderValue == "permessage-deflate; server_no_context_takeover")

@@ -57,7 +57,7 @@ import Testing
         let handshake = try WebSocketHandshake(request: request, configuration: WebSocketConfiguration())
         #expect(
             handshake.response.headers["Sec-WebSocket-Extensions"]
-                == "permessage-deflate; server_no_context_takeover; client_no_context_takeover; client_max_window_bits=12")
+                == "permessage-deflate; server_no_context_takeover; client_no_context_takeover; server_max_window_bits=13; client_max_window_bits=12")
         #expect(handshake.deflate?.clientNoContextTakeover == true)
     }
 
