@@ -76,12 +76,12 @@ final class BenchSocket {
         try connection.write(Array((head + "\r\n").utf8))
         while buffer.firstRange(of: [13, 10, 13, 10]) == nil {
             let bytes = try connection.read()
-            if bytes.isEmpty { throw ClientError("closed during the upgrade") }
+            if bytes.isEmpty { throw BenchmarkError("closed during the upgrade") }
             buffer += bytes
         }
         let end = buffer.firstRange(of: [13, 10, 13, 10])!
         let response = String(decoding: buffer[..<end.lowerBound], as: UTF8.self)
-        guard response.hasPrefix("HTTP/1.1 101") else { throw ClientError("upgrade refused: \(response)") }
+        guard response.hasPrefix("HTTP/1.1 101") else { throw BenchmarkError("upgrade refused: \(response)") }
         deflateNegotiated = response.contains("permessage-deflate")
         buffer.removeSubrange(..<end.upperBound)
     }
@@ -111,7 +111,7 @@ final class BenchSocket {
             buffer.removeSubrange(..<offset)
             offset = 0
             let bytes = try connection.read()
-            if bytes.isEmpty { throw ClientError("closed while reading") }
+            if bytes.isEmpty { throw BenchmarkError("closed while reading") }
             buffer += bytes
         }
         buffer.removeSubrange(..<offset)
@@ -130,6 +130,14 @@ final class BenchSocket {
         default:
             return 2 + length
         }
+    }
+}
+
+struct BenchmarkError: Error, CustomStringConvertible {
+    let description: String
+
+    init(_ description: String) {
+        self.description = description
     }
 }
 
@@ -186,7 +194,7 @@ func startServer() throws -> (Process, Int, Pipe) {
         line += chunk
     }
     guard let port = Int(String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) else {
-        throw ClientError("server did not start")
+        throw BenchmarkError("server did not start")
     }
     return (process, port, input)
 }
