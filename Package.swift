@@ -76,6 +76,15 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .executableTarget(
+            name: "NetBenchmark",
+            dependencies: [
+                "RollboardNet",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Benchmarks/NetBenchmark",
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
             name: "AnimationBenchmark",
             dependencies: ["RollboardAnimation"],
             path: "Benchmarks/AnimationBenchmark",

@@ -1,0 +1,203 @@
+import Logging
+import Synchronization
+
+/// HTTP/1.1 on one connection: parses requests, hands them to the `ServerHandler`, writes the responses in
+/// request order (even when they arrive out of order from other queues), enforces the request and idle
+/// timeouts, and switches to WebSocket on an accepted upgrade.
+///
+/// Confined to the connection's queue.
+final class HTTPConnectionHandler: ConnectionHandler {
+    /// A request whose response is awaited (or ready but waiting for the ones before it).
+    private struct Pending {
+        let id: Int
+        let headOnly: Bool
+        let keepAlive: Bool
+        var response: HTTPResponse?
+    }
+
+    private let context: ServerContext
+    private var parser: HTTPRequestParser
+    private var pending: [Pending] = []
+    private var nextID = 0
+    /// An upgrade request waiting for the responses before it to go out.
+    private var deferredUpgrade: HTTPRequest?
+    /// No further requests are read; the connection closes once `pending` is written.
+    private var isFinishing = false
+    /// When the first byte of the request being received arrived.
+    private var requestStartedAt: ContinuousClock.Instant?
+    private var lastActivity = ContinuousClock.now
+
+    init(context: ServerContext) {
+        self.context = context
+        self.parser = HTTPRequestParser(limits: context.configuration.http)
+    }
+
+    func connectionDidBecomeActive(_ connection: Connection) {
+        lastActivity = .now
+    }
+
+    func connection(_ connection: Connection, didRead bytes: UnsafeRawBufferPointer) {
+        lastActivity = .now
+        guard !isFinishing else { return }
+        if requestStartedAt == nil { requestStartedAt = lastActivity }
+        parser.feed(bytes)
+        processRequests(connection)
+    }
+
+    private func processRequests(_ connection: Connection) {
+        while !isFinishing, deferredUpgrade == nil, pending.count < context.configuration.maxPipelinedRequests {
+            let request: HTTPRequest
+            do {
+                guard let next = try parser.next() else { break }
+                request = next
+            } catch {
+                finish(with: error.response, connection)
+                break
+            }
+            requestStartedAt = parser.hasPartialRequest ? .now : nil
+            if request.headers.containsToken("websocket", in: "Upgrade") {
+                if pending.isEmpty {
+                    upgrade(request, connection)
+                } else {
+                    deferredUpgrade = request
+                    connection.setReading(false)
+                }
+                return
+            }
+            dispatch(request, connection)
+        }
+        connection.setReading(pending.count < context.configuration.maxPipelinedRequests && deferredUpgrade == nil)
+    }
+
+    /// Hands `request` to the server handler; its response may come from any queue, exactly once.
+    private func dispatch(_ request: HTTPRequest, _ connection: Connection) {
+        let id = nextID
+        nextID += 1
+        let keepAlive = request.keepAlive
+        pending.append(Pending(id: id, headOnly: request.method == "HEAD", keepAlive: keepAlive))
+        if !keepAlive { isFinishing = true }
+        let latch = ResponseLatch()
+        let logger = connection.logger
+        let target = request.target
+        context.handler.handle(request) { [weak connection] response in
+            guard latch.claim() else {
+                logger.warning("respond called more than once; ignored", metadata: ["target": "\(target)"])
+                return
+            }
+            connection?.execute { connection in
+                (connection.handler as? HTTPConnectionHandler)?.complete(id, with: response, connection)
+            }
+        }
+    }
+
+    private func complete(_ id: Int, with response: HTTPResponse, _ connection: Connection) {
+        guard let index = pending.firstIndex(where: { $0.id == id }) else { return }
+        pending[index].response = response
+        writeReadyResponses(connection)
+    }
+
+    /// Queues a final response (an error, 408) after the pending ones, then closes.
+    private func finish(with response: HTTPResponse, _ connection: Connection) {
+        isFinishing = true
+        deferredUpgrade = nil
+        pending.append(Pending(id: nextID, headOnly: false, keepAlive: false, response: response))
+        nextID += 1
+        writeReadyResponses(connection)
+    }
+
+    private func writeReadyResponses(_ connection: Connection) {
+        while let first = pending.first, let response = first.response {
+            pending.removeFirst()
+            let keepAlive = first.keepAlive && !response.headers.containsToken("close", in: "Connection")
+            connection.send(response.serialized(date: .now(), keepAlive: keepAlive, headOnly: first.headOnly))
+            lastActivity = .now
+            if !keepAlive {
+                isFinishing = true
+                pending.removeAll()
+                connection.close()
+                return
+            }
+        }
+        guard pending.isEmpty else { return }
+        if isFinishing {
+            connection.close()
+        } else if let upgradeRequest = deferredUpgrade {
+            deferredUpgrade = nil
+            upgrade(upgradeRequest, connection)
+        } else {
+            processRequests(connection)
+        }
+    }
+
+    /// Validates the handshake, asks the server handler, and on acceptance hands the connection to WebSocket.
+    private func upgrade(_ request: HTTPRequest, _ connection: Connection) {
+        let handshake: WebSocketHandshake
+        do {
+            handshake = try WebSocketHandshake(request: request, configuration: context.configuration.webSocket)
+        } catch {
+            finish(with: error.response, connection)
+            return
+        }
+        switch context.handler.shouldUpgrade(request) {
+        case .refuse(let response):
+            finish(with: response, connection)
+        case .accept(let delegate):
+            connection.send(handshake.response.serialized(date: .now(), keepAlive: true))
+            let leftover = parser.takeRemainingBytes()
+            let socket = WebSocket(request: request, isDeflateNegotiated: handshake.deflate != nil, connection: connection)
+            let webSocket = WebSocketConnectionHandler(
+                socket: socket, delegate: delegate, configuration: context.configuration.webSocket,
+                deflate: handshake.deflate)
+            connection.handler = webSocket
+            connection.setReading(true)
+            webSocket.open(connection, leftover: leftover)
+        }
+    }
+
+    func connectionDidReadEOF(_ connection: Connection) {
+        isFinishing = true
+        if pending.isEmpty { connection.close() }
+    }
+
+    func connectionDidDrain(_ connection: Connection) {}
+
+    func connection(_ connection: Connection, tick now: ContinuousClock.Instant) {
+        let configuration = context.configuration
+        if let started = requestStartedAt, parser.hasPartialRequest, !isFinishing,
+            now - started >= configuration.requestHeadTimeout
+        {
+            parser = HTTPRequestParser(limits: configuration.http)
+            finish(
+                with: .error(.requestTimeout, "request timeout", detail: "the request did not arrive in time"),
+                connection)
+        } else if pending.isEmpty, deferredUpgrade == nil, !parser.hasPartialRequest,
+            now - lastActivity >= configuration.idleTimeout
+        {
+            isFinishing = true
+            connection.close()
+        }
+    }
+
+    func connectionShouldShutDown(_ connection: Connection) {
+        isFinishing = true
+        deferredUpgrade = nil
+        if pending.isEmpty { connection.close() }
+    }
+
+    func connectionDidClose(_ connection: Connection) {
+        pending.removeAll()
+    }
+}
+
+@available(*, unavailable)
+extension HTTPConnectionHandler: Sendable {}
+
+/// Makes a `respond` closure effective exactly once.
+private final class ResponseLatch: Sendable {
+    private let answered = Atomic<Bool>(false)
+
+    /// True the first time only.
+    func claim() -> Bool {
+        !answered.exchange(true, ordering: .acquiringAndReleasing)
+    }
+}

@@ -1,0 +1,152 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Dispatch
+public import Logging
+import Synchronization
+
+/// A TLS (or plain) HTTP/1.1 and WebSocket server on Dispatch: listeners, loop queues and connections.
+public final class Server: Sendable {
+    private struct Running {
+        var listeners: [ListeningSocket]
+        var loops: [EventLoop]
+        var tls: TLSContext?
+    }
+
+    private enum State {
+        case idle
+        case running(Running)
+        case stopped
+    }
+
+    private let configuration: ServerConfiguration
+    private let logger: Logger
+    private let makeHandler: @Sendable (Connection) -> any ConnectionHandler
+    private let state = Mutex<State>(.idle)
+    private let acceptQueue = DispatchQueue(label: "rollboard.accept")
+    private let liveConnections = DispatchGroup()
+    private let nextLoop = Atomic<Int>(0)
+    private let boundPort = Atomic<Int>(0)
+
+    /// A server that answers HTTP with `handler` and hands accepted WebSocket upgrades to its delegates.
+    /// Nothing happens until `start()`.
+    public convenience init(configuration: ServerConfiguration, logger: Logger, handler: any ServerHandler) {
+        let context = ServerContext(configuration: configuration, handler: handler, logger: logger)
+        self.init(configuration: configuration, logger: logger) { _ in HTTPConnectionHandler(context: context) }
+    }
+
+    /// A server whose connections run handlers from `makeHandler` (tests use raw handlers without HTTP).
+    init(
+        configuration: ServerConfiguration, logger: Logger,
+        makeHandler: @escaping @Sendable (Connection) -> any ConnectionHandler
+    ) {
+        self.configuration = configuration
+        self.logger = logger
+        self.makeHandler = makeHandler
+    }
+
+    /// Loads the TLS certificate (if any), binds and listens, and starts accepting connections.
+    ///
+    /// Throws `TLSError` for a missing, unreadable or mismatched certificate or key, and `ServerError` when the
+    /// address cannot be bound (e.g. the port is in use).
+    public func start() throws {
+        try state.withLock { state in
+            guard case .idle = state else {
+                throw ServerError(.invalidState, "the server was already started")
+            }
+            signal(SIGPIPE, SIG_IGN)
+            let tls = try configuration.tls.map { configuration throws(TLSError) in
+                try TLSContext(server: configuration)
+            }
+            let listeners = try ListeningSocket.bind(
+                host: configuration.host, port: configuration.port, backlog: Int32(clamping: configuration.backlog),
+                queue: acceptQueue, logger: logger)
+            let loops = (0..<configuration.effectiveLoopCount).map {
+                EventLoop(label: "rollboard.loop.\($0)", tickInterval: configuration.tickInterval)
+            }
+            boundPort.store(listeners.first?.port ?? 0, ordering: .relaxed)
+            state = .running(Running(listeners: listeners, loops: loops, tls: tls))
+            for listener in listeners {
+                listener.startAccepting { [self] fd in
+                    accepted(fd, loops: loops, tls: tls)
+                }
+                logger.info(
+                    "listening",
+                    metadata: ["address": "\(listener.addressDescription)", "tls": "\(tls != nil)"])
+            }
+        }
+    }
+
+    /// The port the server listens on, known after `start()` (also when the configuration asked for port 0).
+    public var localPort: Int {
+        boundPort.load(ordering: .relaxed)
+    }
+
+    /// How many connections are open right now.
+    public var connectionCount: Int {
+        state.withLock { state in
+            guard case .running(let running) = state else { return 0 }
+            return running.loops.reduce(0) { $0 + $1.connectionCount }
+        }
+    }
+
+    /// Stops listening, asks every connection to finish (WebSockets are closed with 1001, HTTP connections after
+    /// their responses), waits for them up to the close timeout, then drops the rest. Blocks the caller; do not
+    /// call it from a connection's callbacks.
+    public func shutdown() {
+        let running: Running? = state.withLock { state in
+            defer { state = .stopped }
+            if case .running(let running) = state { return running }
+            return nil
+        }
+        guard let running else { return }
+        acceptQueue.sync {
+            for listener in running.listeners { listener.close() }
+        }
+        for loop in running.loops {
+            for connection in loop.allConnections {
+                connection.queue.async { connection.shutDown() }
+            }
+        }
+        let closeTimeout = max(configuration.closeTimeout, configuration.webSocket.closeTimeout)
+        let grace = DispatchTime.now() + .nanoseconds(Int(closeTimeout.nanoseconds) + 1_000_000_000)
+        if liveConnections.wait(timeout: grace) == .timedOut {
+            for loop in running.loops {
+                for connection in loop.allConnections {
+                    connection.queue.async { connection.abort() }
+                }
+            }
+            _ = liveConnections.wait(timeout: .now() + 2)
+        }
+        for loop in running.loops { loop.stop() }
+        logger.info("server stopped")
+    }
+
+    /// On the accept queue: wraps a new descriptor in a connection on the next loop.
+    private func accepted(_ fd: Int32, loops: [EventLoop], tls: TLSContext?) {
+        let loop = loops[nextLoop.wrappingAdd(1, ordering: .relaxed).oldValue % loops.count]
+        let connection: Connection
+        liveConnections.enter()
+        do {
+            connection = try Connection(
+                fd: fd, loop: loop, tls: tls, options: configuration.connectionOptions, logger: logger,
+                onClose: { [liveConnections] in liveConnections.leave() })
+        } catch {
+            logger.error("cannot set up a connection", metadata: ["error": "\(error)"])
+            close(fd)
+            liveConnections.leave()
+            return
+        }
+        connection.queue.async { [makeHandler] in
+            connection.start(handler: makeHandler(connection))
+        }
+    }
+}
+
+extension Duration {
+    var nanoseconds: Int64 {
+        components.seconds * 1_000_000_000 + components.attoseconds / 1_000_000_000
+    }
+}

@@ -1,0 +1,41 @@
+/// One open WebSocket. Safe to use from any queue: sends hop to the connection's queue.
+public final class WebSocket: Sendable {
+    /// The upgrade request that opened this socket (path, query, headers).
+    public let request: HTTPRequest
+    /// Whether permessage-deflate was negotiated for this socket.
+    public let isDeflateNegotiated: Bool
+    let connection: Connection
+
+    init(request: HTTPRequest, isDeflateNegotiated: Bool, connection: Connection) {
+        self.request = request
+        self.isDeflateNegotiated = isDeflateNegotiated
+        self.connection = connection
+    }
+
+    /// False while buffered outbound bytes exceed the high watermark; a sender should skip or coalesce until
+    /// `webSocketDidDrain`.
+    public var isWritable: Bool { connection.isWritable }
+
+    /// Bytes queued for this socket's peer and not yet written to the network.
+    public var bufferedBytes: Int { connection.bufferedBytes }
+
+    /// Sends a text message (compressed when deflate was negotiated and it pays off). Ignored once closing.
+    public func send(text: String) {
+        connection.execute { ($0.handler as? WebSocketConnectionHandler)?.send(text: text, $0) }
+    }
+
+    /// Sends a binary message. Ignored once closing.
+    public func send(binary: [UInt8]) {
+        connection.execute { ($0.handler as? WebSocketConnectionHandler)?.send(binary: binary, $0) }
+    }
+
+    /// Sends a message encoded once for many sockets: the same bytes go to every socket that can take them.
+    public func send(_ message: PreparedMessage) {
+        connection.execute { ($0.handler as? WebSocketConnectionHandler)?.send(message, $0) }
+    }
+
+    /// Starts the closing handshake with `code` (a code that may not be sent, such as 1006, becomes 1000).
+    public func close(code: WebSocketCloseCode, reason: String = "") {
+        connection.execute { ($0.handler as? WebSocketConnectionHandler)?.close(code: code, reason: reason, $0) }
+    }
+}

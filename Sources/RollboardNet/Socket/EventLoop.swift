@@ -1,0 +1,69 @@
+import Dispatch
+import Synchronization
+
+/// One loop queue (there is one per core): connection queues target it, so their work is serialised on it, and
+/// one shared timer ticks every connection registered here instead of a timer per connection.
+///
+/// Because every connection queue targets this serial queue, no two of its connections run at once; they share
+/// its read buffers.
+final class EventLoop: @unchecked Sendable {  // The buffers are used only by work running on `queue` (directly or through a queue targeting it); the registry is a Mutex.
+    let queue: DispatchQueue
+    /// Scratch space for bytes read from a socket.
+    let readBuffer: UnsafeMutableRawBufferPointer
+    /// Scratch space for plaintext decrypted by TLS.
+    let plaintextBuffer: UnsafeMutableRawBufferPointer
+    private let connections = Mutex<[ObjectIdentifier: Connection]>([:])
+    private let timer: any DispatchSourceTimer
+
+    static let bufferSize = 64 * 1024
+
+    init(label: String, tickInterval: Duration) {
+        queue = DispatchQueue(label: label)
+        readBuffer = .allocate(byteCount: Self.bufferSize, alignment: 16)
+        plaintextBuffer = .allocate(byteCount: Self.bufferSize, alignment: 16)
+        timer = DispatchSource.makeTimerSource(queue: queue)
+        let interval = DispatchTimeInterval.nanoseconds(Int(tickInterval.components.seconds * 1_000_000_000
+            + tickInterval.components.attoseconds / 1_000_000_000))
+        timer.schedule(deadline: .now() + interval, repeating: interval, leeway: .milliseconds(20))
+        timer.setEventHandler { [weak self] in
+            self?.tick()
+        }
+        timer.resume()
+    }
+
+    deinit {
+        timer.cancel()
+        readBuffer.deallocate()
+        plaintextBuffer.deallocate()
+    }
+
+    /// The connection is ticked from now on, and kept alive until `unregister`.
+    func register(_ connection: Connection) {
+        connections.withLock { $0[ObjectIdentifier(connection)] = connection }
+    }
+
+    func unregister(_ connection: Connection) {
+        _ = connections.withLock { $0.removeValue(forKey: ObjectIdentifier(connection)) }
+    }
+
+    var connectionCount: Int {
+        connections.withLock { $0.count }
+    }
+
+    /// A snapshot of the registered connections.
+    var allConnections: [Connection] {
+        connections.withLock { Array($0.values) }
+    }
+
+    /// Stops the tick timer (server shutdown).
+    func stop() {
+        timer.cancel()
+    }
+
+    private func tick() {
+        let now = ContinuousClock.now
+        for connection in allConnections {
+            connection.queue.async { connection.tick(now: now) }
+        }
+    }
+}

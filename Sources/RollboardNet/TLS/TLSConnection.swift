@@ -1,0 +1,161 @@
+internal import COpenSSL
+
+/// One TLS session over memory BIOs: the owner feeds it ciphertext from the network and sends on the ciphertext
+/// it produces; OpenSSL never touches a socket, so the same code runs over a socket or entirely in memory.
+///
+/// Confined to its owner's queue.
+final class TLSConnection {
+    /// What happened to the plaintext stream on a read.
+    enum ReadStatus: Equatable {
+        /// Everything decryptable so far was delivered; more ciphertext is needed.
+        case wantMore
+        /// The peer sent close_notify: no more plaintext will come.
+        case closed
+    }
+
+    /// Plaintext is written to OpenSSL at most this much at a time, so the outgoing memory BIO stays small.
+    static let writeSlice = 64 * 1024
+
+    private let ssl: OpaquePointer
+    /// Ciphertext from the network, read by OpenSSL.
+    private let networkIn: OpaquePointer
+    /// Ciphertext produced by OpenSSL, to be sent to the network.
+    private let networkOut: OpaquePointer
+    private(set) var isHandshakeComplete = false
+    private var sentCloseNotify = false
+
+    /// A connection from `context`: the server side accepts, the client side connects (with SNI `serverName`).
+    init(context: TLSContext, isServer: Bool = true, serverName: String? = nil) throws(TLSError) {
+        ERR_clear_error()
+        guard let ssl = SSL_new(context.context) else {
+            throw .openSSL(.setupFailed, "SSL_new failed")
+        }
+        guard let networkIn = BIO_new(BIO_s_mem()), let networkOut = BIO_new(BIO_s_mem()) else {
+            SSL_free(ssl)
+            throw .openSSL(.setupFailed, "BIO_new failed")
+        }
+        SSL_set_bio(ssl, networkIn, networkOut)
+        self.ssl = ssl
+        self.networkIn = networkIn
+        self.networkOut = networkOut
+        if isServer {
+            SSL_set_accept_state(ssl)
+        } else {
+            SSL_set_connect_state(ssl)
+            if let serverName { _ = COpenSSL_SSL_set_tlsext_host_name(ssl, serverName) }
+        }
+    }
+
+    deinit {
+        SSL_free(ssl)  // frees both BIOs
+    }
+
+    /// Hands ciphertext received from the network to OpenSSL.
+    func receiveFromNetwork(_ bytes: UnsafeRawBufferPointer) {
+        guard let base = bytes.baseAddress, !bytes.isEmpty else { return }
+        var offset = 0
+        while offset < bytes.count {
+            let written = BIO_write(networkIn, base + offset, Int32(min(bytes.count - offset, Int(Int32.max))))
+            guard written > 0 else { return }
+            offset += Int(written)
+        }
+    }
+
+    /// Advances the handshake; `true` once it is complete. Output to send may be waiting in `takeNetworkOutput()`.
+    func handshake() throws(TLSError) -> Bool {
+        if isHandshakeComplete { return true }
+        ERR_clear_error()
+        let result = SSL_do_handshake(ssl)
+        if result == 1 {
+            isHandshakeComplete = true
+            return true
+        }
+        switch SSL_get_error(ssl, result) {
+        case SSL_ERROR_WANT_READ, SSL_ERROR_WANT_WRITE:
+            return false
+        default:
+            throw .openSSL(.handshakeFailed, "handshake failed")
+        }
+    }
+
+    /// Decrypts everything available, handing each plaintext piece to `deliver` (valid only during the call).
+    func readPlaintext(
+        into buffer: UnsafeMutableRawBufferPointer,
+        _ deliver: (UnsafeRawBufferPointer) throws -> Void
+    ) throws -> ReadStatus {
+        while true {
+            ERR_clear_error()
+            let count = SSL_read(ssl, buffer.baseAddress, Int32(buffer.count))
+            if count > 0 {
+                try deliver(UnsafeRawBufferPointer(rebasing: buffer[..<Int(count)]))
+                continue
+            }
+            switch SSL_get_error(ssl, count) {
+            case SSL_ERROR_WANT_READ, SSL_ERROR_WANT_WRITE:
+                return .wantMore
+            case SSL_ERROR_ZERO_RETURN:
+                return .closed
+            default:
+                throw TLSError.openSSL(.protocolError, "cannot read a TLS record")
+            }
+        }
+    }
+
+    /// Encrypts `bytes`; the records wait in `takeNetworkOutput()`. `output` receives ciphertext per slice.
+    func writePlaintext(_ bytes: UnsafeRawBufferPointer, output: ([UInt8]) -> Void) throws(TLSError) {
+        guard let base = bytes.baseAddress else { return }
+        var offset = 0
+        while offset < bytes.count {
+            let length = min(bytes.count - offset, Self.writeSlice)
+            ERR_clear_error()
+            let written = SSL_write(ssl, base + offset, Int32(length))
+            guard written > 0 else {
+                throw .openSSL(.protocolError, "cannot write a TLS record")
+            }
+            offset += Int(written)
+            if let ciphertext = takeNetworkOutput() { output(ciphertext) }
+        }
+    }
+
+    /// Queues close_notify (once); send what `takeNetworkOutput()` returns afterwards.
+    func shutdown() {
+        guard isHandshakeComplete, !sentCloseNotify else { return }
+        sentCloseNotify = true
+        ERR_clear_error()
+        _ = SSL_shutdown(ssl)
+        ERR_clear_error()
+    }
+
+    /// Ciphertext OpenSSL produced that must go to the network, or `nil` if there is none.
+    func takeNetworkOutput() -> [UInt8]? {
+        let pending = COpenSSL_BIO_pending(networkOut)
+        guard pending > 0 else { return nil }
+        return [UInt8](unsafeUninitializedCapacity: pending) { buffer, count in
+            let read = BIO_read(networkOut, buffer.baseAddress, Int32(pending))
+            count = max(0, Int(read))
+        }
+    }
+
+    /// The protocol chosen by ALPN, if any.
+    var negotiatedProtocol: String? {
+        var data: UnsafePointer<UInt8>?
+        var length: UInt32 = 0
+        SSL_get0_alpn_selected(ssl, &data, &length)
+        guard let data, length > 0 else { return nil }
+        return String(decoding: UnsafeBufferPointer(start: data, count: Int(length)), as: UTF8.self)
+    }
+
+    /// The negotiated protocol version, e.g. `TLSv1.3`.
+    var protocolVersion: String {
+        String(cString: SSL_get_version(ssl))
+    }
+
+    /// The negotiated cipher suite name.
+    var cipherName: String {
+        guard let cipher = SSL_get_current_cipher(ssl) else { return "" }
+        return String(cString: SSL_CIPHER_get_name(cipher))
+    }
+}
+
+@available(*, unavailable)
+extension TLSConnection: Sendable {}

@@ -1,0 +1,128 @@
+import Foundation
+import Testing
+@testable import RollboardNet
+
+/// HTTP/1.1 connection handling over real loopback sockets.
+@Suite("Server HTTP over sockets", .serialized)
+struct ServerHTTPTests {
+    @Test("keeps the connection alive across requests")
+    func keepAlive() throws {
+        try withTestServer { server, _ in
+            let client = try TestClient(port: server.localPort)
+            for path in ["/a", "/b", "/c"] {
+                try client.write("GET \(path) HTTP/1.1\r\nHost: test\r\n\r\n")
+                let bytes = try client.read(until: { parseResponses($0).count == 1 && $0.count > 100 })
+                let response = try #require(parseResponses(bytes).first)
+                #expect(response.status == 200)
+                #expect(response.body == "hello \(path)")
+                #expect(!response.head.contains("Connection: close"))
+            }
+        }
+    }
+
+    @Test("answers pipelined requests in order even when the handler answers them out of order")
+    func pipelining() throws {
+        try withTestServer { server, _ in
+            let client = try TestClient(port: server.localPort)
+            try client.write(
+                "GET /slow HTTP/1.1\r\nHost: t\r\n\r\nGET /fast HTTP/1.1\r\nHost: t\r\n\r\nGET /last HTTP/1.1\r\nHost: t\r\n\r\n")
+            let bytes = try client.read(until: { parseResponses($0).count == 3 && parseResponses($0)[2].body == "hello /last" })
+            #expect(parseResponses(bytes).map(\.body) == ["slow", "fast", "hello /last"])
+        }
+    }
+
+    @Test("answers over TLS")
+    func overTLS() throws {
+        let certificate = try TestCertificate()
+        defer { certificate.remove() }
+        try withTestServer(tls: certificate.configuration) { server, _ in
+            let client = try TestClient(port: server.localPort, tls: TLSContext())
+            try client.write("POST /echo-body HTTP/1.1\r\nHost: t\r\nContent-Length: 5\r\n\r\nhello")
+            let bytes = try client.read(until: { parseResponses($0).first?.body == "hello" })
+            #expect(parseResponses(bytes).first?.status == 200)
+        }
+    }
+
+    @Test("closes after answering a request that asks for it")
+    func connectionClose() throws {
+        try withTestServer { server, _ in
+            let client = try TestClient(port: server.localPort)
+            try client.write("GET / HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n")
+            let responses = parseResponses(try client.readToEnd())
+            #expect(responses.count == 1)
+            #expect(responses.first?.head.contains("Connection: close") == true)
+        }
+    }
+
+    @Test("leaves the body out of a HEAD response")
+    func head() throws {
+        try withTestServer { server, _ in
+            let client = try TestClient(port: server.localPort)
+            try client.write("HEAD /x HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n")
+            let text = String(decoding: try client.readToEnd(), as: UTF8.self)
+            #expect(text.contains("Content-Length: 8"))
+            #expect(text.hasSuffix("\r\n\r\n"))
+        }
+    }
+
+    @Test("uses only the first of two responses to one request")
+    func respondOnce() throws {
+        try withTestServer { server, _ in
+            let client = try TestClient(port: server.localPort)
+            try client.write("GET /twice HTTP/1.1\r\nHost: t\r\n\r\nGET /after HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n")
+            #expect(parseResponses(try client.readToEnd()).map(\.body) == ["first", "hello /after"])
+        }
+    }
+
+    @Test("answers a request head that never completes with 408 and closes")
+    func slowHead() throws {
+        try withTestServer(configure: { $0.requestHeadTimeout = .milliseconds(300) }) { server, _ in
+            let client = try TestClient(port: server.localPort)
+            try client.write("GET / HTTP/1.1\r\nHost: t\r\nX-Slow: ")
+            let responses = parseResponses(try client.readToEnd())
+            #expect(responses.map(\.status) == [408])
+            #expect(responses.first?.head.contains("Connection: close") == true)
+        }
+    }
+
+    @Test("closes an idle keep-alive connection")
+    func idleTimeout() throws {
+        try withTestServer(configure: { $0.idleTimeout = .milliseconds(300) }) { server, _ in
+            let client = try TestClient(port: server.localPort)
+            try client.write("GET / HTTP/1.1\r\nHost: t\r\n\r\n")
+            let responses = parseResponses(try client.readToEnd())
+            #expect(responses.map(\.status) == [200])
+        }
+    }
+
+    @Test(
+        "answers a broken request with its error and closes",
+        arguments: [
+            ("GARBAGE\r\n\r\n", 400),
+            ("GET / HTTP/1.1\r\n\r\n", 400),
+            ("POST / HTTP/1.1\r\nHost: t\r\nContent-Length: 99999999\r\n\r\n", 413),
+            ("GET /\(String(repeating: "a", count: 9000)) HTTP/1.1\r\nHost: t\r\n\r\n", 414),
+            ("GET / HTTP/1.1\r\nHost: t\r\nX-Big: \(String(repeating: "b", count: 17000))\r\n\r\n", 431),
+            ("POST / HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\n\r\n", 501),
+            ("GET / HTTP/2.0\r\nHost: t\r\n\r\n", 505),
+        ])
+    func parseErrors(request: String, status: Int) throws {
+        try withTestServer { server, _ in
+            let client = try TestClient(port: server.localPort)
+            try client.write(request)
+            let responses = parseResponses(try client.readToEnd())
+            #expect(responses.map(\.status) == [status])
+            #expect(responses.first?.head.contains("Connection: close") == true)
+            #expect(responses.first?.body.contains("\"error\"") == true)
+        }
+    }
+
+    @Test("answers 408 only after the responses before it")
+    func errorAfterPipelined() throws {
+        try withTestServer { server, _ in
+            let client = try TestClient(port: server.localPort)
+            try client.write("GET /ok HTTP/1.1\r\nHost: t\r\n\r\nGET / HTTP/9.9\r\nHost: t\r\n\r\n")
+            #expect(parseResponses(try client.readToEnd()).map(\.status) == [200, 505])
+        }
+    }
+}

@@ -1,0 +1,163 @@
+import COpenSSL
+import Foundation
+import Logging
+import Synchronization
+import Testing
+@testable import RollboardNet
+
+/// The socket and TLS layers over real loopback sockets, with a raw echo handler (no HTTP).
+@Suite("Server sockets and TLS", .serialized)
+struct ServerSocketTests {
+    @Test("learns the real port after binding port 0 and echoes plain bytes")
+    func plainEcho() throws {
+        try withEchoServer { server in
+            #expect(server.localPort > 0)
+            let client = try TestClient(port: server.localPort)
+            try client.write("hello")
+            #expect(try client.read(until: { $0.count >= 5 }) == Array("hello".utf8))
+        }
+    }
+
+    @Test("listens dual-stack on :: for IPv4 and IPv6 clients")
+    func dualStack() throws {
+        try withEchoServer(configure: { $0.host = "::" }) { server in
+            for host in ["127.0.0.1", "::1"] {
+                let client = try TestClient(host: host, port: server.localPort)
+                try client.write(host)
+                #expect(try client.read(until: { $0.count >= host.utf8.count }) == Array(host.utf8))
+            }
+        }
+    }
+
+    @Test("reports a port that is already in use")
+    func addressInUse() throws {
+        try withEchoServer { server in
+            let second = Server(
+                configuration: ServerConfiguration(host: "127.0.0.1", port: server.localPort),
+                logger: Logger(label: "test")) { _ in EchoConnectionHandler() }
+            let error = try #require(throws: ServerError.self) { try second.start() }
+            #expect(error.code == .addressInUse)
+            #expect(error.detail.contains(String(server.localPort)))
+        }
+    }
+
+    @Test("fails to start with a clear error when the certificate is missing")
+    func missingCertificate() throws {
+        let server = Server(
+            configuration: ServerConfiguration(
+                host: "127.0.0.1", port: 0,
+                tls: TLSConfiguration(certificateChainPath: "/nonexistent/cert.pem", privateKeyPath: "/nonexistent/key.pem")),
+            logger: Logger(label: "test")) { _ in EchoConnectionHandler() }
+        let error = try #require(throws: TLSError.self) { try server.start() }
+        #expect(error.code == .missingFile)
+        server.shutdown()
+    }
+
+    @Test("speaks TLS 1.3 with ALPN http/1.1 over a socket")
+    func tlsEcho() throws {
+        let certificate = try TestCertificate()
+        defer { certificate.remove() }
+        try withEchoServer(tls: certificate.configuration) { server in
+            let client = try TestClient(port: server.localPort, tls: TLSContext())
+            #expect(client.protocolVersion == "TLSv1.3")
+            #expect(client.negotiatedProtocol == "http/1.1")
+            let message = String(repeating: "tls bytes ", count: 10_000)
+            try client.write(message)
+            #expect(try client.read(until: { $0.count >= message.utf8.count }) == Array(message.utf8))
+        }
+    }
+
+    @Test("refuses a TLS 1.1 client over a socket")
+    func refusesTLS11() throws {
+        let certificate = try TestCertificate()
+        defer { certificate.remove() }
+        try withEchoServer(tls: certificate.configuration) { server in
+            let legacy = try TLSContext(clientMinimumVersion: TLS1_VERSION, maximumVersion: TLS1_1_VERSION)
+            #expect(throws: TLSError.self) { _ = try TestClient(port: server.localPort, tls: legacy) }
+        }
+    }
+
+    @Test("sends close_notify when it closes a TLS connection")
+    func closeNotify() throws {
+        let certificate = try TestCertificate()
+        defer { certificate.remove() }
+        try withEchoServer(tls: certificate.configuration) { server in
+            let client = try TestClient(port: server.localPort, tls: TLSContext())
+            try client.write("bye")
+            #expect(try client.read(until: { $0.count >= 3 }) == Array("bye".utf8))
+            shutdown(client.fd, Int32(SHUT_WR))  // the echo handler closes on EOF
+            #expect(try client.readToEnd().isEmpty)
+        }
+    }
+
+    @Test("drops a client that never completes the TLS handshake after the deadline")
+    func handshakeDeadline() throws {
+        let certificate = try TestCertificate()
+        defer { certificate.remove() }
+        try withEchoServer(tls: certificate.configuration, configure: { $0.tlsHandshakeTimeout = .milliseconds(200) }) { server in
+            let client = try TestClient(port: server.localPort)
+            #expect(try client.readToEnd().isEmpty)
+        }
+    }
+
+    @Test("releases every descriptor after many connections, plain and TLS")
+    func noDescriptorLeak() throws {
+        let certificate = try TestCertificate()
+        defer { certificate.remove() }
+        for tls in [nil, certificate.configuration] {
+            try withEchoServer(tls: tls) { server in
+                let context = tls == nil ? nil : try TLSContext()
+                let warm = try TestClient(port: server.localPort, tls: context)
+                try warm.write("x")
+                _ = try warm.read(until: { !$0.isEmpty })
+                let before = openDescriptorCount()
+                for round in 0..<(tls == nil ? 2000 : 300) {
+                    let client = try TestClient(port: server.localPort, tls: context)
+                    if round % 2 == 0 {
+                        try client.write("ping")
+                        _ = try client.read(until: { $0.count >= 4 })
+                    }
+                }
+                #expect(eventually { server.connectionCount == 1 })
+                #expect(openDescriptorCount() <= before)
+            }
+        }
+    }
+
+    @Test("a client that never reads makes its connection unwritable while others carry on")
+    func backpressure() throws {
+        let connections = Mutex<[Connection]>([])
+        var configuration = ServerConfiguration(host: "127.0.0.1", port: 0)
+        configuration.outboundHighWatermark = 64 * 1024
+        configuration.outboundLowWatermark = 16 * 1024
+        let server = Server(configuration: configuration, logger: Logger(label: "test")) { connection in
+            connections.withLock { $0.append(connection) }
+            return EchoConnectionHandler()
+        }
+        try server.start()
+        defer { server.shutdown() }
+
+        let stuck = try TestClient(port: server.localPort)
+        #expect(eventually { connections.withLock { $0.count } == 1 })
+        let stuckConnection = try #require(connections.withLock { $0.first } as Connection?)
+        let flood = [UInt8](repeating: 0x61, count: 1 << 20)
+        stuckConnection.queue.async {
+            for _ in 0..<8 { stuckConnection.send(flood) }
+        }
+        #expect(eventually { !stuckConnection.isWritable })
+        #expect(stuckConnection.bufferedBytes > 64 * 1024)
+
+        let other = try TestClient(port: server.localPort)
+        try other.write("still served")
+        #expect(try other.read(until: { $0.count >= 12 }) == Array("still served".utf8))
+
+        var drained = 0
+        while drained < 8 << 20 {
+            let bytes = try stuck.read()
+            if bytes.isEmpty { break }
+            drained += bytes.count
+        }
+        #expect(drained == 8 << 20)
+        #expect(eventually { stuckConnection.isWritable })
+    }
+}
