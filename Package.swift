@@ -60,6 +60,7 @@ let package = Package(
             name: "rollboard",
             dependencies: [
                 "RollboardServer",
+                "RollboardNet",
                 "RollboardAnimation",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),

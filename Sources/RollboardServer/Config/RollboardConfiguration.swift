@@ -101,6 +101,11 @@ public struct RollboardConfiguration: Sendable, Equatable {
         }
     }
 
+    /// The same configuration with other server settings (command-line overrides such as `--port`).
+    public func replacingServer(_ settings: ServerSettings) -> RollboardConfiguration {
+        RollboardConfiguration(server: settings, dashboards: dashboards, catalog: catalog)
+    }
+
     /// The dashboard with the given id.
     public func dashboard(_ id: String) -> DashboardConfiguration? {
         dashboards.first { $0.id == id }

@@ -9,3 +9,5 @@ protocol FrameSink: AnyObject, Sendable {
     /// Closes the sink with a WebSocket close code.
     func close(code: WebSocketCloseCode, reason: String)
 }
+
+extension WebSocket: FrameSink {}

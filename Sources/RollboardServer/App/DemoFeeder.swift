@@ -1,0 +1,97 @@
+import Dispatch
+public import Logging
+
+/// Feeds a dashboard with plausible synthetic values so a newcomer sees every tile move (`serve --demo`).
+public final class DemoFeeder: @unchecked Sendable {  // Sendable: `generator` and `values` are touched only on `queue`.
+    private let dashboard: DashboardConfiguration
+    private let store: MetricStore
+    private let logger: Logger
+    private let queue = DispatchQueue(label: "rollboard.demo")
+    private let timer: any DispatchSourceTimer
+    private var generator = SystemRandomNumberGenerator()
+    private var values: [String: Double] = [:]
+    private var round = 0
+
+    /// - Parameter every: seconds between two rounds of new values.
+    public init(dashboard: DashboardConfiguration, store: MetricStore, logger: Logger, every seconds: Double = 3) {
+        self.dashboard = dashboard
+        self.store = store
+        self.logger = logger
+        timer = DispatchSource.makeTimerSource(queue: queue)
+        timer.schedule(deadline: .now() + 1, repeating: seconds, leeway: .milliseconds(50))
+        timer.setEventHandler { [weak self] in self?.feed() }
+    }
+
+    /// Starts feeding.
+    public func start() {
+        timer.activate()
+    }
+
+    /// Stops feeding.
+    public func stop() {
+        timer.cancel()
+    }
+
+    private func feed() {
+        dispatchPrecondition(condition: .onQueue(queue))
+        round += 1
+        var updates: [MetricUpdate] = []
+        for tile in dashboard.tiles {
+            switch tile.options {
+            case .odometer(let options):
+                let value = nextValue(for: tile.metric, current: store.current(tile.metric)?.value,
+                                      decimals: options.decimals, start: [48_213.07, 1_287, 21.4],
+                                      canShow: options.canShow)
+                if let value { updates.append(MetricUpdate(id: tile.metric, value: value)) }
+            case .counter(let options):
+                let decimals = CounterOptions.decimals(ofFormat: options.format) ?? 0
+                let value = nextValue(for: tile.metric, current: store.current(tile.metric)?.value,
+                                      decimals: decimals, start: decimals > 0 ? [3.25] : [312],
+                                      canShow: options.canShow)
+                if let value { updates.append(MetricUpdate(id: tile.metric, value: value)) }
+            case .wheel(let options):
+                if round % 3 == 0 {
+                    let index = Int.random(in: 0..<options.contents.count, using: &generator)
+                    store.setWheel(tile.metric, target: .index(index)) { _ in }
+                }
+            case .carousel:
+                break
+            }
+        }
+        var seen = Set<String>()
+        updates = updates.filter { seen.insert($0.id).inserted }
+        guard !updates.isEmpty else { return }
+        store.append(updates) { [logger] result in
+            if case .failure(let error) = result { logger.warning("demo values not stored", metadata: ["error": "\(error)"]) }
+        }
+    }
+
+    /// A random walk that mostly climbs, rounded to `decimals`, kept within what the tile can show.
+    private func nextValue(
+        for id: String, current: Double?, decimals: Int, start: [Double], canShow: (Double) -> Bool
+    ) -> Double? {
+        let base = values[id] ?? current ?? startingValue(start, decimals: decimals, canShow: canShow)
+        let magnitude = max(abs(base), 10)
+        let step = magnitude * Double.random(in: -0.02...0.05, using: &generator)
+        var scale = 1.0
+        for _ in 0..<decimals { scale *= 10 }
+        var next = ((base + step) * scale).rounded() / scale
+        if decimals == 0, next == base { next += 1 }
+        guard canShow(next) else {
+            let reset = startingValue(start, decimals: decimals, canShow: canShow)
+            values[id] = reset
+            return reset
+        }
+        values[id] = next
+        return next
+    }
+
+    private func startingValue(_ candidates: [Double], decimals: Int, canShow: (Double) -> Bool) -> Double {
+        for candidate in candidates where canShow(candidate) {
+            var scale = 1.0
+            for _ in 0..<decimals { scale *= 10 }
+            return (candidate * scale).rounded() / scale
+        }
+        return 0
+    }
+}

@@ -1,0 +1,133 @@
+import ArgumentParser
+import Dispatch
+import Foundation
+import Logging
+import RollboardNet
+import RollboardServer
+
+/// `rollboard serve`: runs the dashboards in `config/` on one TLS port.
+struct Serve: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Serve the dashboards, the producer API and the page over HTTPS and WebSockets."
+    )
+
+    @Option(help: "The configuration folder (server.yaml and dashboards/*.yaml).")
+    var config = "config"
+
+    @Option(help: "The data folder for the store, the generated certificate and token (overrides server.yaml).")
+    var dataDir: String?
+
+    @Option(help: "The address to listen on (overrides server.yaml; \"::\" is every IPv4 and IPv6 address).")
+    var host: String?
+
+    @Option(help: "The port to listen on (overrides server.yaml; default 8443).")
+    var port: Int?
+
+    @Option(help: "The folder of the page's static files.")
+    var publicDir = "public"
+
+    @Flag(help: "Speak plain HTTP, for use behind a TLS-terminating proxy.")
+    var noTLS = false
+
+    @Flag(help: "Feed the demo dashboard with synthetic values.")
+    var demo = false
+
+    func run() throws {
+        setvbuf(stdout, nil, _IOLBF, 0)
+        var logger = Logger(label: "rollboard")
+        logger.logLevel = .info
+        let loaded: RollboardConfiguration
+        do {
+            loaded = try RollboardConfiguration.load(directory: config)
+        } catch {
+            throw ValidationError("configuration refused:\n" + error.problems.joined(separator: "\n"))
+        }
+        var settings = loaded.server
+        if let dataDir { settings.dataDirectory = dataDir }
+        if let host { settings.host = host }
+        if let port { settings.port = port }
+        let configuration = loaded.replacingServer(settings)
+        try FileManager.default.createDirectory(atPath: settings.dataDirectory, withIntermediateDirectories: true)
+
+        let tls = noTLS ? nil : try tlsConfiguration(settings)
+        let tokens = try ProducerTokens.resolve(
+            configured: settings.producerTokens,
+            environment: ProcessInfo.processInfo.environment,
+            dataDirectory: settings.dataDirectory)
+        if let path = tokens.generatedTokenPath, let token = tokens.tokens.last?.token {
+            print("Producer token (stored in \(path), mode 0600): \(token)")
+        }
+
+        let store = try MetricStore(
+            directory: settings.storeDirectory, historyLimit: settings.historyLength, logger: logger)
+        let metrics = ServerMetrics()
+        let api = ProducerAPI(configuration: configuration, tokens: tokens.tokens, store: store, logger: logger)
+        let directory = try DashboardDirectory(
+            configuration: configuration, store: store, api: api, metrics: metrics, logger: logger)
+        let application = RollboardApplication(
+            configuration: configuration, api: api, directory: directory, metrics: metrics, publicDirectory: publicDir)
+        let server = Server(
+            configuration: ServerConfiguration(
+                host: settings.host,
+                port: settings.port,
+                tls: tls,
+                http: HTTPParserLimits(maxBodyBytes: settings.limits.maxBodyBytes),
+                outboundHighWatermark: settings.limits.outboundHighWatermark,
+                outboundLowWatermark: settings.limits.outboundLowWatermark),
+            logger: logger,
+            handler: application)
+        try server.start()
+
+        var feeder: DemoFeeder?
+        if demo {
+            guard let dashboard = configuration.dashboard("demo") else {
+                throw ValidationError("--demo needs a dashboard with id \"demo\" in \(config)/dashboards")
+            }
+            feeder = DemoFeeder(dashboard: dashboard, store: store, logger: logger)
+            feeder?.start()
+        }
+
+        let scheme = tls == nil ? "http" : "https"
+        let shownHost = settings.host == "::" || settings.host == "0.0.0.0" ? "localhost" : settings.host
+        let urlHost = shownHost.contains(":") ? "[\(shownHost)]" : shownHost
+        print("Rollboard is serving \(configuration.dashboards.count) dashboard(s) on \(scheme)://\(urlHost):\(server.localPort)/")
+        for dashboard in configuration.dashboards {
+            print("  \(scheme)://\(urlHost):\(server.localPort)/d/\(dashboard.id)  \(dashboard.title)")
+        }
+
+        let stopFeeder = { feeder?.stop() }
+        let signals = [SIGINT, SIGTERM].map { number -> any DispatchSourceSignal in
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .main)
+            source.setEventHandler {
+                logger.info("shutting down")
+                stopFeeder()
+                directory.closeAll()
+                server.shutdown()
+                store.close()
+                Foundation.exit(0)
+            }
+            source.activate()
+            return source
+        }
+        withExtendedLifetime(signals) { dispatchMain() }
+    }
+
+    /// The configured certificate files, or a self-signed pair generated into the data folder on first start.
+    private func tlsConfiguration(_ settings: ServerSettings) throws -> TLSConfiguration {
+        if let files = settings.tls {
+            return TLSConfiguration(certificateChainPath: files.certificate, privateKeyPath: files.privateKey)
+        }
+        let files = settings.generatedCertificatePaths
+        if !FileManager.default.fileExists(atPath: files.certificate)
+            || !FileManager.default.fileExists(atPath: files.privateKey)
+        {
+            let folder = (files.certificate as NSString).deletingLastPathComponent
+            try FileManager.default.createDirectory(
+                atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            try SelfSignedCertificate.generate(certificatePath: files.certificate, privateKeyPath: files.privateKey)
+            print("Generated a self-signed certificate for localhost, 127.0.0.1 and ::1: \(files.certificate)")
+        }
+        return TLSConfiguration(certificateChainPath: files.certificate, privateKeyPath: files.privateKey)
+    }
+}
