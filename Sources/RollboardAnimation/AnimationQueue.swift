@@ -1,0 +1,116 @@
+/// The changes of one tile on one screen, played one after another (DPScrollNumberLabel's task
+/// array), evaluated at any time.
+///
+/// A change that arrives while an animation runs waits its turn and starts, from the value queued
+/// before it, when every part of the running animation has finished. A change to the value already
+/// queued last is a no-op. When more than `backlog` changes would wait, all waiting changes collapse
+/// into one move to the newest value, so a screen that fell behind never replays a long history.
+///
+/// Times are seconds on any clock the caller chooses, and must not go backwards between calls to
+/// ``enqueue(_:at:interval:animated:)`` (an earlier time is treated as the latest time seen).
+/// ``state(at:)`` is a cheap, non-mutating query meant to be called every frame.
+public struct AnimationQueue<Animator: TileAnimator>: Sendable {
+    /// Plans the animations of this tile.
+    public let animator: Animator
+    /// The most changes that may wait behind the running one.
+    public let backlog: Int
+
+    @usableFromInline
+    struct Entry: Sendable {
+        @usableFromInline var animation: Animator.Animation
+        @usableFromInline var start: Double
+        @usableFromInline var end: Double
+        @usableFromInline var rest: Animator.State
+    }
+
+    /// The resting state before the first entry.
+    @usableFromInline private(set) var base: Animator.State
+    /// Running and waiting animations, in order; each starts when the previous one ends.
+    @usableFromInline private(set) var entries: [Entry] = []
+    private var latestTime: Double
+
+    /// The time at which the last queued animation ends (or the last change was applied), after which
+    /// the tile rests on ``target`` until the next change.
+    public private(set) var restTime: Double
+
+    /// Creates a queue resting on `value` at `time`; `backlog` must be at least 1.
+    public init(_ animator: Animator, value: Animator.Value, at time: Double = 0, backlog: Int = 8) throws(AnimationError) {
+        guard time.isFinite else { throw AnimationError.invalidTime }
+        guard backlog >= 1 else {
+            throw AnimationError(.invalidConfiguration, "backlog must be at least 1, not \(backlog)")
+        }
+        self.animator = animator
+        self.backlog = backlog
+        base = try animator.settle(value, after: nil)
+        latestTime = time
+        restTime = time
+    }
+
+    /// The resting state of the last queued value: what the tile shows once every queued change has played.
+    public var target: Animator.State { entries.last?.rest ?? base }
+
+    /// Queues a change to `value` posted at `time`.
+    ///
+    /// - Parameters:
+    ///   - interval: the length of this change in seconds; nil or 0 for the tile's own timing.
+    ///   - animated: false shows `value` at once, dropping the running and waiting changes.
+    /// - Throws: ``AnimationError`` when the tile cannot show `value`, or for a negative or
+    ///   non-finite interval or time; the queue is then unchanged.
+    public mutating func enqueue(_ value: Animator.Value, at time: Double, interval: Double? = nil, animated: Bool = true) throws(AnimationError) {
+        guard time.isFinite else { throw AnimationError.invalidTime }
+        if let interval, !(interval.isFinite && interval >= 0) {
+            throw AnimationError(.invalidInterval, "interval \(interval) must be a finite number of seconds, zero or more")
+        }
+        let interval = interval == 0 ? nil : interval
+        let now = max(time, latestTime)
+        let settled = try animator.settle(value, after: target)
+        latestTime = now
+        while let first = entries.first, first.end <= now {
+            base = first.rest
+            entries.removeFirst()
+        }
+        if !animated {
+            entries.removeAll(keepingCapacity: true)
+            base = settled
+            restTime = now
+            return
+        }
+        if settled == target { return }
+        let running = entries.first.map { $0.start <= now } ?? false
+        let waiting = entries.count - (running ? 1 : 0)
+        if waiting + 1 > backlog {
+            entries.removeLast(waiting)
+            let from = target
+            let collapsed = try animator.settle(value, after: from)
+            if collapsed != from { append(from: from, to: collapsed, at: now, interval: interval) }
+        } else {
+            append(from: target, to: settled, at: now, interval: interval)
+        }
+        restTime = entries.last?.end ?? now
+    }
+
+    private mutating func append(from start: Animator.State, to end: Animator.State, at now: Double, interval: Double?) {
+        let animation = animator.animation(from: start, to: end, interval: interval)
+        let begin = max(now, entries.last?.end ?? now)
+        entries.append(Entry(animation: animation, start: begin, end: begin + animation.duration, rest: end))
+    }
+
+    /// What the tile shows at `time`.
+    @inlinable
+    public func state(at time: Double) -> Animator.State {
+        for index in entries.indices {
+            let entry = entries[index]
+            if time < entry.start { return index == 0 ? base : entries[index - 1].rest }
+            if time < entry.end { return entry.animation.state(at: time - entry.start) }
+        }
+        return entries.last?.rest ?? base
+    }
+
+    /// Whether nothing moves at `time` or later unless another change is queued: `time` ≥ ``restTime``.
+    public func isAtRest(at time: Double) -> Bool { time >= restTime }
+
+    /// The number of changes queued and not yet finished at `time`, the running one included.
+    public func pendingCount(at time: Double) -> Int {
+        entries.reduce(0) { $0 + ($1.end > time ? 1 : 0) }
+    }
+}

@@ -1,0 +1,169 @@
+/// Turns a number into counter text: a printf-style format (`%d`, `%i`, `%f`, `%.Nf` with N ≤ 6,
+/// literal text and `%%` around it), an optional grouping pattern in the style of
+/// NSNumberFormatter's `positiveFormat` (`###,##0.00`, `#,##0`, `###,###.##`), and a prefix and
+/// suffix. Locale-independent: `.` is the decimal point and `,` the grouping separator.
+public struct NumberFormat: Hashable, Sendable {
+    /// The printf-style format.
+    public let format: String
+    /// The grouping pattern, if any.
+    public let grouping: String?
+    /// Text before the number (and before its minus sign).
+    public let prefix: String
+    /// Text after the number.
+    public let suffix: String
+
+    /// Whether the format counts whole numbers (`%d`, `%i`).
+    public let countsWholeNumbers: Bool
+    /// Decimal places the value is rounded to.
+    public let fractionDigits: Int
+    private let minimumFractionDigits: Int
+    private let minimumIntegerDigits: Int
+    private let groupSize: Int
+    private let literalBefore: String
+    private let literalAfter: String
+    /// 10^fractionDigits.
+    let scale: Double
+
+    /// Parses `format` and `grouping`; throws ``AnimationError/invalidFormat`` when either is not understood.
+    public init(format: String = "%f", grouping: String? = nil, prefix: String = "", suffix: String = "") throws(AnimationError) {
+        self.format = format
+        self.grouping = grouping
+        self.prefix = prefix
+        self.suffix = suffix
+
+        var before = ""
+        var after = ""
+        var conversion: (whole: Bool, digits: Int)?
+        var characters = format[...]
+        while let character = characters.popFirst() {
+            guard character == "%" else {
+                if conversion == nil { before.append(character) } else { after.append(character) }
+                continue
+            }
+            if characters.first == "%" {
+                characters.removeFirst()
+                if conversion == nil { before.append("%") } else { after.append("%") }
+                continue
+            }
+            guard conversion == nil else {
+                throw AnimationError(.invalidFormat, "format \"\(format)\" has more than one conversion")
+            }
+            var precision: Int?
+            if characters.first == "." {
+                characters.removeFirst()
+                let digits = characters.prefix { $0.isASCII && $0.isNumber }
+                characters.removeFirst(digits.count)
+                precision = Int(digits) ?? 0
+            }
+            switch (characters.popFirst(), precision) {
+            case ("d", nil), ("i", nil):
+                conversion = (true, 0)
+            case ("f", let precision) where (precision ?? 6) <= 6:
+                conversion = (false, precision ?? 6)
+            default:
+                throw AnimationError(.invalidFormat, "format \"\(format)\" must use %d, %i, %f or %.Nf with N at most 6")
+            }
+        }
+        guard let conversion else {
+            throw AnimationError(.invalidFormat, "format \"\(format)\" has no %d, %i or %f conversion")
+        }
+        literalBefore = before
+        literalAfter = after
+        countsWholeNumbers = conversion.whole
+
+        var fractionDigits = conversion.digits
+        var minimumFraction = conversion.digits
+        var minimumInteger = 1
+        var groupSize = 0
+        if let grouping {
+            let parts = grouping.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
+            let integer = parts[0]
+            let fraction = parts.count > 1 ? parts[1] : ""
+            guard !integer.isEmpty || !fraction.isEmpty,
+                  integer.allSatisfy({ "#0,".contains($0) }), fraction.allSatisfy({ "#0".contains($0) }),
+                  !integer.hasSuffix(","), fraction.count <= 6 else {
+                throw AnimationError(.invalidFormat, "grouping pattern \"\(grouping)\" must be made of # 0 , and at most 6 places after .")
+            }
+            if let comma = integer.lastIndex(of: ",") {
+                groupSize = integer.distance(from: comma, to: integer.endIndex) - 1
+            }
+            minimumInteger = integer.count { $0 == "0" }
+            minimumFraction = conversion.whole ? 0 : fraction.count { $0 == "0" }
+            fractionDigits = conversion.whole ? 0 : fraction.count
+        }
+        self.fractionDigits = fractionDigits
+        minimumFractionDigits = minimumFraction
+        minimumIntegerDigits = minimumInteger
+        self.groupSize = groupSize
+        scale = Double(OdometerLeg.powersOfTen[fractionDigits])
+    }
+
+    /// The largest |value| × 10^fractionDigits that is formatted exactly.
+    static let largestScaled = 9e15
+
+    /// The text for `value` at rest: `%d` drops the fraction (rounding toward zero), other formats
+    /// round to the nearest (ties to even). `value` must be finite and within range (see
+    /// ``Counter/settle(_:after:)``).
+    public func string(for value: Double) -> String {
+        string(scaled: restingScaled(value))
+    }
+
+    /// `value` × 10^fractionDigits as shown at rest.
+    func restingScaled(_ value: Double) -> Int64 {
+        let scaled = value * scale
+        return Int64(countsWholeNumbers ? scaled.rounded(.towardZero) : Self.snapped(scaled) ?? scaled.rounded(.toNearestOrEven))
+    }
+
+    /// `value` × 10^fractionDigits rounded toward where a count started, so a count never shows a
+    /// number it has not reached: down when counting up, up when counting down.
+    func countingScaled(_ value: Double, upward: Bool) -> Int64 {
+        let scaled = value * scale
+        return Int64(Self.snapped(scaled) ?? scaled.rounded(upward ? .down : .up))
+    }
+
+    /// The nearest whole number when `scaled` differs from it only by binary representation error.
+    private static func snapped(_ scaled: Double) -> Double? {
+        let nearest = scaled.rounded(.toNearestOrEven)
+        return abs(scaled - nearest) <= 1e-9 * max(1, abs(scaled)) ? nearest : nil
+    }
+
+    /// The text for the number `scaled` / 10^fractionDigits.
+    func string(scaled: Int64) -> String {
+        let magnitude = scaled.magnitude
+        let divisor = UInt64(OdometerLeg.powersOfTen[fractionDigits])
+        var integer = magnitude / divisor
+        var fraction = magnitude % divisor
+
+        var fractionText: [UInt8] = []
+        var places = fractionDigits
+        while places > minimumFractionDigits && fraction % 10 == 0 && places > 0 {
+            fraction /= 10
+            places -= 1
+        }
+        for _ in 0..<places {
+            fractionText.append(UInt8(ascii: "0") + UInt8(fraction % 10))
+            fraction /= 10
+        }
+        var integerText: [UInt8] = []
+        var written = 0
+        while integer > 0 || written < minimumIntegerDigits {
+            if groupSize > 0 && written > 0 && written % groupSize == 0 { integerText.append(UInt8(ascii: ",")) }
+            integerText.append(UInt8(ascii: "0") + UInt8(integer % 10))
+            integer /= 10
+            written += 1
+        }
+        if integerText.isEmpty && fractionText.isEmpty { integerText.append(UInt8(ascii: "0")) }
+
+        var text = prefix
+        text += literalBefore
+        if scaled < 0 { text += "-" }
+        text += String(decoding: integerText.reversed(), as: UTF8.self)
+        if !fractionText.isEmpty {
+            text += "."
+            text += String(decoding: fractionText.reversed(), as: UTF8.self)
+        }
+        text += literalAfter
+        text += suffix
+        return text
+    }
+}

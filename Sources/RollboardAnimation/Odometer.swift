@@ -1,0 +1,57 @@
+/// Rolling digit columns (DPScrollNumberLabel): every column shows the strip `0 1 … 9 0`, and a
+/// change rolls the columns with carries, staggered from the units up.
+public struct Odometer: TileAnimator {
+    public typealias Value = Double
+    public typealias State = OdometerState
+    public typealias Animation = OdometerAnimation
+
+    /// The column layout and decimal places.
+    public let configuration: OdometerConfiguration
+    private let scale: Double
+
+    /// Creates an odometer; throws ``AnimationError/invalidConfiguration`` for settings out of range.
+    public init(configuration: OdometerConfiguration = OdometerConfiguration()) throws(AnimationError) {
+        try configuration.validate()
+        self.configuration = configuration
+        scale = Double(OdometerLeg.powersOfTen[configuration.decimals])
+    }
+
+    /// The resting state showing `value`, rounded to the configured decimal places. Growing columns
+    /// never shrink below `previous`'s count.
+    ///
+    /// Throws ``AnimationError/notFinite`` for NaN and infinities, ``AnimationError/outOfRange`` when
+    /// |value| × 10^decimals reaches 10^15, and ``AnimationError/tooWide`` when the value needs more
+    /// columns than the configuration allows.
+    public func settle(_ value: Double, after previous: OdometerState?) throws(AnimationError) -> OdometerState {
+        guard value.isFinite else {
+            throw AnimationError(.notFinite, "odometer value \(value) is not a finite number")
+        }
+        let scaledValue = (value * scale).rounded(.toNearestOrAwayFromZero)
+        guard abs(scaledValue) < 1e15 else {
+            throw AnimationError(.outOfRange, "odometer value \(value) is out of range (at most 15 digits)")
+        }
+        let scaled = Int64(scaledValue)
+        let needed = max(OdometerLeg.changedColumns(from: 0, to: abs(scaled)), configuration.decimals + 1)
+        let maximum = configuration.maximumColumns
+        guard needed <= maximum else {
+            throw AnimationError(.tooWide, "odometer value \(value) needs \(needed) columns, at most \(maximum) are allowed")
+        }
+        let columns: Int
+        switch configuration.columns {
+        case .fixed(let count): columns = count
+        case .growing: columns = max(needed, previous?.digits.count ?? 0)
+        }
+        var digits = DigitPositions(count: columns, repeating: 0)
+        var rest = abs(scaled)
+        for index in stride(from: columns - 1, through: 0, by: -1) {
+            digits[index] = Double(rest % 10)
+            rest /= 10
+        }
+        return OdometerState(digits: digits, negative: scaled < 0, target: Double(scaled) / scale,
+                             width: Double(columns), scaledTarget: scaled)
+    }
+
+    public func animation(from start: OdometerState, to end: OdometerState, interval: Double?) -> OdometerAnimation {
+        OdometerAnimation(from: start, to: end, interval: interval)
+    }
+}

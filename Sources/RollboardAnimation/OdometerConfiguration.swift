@@ -1,0 +1,45 @@
+/// How an odometer lays out its digit columns.
+public struct OdometerConfiguration: Hashable, Sendable {
+    /// The column layout.
+    public enum Columns: Hashable, Sendable {
+        /// Always exactly this many columns (1…15); a value that does not fit is refused.
+        case fixed(Int)
+        /// As many columns as the widest value shown so far, added on the left when needed, up to
+        /// `maximum` (1…15); a wider value is refused.
+        case growing(maximum: Int)
+    }
+
+    /// The column layout; by default columns grow up to 8, as in DPScrollNumberLabel.
+    public var columns: Columns
+    /// Fixed decimal places (0…6): the columns show value × 10^decimals as an integer.
+    public var decimals: Int
+
+    /// Creates a configuration; see ``validate()`` for the allowed ranges.
+    public init(columns: Columns = .growing(maximum: 8), decimals: Int = 0) {
+        self.columns = columns
+        self.decimals = decimals
+    }
+
+    /// The largest number of columns this configuration can show.
+    public var maximumColumns: Int {
+        switch columns {
+        case .fixed(let count): count
+        case .growing(let maximum): maximum
+        }
+    }
+
+    /// Throws ``AnimationError/invalidConfiguration`` unless columns are 1…15 and decimals 0…6
+    /// (and fixed columns leave room for a digit before the decimal places).
+    public func validate() throws(AnimationError) {
+        let limit = DigitPositions.capacity
+        guard (1...limit).contains(maximumColumns) else {
+            throw AnimationError(.invalidConfiguration, "odometer columns must be 1…\(limit), not \(maximumColumns)")
+        }
+        guard (0...6).contains(decimals) else {
+            throw AnimationError(.invalidConfiguration, "odometer decimals must be 0…6, not \(decimals)")
+        }
+        guard maximumColumns > decimals else {
+            throw AnimationError(.invalidConfiguration, "\(maximumColumns) columns leave no room for \(decimals) decimal places")
+        }
+    }
+}

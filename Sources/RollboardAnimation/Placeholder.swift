@@ -1,2 +1,0 @@
-/// Placeholder until the first real type of this module lands.
-enum RollboardAnimationPlaceholder {}

@@ -1,0 +1,57 @@
+/// A wheel over a list of strings (WheelView), driven by a progress in [0, 1] or an index; its
+/// value is a position in [0, count − 1], and moves between positions ease out.
+public struct Wheel: TileAnimator {
+    public typealias Value = Double
+    public typealias State = WheelState
+    public typealias Animation = WheelAnimation
+
+    /// The strings the wheel shows; at least one.
+    public let contents: [String]
+    /// Seconds a move takes unless the change gives its own interval.
+    public let duration: Double
+
+    /// Creates a wheel; throws ``AnimationError/invalidConfiguration`` for empty contents or a
+    /// negative or non-finite duration.
+    public init(contents: [String], duration: Double = 0.5) throws(AnimationError) {
+        guard !contents.isEmpty else {
+            throw AnimationError(.invalidConfiguration, "a wheel needs at least one string")
+        }
+        guard duration.isFinite && duration >= 0 else {
+            throw AnimationError(.invalidConfiguration, "wheel duration must be a finite number of seconds, not \(duration)")
+        }
+        self.contents = contents
+        self.duration = duration
+    }
+
+    /// The position for `progress` (clamped to [0, 1]): min(max(0, count × progress), count − 1).
+    public func position(forProgress progress: Double) throws(AnimationError) -> Double {
+        guard progress.isFinite else {
+            throw AnimationError(.notFinite, "wheel progress \(progress) is not a finite number")
+        }
+        let count = Double(contents.count)
+        return min(max(0, count * min(max(progress, 0), 1)), count - 1)
+    }
+
+    /// The position that shows `contents[index]` alone.
+    public func position(forIndex index: Int) throws(AnimationError) -> Double {
+        guard contents.indices.contains(index) else {
+            throw AnimationError(.outOfRange, "wheel index \(index) is not in 0…\(contents.count - 1)")
+        }
+        return Double(index)
+    }
+
+    /// The resting state at `position`, which must lie in [0, count − 1].
+    public func settle(_ position: Double, after previous: WheelState?) throws(AnimationError) -> WheelState {
+        guard position.isFinite else {
+            throw AnimationError(.notFinite, "wheel position \(position) is not a finite number")
+        }
+        guard position >= 0 && position <= Double(contents.count - 1) else {
+            throw AnimationError(.outOfRange, "wheel position \(position) is not in 0…\(contents.count - 1)")
+        }
+        return WheelState(position: position, count: contents.count)
+    }
+
+    public func animation(from start: WheelState, to end: WheelState, interval: Double?) -> WheelAnimation {
+        WheelAnimation(from: start.position, final: end, duration: interval ?? duration)
+    }
+}

@@ -1,0 +1,134 @@
+/// A JSON document as parsed by `JSONParser` or built for a response; objects keep their key order.
+enum JSONValue: Equatable {
+    case null
+    case bool(Bool)
+    /// A number with its literal text (so `1e400` can be quoted back in an error).
+    case number(JSONNumber)
+    case string(String)
+    case array([JSONValue])
+    case object([JSONMember])
+
+    /// A number built from a finite `Double`.
+    static func number(_ value: Double) -> JSONValue {
+        .number(JSONNumber(value))
+    }
+
+    static func number(_ value: some BinaryInteger) -> JSONValue {
+        .number(JSONNumber(literal: String(value)))
+    }
+
+    /// An optional value, `null` when absent.
+    static func optional(_ value: JSONValue?) -> JSONValue {
+        value ?? .null
+    }
+
+    /// The member `key` of an object.
+    subscript(key: String) -> JSONValue? {
+        guard case .object(let members) = self else { return nil }
+        return members.first { $0.key == key }?.value
+    }
+
+    /// The kind of value, as error messages name it ("a string", "an object").
+    var kindDescription: String {
+        switch self {
+        case .null: "null"
+        case .bool: "a boolean"
+        case .number: "a number"
+        case .string: "a string"
+        case .array: "an array"
+        case .object: "an object"
+        }
+    }
+
+    /// Compact JSON text.
+    var serialized: String {
+        var output = ""
+        write(to: &output)
+        return output
+    }
+
+    private func write(to output: inout String) {
+        switch self {
+        case .null: output += "null"
+        case .bool(let value): output += value ? "true" : "false"
+        case .number(let number): output += number.literal
+        case .string(let text): output += jsonString(text)
+        case .array(let items):
+            output += "["
+            for (index, item) in items.enumerated() {
+                if index > 0 { output += "," }
+                item.write(to: &output)
+            }
+            output += "]"
+        case .object(let members):
+            output += "{"
+            for (index, member) in members.enumerated() {
+                if index > 0 { output += "," }
+                output += jsonString(member.key)
+                output += ":"
+                member.value.write(to: &output)
+            }
+            output += "}"
+        }
+    }
+}
+
+/// One key and value of a JSON object.
+struct JSONMember: Equatable {
+    var key: String
+    var value: JSONValue
+
+    init(_ key: String, _ value: JSONValue) {
+        self.key = key
+        self.value = value
+    }
+}
+
+/// A JSON number: its literal text and the nearest `Double` (infinite when the literal is out of range).
+struct JSONNumber: Equatable {
+    let literal: String
+
+    init(literal: String) {
+        self.literal = literal
+    }
+
+    /// The shortest text that reads back as `value`, without exponent or `.0` for whole numbers below 10^15.
+    init(_ value: Double) {
+        precondition(value.isFinite, "JSON has no non-finite numbers")
+        if value.rounded() == value, abs(value) < 1e15 {
+            literal = String(Int64(value))
+        } else {
+            literal = String(value)
+        }
+    }
+
+    var double: Double {
+        Double(literal) ?? .nan
+    }
+
+    /// The value as an `Int` when it is a whole number in range.
+    var integer: Int? {
+        let value = double
+        guard value.isFinite, value.rounded() == value, abs(value) < 9.0e15 else { return nil }
+        return Int(value)
+    }
+}
+
+/// `text` as a JSON string literal.
+func jsonString(_ text: String) -> String {
+    var result = "\""
+    for scalar in text.unicodeScalars {
+        switch scalar {
+        case "\"": result += "\\\""
+        case "\\": result += "\\\\"
+        case "\n": result += "\\n"
+        case "\r": result += "\\r"
+        case "\t": result += "\\t"
+        case _ where scalar.value < 0x20 || scalar.value == 0x2028 || scalar.value == 0x2029:
+            let digits = String(scalar.value, radix: 16)
+            result += "\\u" + String(repeating: "0", count: 4 - digits.count) + digits
+        default: result.unicodeScalars.append(scalar)
+        }
+    }
+    return result + "\""
+}

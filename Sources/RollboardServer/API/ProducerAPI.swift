@@ -1,0 +1,489 @@
+import Dispatch
+public import Logging
+public import RollboardNet
+import Synchronization
+
+/// The producer HTTP API (`/api/v1/…` and `/healthz`): value updates, wheel and carousel commands, reads.
+/// See `docs/producer-api.md`.
+///
+/// Writes need `Authorization: Bearer TOKEN`. Every refusal is a JSON `{"error":…,"detail":…}` with the fitting
+/// status; nothing is half-applied. A metric update is answered `202` only once the store has made it durable.
+public final class ProducerAPI: Sendable {
+    public let configuration: RollboardConfiguration
+    private let tokens: [ProducerToken]
+    private let store: MetricStore
+    private let logger: Logger
+    private let rateLimiter: RateLimiter?
+    private let monotonicSeconds: @Sendable () -> Double
+    private let carouselHandlers = Mutex<[@Sendable (CarouselCommand) -> Void]>([])
+    private let counters = Mutex(ProducerAPIStatistics())
+
+    /// - Parameters:
+    ///   - tokens: the tokens in force (see `ProducerTokens.resolve`).
+    ///   - monotonicSeconds: the clock of the rate limiter (default: the system's monotonic clock).
+    public init(
+        configuration: RollboardConfiguration,
+        tokens: [ProducerToken],
+        store: MetricStore,
+        logger: Logger,
+        monotonicSeconds: (@Sendable () -> Double)? = nil
+    ) {
+        self.configuration = configuration
+        self.tokens = tokens
+        self.store = store
+        self.logger = logger
+        let rate = configuration.server.limits.producerRequestsPerSecond
+        self.rateLimiter = rate > 0 ? RateLimiter(rate: rate) : nil
+        self.monotonicSeconds = monotonicSeconds ?? { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
+    }
+
+    /// Registers `handler` for every accepted carousel command (called before the `202` is sent).
+    public func onCarouselCommand(_ handler: @escaping @Sendable (CarouselCommand) -> Void) {
+        carouselHandlers.withLock { $0.append(handler) }
+    }
+
+    /// Whether `path` belongs to this API (`/api/…` or `/healthz`); other paths are for the page and assets.
+    public static func handles(path: String) -> Bool {
+        path == "/healthz" || path == "/api" || path.hasPrefix("/api/")
+    }
+
+    /// Counters of answered requests.
+    public var statistics: ProducerAPIStatistics {
+        counters.withLock { $0 }
+    }
+
+    /// Answers `request`; `respond` is called exactly once, on any queue.
+    public func handle(_ request: HTTPRequest, respond: @escaping @Sendable (HTTPResponse) -> Void) {
+        let method = request.method
+        let counted: @Sendable (HTTPResponse) -> Void = { response in
+            self.counters.withLock { $0.count(method, response.status.code) }
+            respond(response)
+        }
+        do {
+            try route(request, respond: counted)
+        } catch {
+            if error.status.code >= 500 {
+                logger.error(
+                    "producer request failed", metadata: ["path": "\(request.path)", "detail": "\(error.detail)"])
+            }
+            counted(error.response)
+        }
+    }
+
+    // MARK: Routing
+
+    private func route(_ request: HTTPRequest, respond: @escaping @Sendable (HTTPResponse) -> Void) throws(APIError) {
+        let path = request.path
+        let segments = path.split(separator: "/").map(String.init)
+        let method = request.method
+        let isRead = method == "GET" || method == "HEAD"
+
+        func allow(_ allowed: String) throws(APIError) {
+            let methods = allowed.split(separator: ",").map { $0.trimmingCharacters() }
+            guard methods.contains(method) else { throw .methodNotAllowed(method, path: path, allow: allowed) }
+        }
+
+        switch segments {
+        case ["healthz"]:
+            try allow("GET, HEAD")
+            respond(try health())
+        case ["api", "v1", "metrics"]:
+            try allow("GET, HEAD, POST")
+            if isRead { return respond(listMetrics()) }
+            try postBatch(request, respond: respond)
+        case let s where s.count == 4 && s[0...2] == ["api", "v1", "metrics"]:
+            try allow("GET, HEAD, POST")
+            if isRead { return respond(try getMetric(s[3])) }
+            try postMetric(s[3], request, respond: respond)
+        case let s where s.count == 4 && s[0...2] == ["api", "v1", "wheels"]:
+            try allow("GET, HEAD, POST")
+            if isRead { return respond(try getWheel(s[3])) }
+            try postWheel(s[3], request, respond: respond)
+        case let s where s.count == 4 && s[0...2] == ["api", "v1", "carousels"]:
+            try allow("POST")
+            respond(try postCarousel(s[3], request))
+        case ["api", "v1", "dashboards"]:
+            try allow("GET, HEAD")
+            respond(ok(.object([JSONMember("dashboards", .array(configuration.dashboards.map(configuration.json)))])))
+        case let s where s.count == 4 && s[0...2] == ["api", "v1", "dashboards"]:
+            try allow("GET, HEAD")
+            guard let dashboard = configuration.dashboard(s[3]) else {
+                throw .notFound("unknown_dashboard", "no dashboard \(jsonString(s[3]))")
+            }
+            respond(ok(configuration.json(dashboard)))
+        default:
+            throw .notFound("not_found", "no such endpoint: \(path)")
+        }
+    }
+
+    // MARK: Reads
+
+    private func health() throws(APIError) -> HTTPResponse {
+        if let failure = store.failure { throw .storeUnavailable(failure) }
+        return ok(
+            .object([
+                JSONMember("status", .string("ok")),
+                JSONMember("epoch", .string(store.epoch)),
+                JSONMember("seq", .number(store.lastSeq)),
+            ]))
+    }
+
+    private func listMetrics() -> HTTPResponse {
+        let catalog = configuration.catalog
+        let metrics = store.all().filter { catalog.kind(of: $0.id) == .metric }.map(Self.json)
+        let wheels = store.allWheels().filter { catalog.kind(of: $0.id) == .wheel }.map(Self.json)
+        return ok(
+            .object([
+                JSONMember("epoch", .string(store.epoch)),
+                JSONMember("seq", .number(store.lastSeq)),
+                JSONMember("metrics", .array(metrics)),
+                JSONMember("wheels", .array(wheels)),
+            ]))
+    }
+
+    private func getMetric(_ id: String) throws(APIError) -> HTTPResponse {
+        try requireKind(id, .metric)
+        let history = store.history(id).map { entry in
+            JSONValue.object([
+                JSONMember("value", .number(entry.value)),
+                JSONMember("seq", .number(entry.seq)),
+                JSONMember("updatedAt", .string(iso8601(entry.updatedAt))),
+            ])
+        }
+        guard let metric = store.current(id) else {
+            return ok(
+                .object([
+                    JSONMember("id", .string(id)), JSONMember("value", .null), JSONMember("seq", .null),
+                    JSONMember("updatedAt", .null), JSONMember("history", .array([])),
+                ]))
+        }
+        guard case .object(var members) = Self.json(metric) else { preconditionFailure("metric JSON is an object") }
+        members.append(JSONMember("history", .array(history)))
+        return ok(.object(members))
+    }
+
+    private func getWheel(_ id: String) throws(APIError) -> HTTPResponse {
+        try requireKind(id, .wheel)
+        guard let wheel = store.wheel(id) else {
+            return ok(
+                .object([
+                    JSONMember("id", .string(id)), JSONMember("seq", .null), JSONMember("updatedAt", .null),
+                ]))
+        }
+        return ok(Self.json(wheel))
+    }
+
+    static func json(_ metric: StoredMetric) -> JSONValue {
+        .object([
+            JSONMember("id", .string(metric.id)),
+            JSONMember("value", .number(metric.value)),
+            JSONMember("seq", .number(metric.seq)),
+            JSONMember("updatedAt", .string(iso8601(metric.updatedAt))),
+        ])
+    }
+
+    static func json(_ wheel: StoredWheel) -> JSONValue {
+        let target: JSONMember =
+            switch wheel.target {
+            case .progress(let progress): JSONMember("progress", .number(progress))
+            case .index(let index): JSONMember("index", .number(index))
+            }
+        return .object([
+            JSONMember("id", .string(wheel.id)), target,
+            JSONMember("seq", .number(wheel.seq)),
+            JSONMember("updatedAt", .string(iso8601(wheel.updatedAt))),
+        ])
+    }
+
+    // MARK: Writes
+
+    private func postMetric(
+        _ id: String,
+        _ request: HTTPRequest,
+        respond: @escaping @Sendable (HTTPResponse) -> Void
+    ) throws(APIError) {
+        let token = try authenticate(request)
+        try requireKind(id, .metric)
+        guard token.allows(id) else { throw .forbidden("this token may not write \(jsonString(id))") }
+        let body = try parseBody(request)
+        let update = try metricUpdate(body, id: id, field: "")
+        commit([update], respond: respond) { stored in
+            .object([
+                JSONMember("id", .string(stored[0].id)),
+                JSONMember("value", .number(stored[0].value)),
+                JSONMember("seq", .number(stored[0].seq)),
+            ])
+        }
+    }
+
+    private func postBatch(_ request: HTTPRequest, respond: @escaping @Sendable (HTTPResponse) -> Void) throws(APIError)
+    {
+        let token = try authenticate(request)
+        let body = try parseBody(request)
+        try rejectUnknownFields(body, allowed: ["updates"], prefix: "")
+        guard let list = body["updates"] else { throw .missingField("updates") }
+        guard case .array(let items) = list else { throw .wrongType("updates", expected: "an array", got: list) }
+        guard !items.isEmpty else { throw .invalidValue("updates: must not be empty") }
+        let limit = configuration.server.limits.maxBatchUpdates
+        guard items.count <= limit else {
+            throw .invalidValue("updates: at most \(limit) updates per request, got \(items.count)")
+        }
+        var updates: [MetricUpdate] = []
+        for (index, item) in items.enumerated() {
+            let field = "updates[\(index)]"
+            guard case .object = item else { throw .wrongType(field, expected: "an object", got: item) }
+            guard let idValue = item["id"] else { throw .missingField(field + ".id") }
+            guard case .string(let id) = idValue else {
+                throw .wrongType(field + ".id", expected: "a string", got: idValue)
+            }
+            switch configuration.catalog.kind(of: id) {
+            case .metric: break
+            case nil: throw .invalidValue("\(field).id: unknown metric \(jsonString(id)) (no tile shows it)")
+            case let kind?: throw .invalidValue("\(field).id: \(jsonString(id)) is a \(kind.rawValue), not a metric")
+            }
+            guard token.allows(id) else { throw .forbidden("\(field).id: this token may not write \(jsonString(id))") }
+            updates.append(try metricUpdate(item, id: id, field: field + "."))
+        }
+        commit(updates, respond: respond) { stored in
+            .object([
+                JSONMember("seq", .number(stored[stored.count - 1].seq)),
+                JSONMember(
+                    "updates",
+                    .array(
+                        stored.map { metric in
+                            .object([
+                                JSONMember("id", .string(metric.id)),
+                                JSONMember("value", .number(metric.value)),
+                                JSONMember("seq", .number(metric.seq)),
+                            ])
+                        })),
+            ])
+        }
+    }
+
+    private func commit(
+        _ updates: [MetricUpdate],
+        respond: @escaping @Sendable (HTTPResponse) -> Void,
+        body: @escaping @Sendable ([StoredMetric]) -> JSONValue
+    ) {
+        store.append(updates) { result in
+            switch result {
+            case .success(let stored): respond(Self.accepted(body(stored)))
+            case .failure(let error): respond(APIError.storeUnavailable(error).response)
+            }
+        }
+    }
+
+    private func postWheel(
+        _ id: String,
+        _ request: HTTPRequest,
+        respond: @escaping @Sendable (HTTPResponse) -> Void
+    ) throws(APIError) {
+        let token = try authenticate(request)
+        try requireKind(id, .wheel)
+        guard token.allows(id) else { throw .forbidden("this token may not write \(jsonString(id))") }
+        let body = try parseBody(request)
+        try rejectUnknownFields(body, allowed: ["progress", "index"], prefix: "")
+        let target: WheelTarget
+        switch (body["progress"], body["index"]) {
+        case (let progress?, nil):
+            guard case .number(let number) = progress else {
+                throw .wrongType("progress", expected: "a number", got: progress)
+            }
+            let value = number.double
+            guard value.isFinite, (0...1).contains(value) else {
+                throw .invalidValue("progress: must be between 0 and 1, got \(number.literal)")
+            }
+            target = .progress(value)
+        case (nil, let index?):
+            let positions = configuration.catalog.wheelPositions(id) ?? 0
+            guard case .number(let number) = index, let value = number.integer else {
+                throw .wrongType("index", expected: "an integer", got: index)
+            }
+            guard (0..<positions).contains(value) else {
+                throw .invalidValue(
+                    "index: must be between 0 and \(positions - 1) (the wheel has \(positions) labels), got \(value)"
+                )
+            }
+            target = .index(value)
+        case (.some, .some):
+            throw .badRequest("give either progress or index, not both")
+        case (nil, nil):
+            throw .missingField("progress or index")
+        }
+        store.setWheel(id, target: target) { result in
+            switch result {
+            case .success(let wheel):
+                guard case .object(var members) = Self.json(wheel) else {
+                    preconditionFailure("wheel JSON is an object")
+                }
+                members.removeLast()
+                respond(Self.accepted(.object(members)))
+            case .failure(let error):
+                respond(APIError.storeUnavailable(error).response)
+            }
+        }
+    }
+
+    private func postCarousel(_ id: String, _ request: HTTPRequest) throws(APIError) -> HTTPResponse {
+        let token = try authenticate(request)
+        try requireKind(id, .carousel)
+        guard token.allows(id) else { throw .forbidden("this token may not write \(jsonString(id))") }
+        let body = try parseBody(request)
+        try rejectUnknownFields(body, allowed: ["action", "page"], prefix: "")
+        guard let actionValue = body["action"] else { throw .missingField("action") }
+        guard case .string(let actionName) = actionValue else {
+            throw .wrongType("action", expected: "a string", got: actionValue)
+        }
+        let pageValue = body["page"]
+        let action: CarouselCommand.Action
+        switch actionName {
+        case "next", "prev":
+            guard pageValue == nil else { throw .badRequest("page: only allowed with action \"goto\"") }
+            action = actionName == "next" ? .next : .previous
+        case "goto":
+            guard let pageValue else { throw .missingField("page") }
+            guard case .number(let number) = pageValue, let page = number.integer else {
+                throw .wrongType("page", expected: "an integer", got: pageValue)
+            }
+            let pages = configuration.catalog.carouselPages(id) ?? 0
+            guard (0..<pages).contains(page) else {
+                throw .invalidValue(
+                    "page: must be between 0 and \(pages - 1) (the carousel has \(pages) slides), got \(page)")
+            }
+            action = .goto(page: page)
+        default:
+            throw .invalidValue("action: must be \"next\", \"prev\" or \"goto\", got \(jsonString(actionName))")
+        }
+        let command = CarouselCommand(id: id, action: action)
+        for handler in carouselHandlers.withLock({ $0 }) { handler(command) }
+        var members = [JSONMember("id", .string(id)), JSONMember("action", .string(actionName))]
+        if case .goto(let page) = action { members.append(JSONMember("page", .number(page))) }
+        return Self.accepted(.object(members))
+    }
+
+    // MARK: Checks
+
+    /// The token of the request; throws 401 for none or an unknown one, 429 over the rate limit.
+    private func authenticate(_ request: HTTPRequest) throws(APIError) -> ProducerToken {
+        guard let header = request.headers["Authorization"] else { throw .missingToken }
+        let parts = header.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
+        guard parts.count == 2, parts[0].lowercased() == "bearer" else { throw .missingToken }
+        let presented = Array(parts[1].trimmingCharacters().utf8)
+        var match: ProducerToken?
+        for token in tokens where ConstantTime.equals(Array(token.token.utf8), presented) {
+            match = token
+        }
+        guard let match else { throw .invalidToken }
+        if let rateLimiter, let wait = rateLimiter.take(match.token, now: monotonicSeconds()) {
+            throw .rateLimited(retryAfter: wait)
+        }
+        return match
+    }
+
+    private func requireKind(_ id: String, _ kind: MetricCatalog.Kind) throws(APIError) {
+        let actual = configuration.catalog.kind(of: id)
+        if actual == kind { return }
+        let noun = kind == .metric ? "metric" : kind.rawValue
+        guard let actual else {
+            throw .notFound("unknown_\(noun)", "unknown \(noun) \(jsonString(id)) (no tile shows it)")
+        }
+        let route = actual == .metric ? "metrics" : actual.rawValue + "s"
+        throw .notFound("unknown_\(noun)", "\(jsonString(id)) is a \(actual.rawValue); use /api/v1/\(route)/\(id)")
+    }
+
+    /// The body as a JSON object, after the content type and size checks.
+    private func parseBody(_ request: HTTPRequest) throws(APIError) -> JSONValue {
+        let contentType = request.headers["Content-Type"]
+        let mediaType = contentType?.split(separator: ";", maxSplits: 1).first?.trimmingCharacters().lowercased()
+        guard mediaType == "application/json" else { throw .unsupportedMediaType(contentType) }
+        let limit = configuration.server.limits.maxBodyBytes
+        guard request.body.count <= limit else { throw .bodyTooLarge(request.body.count, limit: limit) }
+        let value: JSONValue
+        do {
+            value = try JSONParser.parse(request.body)
+        } catch {
+            throw .malformedJSON("invalid JSON: \(error)")
+        }
+        guard case .object = value else {
+            throw .malformedJSON("the body must be a JSON object, got \(value.kindDescription)")
+        }
+        return value
+    }
+
+    private func rejectUnknownFields(_ object: JSONValue, allowed: [String], prefix: String) throws(APIError) {
+        guard case .object(let members) = object else { return }
+        if let unknown = members.first(where: { !allowed.contains($0.key) }) {
+            throw .unknownField(prefix + unknown.key, allowed: allowed)
+        }
+    }
+
+    /// Reads `value`, `interval` and `animated` from `object` for metric `id`; `field` prefixes error fields.
+    private func metricUpdate(_ object: JSONValue, id: String, field: String) throws(APIError) -> MetricUpdate {
+        let allowed = field.isEmpty ? ["value", "interval", "animated"] : ["id", "value", "interval", "animated"]
+        try rejectUnknownFields(object, allowed: allowed, prefix: field)
+        guard let valueJSON = object["value"] else { throw .missingField(field + "value") }
+        guard case .number(let number) = valueJSON else {
+            throw .wrongType(field + "value", expected: "a number", got: valueJSON)
+        }
+        let value = number.double
+        guard value.isFinite else {
+            throw .invalidValue("\(field)value: \(number.literal) is not a finite number")
+        }
+        if let problem = configuration.catalog.problem(showing: value, as: id, literal: number.literal) {
+            throw .invalidValue("\(field)value: \(problem)")
+        }
+        var interval: Double?
+        switch object["interval"] {
+        case nil, .null?: break
+        case .number(let seconds)?:
+            let parsed = seconds.double
+            guard parsed.isFinite, parsed > 0, parsed <= 3_600 else {
+                throw .invalidValue(
+                    "\(field)interval: must be above 0 and at most 3600 seconds, got \(seconds.literal)")
+            }
+            interval = parsed
+        case let other?:
+            throw .wrongType(field + "interval", expected: "a number of seconds", got: other)
+        }
+        var animated = true
+        switch object["animated"] {
+        case nil, .null?: break
+        case .bool(let flag)?: animated = flag
+        case let other?: throw .wrongType(field + "animated", expected: "true or false", got: other)
+        }
+        return MetricUpdate(id: id, value: value, interval: interval, animated: animated)
+    }
+
+    // MARK: Responses
+
+    private func ok(_ body: JSONValue) -> HTTPResponse {
+        HTTPResponse(status: .ok, contentType: "application/json", text: body.serialized)
+    }
+
+    static func accepted(_ body: JSONValue) -> HTTPResponse {
+        HTTPResponse(status: .accepted, contentType: "application/json", text: body.serialized)
+    }
+}
+
+/// Counters of the producer API since start (for `GET /metrics`).
+public struct ProducerAPIStatistics: Sendable, Equatable {
+    /// Writes answered 2xx.
+    public var acceptedWrites = 0
+    /// Requests answered 4xx or 5xx, by status code.
+    public var refused: [Int: Int] = [:]
+
+    mutating func count(_ method: String, _ status: Int) {
+        if status >= 400 {
+            refused[status, default: 0] += 1
+        } else if method == "POST" {
+            acceptedWrites += 1
+        }
+    }
+}
+
+extension StringProtocol {
+    fileprivate func trimmingCharacters() -> String {
+        String(self).trimmingWhitespaceAndNewlines()
+    }
+}

@@ -1,0 +1,93 @@
+/// Every id producers may write, derived from the dashboards: an id is known when some tile of some dashboard
+/// shows it (its `metric`, which defaults to the tile id). Each id has one kind, and the tiles that show it
+/// decide which values and commands are acceptable.
+public struct MetricCatalog: Sendable, Equatable {
+    /// What a known id is.
+    public enum Kind: String, Sendable, Equatable {
+        /// A number shown by odometer and/or counter tiles; written with `POST /api/v1/metrics`.
+        case metric
+        /// A wheel position; written with `POST /api/v1/wheels/{id}`.
+        case wheel
+        /// A carousel; commanded with `POST /api/v1/carousels/{id}`.
+        case carousel
+    }
+
+    /// A tile showing an id, with its dashboard.
+    public struct TileReference: Sendable, Equatable {
+        public var dashboard: String
+        public var tile: TileConfiguration
+    }
+
+    /// The tiles showing each id, in configuration order.
+    public private(set) var tiles: [String: [TileReference]] = [:]
+
+    /// Builds the catalog; `conflict` is called for a tile whose id is already another kind.
+    init(
+        dashboards: [DashboardConfiguration],
+        conflict: (DashboardConfiguration, TileConfiguration, TileReference) -> Void
+    ) {
+        for dashboard in dashboards {
+            for tile in dashboard.tiles {
+                if let first = tiles[tile.metric]?.first, Self.kind(of: first.tile.type) != Self.kind(of: tile.type) {
+                    conflict(dashboard, tile, first)
+                    continue
+                }
+                tiles[tile.metric, default: []].append(TileReference(dashboard: dashboard.id, tile: tile))
+            }
+        }
+    }
+
+    static func kind(of type: TileType) -> Kind {
+        switch type {
+        case .odometer, .counter: .metric
+        case .wheel: .wheel
+        case .carousel: .carousel
+        }
+    }
+
+    /// The kind of `id`, or `nil` if no tile shows it.
+    public func kind(of id: String) -> Kind? {
+        tiles[id]?.first.map { Self.kind(of: $0.tile.type) }
+    }
+
+    /// Every known id of `kind`, sorted.
+    public func ids(of kind: Kind) -> [String] {
+        tiles.keys.filter { self.kind(of: $0) == kind }.sorted()
+    }
+
+    /// Why `value` cannot be shown by every tile showing metric `id`, or `nil` when it can.
+    /// `literal` is the value as the producer wrote it, quoted in the message (default: `value` formatted).
+    public func problem(showing value: Double, as id: String, literal: String? = nil) -> String? {
+        let text = literal ?? formatNumber(value)
+        for reference in tiles[id] ?? [] {
+            let place = "tile \"\(reference.tile.id)\" of dashboard \"\(reference.dashboard)\""
+            switch reference.tile.options {
+            case .odometer(let options) where !options.canShow(value):
+                let columns = options.columns.maximum
+                return "\(text) is too wide for \(place): \(columns) columns with "
+                    + "\(options.decimals) decimals show at most ±\(options.largestValueText)"
+            case .counter(let options) where !options.canShow(value):
+                return "\(text) is too large for \(place): a counter shows magnitudes below 10^15"
+            default:
+                continue
+            }
+        }
+        return nil
+    }
+
+    /// The number of positions every wheel showing `id` has (the smallest `contents` count), or `nil`.
+    public func wheelPositions(_ id: String) -> Int? {
+        tiles[id]?.compactMap { reference -> Int? in
+            guard case .wheel(let options) = reference.tile.options else { return nil }
+            return options.contents.count
+        }.min()
+    }
+
+    /// The number of slides every carousel showing `id` has (the smallest), or `nil`.
+    public func carouselPages(_ id: String) -> Int? {
+        tiles[id]?.compactMap { reference -> Int? in
+            guard case .carousel(let options) = reference.tile.options else { return nil }
+            return options.slides.count
+        }.min()
+    }
+}

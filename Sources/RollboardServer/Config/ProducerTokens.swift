@@ -1,0 +1,102 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The producer tokens in force: from the file, from `ROLLBOARD_PRODUCER_TOKEN`, or generated on first start.
+public struct ProducerTokens: Sendable, Equatable {
+    /// Every token the API accepts.
+    public var tokens: [ProducerToken]
+    /// Where the generated token is stored, when the generated token is in use (to print it at start).
+    public var generatedTokenPath: String?
+
+    /// The environment variable whose value is accepted as an unrestricted token.
+    public static let environmentVariable = "ROLLBOARD_PRODUCER_TOKEN"
+    /// The file, inside the data directory, holding the generated token.
+    public static let generatedTokenFileName = "producer-token"
+
+    /// Decides the tokens in force.
+    ///
+    /// The configured tokens always count. A non-empty `ROLLBOARD_PRODUCER_TOKEN` adds an unrestricted token and
+    /// replaces any generated one. Only when neither gives a token is one loaded from (or, the first time, generated
+    /// into) `<dataDirectory>/producer-token`, mode 0600.
+    public static func resolve(
+        configured: [ProducerToken],
+        environment: [String: String],
+        dataDirectory: String
+    ) throws(ProducerTokenError) -> ProducerTokens {
+        var tokens = configured
+        if let token = environment[environmentVariable], !token.isEmpty {
+            tokens.append(ProducerToken(token: token))
+        }
+        if !tokens.isEmpty { return ProducerTokens(tokens: tokens, generatedTokenPath: nil) }
+        let path = dataDirectory + "/" + generatedTokenFileName
+        let token = try loadOrGenerate(path: path)
+        return ProducerTokens(tokens: [ProducerToken(token: token)], generatedTokenPath: path)
+    }
+
+    /// Reads the token stored at `path`, or creates the file (mode 0600, parent folders as needed) with 32 random
+    /// bytes in hex. A file readable by others is refused.
+    public static func loadOrGenerate(path: String) throws(ProducerTokenError) -> String {
+        if let existing = try readToken(path: path) { return existing }
+        if let problem = createDirectories(parentOf: path) {
+            throw ProducerTokenError(description: problem)
+        }
+        let token: String
+        do {
+            token = try SecureRandom.hex(32)
+        } catch {
+            throw ProducerTokenError(description: "\(path): \(error)")
+        }
+        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        if fd < 0 && errno == EEXIST, let raced = try readToken(path: path) { return raced }
+        guard fd >= 0 else { throw ProducerTokenError(description: "\(path): cannot create: \(errnoText())") }
+        defer { close(fd) }
+        let bytes = Array((token + "\n").utf8)
+        let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        guard written == bytes.count, fsync(fd) == 0 else {
+            let reason = errnoText()
+            unlink(path)
+            throw ProducerTokenError(description: "\(path): cannot write: \(reason)")
+        }
+        return token
+    }
+
+    private static func readToken(path: String) throws(ProducerTokenError) -> String? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        if fd < 0 && errno == ENOENT { return nil }
+        guard fd >= 0 else { throw ProducerTokenError(description: "\(path): cannot open: \(errnoText())") }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw ProducerTokenError(description: "\(path): \(errnoText())") }
+        guard info.st_mode & 0o077 == 0 else {
+            throw ProducerTokenError(
+                description: "\(path): readable by other users (mode \(String(info.st_mode & 0o777, radix: 8))); "
+                    + "run chmod 600 on it"
+            )
+        }
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+        guard count >= 0 else { throw ProducerTokenError(description: "\(path): cannot read: \(errnoText())") }
+        let token = String(decoding: buffer[..<count], as: UTF8.self).trimmingWhitespaceAndNewlines()
+        guard !token.isEmpty else {
+            throw ProducerTokenError(description: "\(path): is empty; delete it to generate a new token")
+        }
+        return token
+    }
+}
+
+/// Why the producer token could not be loaded or generated.
+public struct ProducerTokenError: Error, Sendable, Equatable, CustomStringConvertible {
+    public var description: String
+}
+
+extension String {
+    func trimmingWhitespaceAndNewlines() -> String {
+        let scalars = unicodeScalars
+        guard let first = scalars.firstIndex(where: { !$0.properties.isWhitespace }) else { return "" }
+        let last = scalars.lastIndex(where: { !$0.properties.isWhitespace })!
+        return String(scalars[first...last])
+    }
+}

@@ -1,0 +1,79 @@
+extension RollboardConfiguration {
+    /// A dashboard as the API and the page see it: id, title, grid and every tile with its effective options.
+    func json(_ dashboard: DashboardConfiguration) -> JSONValue {
+        .object([
+            JSONMember("id", .string(dashboard.id)),
+            JSONMember("title", .string(dashboard.title)),
+            JSONMember(
+                "grid",
+                .object([
+                    JSONMember("columns", .number(dashboard.grid.columns)),
+                    JSONMember("rows", .number(dashboard.grid.rows)),
+                ])),
+            JSONMember("tiles", .array(dashboard.tiles.map(json))),
+        ])
+    }
+
+    /// A tile with its type options; `staleAfter` and `backlog` are the effective values.
+    func json(_ tile: TileConfiguration) -> JSONValue {
+        var members = [
+            JSONMember("id", .string(tile.id)),
+            JSONMember("type", .string(tile.type.rawValue)),
+            JSONMember("title", .optional(tile.title.map(JSONValue.string))),
+            JSONMember("metric", .string(tile.metric)),
+        ]
+        if let position = tile.position {
+            members.append(
+                JSONMember(
+                    "position",
+                    .object([
+                        JSONMember("column", .number(position.column)),
+                        JSONMember("row", .number(position.row)),
+                        JSONMember("width", .number(position.width)),
+                        JSONMember("height", .number(position.height)),
+                    ])))
+        }
+        members.append(JSONMember("staleAfter", .optional(staleAfter(tile).map(JSONValue.number))))
+        members.append(JSONMember("backlog", .number(backlog(tile))))
+        switch tile.options {
+        case .odometer(let options):
+            switch options.columns {
+            case .fixed(let count): members.append(JSONMember("columns", .number(count)))
+            case .growing(let maximum): members.append(JSONMember("maxColumns", .number(maximum)))
+            }
+            members += [
+                JSONMember("decimals", .number(options.decimals)),
+                JSONMember("prefix", .string(options.prefix)),
+                JSONMember("suffix", .string(options.suffix)),
+            ]
+        case .counter(let options):
+            members += [
+                JSONMember("format", .string(options.format)),
+                JSONMember("grouping", .optional(options.grouping.map(JSONValue.string))),
+                JSONMember("easing", .string(options.easing.rawValue)),
+                JSONMember("duration", .number(options.duration)),
+                JSONMember("prefix", .string(options.prefix)),
+                JSONMember("suffix", .string(options.suffix)),
+            ]
+        case .wheel(let options):
+            members += [
+                JSONMember("contents", .array(options.contents.map(JSONValue.string))),
+                JSONMember("duration", .number(options.duration)),
+            ]
+        case .carousel(let options):
+            let slides = options.slides.map { slide -> JSONValue in
+                switch slide {
+                case .image(let path): .object([JSONMember("image", .string(path))])
+                case .text(let text): .object([JSONMember("text", .string(text))])
+                }
+            }
+            members += [
+                JSONMember("slides", .array(slides)),
+                JSONMember("interval", .number(options.interval)),
+                JSONMember("dotColor", .string(options.dotColor)),
+                JSONMember("activeDotColor", .string(options.activeDotColor)),
+            ]
+        }
+        return .object(members)
+    }
+}

@@ -1,0 +1,118 @@
+import Yams
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The whole validated configuration: server settings, dashboards, and the catalog of ids they show.
+public struct RollboardConfiguration: Sendable, Equatable {
+    public let server: ServerSettings
+    /// Dashboards in file-name order.
+    public let dashboards: [DashboardConfiguration]
+    public let catalog: MetricCatalog
+
+    /// Loads `<directory>/server.yaml` (optional: absent means every default) and `<directory>/dashboards/*.yaml`
+    /// (file-name order), validating everything; the error lists every problem found.
+    public static func load(directory: String = "config") throws(ConfigurationError) -> RollboardConfiguration {
+        let serverFile = directory + "/server.yaml"
+        let serverYAML: String?
+        do {
+            serverYAML = try readWholeFile(serverFile).map { String(decoding: $0, as: UTF8.self) }
+        } catch {
+            throw ConfigurationError(problems: ["\(serverFile): cannot read: \(error)"])
+        }
+        let folder = directory + "/dashboards"
+        var names: [String] = []
+        guard let handle = opendir(folder) else {
+            throw ConfigurationError(problems: ["\(folder): cannot read the folder: \(errnoText())"])
+        }
+        while let entry = readdir(handle) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) {
+                String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            if name.hasSuffix(".yaml") || name.hasSuffix(".yml"), !name.hasPrefix(".") { names.append(name) }
+        }
+        closedir(handle)
+        var dashboards: [(file: String, yaml: String)] = []
+        for name in names.sorted() {
+            let file = folder + "/" + name
+            do {
+                dashboards.append((file, String(decoding: try readWholeFile(file) ?? [], as: UTF8.self)))
+            } catch {
+                throw ConfigurationError(problems: ["\(file): cannot read: \(error)"])
+            }
+        }
+        return try parse(serverYAML: serverYAML, serverFile: serverFile, dashboards: dashboards)
+    }
+
+    /// Validates configuration text as if read from the named files (for tests and tools).
+    public static func parse(
+        serverYAML: String?,
+        serverFile: String = "config/server.yaml",
+        dashboards dashboardFiles: [(file: String, yaml: String)]
+    ) throws(ConfigurationError) -> RollboardConfiguration {
+        let problems = ConfigurationProblems()
+        var server = ServerSettings()
+        if let serverYAML, let node = compose(serverYAML, file: serverFile, problems: problems) {
+            server = ServerSettings(node: node, file: serverFile, problems: problems)
+        }
+        if dashboardFiles.isEmpty {
+            problems.report("config/dashboards", "", "no dashboard files (*.yaml)")
+        }
+        var dashboards: [DashboardConfiguration] = []
+        for (file, yaml) in dashboardFiles {
+            guard let node = compose(yaml, file: file, problems: problems),
+                let dashboard = DashboardConfiguration(node: node, file: file, problems: problems)
+            else { continue }
+            if let other = dashboards.first(where: { $0.id == dashboard.id }) {
+                problems.report(file, "id", "duplicate dashboard id \"\(dashboard.id)\", already used by \(other.file)")
+                continue
+            }
+            dashboards.append(dashboard)
+        }
+        let catalog = MetricCatalog(dashboards: dashboards) { dashboard, tile, first in
+            problems.report(
+                "\(dashboard.file): tile \"\(tile.id)\"", "metric",
+                "\"\(tile.metric)\" is shown by \(first.tile.type.rawValue) tile \"\(first.tile.id)\" of dashboard "
+                    + "\"\(first.dashboard)\", so it cannot also be shown by a \(tile.type.rawValue) tile"
+            )
+        }
+        for (index, token) in server.producerTokens.enumerated() {
+            for id in (token.metrics ?? []).sorted() where catalog.kind(of: id) == nil {
+                problems.report(serverFile, "producerTokens[\(index)].metrics", "unknown id \"\(id)\"")
+            }
+        }
+        guard problems.isEmpty else { throw ConfigurationError(problems: problems.lines) }
+        return RollboardConfiguration(server: server, dashboards: dashboards, catalog: catalog)
+    }
+
+    private static func compose(_ yaml: String, file: String, problems: ConfigurationProblems) -> Node? {
+        do {
+            guard let node = try Yams.compose(yaml: yaml) else {
+                problems.report(file, "", "is empty")
+                return nil
+            }
+            return node
+        } catch {
+            problems.report(file, "", "invalid YAML: \(error)")
+            return nil
+        }
+    }
+
+    /// The dashboard with the given id.
+    public func dashboard(_ id: String) -> DashboardConfiguration? {
+        dashboards.first { $0.id == id }
+    }
+
+    /// Seconds after which `tile` shows as stale: its own `staleAfter`, else the server's; `nil` = never.
+    public func staleAfter(_ tile: TileConfiguration) -> Double? {
+        tile.staleAfter ?? server.staleAfter
+    }
+
+    /// The animation backlog of `tile`: its own, else the server's `limits.backlog`.
+    public func backlog(_ tile: TileConfiguration) -> Int {
+        tile.backlog ?? server.limits.backlog
+    }
+}

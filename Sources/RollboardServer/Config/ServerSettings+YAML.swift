@@ -1,0 +1,111 @@
+import Yams
+
+extension ServerSettings {
+    static let topLevelKeys = [
+        "host", "port", "tls", "dataDirectory", "limits", "allowedOrigins", "producerTokens", "staleAfter",
+        "historyLength",
+    ]
+    static let limitKeys = [
+        "maxBodyBytes", "maxConnections", "defaultFPS", "maxFPS", "backlog", "slowClientTimeout",
+        "outboundHighWatermark", "outboundLowWatermark", "producerRequestsPerSecond", "maxBatchUpdates",
+    ]
+
+    /// Reads settings from the root node of `server.yaml`; problems go to `problems`.
+    init(node: Node, file: String, problems: ConfigurationProblems) {
+        self.init()
+        guard let reader = YAMLMappingReader(node, context: file, field: "", problems: problems) else { return }
+        reader.rejectUnknownKeys(allowed: Self.topLevelKeys)
+        if let host = reader.string("host") {
+            if host.isEmpty { reader.report("host", "must not be empty") } else { self.host = host }
+        }
+        port = reader.int("port", in: 0...65_535) ?? port
+        if let tls = reader.mapping("tls") {
+            tls.rejectUnknownKeys(allowed: ["certificate", "privateKey"])
+            tls.require("certificate")
+            tls.require("privateKey")
+            if let certificate = tls.string("certificate"), let privateKey = tls.string("privateKey") {
+                self.tls = TLSFiles(certificate: certificate, privateKey: privateKey)
+            }
+        }
+        if let directory = reader.string("dataDirectory") {
+            if directory.isEmpty {
+                reader.report("dataDirectory", "must not be empty")
+            } else {
+                dataDirectory = directory
+            }
+        }
+        if let limits = reader.mapping("limits") {
+            self.limits = Limits(reader: limits)
+        }
+        if let origins = reader.strings("allowedOrigins") {
+            for (index, origin) in origins.enumerated()
+            where !(origin.hasPrefix("http://") || origin.hasPrefix("https://")) || origin.hasSuffix("/") {
+                reader.report(
+                    "allowedOrigins[\(index)]",
+                    "must be an origin like https://example.com:8443 (scheme, host, optional port, no path), "
+                        + "got \"\(origin)\""
+                )
+            }
+            allowedOrigins = origins
+        }
+        if let tokens = reader.sequence("producerTokens") {
+            producerTokens = tokens.enumerated().compactMap { index, node in
+                ProducerToken(node: node, field: "producerTokens[\(index)]", reader: reader)
+            }
+        }
+        staleAfter = reader.double("staleAfter", in: 1...31_536_000)
+        historyLength = reader.int("historyLength", in: 1...10_000) ?? historyLength
+    }
+}
+
+extension ServerSettings.Limits {
+    init(reader: YAMLMappingReader) {
+        self.init()
+        reader.rejectUnknownKeys(allowed: ServerSettings.limitKeys)
+        maxBodyBytes = reader.int("maxBodyBytes", in: 1_024...16_777_216) ?? maxBodyBytes
+        maxConnections = reader.int("maxConnections", in: 1...1_000_000) ?? maxConnections
+        defaultFPS = reader.int("defaultFPS", in: 1...60) ?? defaultFPS
+        maxFPS = reader.int("maxFPS", in: 1...60) ?? maxFPS
+        if defaultFPS > maxFPS {
+            reader.report("defaultFPS", "must not be above maxFPS (\(maxFPS)), got \(defaultFPS)")
+        }
+        backlog = reader.int("backlog", in: 1...10_000) ?? backlog
+        slowClientTimeout = reader.double("slowClientTimeout", in: 1...3_600) ?? slowClientTimeout
+        outboundHighWatermark = reader.int("outboundHighWatermark", in: 1_024...268_435_456) ?? outboundHighWatermark
+        outboundLowWatermark = reader.int("outboundLowWatermark", in: 0...268_435_456) ?? outboundLowWatermark
+        if outboundLowWatermark >= outboundHighWatermark {
+            reader.report(
+                "outboundLowWatermark",
+                "must be below outboundHighWatermark (\(outboundHighWatermark)), got \(outboundLowWatermark)"
+            )
+        }
+        producerRequestsPerSecond =
+            reader.double("producerRequestsPerSecond", in: 0...1_000_000) ?? producerRequestsPerSecond
+        maxBatchUpdates = reader.int("maxBatchUpdates", in: 1...100_000) ?? maxBatchUpdates
+    }
+}
+
+extension ProducerToken {
+    /// Shortest token accepted in the file.
+    static let minimumLength = 16
+
+    init?(node: Node, field: String, reader parent: YAMLMappingReader) {
+        guard let reader = YAMLMappingReader(node, context: parent.context, field: field, problems: parent.problems)
+        else { return nil }
+        reader.rejectUnknownKeys(allowed: ["token", "metrics"])
+        guard reader.require("token"), let token = reader.string("token") else { return nil }
+        guard token.count >= Self.minimumLength, token.unicodeScalars.allSatisfy({ (0x21...0x7e).contains($0.value) })
+        else {
+            reader.report(
+                "token",
+                "must be at least \(Self.minimumLength) printable ASCII characters without spaces"
+            )
+            return nil
+        }
+        let metrics = reader.strings("metrics")
+        if let metrics, metrics.isEmpty {
+            reader.report("metrics", "must not be empty (leave it out to allow every id)")
+        }
+        self.init(token: token, metrics: metrics.map(Set.init))
+    }
+}

@@ -1,0 +1,70 @@
+/// The server settings from `config/server.yaml`; every field has a default, so the file may be absent.
+public struct ServerSettings: Sendable, Equatable {
+    /// The address to listen on; `::` listens on every IPv4 and IPv6 address.
+    public var host: String = "::"
+    /// The TCP port; `0` picks a free one.
+    public var port: Int = 8443
+    /// The certificate and key files; `nil` means a self-signed pair generated in the data directory on first start.
+    public var tls: TLSFiles?
+    /// Where the store, the generated certificate and the generated producer token live.
+    public var dataDirectory: String = ".data"
+    public var limits = Limits()
+    /// Values of the `Origin` header allowed to open a WebSocket; empty means the same host as the request.
+    public var allowedOrigins: [String] = []
+    /// Producer tokens from the file (see `ProducerTokens.resolve` for the environment and generated ones).
+    public var producerTokens: [ProducerToken] = []
+    /// Seconds without a new value after which a tile shows as stale, unless the tile says otherwise; `nil` = never.
+    public var staleAfter: Double?
+    /// How many past values the store keeps per metric.
+    public var historyLength: Int = 100
+
+    public init() {}
+
+    /// Paths of a TLS certificate chain and its private key, both PEM.
+    public struct TLSFiles: Sendable, Equatable {
+        public var certificate: String
+        public var privateKey: String
+
+        public init(certificate: String, privateKey: String) {
+            self.certificate = certificate
+            self.privateKey = privateKey
+        }
+    }
+
+    /// Resource limits.
+    public struct Limits: Sendable, Equatable {
+        /// Largest request body accepted, in bytes.
+        public var maxBodyBytes: Int = 65_536
+        /// Most concurrent connections (HTTP and WebSocket together).
+        public var maxConnections: Int = 10_000
+        /// Frames per second for a client that does not ask for a rate.
+        public var defaultFPS: Int = 30
+        /// Highest frame rate a client may ask for.
+        public var maxFPS: Int = 60
+        /// Changes a tile's animation queue holds before the overflow collapses into one jump to the newest value.
+        public var backlog: Int = 32
+        /// Seconds a client may stay over its outbound high watermark before it is closed.
+        public var slowClientTimeout: Double = 10
+        /// Buffered outbound bytes above which a client is skipped for a tick.
+        public var outboundHighWatermark: Int = 262_144
+        /// Buffered outbound bytes below which a skipped client gets frames again.
+        public var outboundLowWatermark: Int = 65_536
+        /// Write requests per second allowed per producer token (bursts of twice that); `0` = unlimited.
+        public var producerRequestsPerSecond: Double = 0
+        /// Most updates in one batch request.
+        public var maxBatchUpdates: Int = 1_000
+
+        public init() {}
+    }
+
+    /// Where the self-signed certificate and key go when `tls` is not configured.
+    public var generatedCertificatePaths: TLSFiles {
+        TLSFiles(
+            certificate: dataDirectory + "/tls/certificate.pem",
+            privateKey: dataDirectory + "/tls/private-key.pem"
+        )
+    }
+
+    /// The store's directory inside the data directory.
+    public var storeDirectory: String { dataDirectory + "/store" }
+}

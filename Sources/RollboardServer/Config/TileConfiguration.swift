@@ -1,0 +1,59 @@
+/// One tile of a dashboard: what it shows, where, and how it animates.
+public struct TileConfiguration: Sendable, Equatable {
+    /// Unique within its dashboard.
+    public var id: String
+    /// The caption shown above the tile; `nil` shows none.
+    public var title: String?
+    /// The id producers post to (a metric, a wheel or a carousel); defaults to the tile id.
+    public var metric: String
+    /// The tile's cells; `nil` lets the page place it in the next free cell.
+    public var position: TilePosition?
+    /// Seconds without a new value after which the tile shows as stale; `nil` uses the server's `staleAfter`.
+    public var staleAfter: Double?
+    /// Changes this tile's animation queue holds; `nil` uses the server's `limits.backlog`.
+    public var backlog: Int?
+    /// The type and its options.
+    public var options: TileOptions
+
+    public init(
+        id: String,
+        title: String? = nil,
+        metric: String? = nil,
+        position: TilePosition? = nil,
+        staleAfter: Double? = nil,
+        backlog: Int? = nil,
+        options: TileOptions
+    ) {
+        self.id = id
+        self.title = title
+        self.metric = metric ?? id
+        self.position = position
+        self.staleAfter = staleAfter
+        self.backlog = backlog
+        self.options = options
+    }
+
+    public var type: TileType { options.type }
+}
+
+/// The four kinds of tile.
+public enum TileType: String, Sendable, Equatable, CaseIterable {
+    case odometer, counter, wheel, carousel
+}
+
+/// A tile's type together with the options of that type.
+public enum TileOptions: Sendable, Equatable {
+    case odometer(OdometerOptions)
+    case counter(CounterOptions)
+    case wheel(WheelOptions)
+    case carousel(CarouselOptions)
+
+    public var type: TileType {
+        switch self {
+        case .odometer: .odometer
+        case .counter: .counter
+        case .wheel: .wheel
+        case .carousel: .carousel
+        }
+    }
+}

@@ -1,0 +1,11 @@
+import RollboardNet
+
+/// Where a client session's messages go: a WebSocket in production, a recorder in tests.
+protocol FrameSink: AnyObject, Sendable {
+    /// Whether the sink can take another message without growing its backlog past the watermark.
+    var isWritable: Bool { get }
+    /// Sends one text message.
+    func send(text: String)
+    /// Closes the sink with a WebSocket close code.
+    func close(code: WebSocketCloseCode, reason: String)
+}

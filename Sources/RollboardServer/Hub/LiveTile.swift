@@ -1,0 +1,38 @@
+/// One tile's animation as one client sees it: it takes changes and tells its state at any time.
+///
+/// Animators are value types, so a new screen starts from a copy of the hub's reference and moves in step
+/// with every other screen on the dashboard.
+protocol LiveTile: Sendable {
+    /// The id of the tile this tile drives.
+    var tileID: String { get }
+
+    /// Applies a producer's change that was committed at `time`.
+    mutating func apply(_ change: TileChange, at time: Double) throws
+
+    /// Applies a viewer's own action (only carousels take any); returns the page-change event, if any.
+    mutating func apply(viewerAction: CarouselViewerAction, page: Int?, at time: Double)
+
+    /// The tile's wire state at `time`, encoded as a JSON object.
+    func encodedState(at time: Double) -> String
+
+    /// The earliest time at or after `time` when the state can change without a new change arriving;
+    /// `nil` when the tile is at rest until the next change.
+    func nextMotion(after time: Double) -> Double?
+}
+
+/// A change a producer makes to a tile.
+enum TileChange: Sendable, Equatable {
+    /// A new metric value; `interval` overrides the animation's duration; `animated: false` jumps at once.
+    case value(Double, interval: Double?, animated: Bool)
+    /// A wheel target as a progress in [0, 1].
+    case wheelProgress(Double)
+    /// A wheel target as an index into the wheel's contents.
+    case wheelIndex(Int)
+    /// A carousel command from a producer, applied to every screen.
+    case carousel(CarouselViewerAction, page: Int?)
+}
+
+/// What a carousel can be told to do.
+enum CarouselViewerAction: String, Sendable, Equatable, CaseIterable {
+    case hold, release, next, prev, goto
+}

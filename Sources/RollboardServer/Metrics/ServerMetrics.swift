@@ -1,0 +1,111 @@
+import Synchronization
+
+/// The server's operational counters, rendered for `GET /metrics` in the Prometheus text format.
+public final class ServerMetrics: Sendable {
+    /// Upper bounds, in seconds, of the store commit latency histogram's buckets.
+    public static let commitLatencyBuckets: [Double] = [0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 1]
+
+    private struct State {
+        var openConnections = 0
+        var webSocketSessions = 0
+        var framesSent = 0
+        var bytesSent = 0
+        var framesSkipped = 0
+        var slowClientsClosed = 0
+        var postsAccepted = 0
+        var postsRefused: [Int: Int] = [:]
+        var commitLatencyCounts = [Int](repeating: 0, count: ServerMetrics.commitLatencyBuckets.count)
+        var commitLatencySum = 0.0
+        var commitCount = 0
+    }
+
+    private let state = Mutex(State())
+
+    public init() {}
+
+    /// Records a WebSocket session opening (`+1`) or closing (`-1`).
+    public func webSocketSessionsChanged(by delta: Int) {
+        state.withLock { $0.webSocketSessions += delta }
+    }
+
+    /// Records a connection opening (`+1`) or closing (`-1`).
+    public func connectionsChanged(by delta: Int) {
+        state.withLock { $0.openConnections += delta }
+    }
+
+    /// Records one frame handed to a client's connection.
+    public func frameSent(bytes: Int) {
+        state.withLock {
+            $0.framesSent += 1
+            $0.bytesSent += bytes
+        }
+    }
+
+    /// Records a frame not sent because the client's outbound buffer was over its watermark.
+    public func frameSkipped() {
+        state.withLock { $0.framesSkipped += 1 }
+    }
+
+    /// Records a client closed for staying over its watermark too long.
+    public func slowClientClosed() {
+        state.withLock { $0.slowClientsClosed += 1 }
+    }
+
+    /// Records the outcome of one producer write.
+    public func postFinished(status: Int) {
+        state.withLock {
+            if (200..<300).contains(status) {
+                $0.postsAccepted += 1
+            } else {
+                $0.postsRefused[status, default: 0] += 1
+            }
+        }
+    }
+
+    /// Records how long one durable commit took.
+    public func commitFinished(seconds: Double) {
+        state.withLock {
+            $0.commitCount += 1
+            $0.commitLatencySum += seconds
+            for (index, bound) in Self.commitLatencyBuckets.enumerated() where seconds <= bound {
+                $0.commitLatencyCounts[index] += 1
+            }
+        }
+    }
+
+    /// The current values in the Prometheus text exposition format (version 0.0.4).
+    public func prometheusText() -> String {
+        let snapshot = state.withLock { $0 }
+        var lines: [String] = []
+        func metric(_ name: String, _ type: String, _ help: String, _ samples: [(String, String)]) {
+            lines.append("# HELP \(name) \(help)")
+            lines.append("# TYPE \(name) \(type)")
+            for (suffix, value) in samples { lines.append("\(name)\(suffix) \(value)") }
+        }
+        metric("rollboard_connections", "gauge", "Open client connections (HTTP and WebSocket).",
+               [("", "\(snapshot.openConnections)")])
+        metric("rollboard_websocket_sessions", "gauge", "Dashboard screens connected over WebSocket.",
+               [("", "\(snapshot.webSocketSessions)")])
+        metric("rollboard_frames_sent_total", "counter", "Frames handed to client connections.",
+               [("", "\(snapshot.framesSent)")])
+        metric("rollboard_frame_bytes_sent_total", "counter", "Bytes of frame messages sent, before compression.",
+               [("", "\(snapshot.bytesSent)")])
+        metric("rollboard_frames_skipped_total", "counter", "Frames skipped because a client was over its watermark.",
+               [("", "\(snapshot.framesSkipped)")])
+        metric("rollboard_slow_clients_closed_total", "counter", "Clients closed for staying over their watermark.",
+               [("", "\(snapshot.slowClientsClosed)")])
+        metric("rollboard_posts_accepted_total", "counter", "Producer writes accepted after a durable commit.",
+               [("", "\(snapshot.postsAccepted)")])
+        metric("rollboard_posts_refused_total", "counter", "Producer writes refused, by status code.",
+               snapshot.postsRefused.sorted { $0.key < $1.key }.map { ("{status=\"\($0.key)\"}", "\($0.value)") })
+        var buckets: [(String, String)] = []
+        for (index, bound) in Self.commitLatencyBuckets.enumerated() {
+            buckets.append(("_bucket{le=\"\(bound)\"}", "\(snapshot.commitLatencyCounts[index])"))
+        }
+        buckets.append(("_bucket{le=\"+Inf\"}", "\(snapshot.commitCount)"))
+        buckets.append(("_sum", "\(snapshot.commitLatencySum)"))
+        buckets.append(("_count", "\(snapshot.commitCount)"))
+        metric("rollboard_store_commit_seconds", "histogram", "Latency of durable store commits.", buckets)
+        return lines.joined(separator: "\n") + "\n"
+    }
+}

@@ -1,0 +1,280 @@
+import Dispatch
+public import Logging
+import Synchronization
+
+/// The durable store of metric values and wheel targets: an append-only journal with group commit, plus a
+/// snapshot it is compacted into. See `docs/store.md`.
+///
+/// Every change gets the next number of one global sequence. A completion reports success only after the change
+/// is on disk (written and fsynced); changes that arrive while an fsync is in flight are written together by the
+/// next one. Subscribers learn of committed changes in sequence order, before the completions run.
+public final class MetricStore: Sendable {
+    /// Identifies this store's history: stays the same across restarts, changes only when the data is wiped.
+    /// 16 hex digits.
+    public let epoch: String
+    public let directory: String
+    /// Past values kept per metric (the current one included).
+    public let historyLimit: Int
+    private let epochValue: UInt64
+    private let compactionThreshold: Int
+    private let logger: Logger
+    private let clock: @Sendable () -> Double
+    private let queue: DispatchQueue
+    private let file: JournalFile
+    private let state: Mutex<State>
+    private let subscribers = Mutex<[@Sendable (StoreChange) -> Void]>([])
+
+    private struct Pending {
+        var record: JournalRecord
+        var complete: @Sendable (Result<StoreChange, StoreError>) -> Void
+    }
+
+    private struct State {
+        var model: StoreModel
+        var nextSeq: UInt64
+        var pending: [Pending] = []
+        var flushing = false
+        var failure: StoreError?
+        var statistics = StoreStatistics()
+    }
+
+    /// Opens (or creates) the store in `directory`, recovering every change that was acknowledged.
+    ///
+    /// - Parameters:
+    ///   - historyLimit: past values kept per metric.
+    ///   - compactionThreshold: journal size in bytes above which it is compacted into the snapshot.
+    ///   - clock: wall-clock seconds since 1970, stamped on each change as `updatedAt` (default: the system clock).
+    public init(
+        directory: String,
+        historyLimit: Int = 100,
+        compactionThreshold: Int = 8 << 20,
+        logger: Logger,
+        clock: (@Sendable () -> Double)? = nil
+    ) throws(StoreError) {
+        precondition(historyLimit > 0, "historyLimit must be positive")
+        let queue = DispatchQueue(label: "rollboard.store")
+        let opened = try JournalFile.open(
+            directory: directory, historyLimit: historyLimit, queue: queue, logger: logger)
+        self.directory = directory
+        self.historyLimit = historyLimit
+        self.compactionThreshold = compactionThreshold
+        self.logger = logger
+        self.clock = clock ?? { wallClock() }
+        self.queue = queue
+        self.file = opened.file
+        self.epochValue = opened.epoch
+        self.epoch = hex(opened.epoch)
+        var statistics = StoreStatistics()
+        statistics.recoveredRecords = opened.recoveredRecords
+        statistics.discardedBytes = opened.discardedBytes
+        self.state = Mutex(State(model: opened.model, nextSeq: opened.model.lastSeq + 1, statistics: statistics))
+        logger.info(
+            "store opened",
+            metadata: [
+                "directory": "\(directory)", "epoch": "\(epoch)", "lastSeq": "\(opened.model.lastSeq)",
+                "metrics": "\(opened.model.metrics.count)", "replayedRecords": "\(opened.recoveredRecords)",
+            ]
+        )
+    }
+
+    /// Commits `updates` as one atomic record (all or none survive a crash) and calls `completion` once they are
+    /// durable, with each update's stored form in order, or with the error that stopped the store.
+    ///
+    /// `completion` runs on the store's queue, or at once on the caller's queue if the store has already failed or
+    /// is closed. It must not call `compact()` or `close()`.
+    public func append(
+        _ updates: [MetricUpdate],
+        completion: @escaping @Sendable (Result<[StoredMetric], StoreError>) -> Void
+    ) {
+        precondition(!updates.isEmpty, "append needs at least one update")
+        enqueue(
+            { seq, now in
+                .metrics(
+                    updates.enumerated().map { offset, update in
+                        StoredMetric(
+                            id: update.id, value: update.value, seq: seq + UInt64(offset), updatedAt: now,
+                            interval: update.interval, animated: update.animated
+                        )
+                    }
+                )
+            },
+            count: updates.count
+        ) { result in
+            completion(
+                result.map { change in
+                    guard case .metrics(let metrics) = change else { preconditionFailure("metrics record expected") }
+                    return metrics
+                }
+            )
+        }
+    }
+
+    /// Commits a wheel's new target; like `append`, `completion` runs once it is durable.
+    public func setWheel(
+        _ id: String,
+        target: WheelTarget,
+        completion: @escaping @Sendable (Result<StoredWheel, StoreError>) -> Void
+    ) {
+        enqueue({ seq, now in .wheel(StoredWheel(id: id, target: target, seq: seq, updatedAt: now)) }, count: 1) {
+            result in
+            completion(
+                result.map { change in
+                    guard case .wheel(let wheel) = change else { preconditionFailure("wheel record expected") }
+                    return wheel
+                }
+            )
+        }
+    }
+
+    private func enqueue(
+        _ makeRecord: (UInt64, Double) -> JournalRecord,
+        count: Int,
+        completion: @escaping @Sendable (Result<StoreChange, StoreError>) -> Void
+    ) {
+        let now = clock()
+        let outcome: StoreError?? = state.withLock { state in
+            if let failure = state.failure { return .some(failure) }
+            let record = makeRecord(state.nextSeq, now)
+            state.nextSeq += UInt64(count)
+            state.pending.append(Pending(record: record, complete: completion))
+            if state.flushing { return .some(nil) }
+            state.flushing = true
+            return nil
+        }
+        switch outcome {
+        case .some(let failure?): completion(.failure(failure))
+        case .some(nil): break
+        case nil: queue.async { self.flush() }
+        }
+    }
+
+    /// Writes and fsyncs everything pending, over and over, until nothing is pending. Runs on `queue`.
+    private func flush() {
+        dispatchPrecondition(condition: .onQueue(queue))
+        while true {
+            let batch: [Pending] = state.withLock { state in
+                let batch = state.pending
+                state.pending = []
+                if batch.isEmpty { state.flushing = false }
+                return batch
+            }
+            if batch.isEmpty { return }
+            var bytes: [UInt8] = []
+            for pending in batch { bytes += pending.record.framed }
+            let started = DispatchTime.now().uptimeNanoseconds
+            do {
+                try file.appendAndSync(bytes)
+            } catch {
+                fail(batch, StoreError.writeFailed(error.description))
+                return
+            }
+            let seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
+            let shouldCompact = state.withLock { state in
+                for pending in batch { state.model.apply(pending.record) }
+                state.statistics.commits += batch.count
+                state.statistics.syncs += 1
+                state.statistics.journalBytesWritten += bytes.count
+                state.statistics.syncSeconds += seconds
+                return file.size > compactionThreshold
+            }
+            let handlers = subscribers.withLock { $0 }
+            for pending in batch {
+                let change: StoreChange =
+                    switch pending.record {
+                    case .metrics(let metrics): .metrics(metrics)
+                    case .wheel(let wheel): .wheel(wheel)
+                    }
+                for handler in handlers { handler(change) }
+                pending.complete(.success(change))
+            }
+            if shouldCompact { compactOnQueue() }
+        }
+    }
+
+    private func fail(_ batch: [Pending], _ error: StoreError) {
+        logger.error("store write failed; refusing further changes", metadata: ["error": "\(error)"])
+        let rest = state.withLock { state in
+            state.failure = error
+            state.flushing = false
+            defer { state.pending = [] }
+            return state.pending
+        }
+        for pending in batch + rest { pending.complete(.failure(error)) }
+    }
+
+    private func compactOnQueue() {
+        dispatchPrecondition(condition: .onQueue(queue))
+        guard let model = state.withLock({ $0.failure == nil ? $0.model : nil }) else { return }
+        do {
+            try file.compact(model, epoch: epochValue)
+            state.withLock { $0.statistics.compactions += 1 }
+            logger.debug("store compacted", metadata: ["lastSeq": "\(model.lastSeq)"])
+        } catch {
+            logger.error("store compaction failed; the journal keeps growing", metadata: ["error": "\(error)"])
+        }
+    }
+
+    /// Compacts now: writes the snapshot and starts an empty journal. Not to be called from a subscriber or a
+    /// completion (they run on the store's queue).
+    public func compact() {
+        dispatchPrecondition(condition: .notOnQueue(queue))
+        queue.sync { compactOnQueue() }
+    }
+
+    /// Waits for pending changes to be written, then closes the journal; later changes fail with `.closed`.
+    public func close() {
+        dispatchPrecondition(condition: .notOnQueue(queue))
+        queue.sync {
+            state.withLock { state in
+                if state.failure == nil { state.failure = .closed }
+            }
+            file.close()
+        }
+    }
+
+    /// Registers `handler` for every change committed from now on, in sequence order, on the store's queue.
+    /// It should hand work off quickly; it must not call `compact()` or `close()`.
+    public func subscribe(_ handler: @escaping @Sendable (StoreChange) -> Void) {
+        subscribers.withLock { $0.append(handler) }
+    }
+
+    /// The latest durable value of metric `id`.
+    public func current(_ id: String) -> StoredMetric? {
+        state.withLock { $0.model.metrics[id]?.current }
+    }
+
+    /// The latest durable value of every metric, sorted by id.
+    public func all() -> [StoredMetric] {
+        state.withLock { state in state.model.metrics.values.map(\.current) }.sorted { $0.id < $1.id }
+    }
+
+    /// Up to `historyLimit` past values of metric `id`, oldest first, the current one last.
+    public func history(_ id: String) -> [MetricHistoryEntry] {
+        state.withLock { $0.model.metrics[id]?.history ?? [] }
+    }
+
+    /// The latest durable target of wheel `id`.
+    public func wheel(_ id: String) -> StoredWheel? {
+        state.withLock { $0.model.wheels[id] }
+    }
+
+    /// The latest target of every wheel, sorted by id.
+    public func allWheels() -> [StoredWheel] {
+        state.withLock { state in Array(state.model.wheels.values) }.sorted { $0.id < $1.id }
+    }
+
+    /// The highest committed sequence number (0 for an empty store).
+    public var lastSeq: UInt64 {
+        state.withLock { $0.model.lastSeq }
+    }
+
+    /// Why the store accepts no more changes, or `nil` while it is healthy.
+    public var failure: StoreError? {
+        state.withLock { $0.failure }
+    }
+
+    /// Counters since the store opened.
+    public var statistics: StoreStatistics {
+        state.withLock { $0.statistics }
+    }
+}

@@ -1,0 +1,14 @@
+/// A committed change, as the store's subscribers receive it (in sequence order, after it is durable).
+public enum StoreChange: Sendable, Equatable {
+    /// One batch: all of its metrics, committed together.
+    case metrics([StoredMetric])
+    case wheel(StoredWheel)
+
+    /// The highest sequence number in the change.
+    public var lastSeq: UInt64 {
+        switch self {
+        case .metrics(let metrics): metrics.last?.seq ?? 0
+        case .wheel(let wheel): wheel.seq
+        }
+    }
+}

@@ -1,0 +1,43 @@
+/// Why the store could not open, or could not make a change durable.
+public struct StoreError: Error, Sendable, Equatable, CustomStringConvertible {
+    private enum Kind: Sendable, Equatable {
+        case closed, writeFailed, locked, damaged, io
+    }
+
+    private let kind: Kind
+    public let description: String
+
+    private init(_ kind: Kind, _ description: String) {
+        self.kind = kind
+        self.description = description
+    }
+
+    /// The store was closed; nothing more is accepted.
+    public static let closed = StoreError(.closed, "the store is closed")
+
+    /// A write or fsync failed; the store accepts nothing more until restarted (recovery then keeps every change
+    /// that was acknowledged).
+    static func writeFailed(_ reason: String) -> StoreError {
+        StoreError(.writeFailed, "the journal could not be written: \(reason); restart the server")
+    }
+
+    /// Another process holds the store's lock.
+    static func locked(_ directory: String) -> StoreError {
+        StoreError(.locked, "\(directory): already in use by another rollboard process")
+    }
+
+    /// A store file is not what the store wrote.
+    static func damaged(_ path: String, _ reason: String) -> StoreError {
+        StoreError(.damaged, "\(path): \(reason)")
+    }
+
+    /// A system call failed.
+    static func io(_ path: String, _ operation: String, _ error: Errno) -> StoreError {
+        StoreError(.io, "\(path): cannot \(operation): \(error)")
+    }
+
+    /// Whether this is the `closed` error.
+    public var isClosed: Bool { kind == .closed }
+    /// Whether a write failed after the store was open (the API answers 503).
+    public var isWriteFailure: Bool { kind == .writeFailed }
+}

@@ -1,0 +1,92 @@
+/// The store's in-memory state: what the journal and snapshot say, applied in sequence order.
+struct StoreModel: Equatable {
+    struct Metric: Equatable {
+        var current: StoredMetric
+        /// Oldest first, the current value last; at most `historyLimit` entries.
+        var history: [MetricHistoryEntry]
+    }
+
+    var metrics: [String: Metric] = [:]
+    var wheels: [String: StoredWheel] = [:]
+    /// The highest sequence number applied; 0 for an empty store.
+    var lastSeq: UInt64 = 0
+    let historyLimit: Int
+
+    init(historyLimit: Int) {
+        self.historyLimit = historyLimit
+    }
+
+    /// Applies a record unless its sequence numbers are already applied (a journal record older than the snapshot).
+    mutating func apply(_ record: JournalRecord) {
+        guard record.lastSeq > lastSeq else { return }
+        switch record {
+        case .metrics(let updates):
+            for update in updates {
+                var history = metrics[update.id]?.history ?? []
+                history.append(update.historyEntry)
+                if history.count > historyLimit { history.removeFirst(history.count - historyLimit) }
+                metrics[update.id] = Metric(current: update, history: history)
+            }
+        case .wheel(let wheel):
+            wheels[wheel.id] = wheel
+        }
+        lastSeq = record.lastSeq
+    }
+
+    /// The snapshot file's payload: `lastSeq: UInt64`, `metric count: UInt32`, per metric `id, interval, animated,
+    /// history count: UInt32` and per entry `seq, value, updatedAt`; then `wheel count: UInt32` and the wheels.
+    var snapshotPayload: [UInt8] {
+        var writer = BinaryWriter()
+        writer.write(lastSeq)
+        writer.write(UInt32(metrics.count))
+        for (id, metric) in metrics.sorted(by: { $0.key < $1.key }) {
+            writer.write(id)
+            writer.write(optional: metric.current.interval)
+            writer.write(UInt8(metric.current.animated ? 1 : 0))
+            writer.write(UInt32(metric.history.count))
+            for entry in metric.history {
+                writer.write(entry.seq)
+                writer.write(entry.value)
+                writer.write(entry.updatedAt)
+            }
+        }
+        writer.write(UInt32(wheels.count))
+        for (_, wheel) in wheels.sorted(by: { $0.key < $1.key }) {
+            wheel.encode(into: &writer)
+        }
+        return writer.bytes
+    }
+
+    /// Decodes a snapshot payload; `nil` if it is malformed.
+    init?(snapshotPayload payload: ArraySlice<UInt8>, historyLimit: Int) {
+        self.init(historyLimit: historyLimit)
+        var reader = BinaryReader(payload)
+        guard let lastSeq = reader.read(UInt64.self), let metricCount = reader.read(UInt32.self) else { return nil }
+        self.lastSeq = lastSeq
+        for _ in 0..<metricCount {
+            guard let id = reader.readString(), let interval = reader.readOptionalDouble(),
+                let animated = reader.read(UInt8.self), let count = reader.read(UInt32.self), count > 0
+            else { return nil }
+            var history: [MetricHistoryEntry] = []
+            for _ in 0..<count {
+                guard let seq = reader.read(UInt64.self), let value = reader.readDouble(),
+                    let updatedAt = reader.readDouble()
+                else { return nil }
+                history.append(MetricHistoryEntry(value: value, seq: seq, updatedAt: updatedAt))
+            }
+            if history.count > historyLimit { history.removeFirst(history.count - historyLimit) }
+            let last = history[history.count - 1]
+            let current = StoredMetric(
+                id: id, value: last.value, seq: last.seq, updatedAt: last.updatedAt, interval: interval,
+                animated: animated != 0
+            )
+            metrics[id] = Metric(current: current, history: history)
+        }
+        guard let wheelCount = reader.read(UInt32.self) else { return nil }
+        for _ in 0..<wheelCount {
+            guard let wheel = StoredWheel(reader: &reader) else { return nil }
+            wheels[wheel.id] = wheel
+        }
+        guard reader.isAtEnd else { return nil }
+    }
+}

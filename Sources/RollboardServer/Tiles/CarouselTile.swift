@@ -1,0 +1,40 @@
+import RollboardAnimation
+
+/// A carousel tile as one screen sees it: its own slides, which that viewer may hold or move.
+struct CarouselTile: LiveTile {
+    let tileID: String
+    private(set) var carousel: Carousel
+
+    init(tileID: String, configuration: CarouselConfiguration, at time: Double) throws {
+        self.tileID = tileID
+        carousel = try Carousel(configuration: configuration, startingAt: time)
+    }
+
+    mutating func apply(_ change: TileChange, at time: Double) throws {
+        guard case .carousel(let action, let page) = change else { return }
+        try perform(action, page: page, at: time)
+    }
+
+    mutating func apply(viewerAction: CarouselViewerAction, page: Int?, at time: Double) {
+        try? perform(viewerAction, page: page, at: time)
+    }
+
+    private mutating func perform(_ action: CarouselViewerAction, page: Int?, at time: Double) throws {
+        switch action {
+        case .hold: carousel.hold(at: time)
+        case .release: carousel.release(at: time)
+        case .next: carousel.next(at: time)
+        case .prev: carousel.previous(at: time)
+        case .goto: _ = try carousel.go(to: page ?? 0, at: time)
+        }
+    }
+
+    func encodedState(at time: Double) -> String {
+        let state = carousel.state(at: time)
+        return "{\"position\":\(jsonNumber(state.position)),\"page\":\(state.page)}"
+    }
+
+    func nextMotion(after time: Double) -> Double? {
+        carousel.nextMotion(after: time)
+    }
+}

@@ -1,0 +1,34 @@
+import RollboardAnimation
+
+/// An odometer tile as one screen sees it: its queue of rolling-digit changes.
+struct OdometerTile: LiveTile {
+    let tileID: String
+    private(set) var queue: AnimationQueue<Odometer>
+
+    init(tileID: String, configuration: OdometerConfiguration, value: Double, backlog: Int, at time: Double) throws {
+        self.tileID = tileID
+        queue = try AnimationQueue(Odometer(configuration: configuration), value: value, at: time, backlog: backlog)
+    }
+
+    mutating func apply(_ change: TileChange, at time: Double) throws {
+        guard case .value(let value, let interval, let animated) = change else { return }
+        try queue.enqueue(value, at: time, interval: interval, animated: animated)
+    }
+
+    mutating func apply(viewerAction: CarouselViewerAction, page: Int?, at time: Double) {}
+
+    func encodedState(at time: Double) -> String {
+        let state = queue.state(at: time)
+        var text = "{\"digits\":["
+        for (index, digit) in state.digits.enumerated() {
+            if index > 0 { text += "," }
+            text += jsonNumber(digit)
+        }
+        text += "],\"negative\":\(state.negative),\"target\":\(jsonNumber(queue.target.target, places: 6))}"
+        return text
+    }
+
+    func nextMotion(after time: Double) -> Double? {
+        queue.isAtRest(at: time) ? nil : time
+    }
+}

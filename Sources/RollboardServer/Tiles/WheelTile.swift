@@ -1,0 +1,33 @@
+import RollboardAnimation
+
+/// A wheel tile as one screen sees it: a position over its contents that eases towards each target.
+struct WheelTile: LiveTile {
+    let tileID: String
+    private(set) var queue: AnimationQueue<Wheel>
+
+    init(tileID: String, wheel: Wheel, position: Double, backlog: Int, at time: Double) throws {
+        self.tileID = tileID
+        queue = try AnimationQueue(wheel, value: position, at: time, backlog: backlog)
+    }
+
+    mutating func apply(_ change: TileChange, at time: Double) throws {
+        switch change {
+        case .wheelProgress(let progress):
+            try queue.enqueue(queue.animator.position(forProgress: progress), at: time)
+        case .wheelIndex(let index):
+            try queue.enqueue(queue.animator.position(forIndex: index), at: time)
+        case .value, .carousel:
+            return
+        }
+    }
+
+    mutating func apply(viewerAction: CarouselViewerAction, page: Int?, at time: Double) {}
+
+    func encodedState(at time: Double) -> String {
+        "{\"position\":\(jsonNumber(queue.state(at: time).position))}"
+    }
+
+    func nextMotion(after time: Double) -> Double? {
+        queue.isAtRest(at: time) ? nil : time
+    }
+}

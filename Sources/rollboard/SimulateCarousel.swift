@@ -1,0 +1,41 @@
+import ArgumentParser
+import RollboardAnimation
+
+/// `rollboard simulate carousel`: slides advancing by themselves for a while.
+struct SimulateCarousel: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "carousel",
+        abstract: "Auto-advancing slides: {\"t\":…,\"position\":…,\"page\":…} per frame."
+    )
+
+    @Option(help: "The number of slides.")
+    var slides: Int
+
+    @Option(help: "Seconds between advances.")
+    var interval: Double = 2
+
+    @Option(help: "Seconds a slide transition takes.")
+    var transition: Double = 0.3
+
+    @Option(help: "How many seconds to simulate.")
+    var seconds: Double = 10
+
+    @Option(help: "Frames per second.")
+    var fps: Double = 30
+
+    func run() throws {
+        try SimulateOutput.validate(fps: fps)
+        guard seconds.isFinite && seconds >= 0 && seconds <= 86_400 else {
+            throw ValidationError("--seconds must be 0…86400, not \(seconds)")
+        }
+        let carousel = try Carousel(configuration: CarouselConfiguration(slides: slides, interval: interval, transition: transition))
+        try SimulateOutput.frames(
+            fps: fps,
+            restTime: { seconds },
+            line: { time in
+                let state = carousel.state(at: time)
+                return "{\"t\":\(SimulateOutput.number(time)),\"position\":\(SimulateOutput.number(state.position)),\"page\":\(state.page)}"
+            }
+        )
+    }
+}

@@ -1,0 +1,248 @@
+#!/usr/bin/env python3
+"""Browser interop test: headless Chromium shows a posted value on the dashboard page.
+
+Opens /d/DASHBOARD on a running Rollboard server (https with a self-signed certificate is fine),
+posts a value to /api/v1/metrics/METRIC with the producer token, waits until the page's odometer
+tile for METRIC comes to rest, and checks that it shows exactly the posted value — both the
+page's `data-digits` hook and the digits its strips are actually moved to. Saves a screenshot.
+
+Prints one PASS/FAIL line per check and then "N passed, M failed"; exits 0 only when every
+check passed.
+
+    python test_dashboard.py --base-url https://127.0.0.1:8443 --token TOKEN \\
+        [--dashboard demo] [--metric revenue] [--value 1234.5] [--screenshot out.png]
+
+The base URL and token may also come from ROLLBOARD_BASE_URL and ROLLBOARD_PRODUCER_TOKEN.
+The server should not be feeding METRIC itself (no `--demo` feeder on it), or the value the page
+comes to rest at may be a synthetic one.
+"""
+
+import argparse
+import json
+import os
+import random
+import ssl
+import sys
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+
+from selenium import webdriver
+from selenium.common.exceptions import WebDriverException
+from selenium.webdriver.chrome.service import Service
+
+POLL_SECONDS = 0.1
+REST_CONFIRM_SECONDS = 0.5
+
+# Reads, for every column of one odometer tile, which digit its strip is moved to: the offset of
+# the strip inside its clipped window, in cells. Returns {digits: "…", offsets: [cells…]}.
+PAINTED_DIGITS_JS = """
+const tile = document.querySelector(`[data-tile-id="${CSS.escape(arguments[0])}"]`);
+if (!tile) return null;
+const sign = tile.querySelector('.odometer__sign');
+let digits = sign && !sign.hidden ? '-' : '';
+const offsets = [];
+for (const part of tile.querySelectorAll('.odometer__col, .odometer__point')) {
+  if (part.classList.contains('odometer__point')) { digits += '.'; continue; }
+  const window = part.getBoundingClientRect();
+  const strip = part.querySelector('.odometer__strip').getBoundingClientRect();
+  const cells = (window.top - strip.top) / window.height;
+  offsets.push(cells);
+  digits += String(Math.round(cells) % 10);
+}
+return { digits, offsets, cell: tile.querySelector('.odometer__col')?.getBoundingClientRect().height ?? 0 };
+"""
+
+# Every tile has painted a state of its type (the hello's full state reached the DOM).
+UNPAINTED_TILES_JS = """
+const hooks = { odometer: 'digits', counter: 'text', wheel: 'top', carousel: 'page' };
+return [...document.querySelectorAll('[data-tile-id]')]
+  .filter((tile) => hooks[tile.dataset.tileType] === undefined || tile.dataset[hooks[tile.dataset.tileType]] === undefined)
+  .map((tile) => `${tile.dataset.tileId} (${tile.dataset.tileType})`);
+"""
+
+
+class Report:
+    """Collects PASS/FAIL lines."""
+
+    def __init__(self):
+        self.passed = 0
+        self.failed = 0
+
+    def check(self, name, ok, detail=""):
+        if ok:
+            self.passed += 1
+        else:
+            self.failed += 1
+        print(f"{'PASS' if ok else 'FAIL'}: {name}{' — ' + detail if detail else ''}", flush=True)
+        return ok
+
+
+def parse_arguments():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--base-url", default=os.environ.get("ROLLBOARD_BASE_URL", "https://localhost:8443"))
+    parser.add_argument("--token", default=os.environ.get("ROLLBOARD_PRODUCER_TOKEN"))
+    parser.add_argument("--dashboard", default="demo")
+    parser.add_argument("--metric", default="revenue")
+    parser.add_argument("--value", type=float, default=None,
+                        help="value to post (default: a random value that fits the tile)")
+    parser.add_argument("--screenshot", default=os.path.join("reports", "browser", "dashboard.png"))
+    parser.add_argument("--timeout", type=float, default=30.0, help="seconds to wait for each step")
+    parser.add_argument("--chromium", default=os.environ.get("CHROMIUM", "/usr/bin/chromium"))
+    parser.add_argument("--chromedriver", default=os.environ.get("CHROMEDRIVER", "/usr/bin/chromedriver"))
+    parser.add_argument("--window-size", default="1920,1080")
+    return parser.parse_args()
+
+
+def start_browser(arguments):
+    options = webdriver.ChromeOptions()
+    options.binary_location = arguments.chromium
+    for flag in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--ignore-certificate-errors",
+                 f"--window-size={arguments.window_size}", "--force-device-scale-factor=1", "--hide-scrollbars"):
+        options.add_argument(flag)
+    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
+    return webdriver.Chrome(service=Service(arguments.chromedriver), options=options)
+
+
+def wait_for(predicate, timeout):
+    """Polls `predicate` until it returns something truthy or `timeout` passes; returns the last result."""
+    deadline = time.monotonic() + timeout
+    result = predicate()
+    while not result and time.monotonic() < deadline:
+        time.sleep(POLL_SECONDS)
+        result = predicate()
+    return result
+
+
+def post_value(base_url, token, metric, value, timeout):
+    """POSTs {"value": value}; returns (status, parsed body or text)."""
+    url = f"{base_url.rstrip('/')}/api/v1/metrics/{urllib.parse.quote(metric, safe='')}"
+    request = urllib.request.Request(url, data=json.dumps({"value": value}).encode(), method="POST", headers={
+        "Authorization": f"Bearer {token}", "Content-Type": "application/json", "Accept": "application/json"})
+    context = ssl._create_unverified_context() if url.startswith("https:") else None
+    try:
+        with urllib.request.urlopen(request, context=context, timeout=timeout) as response:
+            status, body = response.status, response.read()
+    except urllib.error.HTTPError as error:
+        status, body = error.code, error.read()
+    try:
+        return status, json.loads(body)
+    except ValueError:
+        return status, body.decode(errors="replace")
+
+
+def formatted(value, decimals):
+    """The digits an odometer with `decimals` places shows for `value` ("-1234.50")."""
+    return f"{value:.{decimals}f}"
+
+
+def normalised(digits):
+    """Drops leading zeros of the integer part (fixed-width odometers pad with them); "-0" is "0"."""
+    negative = digits.startswith("-")
+    body = digits[1:] if negative else digits
+    whole, point, fraction = body.partition(".")
+    whole = whole.lstrip("0") or "0"
+    result = whole + point + fraction
+    is_zero = set(result) <= {"0", "."}
+    return ("-" if negative and not is_zero else "") + result
+
+
+def choose_value(tile):
+    """A value that differs from the tile's current target and fits its columns."""
+    decimals = int(tile.get("decimals") or 0)
+    columns = int(tile.get("columns") or 0)
+    whole_digits = max(1, min(5, columns - decimals)) if columns else 4
+    current = tile.get("target")
+    while True:
+        whole = random.randrange(10 ** (whole_digits - 1), 10 ** whole_digits) if whole_digits > 1 else random.randrange(1, 10)
+        fraction = random.randrange(0, 10 ** decimals) / 10 ** decimals if decimals else 0
+        value = round(whole + fraction, decimals)
+        if current in (None, "") or float(current) != value:
+            return value
+
+
+def run(arguments, report):
+    base_url = arguments.base_url.rstrip("/")
+    if not report.check("producer token given", bool(arguments.token),
+                        "pass --token or set ROLLBOARD_PRODUCER_TOKEN"):
+        return
+    driver = start_browser(arguments)
+    try:
+        page = f"{base_url}/d/{urllib.parse.quote(arguments.dashboard, safe='')}"
+        driver.get(page)
+        dataset = lambda: driver.execute_script("return {...document.body.dataset}")
+        connection = wait_for(lambda: dataset().get("connection") == "open", arguments.timeout)
+        board = driver.execute_script("return document.getElementById('board')?.textContent.slice(0, 120)")
+        if not report.check("page connects and shows the dashboard", connection,
+                            f"{page}: data-connection={dataset().get('connection')!r}, board says {board!r}"):
+            return
+        tile_dataset = lambda: driver.execute_script(
+            "const t = document.querySelector(`[data-tile-id=\"${CSS.escape(arguments[0])}\"]`); return t ? {...t.dataset} : null",
+            arguments.metric)
+        tile = wait_for(lambda: (lambda t: t if t and "digits" in t else None)(tile_dataset()), arguments.timeout)
+        if not report.check(f"tile {arguments.metric!r} is an odometer showing digits",
+                            tile is not None and tile.get("tileType") == "odometer", f"found {tile_dataset()!r}"):
+            return
+        unpainted = wait_for(lambda: not driver.execute_script(UNPAINTED_TILES_JS), arguments.timeout)
+        report.check("every tile shows its state", unpainted,
+                     f"not painted: {', '.join(driver.execute_script(UNPAINTED_TILES_JS))}")
+
+        value = arguments.value if arguments.value is not None else choose_value(tile)
+        decimals = int(tile.get("decimals") or 0)
+        expected = normalised(formatted(value, decimals))
+        status, body = post_value(base_url, arguments.token, arguments.metric, value, arguments.timeout)
+        if not report.check(f"POST /api/v1/metrics/{arguments.metric} {{\"value\": {value}}} is accepted",
+                            status == 202, f"status {status}, body {body!r}"):
+            return
+
+        def settled():
+            now = tile_dataset() or {}
+            shown = normalised(now.get("digits", ""))
+            return now if now.get("atRest") == "true" and shown == expected else None
+
+        at_rest = wait_for(settled, arguments.timeout)
+        if at_rest:
+            time.sleep(REST_CONFIRM_SECONDS)
+            at_rest = settled()
+        last = tile_dataset() or {}
+        report.check(f"odometer comes to rest showing {expected}", at_rest is not None,
+                     f"shows {last.get('digits')!r} (at rest: {last.get('atRest')}, target {last.get('target')!r})")
+
+        painted = driver.execute_script(PAINTED_DIGITS_JS, arguments.metric) or {}
+        offsets = painted.get("offsets", [])
+        whole_cells = all(abs(cells - round(cells)) < 0.02 for cells in offsets)
+        report.check("digit strips are painted at the same digits, on whole cells",
+                     normalised(painted.get("digits", "")) == expected and whole_cells and bool(offsets),
+                     f"painted {painted.get('digits')!r}, strip offsets in cells {[round(c, 3) for c in offsets]}")
+
+        state = dataset()
+        banner = driver.execute_script("const b = document.getElementById('banner'); return b && !b.hidden ? b.textContent : null")
+        errors = [entry["message"] for entry in driver.get_log("browser") if entry.get("level") == "SEVERE"]
+        report.check("page is still connected, without banner or script errors",
+                     state.get("connection") == "open" and banner is None and not errors,
+                     f"connection={state.get('connection')!r}, banner={banner!r}, errors={errors[:3]!r}")
+    finally:
+        try:
+            directory = os.path.dirname(os.path.abspath(arguments.screenshot))
+            os.makedirs(directory, exist_ok=True)
+            saved = driver.save_screenshot(arguments.screenshot)
+            report.check(f"screenshot saved to {arguments.screenshot}", saved and os.path.getsize(arguments.screenshot) > 0)
+        except (OSError, WebDriverException) as error:
+            report.check(f"screenshot saved to {arguments.screenshot}", False, str(error))
+        driver.quit()
+
+
+def main():
+    arguments = parse_arguments()
+    report = Report()
+    try:
+        run(arguments, report)
+    except WebDriverException as error:
+        report.check("browser session", False, error.msg or str(error))
+    print(f"{report.passed} passed, {report.failed} failed")
+    return 0 if report.failed == 0 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,101 @@
+"""Starts and stops a real `rollboard serve` process for the interop tests."""
+
+import json
+import os
+import signal
+import socket
+import ssl
+import subprocess
+import time
+import urllib.request
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+class RollboardProcess:
+    """One `rollboard serve` child on a free loopback port with its own data directory."""
+
+    def __init__(self, binary: str, data_dir: str, token: str, config: str | None = None, port: int | None = None):
+        self.binary = binary
+        self.data_dir = data_dir
+        self.token = token
+        self.config = config
+        self.port = port or free_port()
+        self.process: subprocess.Popen | None = None
+        self.log_path = os.path.join(data_dir, f"server-{self.port}.log")
+
+    @property
+    def base_url(self) -> str:
+        return f"https://127.0.0.1:{self.port}"
+
+    def start(self, timeout: float = 20.0) -> None:
+        os.makedirs(self.data_dir, exist_ok=True)
+        args = [self.binary, "serve", "--host", "127.0.0.1", "--port", str(self.port), "--data-dir", self.data_dir]
+        if self.config:
+            args += ["--config", self.config]
+        env = dict(os.environ, ROLLBOARD_PRODUCER_TOKEN=self.token)
+        log = open(self.log_path, "ab")
+        self.process = subprocess.Popen(args, stdout=log, stderr=subprocess.STDOUT, env=env)
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"server exited with {self.process.returncode}; log: {self.read_log()}")
+            try:
+                status, _ = self.request("GET", "/healthz")
+                if status == 200:
+                    return
+            except OSError:
+                pass
+            time.sleep(0.1)
+        raise RuntimeError(f"server did not become healthy; log: {self.read_log()}")
+
+    def kill(self) -> None:
+        """Ends the server with SIGKILL: no shutdown code runs."""
+        if self.process and self.process.poll() is None:
+            self.process.send_signal(signal.SIGKILL)
+            self.process.wait(timeout=10)
+
+    def stop(self) -> None:
+        if self.process and self.process.poll() is None:
+            self.process.send_signal(signal.SIGTERM)
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.kill()
+
+    def read_log(self) -> str:
+        try:
+            with open(self.log_path, "rb") as handle:
+                return handle.read().decode(errors="replace")[-4000:]
+        except OSError:
+            return ""
+
+    def ssl_context(self) -> ssl.SSLContext:
+        context = ssl.create_default_context()
+        context.check_hostname = False
+        context.verify_mode = ssl.CERT_NONE
+        return context
+
+    def request(self, method: str, path: str, body: object | None = None, token: str | None = None,
+                headers: dict | None = None, raw: bytes | None = None, timeout: float = 10.0):
+        data = raw if raw is not None else (json.dumps(body).encode() if body is not None else None)
+        request = urllib.request.Request(self.base_url + path, data=data, method=method)
+        if data is not None:
+            request.add_header("Content-Type", "application/json")
+        if token:
+            request.add_header("Authorization", f"Bearer {token}")
+        for name, value in (headers or {}).items():
+            request.add_header(name, value)
+        try:
+            with urllib.request.urlopen(request, context=self.ssl_context(), timeout=timeout) as response:
+                return response.status, json.loads(response.read() or b"null")
+        except urllib.error.HTTPError as error:
+            payload = error.read()
+            try:
+                return error.code, json.loads(payload)
+            except ValueError:
+                return error.code, payload.decode(errors="replace")

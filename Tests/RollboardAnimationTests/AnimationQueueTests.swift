@@ -1,0 +1,123 @@
+import Testing
+import RollboardAnimation
+
+@Suite("AnimationQueue")
+struct AnimationQueueTests {
+    let odometer = try! Odometer()
+
+    @Test("changes arriving mid-animation play in order, each from the value queued before it")
+    func playsInOrder() throws {
+        var queue = try AnimationQueue(odometer, value: 0)
+        try queue.enqueue(5, at: 0)       // 0 → 5: 0.3 × 1 × 5 = 1.5 s
+        try queue.enqueue(7, at: 0.5)     // waits; 5 → 7: 0.6 s, from 1.5 to 2.1
+        try queue.enqueue(3, at: 1.0)     // waits; 7 → 3: 1.2 s, from 2.1 to 3.3
+        #expect(queue.state(at: 1.0).target == 5)
+        #expect(queue.state(at: 1.5).digits == [5])
+        #expect(queue.state(at: 1.8).target == 7)
+        #expect(queue.state(at: 2.1).digits == [7])
+        #expect(queue.state(at: 2.5).target == 3)
+        #expect(isClose(queue.restTime, 3.3))
+        #expect(queue.pendingCount(at: 1.0) == 3)
+        #expect(!queue.isAtRest(at: 3.2) && queue.isAtRest(at: 3.3))
+        #expect(queue.state(at: 3.3) == queue.target)
+    }
+
+    @Test("a change to the value queued last is a no-op")
+    func sameValueIsNoOp() throws {
+        var queue = try AnimationQueue(odometer, value: 0)
+        try queue.enqueue(5, at: 0)
+        try queue.enqueue(5, at: 0.5)
+        #expect(queue.pendingCount(at: 0.5) == 1)
+        #expect(queue.restTime == 1.5)
+        try queue.enqueue(0, at: 2)
+        try queue.enqueue(0, at: 2.1)
+        #expect(queue.pendingCount(at: 2.1) == 1)
+    }
+
+    @Test("animated: false shows the value at once and drops running and waiting changes")
+    func jumps() throws {
+        var queue = try AnimationQueue(odometer, value: 0)
+        try queue.enqueue(5, at: 0)
+        try queue.enqueue(9, at: 0.2)
+        try queue.enqueue(42, at: 0.5, animated: false)
+        #expect(queue.state(at: 0.5).digits == [4, 2])
+        #expect(queue.isAtRest(at: 0.5))
+        #expect(queue.pendingCount(at: 0.5) == 0)
+    }
+
+    @Test("an overflowing backlog collapses every waiting change into one move to the newest value")
+    func collapses() throws {
+        var queue = try AnimationQueue(odometer, value: 0, backlog: 2)
+        try queue.enqueue(1, at: 0)       // running until 0.3
+        try queue.enqueue(2, at: 0.1)
+        try queue.enqueue(3, at: 0.1)     // two waiting: the backlog is full
+        try queue.enqueue(9, at: 0.2)     // overflow: 2 and 3 collapse with 9 into 1 → 9
+        #expect(queue.pendingCount(at: 0.2) == 2)
+        #expect(queue.state(at: 0.31).target == 9)
+        #expect(isClose(queue.restTime, 0.3 + 0.3 * 8))  // 1 → 9 takes 0.3 × 1 × 8 s
+        #expect(queue.target.digits == [9])
+    }
+
+    @Test("times going backwards count as the latest time seen")
+    func clampsTime() throws {
+        var queue = try AnimationQueue(odometer, value: 0)
+        try queue.enqueue(5, at: 10)
+        try queue.enqueue(6, at: 2)
+        #expect(queue.state(at: 11.4).target == 5)
+        #expect(isClose(queue.restTime, 11.5 + 0.3))
+    }
+
+    @Test("refused changes leave the queue as it was", arguments: [
+        (Double.nan, 1.0, nil as Double?, AnimationError.notFinite),
+        (1e9, 1, nil, .tooWide),
+        (5, .infinity, nil, .invalidTime),
+        (5, 1, -1, .invalidInterval),
+        (5, 1, .nan, .invalidInterval),
+    ])
+    func refuses(value: Double, time: Double, interval: Double?, error: AnimationError) throws {
+        var queue = try AnimationQueue(odometer, value: 3)
+        let before = queue.target
+        #expect(throws: error) { try queue.enqueue(value, at: time, interval: interval) }
+        #expect(queue.target == before && queue.restTime == 0)
+    }
+
+    @Test("a backlog below one is refused")
+    func refusesEmptyBacklog() {
+        #expect(throws: AnimationError.invalidConfiguration) { try AnimationQueue(odometer, value: 0, backlog: 0) }
+    }
+
+    @Test("counters and wheels queue like odometers")
+    func otherKinds() throws {
+        let counter = try Counter(configuration: CounterConfiguration(duration: 1, format: NumberFormat(format: "%d")))
+        var counting = try AnimationQueue(counter, value: 0)
+        try counting.enqueue(100, at: 0)
+        try counting.enqueue(50, at: 0.5)
+        #expect(counting.state(at: 1.5).target == 50)
+        #expect(counting.restTime == 2)
+        let wheel = try Wheel(contents: ["A", "B", "C", "D"])
+        var turning = try AnimationQueue(wheel, value: 0)
+        try turning.enqueue(wheel.position(forProgress: 0.4), at: 0)
+        #expect(turning.state(at: 0.5).position == 1.6)
+    }
+
+    @Test("over many random changes the queue never loses the newest value and its backlog stays bounded")
+    func neverLosesNewest() throws {
+        var generator = SplitMix64(seed: 99)
+        for _ in 0..<200 {
+            let backlog = Int.random(in: 1...8, using: &generator)
+            var queue = try AnimationQueue(odometer, value: 0, backlog: backlog)
+            var time = 0.0
+            var newest = 0.0
+            for _ in 0..<Int.random(in: 1...30, using: &generator) {
+                time += Double.random(in: 0...1.5, using: &generator)
+                newest = Double(Int.random(in: -99_999_999...99_999_999, using: &generator))
+                let animated = Int.random(in: 0..<10, using: &generator) > 0
+                try queue.enqueue(newest, at: time, animated: animated)
+                #expect(queue.pendingCount(at: time) <= backlog + 1)
+                #expect(queue.restTime.isFinite && queue.restTime >= time)
+            }
+            #expect(queue.target.target == newest)
+            #expect(queue.state(at: queue.restTime) == queue.target)
+        }
+    }
+}

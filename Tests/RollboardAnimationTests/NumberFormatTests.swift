@@ -1,0 +1,43 @@
+import Testing
+import RollboardAnimation
+
+@Suite("NumberFormat")
+struct NumberFormatTests {
+    @Test("formats and grouping patterns produce locale-free text", arguments: [
+        ("%d", nil as String?, 3048.64, "3048"),
+        ("%.2f", nil, 3048.64, "3048.64"),
+        ("%f", nil, 1.5, "1.500000"),
+        ("%.2f", "###,##0.00", 3048.64, "3,048.64"),
+        ("%f", "###,###.##", 3048.64, "3,048.64"),
+        ("%f", "###,###.##", 3048.6, "3,048.6"),
+        ("%f", "###,###.##", 3048, "3,048"),
+        ("%f", "###,###.##", 0, "0"),
+        ("%f", "###,###.##", 0.5, ".5"),
+        ("%.2f", "###,##0.00", 0, "0.00"),
+        ("%d", "#,##0", 1_234_567, "1,234,567"),
+        ("%.1f", nil, -2.25, "-2.2"),
+        ("%.2f", nil, 0.125, "0.12"),      // ties go to even, as printf
+        ("%.2f", nil, 0.375, "0.38"),
+        ("%.0f", nil, 1.5, "2"),
+        ("%.2f", nil, -0.001, "0.00"),
+        ("%d%%", nil, 42, "42%"),
+        ("up %.1f km", nil, 3.25, "up 3.2 km"),
+    ])
+    func formats(format: String, grouping: String?, value: Double, text: String) throws {
+        #expect(try NumberFormat(format: format, grouping: grouping).string(for: value) == text)
+    }
+
+    @Test("prefix and suffix surround the number and its sign")
+    func prefixAndSuffix() throws {
+        let format = try NumberFormat(format: "%.2f", grouping: "#,##0.00", prefix: "$", suffix: " USD")
+        #expect(format.string(for: -1234.5) == "$-1,234.50 USD")
+    }
+
+    @Test("formats and patterns it does not understand are refused", arguments: [
+        ("%s", nil as String?), ("%.7f", nil), ("%d %d", nil), ("no conversion", nil), ("%5d", nil), ("%.2d", nil),
+        ("%f", "##a"), ("%f", "#.#######"), ("%f", "#,"),
+    ])
+    func refuses(format: String, grouping: String?) {
+        #expect(throws: AnimationError.invalidFormat) { try NumberFormat(format: format, grouping: grouping) }
+    }
+}

@@ -1,0 +1,144 @@
+import Synchronization
+import Testing
+
+@testable import RollboardNet
+@testable import RollboardServer
+
+/// A tile that moves linearly from its value to a new one over one second.
+struct RampTile: LiveTile {
+    let tileID: String
+    var from: Double
+    var to: Double
+    var start = 0.0
+
+    mutating func apply(_ change: TileChange, at time: Double) throws {
+        guard case .value(let value, _, _) = change else { return }
+        from = position(at: time)
+        to = value
+        start = time
+    }
+
+    mutating func apply(viewerAction: CarouselViewerAction, page: Int?, at time: Double) {}
+
+    func position(at time: Double) -> Double {
+        let progress = min(max(time - start, 0), 1)
+        return from + (to - from) * progress
+    }
+
+    func encodedState(at time: Double) -> String {
+        "{\"value\":\(jsonNumber(position(at: time)))}"
+    }
+
+    func nextMotion(after time: Double) -> Double? {
+        time < start + 1 ? time : nil
+    }
+}
+
+/// Records what a session sends; its writability is set by the test.
+final class RecordingSink: FrameSink {
+    private let state = Mutex((messages: [String](), writable: true, closed: WebSocketCloseCode?.none))
+
+    var isWritable: Bool {
+        get { state.withLock { $0.writable } }
+        set { state.withLock { $0.writable = newValue } }
+    }
+    var messages: [String] { state.withLock { $0.messages } }
+    var closeCode: WebSocketCloseCode? { state.withLock { $0.closed } }
+
+    func send(text: String) { state.withLock { $0.messages.append(text) } }
+    func close(code: WebSocketCloseCode, reason: String) { state.withLock { $0.closed = code } }
+}
+
+@Suite("Client session")
+struct ClientSessionTests {
+    private func makeSession(sink: RecordingSink, fps: Int = 10, timeout: Double = 5) -> ClientSession {
+        ClientSession(
+            id: 1,
+            sink: sink,
+            tiles: [RampTile(tileID: "a", from: 0, to: 0), RampTile(tileID: "b", from: 5, to: 5)],
+            fps: fps,
+            slowClientTimeout: timeout,
+            now: 0
+        )
+    }
+
+    @Test("hello tiles hold every tile's state")
+    func helloHoldsEveryTile() {
+        let session = makeSession(sink: RecordingSink())
+        #expect(session.helloTiles == #"{"a":{"value":0},"b":{"value":5}}"#)
+    }
+
+    @Test("a frame holds only the tiles that changed, and seq counts frames sent")
+    func framesHoldOnlyChangedTiles() throws {
+        let sink = RecordingSink()
+        let session = makeSession(sink: sink)
+        #expect(session.tick(at: 0) == .idle)
+        try session.apply(.value(10, interval: nil, animated: true), toTile: "a", at: 0)
+        _ = session.tick(at: 0.5)
+        _ = session.tick(at: 1.0)
+        _ = session.tick(at: 1.5)
+        #expect(sink.messages == [
+            #"{"type":"frame","seq":1,"tiles":{"a":{"value":5}}}"#,
+            #"{"type":"frame","seq":2,"tiles":{"a":{"value":10}}}"#,
+        ])
+    }
+
+    @Test("a tick before the client's next frame time sends nothing")
+    func ticksRespectTheFrameRate() throws {
+        let sink = RecordingSink()
+        let session = makeSession(sink: sink, fps: 2)
+        try session.apply(.value(10, interval: nil, animated: true), toTile: "a", at: 0)
+        _ = session.tick(at: 0.1)
+        _ = session.tick(at: 0.2)
+        _ = session.tick(at: 0.6)
+        #expect(sink.messages.count == 2)
+    }
+
+    @Test("a paused client gets nothing, and after resume one frame with the latest state")
+    func pauseAndResume() throws {
+        let sink = RecordingSink()
+        let session = makeSession(sink: sink)
+        session.setPaused(true, now: 0)
+        try session.apply(.value(10, interval: nil, animated: true), toTile: "a", at: 0)
+        #expect(session.tick(at: 0.5) == .idle)
+        #expect(session.nextWakeup(after: 0.5) == nil)
+        session.setPaused(false, now: 2)
+        _ = session.tick(at: 2)
+        #expect(sink.messages == [#"{"type":"frame","seq":1,"tiles":{"a":{"value":10}}}"#])
+    }
+
+    @Test("a client over its watermark is skipped, then gets one frame with the latest state")
+    func backpressureSkipsThenCatchesUp() throws {
+        let sink = RecordingSink()
+        let session = makeSession(sink: sink)
+        try session.apply(.value(10, interval: nil, animated: true), toTile: "a", at: 0)
+        sink.isWritable = false
+        #expect(session.tick(at: 0.2) == .skipped)
+        #expect(session.tick(at: 0.4) == .skipped)
+        sink.isWritable = true
+        #expect(session.tick(at: 1.2) == .sent(bytes: 51))
+        #expect(sink.messages == [#"{"type":"frame","seq":1,"tiles":{"a":{"value":10}}}"#])
+    }
+
+    @Test("a client stuck over its watermark past the timeout is closed with 1008")
+    func stuckClientIsClosed() throws {
+        let sink = RecordingSink()
+        let session = makeSession(sink: sink, timeout: 1)
+        try session.apply(.value(10, interval: nil, animated: true), toTile: "a", at: 0)
+        sink.isWritable = false
+        #expect(session.tick(at: 0.1) == .skipped)
+        #expect(session.tick(at: 0.6) == .skipped)
+        #expect(session.tick(at: 1.1) == .closedAsTooSlow)
+        #expect(sink.closeCode == .policyViolation)
+        #expect(session.tick(at: 1.2) == .idle)
+    }
+
+    @Test("the fps setting is clamped to 1…60")
+    func fpsIsClamped() {
+        let session = makeSession(sink: RecordingSink())
+        session.setFPS(500, now: 0)
+        #expect(session.fps == 60)
+        session.setFPS(0, now: 0)
+        #expect(session.fps == 1)
+    }
+}

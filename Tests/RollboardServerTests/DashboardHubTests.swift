@@ -1,0 +1,97 @@
+import Dispatch
+import Logging
+import RollboardNet
+import Testing
+
+@testable import RollboardServer
+
+@Suite("Dashboard hub")
+struct DashboardHubTests {
+    private func makeHub(clock: FrameClock = .monotonic()) -> DashboardHub {
+        DashboardHub(
+            dashboardID: "ops",
+            helloDashboard: #"{"id":"ops","title":"Ops","tiles":[{"id":"a","type":"counter"}]}"#,
+            tiles: [RampTile(tileID: "a", from: 1, to: 1)],
+            tilesByMetric: ["orders": ["a"]],
+            configuration: .init(defaultFPS: 30, slowClientTimeout: 10),
+            clock: clock,
+            metrics: ServerMetrics(),
+            logger: Logger(label: "test")
+        )
+    }
+
+    /// Waits (bounded) until `condition` holds; the hub's frame clock runs on real time.
+    private func eventually(_ seconds: Double = 5, _ condition: () -> Bool) async -> Bool {
+        let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(seconds * 1e9)
+        while DispatchTime.now().uptimeNanoseconds < deadline {
+            if condition() { return true }
+            try? await Task.sleep(nanoseconds: 5_000_000)
+        }
+        return condition()
+    }
+
+    @Test("a new screen gets the hello with the layout and every tile's current state")
+    func helloComesFirst() {
+        let hub = makeHub()
+        let sink = RecordingSink()
+        _ = hub.connect(sink, fps: nil)
+        #expect(sink.messages == [
+            #"{"type":"hello","protocol":1,"fps":30,"dashboard":{"id":"ops","title":"Ops","tiles":[{"id":"a","type":"counter"}]},"tiles":{"a":{"value":1}}}"#
+        ])
+    }
+
+    @Test("a change to a metric rolls every screen to the new value, ending exactly on it")
+    func changesReachEveryScreen() async {
+        let hub = makeHub()
+        let first = RecordingSink()
+        let second = RecordingSink()
+        _ = hub.connect(first, fps: 60)
+        _ = hub.connect(second, fps: nil)
+        hub.apply(.value(9, interval: nil, animated: true), toMetric: "orders")
+        let finished = await eventually { [first, second].allSatisfy { $0.messages.last?.contains(#""a":{"value":9}"#) == true } }
+        #expect(finished, "\(first.messages.suffix(2)) \(second.messages.suffix(2))")
+        #expect(first.messages.count > second.messages.count)
+        #expect(first.messages.dropFirst().allSatisfy { $0.hasPrefix(#"{"type":"frame","seq":"#) })
+    }
+
+    @Test("an idle dashboard sends no frames")
+    func idleDashboardIsQuiet() async throws {
+        let hub = makeHub()
+        let sink = RecordingSink()
+        _ = hub.connect(sink, fps: 60)
+        try await Task.sleep(nanoseconds: 200_000_000)
+        #expect(sink.messages.count == 1)
+    }
+
+    @Test("a screen that sends a malformed message is closed with 1007")
+    func malformedMessageCloses() async {
+        let hub = makeHub()
+        let sink = RecordingSink()
+        let id = hub.connect(sink, fps: nil)
+        hub.receive(text: "{nope", from: id)
+        #expect(await eventually { sink.closeCode == .invalidPayload })
+    }
+
+    @Test("a paused screen gets no frames while others do")
+    func pauseActsOnOneScreen() async {
+        let hub = makeHub()
+        let paused = RecordingSink()
+        let watching = RecordingSink()
+        let pausedID = hub.connect(paused, fps: nil)
+        _ = hub.connect(watching, fps: nil)
+        hub.receive(text: #"{"type":"pause"}"#, from: pausedID)
+        hub.apply(.value(3, interval: nil, animated: true), toMetric: "orders")
+        #expect(await eventually { watching.messages.last?.contains(#""a":{"value":3}"#) == true })
+        #expect(paused.messages.count == 1)
+    }
+
+    @Test("closing the hub sends 1001 to every screen")
+    func shutdownSendsGoingAway() {
+        let hub = makeHub()
+        let sink = RecordingSink()
+        _ = hub.connect(sink, fps: nil)
+        hub.closeAll()
+        #expect(sink.closeCode == .goingAway)
+        #expect(hub.sessionCount == 0)
+    }
+}

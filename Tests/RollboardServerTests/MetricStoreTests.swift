@@ -1,0 +1,345 @@
+import Dispatch
+import Logging
+import Testing
+
+@testable import RollboardServer
+
+private let logger = Logger(label: "test.store")
+
+/// A clock that returns 1000, 1001, 1002, … seconds.
+private func steppingClock() -> @Sendable () -> Double {
+    let counter = Counter()
+    return { Double(1000 + counter.next()) }
+}
+
+private final class Counter: Sendable {
+    private let value = Synchronized(0)
+    func next() -> Int {
+        value.update { value in
+            defer { value += 1 }
+            return value
+        }
+    }
+}
+
+extension JournalRecord {
+    /// The framed size of a one-metric record with the given id.
+    static func metricsRecordSize(id: String) -> Int {
+        frameHeaderSize + 1 + 4 + 8 + 4 + id.utf8.count + 8 + 8 + 8 + 1
+    }
+}
+
+extension MetricStore {
+    /// `append`, awaiting its completion.
+    func append(_ updates: [MetricUpdate]) async -> Result<[StoredMetric], StoreError> {
+        await withCheckedContinuation { continuation in
+            append(updates) { continuation.resume(returning: $0) }
+        }
+    }
+
+    func append(_ id: String, _ value: Double) async throws -> StoredMetric {
+        try await append([MetricUpdate(id: id, value: value)]).get()[0]
+    }
+
+    func setWheel(_ id: String, _ target: WheelTarget) async -> Result<StoredWheel, StoreError> {
+        await withCheckedContinuation { continuation in
+            setWheel(id, target: target) { continuation.resume(returning: $0) }
+        }
+    }
+}
+
+@Suite("MetricStore")
+struct MetricStoreTests {
+    let folder = TemporaryDirectory()
+
+    func open(historyLimit: Int = 100, compactionThreshold: Int = 8 << 20) throws -> MetricStore {
+        try MetricStore(
+            directory: folder.path + "/store", historyLimit: historyLimit, compactionThreshold: compactionThreshold,
+            logger: logger, clock: steppingClock()
+        )
+    }
+
+    @Test("appended values are there after the store is reopened, with their seq, time and history")
+    func appendAndRecover() async throws {
+        defer { folder.remove() }
+        let store = try open()
+        let first = try await store.append("revenue", 10.5)
+        let second = try await store.append("revenue", 20)
+        _ = try await store.append("orders", 7)
+        #expect(first.seq == 1)
+        #expect(second.seq == 2)
+        #expect(store.current("revenue")?.value == 20)
+        store.close()
+
+        let reopened = try open()
+        #expect(reopened.current("revenue") == StoredMetric(id: "revenue", value: 20, seq: 2, updatedAt: 1001))
+        #expect(reopened.current("orders")?.seq == 3)
+        #expect(reopened.history("revenue").map(\.value) == [10.5, 20])
+        #expect(reopened.lastSeq == 3)
+        #expect(reopened.epoch == store.epoch)
+        #expect(reopened.statistics.recoveredRecords == 3)
+        #expect(try await reopened.append("orders", 8).seq == 4)
+        reopened.close()
+    }
+
+    @Test("a batch gets consecutive sequence numbers and keeps its animation hints")
+    func batch() async throws {
+        defer { folder.remove() }
+        let store = try open()
+        let stored = try await store.append([
+            MetricUpdate(id: "a", value: 1, interval: 3, animated: true),
+            MetricUpdate(id: "b", value: -2.25, interval: nil, animated: false),
+        ]).get()
+        #expect(stored.map(\.seq) == [1, 2])
+        store.close()
+        let reopened = try open()
+        #expect(reopened.current("a")?.interval == 3)
+        #expect(reopened.current("b") == StoredMetric(id: "b", value: -2.25, seq: 2, updatedAt: 1000, animated: false))
+        reopened.close()
+    }
+
+    @Test("the epoch stays the same across restarts and differs between stores")
+    func epoch() throws {
+        defer { folder.remove() }
+        let store = try open()
+        let epoch = store.epoch
+        store.close()
+        let reopened = try open()
+        #expect(reopened.epoch == epoch)
+        #expect(epoch.count == 16)
+        reopened.close()
+        let other = TemporaryDirectory()
+        defer { other.remove() }
+        let otherStore = try MetricStore(directory: other.path, logger: logger)
+        #expect(otherStore.epoch != epoch)
+        otherStore.close()
+    }
+
+    static let tailDamage: [(name: String, damage: @Sendable ([UInt8]) -> [UInt8])] = [
+        ("cut inside the last record", { Array($0.dropLast(5)) }),
+        ("cut inside the last record's header", { Array($0.dropLast(JournalRecord.metricsRecordSize(id: "c") - 3)) }),
+        (
+            "the last record's payload changed",
+            {
+                var bytes = $0; bytes[bytes.count - 2] ^= 0x40; return bytes
+            }
+        ),
+        ("garbage appended", { $0 + [0xde, 0xad, 0xbe, 0xef, 0x01, 0x02, 0x03, 0x04, 0x05] }),
+        ("zeros appended", { $0 + [UInt8](repeating: 0, count: 4096) }),
+    ]
+
+    @Test("a damaged journal tail is cut on recovery and everything before it is kept", arguments: tailDamage)
+    func damagedTail(name: String, damage: @Sendable ([UInt8]) -> [UInt8]) async throws {
+        defer { folder.remove() }
+        let store = try open()
+        _ = try await store.append("a", 1)
+        _ = try await store.append("b", 2)
+        _ = try await store.append("c", 3)
+        store.close()
+        let journal = try folder.read("store/journal")
+        try folder.write("store/journal", damage(journal))
+
+        let reopened = try open()
+        #expect(reopened.current("a")?.value == 1)
+        #expect(reopened.current("b")?.value == 2)
+        let garbageOnly = name.hasSuffix("appended")
+        #expect((reopened.current("c") != nil) == garbageOnly)
+        #expect(reopened.statistics.discardedBytes > 0)
+        #expect(folder.files("store").contains { $0.hasPrefix("journal.damaged-") })
+        let next = try await reopened.append("d", 4)
+        #expect(next.seq == (garbageOnly ? 4 : 3))
+        reopened.close()
+
+        let again = try open()
+        #expect(again.current("d")?.value == 4)
+        #expect(again.statistics.discardedBytes == 0)
+        again.close()
+    }
+
+    @Test("a CRC mismatch in the middle stops recovery there and keeps a copy of the rest")
+    func crcMismatchInTheMiddle() async throws {
+        defer { folder.remove() }
+        let store = try open()
+        _ = try await store.append("a", 1)
+        _ = try await store.append("b", 2)
+        _ = try await store.append("c", 3)
+        store.close()
+        var journal = try folder.read("store/journal")
+        let secondPayload = JournalFile.headerSize + JournalRecord.metricsRecordSize(id: "a") + 12
+        journal[secondPayload] ^= 0xff
+        try folder.write("store/journal", journal)
+
+        let reopened = try open()
+        #expect(reopened.current("a")?.value == 1)
+        #expect(reopened.current("b") == nil)
+        #expect(reopened.current("c") == nil)
+        let copies = folder.files("store").filter { $0.hasPrefix("journal.damaged-") }
+        #expect(copies.count == 1)
+        reopened.close()
+    }
+
+    @Test("compaction keeps the last values, history and sequence, and empties the journal")
+    func compaction() async throws {
+        defer { folder.remove() }
+        let store = try open(historyLimit: 3)
+        for value in 1...10 { _ = try await store.append("a", Double(value)) }
+        _ = await store.setWheel("status", .index(2))
+        store.compact()
+        #expect(try folder.read("store/journal").count == JournalFile.headerSize)
+        #expect(store.statistics.compactions == 1)
+        _ = try await store.append("b", 99)
+        store.close()
+
+        let reopened = try open(historyLimit: 3)
+        #expect(reopened.current("a") == StoredMetric(id: "a", value: 10, seq: 10, updatedAt: 1009))
+        #expect(reopened.history("a").map(\.value) == [8, 9, 10])
+        #expect(reopened.wheel("status")?.target == .index(2))
+        #expect(reopened.current("b")?.seq == 12)
+        #expect(reopened.lastSeq == 12)
+        #expect(reopened.epoch == store.epoch)
+        reopened.close()
+    }
+
+    @Test("a crash after the snapshot but before the journal was replaced does not apply records twice")
+    func crashDuringCompaction() async throws {
+        defer { folder.remove() }
+        let store = try open()
+        for value in 1...4 { _ = try await store.append("a", Double(value)) }
+        store.close()
+        let oldJournal = try folder.read("store/journal")
+        let compacting = try open()
+        compacting.compact()
+        compacting.close()
+        try folder.write("store/journal", oldJournal)
+
+        let reopened = try open()
+        #expect(reopened.history("a").map(\.value) == [1, 2, 3, 4])
+        #expect(reopened.lastSeq == 4)
+        #expect(reopened.statistics.recoveredRecords == 0)
+        reopened.close()
+    }
+
+    @Test("the journal is compacted on its own when it grows past the threshold")
+    func automaticCompaction() async throws {
+        defer { folder.remove() }
+        let store = try open(compactionThreshold: 512)
+        for value in 1...50 { _ = try await store.append("a", Double(value)) }
+        #expect(store.statistics.compactions > 0)
+        store.close()
+        let reopened = try open()
+        #expect(reopened.current("a")?.value == 50)
+        #expect(reopened.lastSeq == 50)
+        reopened.close()
+    }
+
+    @Test("history keeps only the configured number of values")
+    func historyBound() async throws {
+        defer { folder.remove() }
+        let store = try open(historyLimit: 5)
+        for value in 1...12 { _ = try await store.append("a", Double(value)) }
+        #expect(store.history("a").map(\.value) == [8, 9, 10, 11, 12])
+        store.close()
+        let reopened = try open(historyLimit: 5)
+        #expect(reopened.history("a").map(\.value) == [8, 9, 10, 11, 12])
+        reopened.close()
+    }
+
+    @Test("appends arriving during an fsync are committed together by the next one")
+    func groupCommit() async throws {
+        defer { folder.remove() }
+        let store = try open()
+        let entered = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        let first = Synchronized(true)
+        store.subscribe { _ in
+            if first.update({ value in
+                defer { value = false }; return value
+            }) {
+                entered.signal()
+                release.wait()
+            }
+        }
+        let completions = DispatchGroup()
+        let seqs = Synchronized<[UInt64]>([])
+        completions.enter()
+        store.append([MetricUpdate(id: "m0", value: 0)]) { result in
+            seqs.update { $0 += (try? result.get().map(\.seq)) ?? [] }
+            completions.leave()
+        }
+        entered.wait()
+        DispatchQueue.concurrentPerform(iterations: 99) { index in
+            completions.enter()
+            store.append([MetricUpdate(id: "m\(index + 1)", value: Double(index))]) { result in
+                seqs.update { $0 += (try? result.get().map(\.seq)) ?? [] }
+                completions.leave()
+            }
+        }
+        release.signal()
+        completions.wait()
+        #expect(seqs.update { $0 }.sorted() == Array(1...100))
+        #expect(store.statistics.commits == 100)
+        #expect(store.statistics.syncs == 2)
+        store.close()
+    }
+
+    @Test("subscribers see every commit in sequence order")
+    func subscriberOrder() async throws {
+        defer { folder.remove() }
+        let store = try open()
+        let seen = Synchronized<[UInt64]>([])
+        store.subscribe { change in seen.update { $0.append(change.lastSeq) } }
+        let group = DispatchGroup()
+        DispatchQueue.concurrentPerform(iterations: 50) { index in
+            group.enter()
+            store.append([MetricUpdate(id: "m", value: Double(index))]) { _ in group.leave() }
+        }
+        group.wait()
+        #expect(seen.update { $0 } == Array(1...50))
+        #expect(store.current("m")?.seq == 50)
+        store.close()
+    }
+
+    @Test("a wheel target survives a restart")
+    func wheelTarget() async throws {
+        defer { folder.remove() }
+        let store = try open()
+        let stored = try await store.setWheel("status", .progress(0.4)).get()
+        #expect(stored.seq == 1)
+        store.close()
+        let reopened = try open()
+        #expect(reopened.wheel("status") == StoredWheel(id: "status", target: .progress(0.4), seq: 1, updatedAt: 1000))
+        #expect(reopened.allWheels().count == 1)
+        reopened.close()
+    }
+
+    @Test("a second store on the same folder is refused while the first is open")
+    func lock() throws {
+        defer { folder.remove() }
+        let store = try open()
+        #expect(throws: StoreError.self) { try open() }
+        store.close()
+    }
+
+    @Test("a closed store refuses changes")
+    func closed() async throws {
+        defer { folder.remove() }
+        let store = try open()
+        store.close()
+        let result = await store.append([MetricUpdate(id: "a", value: 1)])
+        #expect(throws: StoreError.closed) { try result.get() }
+    }
+
+    @Test("a journal from another store is refused rather than mixed in")
+    func foreignJournal() async throws {
+        defer { folder.remove() }
+        let store = try open()
+        _ = try await store.append("a", 1)
+        store.compact()
+        store.close()
+        var journal = try folder.read("store/journal")
+        journal[8] ^= 0x01
+        try folder.write("store/journal", journal)
+        let error = #expect(throws: StoreError.self) { try open() }
+        #expect(error?.description.contains("belongs to another store") == true)
+    }
+}

@@ -1,0 +1,47 @@
+import Testing
+
+@testable import RollboardServer
+
+@Suite("Server metrics")
+struct ServerMetricsTests {
+    @Test("counters appear in the Prometheus text with their totals")
+    func countersAppearWithTotals() {
+        let metrics = ServerMetrics()
+        metrics.frameSent(bytes: 120)
+        metrics.frameSent(bytes: 80)
+        metrics.frameSkipped()
+        metrics.postFinished(status: 202)
+        metrics.postFinished(status: 422)
+        metrics.postFinished(status: 422)
+        metrics.webSocketSessionsChanged(by: 1)
+        let text = metrics.prometheusText()
+        #expect(text.contains("\nrollboard_frames_sent_total 2\n"))
+        #expect(text.contains("\nrollboard_frame_bytes_sent_total 200\n"))
+        #expect(text.contains("\nrollboard_frames_skipped_total 1\n"))
+        #expect(text.contains("\nrollboard_posts_accepted_total 1\n"))
+        #expect(text.contains("\nrollboard_posts_refused_total{status=\"422\"} 2\n"))
+        #expect(text.contains("\nrollboard_websocket_sessions 1\n"))
+    }
+
+    @Test("commit latency lands in every bucket at or above it, cumulatively")
+    func commitLatencyBucketsAreCumulative() {
+        let metrics = ServerMetrics()
+        metrics.commitFinished(seconds: 0.003)
+        metrics.commitFinished(seconds: 0.0004)
+        let text = metrics.prometheusText()
+        #expect(text.contains("rollboard_store_commit_seconds_bucket{le=\"0.0005\"} 1\n"))
+        #expect(text.contains("rollboard_store_commit_seconds_bucket{le=\"0.002\"} 1\n"))
+        #expect(text.contains("rollboard_store_commit_seconds_bucket{le=\"0.005\"} 2\n"))
+        #expect(text.contains("rollboard_store_commit_seconds_bucket{le=\"+Inf\"} 2\n"))
+        #expect(text.contains("rollboard_store_commit_seconds_count 2\n"))
+    }
+
+    @Test("every metric family has HELP and TYPE lines")
+    func everyFamilyIsDescribed() {
+        let text = ServerMetrics().prometheusText()
+        let types = text.split(separator: "\n").filter { $0.hasPrefix("# TYPE ") }
+        let helps = text.split(separator: "\n").filter { $0.hasPrefix("# HELP ") }
+        #expect(types.count == 9)
+        #expect(helps.count == types.count)
+    }
+}

@@ -1,0 +1,186 @@
+/**
+ * The tile grid of one dashboard: built from `hello`, painted from `hello.tiles` and every
+ * `frame.tiles`, and watched for staleness.
+ *
+ * Painting is batched per animation frame: only the newest state of each tile is painted, so a
+ * slow screen never falls behind the server's frames. Staleness is judged when states arrive.
+ */
+import { el, finiteNumber } from "./page.js";
+import { CarouselView } from "./tiles/carousel.js";
+import { CounterView } from "./tiles/counter.js";
+import { OdometerView } from "./tiles/odometer.js";
+import { TileView } from "./tiles/tile.js";
+import { WheelView } from "./tiles/wheel.js";
+
+const STALENESS_CHECK_MS = 1000;
+
+export class Board {
+  /**
+   * @param {HTMLElement} container  the <main> that holds the grid
+   * @param {(message: object) => void} send  sends a client message (carousel commands)
+   */
+  constructor(container, send) {
+    this.container = container;
+    this.send = send;
+    this.views = new Map();
+    this.changes = new Map();
+    this.pending = new Map();
+    this.layoutKey = null;
+    this.paintScheduled = false;
+    this.resizeObserver = typeof ResizeObserver === "function"
+      ? new ResizeObserver((entries) => this.resized(entries)) : null;
+    setInterval(() => this.checkStaleness(), STALENESS_CHECK_MS);
+  }
+
+  /** Shows a full-board message (connecting, unknown dashboard) instead of the tiles. */
+  showMessage(text, detail = "") {
+    this.resizeObserver?.disconnect();
+    this.views.clear();
+    this.changes.clear();
+    this.pending.clear();
+    this.layoutKey = null;
+    this.container.className = "board board--error";
+    this.container.replaceChildren(el("p", { className: "board__message" }, text, detail ? el("small", { text: detail }) : null));
+  }
+
+  /** Applies a `hello`: rebuilds the grid when the layout changed, then paints every state. */
+  hello(message) {
+    const dashboard = message.dashboard;
+    const layoutKey = JSON.stringify(dashboard);
+    if (layoutKey !== this.layoutKey) this.build(dashboard, layoutKey);
+    const states = message.tiles && typeof message.tiles === "object" ? message.tiles : {};
+    this.receive(states, true);
+  }
+
+  /** Applies a `frame`: only the tiles it holds changed. */
+  frame(message) {
+    if (message.tiles && typeof message.tiles === "object") this.receive(message.tiles, false);
+  }
+
+  build(dashboard, layoutKey) {
+    this.resizeObserver?.disconnect();
+    this.views.clear();
+    this.changes.clear();
+    this.pending.clear();
+    this.layoutKey = layoutKey;
+    this.container.className = "board";
+    const tiles = dashboard.tiles.filter((tile) => tile && (typeof tile.id === "string" || typeof tile.id === "number"));
+    const grid = gridOf(dashboard, tiles.length, this.container);
+    this.container.style.setProperty("--columns", String(grid.columns));
+    this.container.style.setProperty("--rows", String(grid.rows));
+    const elements = tiles.map((tile) => {
+      const view = this.viewFor(tile);
+      this.views.set(view.id, view);
+      placeTile(view.element, tile.grid ?? tile.position);
+      this.resizeObserver?.observe(view.element);
+      return view.element;
+    });
+    this.container.replaceChildren(...elements);
+  }
+
+  viewFor(tile) {
+    switch (tile.type) {
+      case "odometer": return new OdometerView(tile);
+      case "counter": return new CounterView(tile);
+      case "wheel": return new WheelView(tile);
+      case "carousel": return new CarouselView(tile, this.send);
+      default: {
+        const view = new TileView(tile, "unsupported");
+        view.body.append(el("p", { className: "board__message", text: `Unsupported tile type “${tile.type}”` }));
+        return view;
+      }
+    }
+  }
+
+  receive(states, isHello) {
+    const now = Date.now();
+    for (const [id, state] of Object.entries(states)) {
+      const view = this.views.get(id);
+      if (!view || !state || typeof state !== "object") continue;
+      this.noteChange(view, state, now, isHello);
+      this.pending.set(id, state);
+    }
+    this.schedulePaint();
+  }
+
+  /** Remembers when the tile's value last changed; a `hello` may say so with `updatedAt`. */
+  noteChange(view, state, now, isHello) {
+    const key = view.changeKey(state);
+    if (key === null) return;
+    const previous = this.changes.get(view.id);
+    if (previous && previous.key === key) return;
+    const reported = isHello ? timestampOf(state.updatedAt) : null;
+    this.changes.set(view.id, { key, at: reported ?? now });
+    if (view.staleAfter !== null) view.showStale(null);
+  }
+
+  schedulePaint() {
+    if (this.paintScheduled) return;
+    this.paintScheduled = true;
+    requestAnimationFrame(() => {
+      this.paintScheduled = false;
+      for (const [id, state] of this.pending) this.views.get(id)?.paint(state);
+      this.pending.clear();
+    });
+  }
+
+  resized(entries) {
+    for (const entry of entries) {
+      const view = this.views.get(entry.target.dataset.tileId);
+      view?.resized();
+    }
+  }
+
+  checkStaleness() {
+    const now = Date.now();
+    for (const view of this.views.values()) {
+      if (view.staleAfter === null || view.staleAfter <= 0) continue;
+      const change = this.changes.get(view.id);
+      if (!change) continue;
+      const age = (now - change.at) / 1000;
+      view.showStale(age >= view.staleAfter ? age : null);
+    }
+  }
+}
+
+/**
+ * The grid size: `dashboard.grid` (or `dashboard.layout`) `{"columns":C,"rows":R}` when given,
+ * else the column count whose tiles come closest to a 16:10 shape on this screen.
+ */
+function gridOf(dashboard, count, container) {
+  const given = dashboard.grid ?? dashboard.layout;
+  const columns = Math.trunc(finiteNumber(given?.columns, 0));
+  const rows = Math.trunc(finiteNumber(given?.rows, 0));
+  if (columns > 0) return { columns, rows: rows > 0 ? rows : Math.max(1, Math.ceil(count / columns)) };
+  const width = container.clientWidth || window.innerWidth;
+  const height = container.clientHeight || window.innerHeight;
+  let best = { columns: 1, rows: Math.max(1, count), score: Infinity };
+  for (let c = 1; c <= Math.max(1, count); c += 1) {
+    const r = Math.max(1, Math.ceil(count / c));
+    const shape = (width / c) / (height / r);
+    const score = Math.abs(Math.log(shape / 1.6)) + 0.35 * (c * r - count);
+    if (score < best.score) best = { columns: c, rows: r, score };
+  }
+  return best;
+}
+
+/** Places a tile from `{"column":1,"row":1,"width":2,"height":1}` (1-based; `columnSpan`/`rowSpan` also read); auto-placed otherwise. */
+function placeTile(element, position) {
+  if (!position || typeof position !== "object") return;
+  const column = Math.trunc(finiteNumber(position.column, 0));
+  const row = Math.trunc(finiteNumber(position.row, 0));
+  const columnSpan = Math.max(1, Math.trunc(finiteNumber(position.width ?? position.columnSpan, 1)));
+  const rowSpan = Math.max(1, Math.trunc(finiteNumber(position.height ?? position.rowSpan, 1)));
+  element.style.gridColumn = column > 0 ? `${column} / span ${columnSpan}` : `span ${columnSpan}`;
+  element.style.gridRow = row > 0 ? `${row} / span ${rowSpan}` : `span ${rowSpan}`;
+}
+
+/** Milliseconds since the epoch from seconds-since-epoch (number) or an ISO 8601 string. */
+function timestampOf(value) {
+  if (typeof value === "number" && Number.isFinite(value)) return value > 1e12 ? value : value * 1000;
+  if (typeof value === "string") {
+    const parsed = Date.parse(value);
+    return Number.isNaN(parsed) ? null : parsed;
+  }
+  return null;
+}

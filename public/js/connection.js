@@ -1,0 +1,157 @@
+/**
+ * The dashboard's WebSocket: connects to `/ws?dashboard=ID`, hands `hello` and `frame` messages
+ * to the page, sends the client's preferences (`fps`, `pause`/`resume`) and carousel commands,
+ * and reconnects after a loss with exponential backoff and jitter.
+ *
+ * Connection states reported through `onState(state, detail)`:
+ *   "connecting"   first attempt, nothing shown yet
+ *   "open"         a `hello` arrived; frames follow
+ *   "reconnecting" the connection was lost or refused; `detail.retryAt` (ms since epoch) says when
+ *                  the next attempt starts
+ *   "closed"       terminal: the server closed with 4404 (unknown dashboard); no reconnect
+ */
+
+/** Close code for "unknown dashboard"; the page stops reconnecting. */
+export const CLOSE_UNKNOWN_DASHBOARD = 4404;
+
+/** Backoff: first retry after about 1 s, doubling up to 30 s, with "equal jitter" (½…1 × delay). */
+const BACKOFF_BASE_MS = 1000;
+const BACKOFF_MAX_MS = 30000;
+
+export class DashboardConnection {
+  /**
+   * @param {object} options
+   * @param {string} options.dashboardId   the dashboard to subscribe to
+   * @param {number|null} options.fps      frames per second to ask for in the URL (null: server default)
+   * @param {(hello: object) => void} options.onHello
+   * @param {(frame: object) => void} options.onFrame
+   * @param {(state: string, detail: object) => void} options.onState
+   */
+  constructor({ dashboardId, fps, onHello, onFrame, onState }) {
+    this.dashboardId = dashboardId;
+    this.onHello = onHello;
+    this.onFrame = onFrame;
+    this.onState = onState;
+    this.socket = null;
+    this.failures = 0;
+    this.retryTimer = null;
+    this.state = null;
+    this.helloReceived = false;
+    /** What this client wants from its session; re-sent after every `hello`. */
+    this.preferences = { fps, paused: false };
+    this.serverFps = null;
+    window.addEventListener("online", () => {
+      if (this.state === "reconnecting") this.reconnectNow();
+    });
+  }
+
+  /** The WebSocket URL for this page: wss:// under https, ws:// under http. */
+  url() {
+    const scheme = location.protocol === "https:" ? "wss:" : "ws:";
+    const query = new URLSearchParams({ dashboard: this.dashboardId });
+    if (this.preferences.fps) query.set("fps", String(this.preferences.fps));
+    return `${scheme}//${location.host}/ws?${query}`;
+  }
+
+  /** Opens the connection (first attempt). */
+  start() {
+    this.setState("connecting", {});
+    this.open();
+  }
+
+  /** Skips the remaining backoff and tries again at once. */
+  reconnectNow() {
+    if (this.state !== "reconnecting") return;
+    clearTimeout(this.retryTimer);
+    this.retryTimer = null;
+    this.open();
+  }
+
+  /** Sends one client message if the connection is up; returns whether it was sent. */
+  send(message) {
+    if (!this.socket || this.socket.readyState !== WebSocket.OPEN || !this.helloReceived) return false;
+    this.socket.send(JSON.stringify(message));
+    return true;
+  }
+
+  /** Asks for a different frame rate (frames per second, 1…60); later connections ask for it too. */
+  setFps(fps) {
+    this.preferences.fps = fps;
+    this.send({ type: "fps", value: fps });
+  }
+
+  /** Pauses or resumes this client's frames (the page is hidden or shown). */
+  setPaused(paused) {
+    if (this.preferences.paused === paused) return;
+    this.preferences.paused = paused;
+    this.send({ type: paused ? "pause" : "resume" });
+  }
+
+  open() {
+    this.helloReceived = false;
+    let socket;
+    try {
+      socket = new WebSocket(this.url());
+    } catch (error) {
+      this.scheduleRetry({ reason: error.message });
+      return;
+    }
+    this.socket = socket;
+    socket.addEventListener("message", (event) => this.receive(event.data));
+    socket.addEventListener("close", (event) => {
+      if (this.socket !== socket) return;
+      this.socket = null;
+      if (event.code === CLOSE_UNKNOWN_DASHBOARD) {
+        this.setState("closed", { code: event.code, reason: event.reason });
+        return;
+      }
+      this.scheduleRetry({ code: event.code, reason: event.reason });
+    });
+  }
+
+  receive(data) {
+    if (typeof data !== "string") return;
+    let message;
+    try {
+      message = JSON.parse(data);
+    } catch {
+      return;
+    }
+    if (!message || typeof message !== "object") return;
+    if (message.type === "hello") {
+      if (!message.dashboard || !Array.isArray(message.dashboard.tiles)) return;
+      this.helloReceived = true;
+      this.failures = 0;
+      this.serverFps = typeof message.fps === "number" ? message.fps : null;
+      this.onHello(message);
+      this.setState("open", {});
+      this.resendPreferences();
+    } else if (message.type === "frame" && this.helloReceived) {
+      this.onFrame(message);
+    }
+  }
+
+  resendPreferences() {
+    const { fps, paused } = this.preferences;
+    if (fps && fps !== this.serverFps) this.send({ type: "fps", value: fps });
+    if (paused) this.send({ type: "pause" });
+  }
+
+  scheduleRetry(detail) {
+    const ceiling = Math.min(BACKOFF_MAX_MS, BACKOFF_BASE_MS * 2 ** this.failures);
+    const delay = Math.round(ceiling / 2 + Math.random() * (ceiling / 2));
+    this.failures += 1;
+    const retryAt = Date.now() + delay;
+    clearTimeout(this.retryTimer);
+    this.retryTimer = setTimeout(() => {
+      this.retryTimer = null;
+      this.open();
+    }, delay);
+    this.setState("reconnecting", { ...detail, retryAt });
+  }
+
+  setState(state, detail) {
+    this.state = state;
+    this.onState(state, detail);
+  }
+}

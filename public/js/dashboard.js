@@ -1,0 +1,107 @@
+/**
+ * Entry point of `/d/{id}`: reads the dashboard id from the path, connects, and wires the page's
+ * surroundings to the connection — the reconnect banner, `document.body.dataset.connection`,
+ * `pause`/`resume` on visibility changes, and a calm frame rate for prefers-reduced-motion.
+ *
+ * Page URL options: `?theme=dark|light`, `?fps=1…60` (frames per second to ask for), `?kiosk`
+ * (no header). With prefers-reduced-motion the page asks for REDUCED_MOTION_FPS frames per second
+ * (or fewer if `?fps=` says so): the server still computes every move, the screen just updates
+ * twice a second instead of sliding smoothly.
+ */
+import { Board } from "./board.js";
+import { DashboardConnection } from "./connection.js";
+import { applyPageOptions, pageOptions } from "./page.js";
+
+/** Frames per second asked for when the viewer prefers reduced motion. */
+export const REDUCED_MOTION_FPS = 2;
+/** The design's default frame rate, asked for again when reduced motion is switched off. */
+const DEFAULT_FPS = 30;
+
+const options = pageOptions();
+applyPageOptions(options);
+
+const banner = document.getElementById("banner");
+const bannerText = document.getElementById("banner-text");
+const bannerAction = document.getElementById("banner-action");
+const title = document.getElementById("board-title");
+
+/** The dashboard id: `/d/{id}` (a trailing slash is fine), or `?dashboard=` as a fallback. */
+function dashboardIdFromLocation() {
+  const match = /^\/d\/([^/]+)\/?$/.exec(location.pathname);
+  if (match) {
+    try {
+      return decodeURIComponent(match[1]);
+    } catch {
+      return null;
+    }
+  }
+  return new URLSearchParams(location.search).get("dashboard");
+}
+
+const reducedMotion = window.matchMedia("(prefers-reduced-motion: reduce)");
+const calmFps = () => Math.min(REDUCED_MOTION_FPS, options.fps ?? REDUCED_MOTION_FPS);
+
+const dashboardId = dashboardIdFromLocation();
+let connection = null;
+const board = new Board(document.getElementById("board"), (message) => connection?.send(message));
+let countdown = null;
+
+function setConnectionState(state, detail) {
+  document.body.dataset.connection = state;
+  clearInterval(countdown);
+  countdown = null;
+  if (state === "open") {
+    banner.hidden = true;
+  } else if (state === "reconnecting") {
+    showReconnectBanner(detail.retryAt);
+    countdown = setInterval(() => showReconnectBanner(detail.retryAt), 250);
+  } else if (state === "closed") {
+    banner.hidden = true;
+    board.showMessage(`Unknown dashboard “${dashboardId}”`, "The server has no dashboard with this id; the page will not retry.");
+    title.textContent = "Rollboard";
+    document.title = "Unknown dashboard — Rollboard";
+  }
+}
+
+function showReconnectBanner(retryAt) {
+  const seconds = Math.ceil((retryAt - Date.now()) / 1000);
+  banner.className = "banner";
+  bannerText.textContent = seconds > 0
+    ? `Connection lost — reconnecting in ${seconds} s`
+    : "Connection lost — reconnecting…";
+  bannerAction.hidden = seconds <= 0;
+  banner.hidden = false;
+}
+
+function start() {
+  if (!dashboardId) {
+    document.body.dataset.connection = "closed";
+    board.showMessage("No dashboard given", "Open /d/ID, or pick one on the list of dashboards.");
+    return;
+  }
+  board.showMessage("Connecting…");
+  connection = new DashboardConnection({
+    dashboardId,
+    fps: reducedMotion.matches ? calmFps() : options.fps,
+    onHello(hello) {
+      const name = typeof hello.dashboard.title === "string" && hello.dashboard.title ? hello.dashboard.title : dashboardId;
+      title.textContent = name;
+      document.title = `${name} — Rollboard`;
+      board.hello(hello);
+    },
+    onFrame(frame) {
+      board.frame(frame);
+      if (typeof frame.seq === "number") document.body.dataset.seq = String(frame.seq);
+    },
+    onState: setConnectionState,
+  });
+  connection.setPaused(document.hidden);
+  bannerAction.addEventListener("click", () => connection.reconnectNow());
+  document.addEventListener("visibilitychange", () => connection.setPaused(document.hidden));
+  reducedMotion.addEventListener("change", () => {
+    connection.setFps(reducedMotion.matches ? calmFps() : options.fps ?? DEFAULT_FPS);
+  });
+  connection.start();
+}
+
+start();

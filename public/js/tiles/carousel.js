@@ -1,0 +1,141 @@
+/**
+ * Carousel tile (CustomBanner): a track of slides moved by the server's continuous position,
+ * with page dots.
+ *
+ * The track holds the slides followed by a copy of the first, so a position between the last
+ * slide and the wrap (3.5 of 4 slides) shows half of the last slide and half of the first.
+ *
+ * STATE: `{"position":X,"page":K}`, X in [0, slides) and K the page the dots show.
+ *
+ * Options:
+ *   `slides`: array; a string is an image when it looks like an image URL (…png/jpg/jpeg/gif/webp/
+ *             svg/avif, or a data:image URL), else text; an object may give `image` (or `src`),
+ *             `text` (or `caption`/`title`), `alt`.
+ *   `dotColor` / `activeDotColor` (also read as `currentDotColor`) (the article's `indicatorColor` / `currentIndicatorColor` are
+ *             read too), `showDots` (default true; hidden anyway for a single slide).
+ *
+ * Viewer input goes to the server and acts on this client only: pressing or dragging a slide
+ * sends `hold`, letting go sends `release` (after `next`/`prev` when the drag went further than
+ * a sixth of the width); a dot sends `goto` with its page; arrow keys send `prev`/`next`.
+ *
+ * Test hooks: `data-page`, `data-position`, `data-held`.
+ */
+import { el, finiteNumber, snapToDevicePixels } from "../page.js";
+import { TileView } from "./tile.js";
+
+const IMAGE_URL = /^data:image\/|\.(png|jpe?g|gif|webp|svg|avif)([?#].*)?$/i;
+const SWIPE_FRACTION = 1 / 6;
+
+export class CarouselView extends TileView {
+  /** @param {(message: object) => void} send sends one client message to the server */
+  constructor(tile, send) {
+    super(tile, "carousel");
+    this.send = send;
+    this.slides = (Array.isArray(this.options.slides) ? this.options.slides : []).map(slideFrom).filter(Boolean);
+    this.track = el("div", { className: "carousel__track" });
+    const longestText = this.slides.reduce((length, slide) => Math.max(length, slide.text?.length ?? 0), 4);
+    this.track.style.setProperty("--chars", String(Math.min(longestText + 1, 24)));
+    for (const slide of [...this.slides, this.slides[0]].filter(Boolean)) this.track.append(renderSlide(slide));
+    this.viewport = el("div", { className: "carousel__viewport" }, this.track);
+
+    const dotColor = colourOption(this.options.dotColor ?? this.options.indicatorColor);
+    const currentDotColor = colourOption(this.options.activeDotColor ?? this.options.currentDotColor ?? this.options.currentIndicatorColor);
+    this.dots = this.slides.map((_, page) => {
+      const dot = el("button", { className: "carousel__dot", type: "button", "aria-label": `Slide ${page + 1}` });
+      dot.addEventListener("click", () => this.send({ type: "carousel", id: this.id, action: "goto", page }));
+      return dot;
+    });
+    const dotBar = el("div", { className: "carousel__dots", hidden: this.options.showDots === false || this.slides.length < 2 },
+      ...this.dots);
+    this.root = el("div", { className: "carousel", tabindex: "0", "aria-roledescription": "carousel" }, this.viewport, dotBar);
+    if (dotColor) this.root.style.setProperty("--dot", dotColor);
+    if (currentDotColor) this.root.style.setProperty("--dot-current", currentDotColor);
+    this.body.append(this.root);
+
+    this.width = 0;
+    this.lastState = null;
+    this.pointer = null;
+    this.listen();
+  }
+
+  paint(state) {
+    this.lastState = state;
+    const count = this.slides.length;
+    if (count === 0) return;
+    const position = ((finiteNumber(state.position, 0) % count) + count) % count;
+    if (!this.width) this.width = this.viewport.getBoundingClientRect().width;
+    const offset = this.width ? `${-snapToDevicePixels(position * this.width)}px` : `${-position * 100}%`;
+    this.track.style.transform = `translateX(${offset})`;
+    const page = Math.min(Math.max(Math.trunc(finiteNumber(state.page, Math.round(position) % count)), 0), count - 1);
+    this.dots.forEach((dot, index) => dot.setAttribute("aria-current", index === page ? "true" : "false"));
+    this.element.dataset.page = String(page);
+    this.element.dataset.position = String(position);
+  }
+
+  resized() {
+    this.width = 0;
+    if (this.lastState) this.paint(this.lastState);
+  }
+
+  listen() {
+    const command = (action) => this.send({ type: "carousel", id: this.id, action });
+    this.viewport.addEventListener("pointerdown", (event) => {
+      if (this.pointer || event.button > 0) return;
+      this.pointer = { id: event.pointerId, startX: event.clientX };
+      this.viewport.setPointerCapture(event.pointerId);
+      this.element.dataset.held = "true";
+      this.root.dataset.held = "true";
+      command("hold");
+    });
+    const letGo = (event, cancelled) => {
+      if (!this.pointer || event.pointerId !== this.pointer.id) return;
+      const travel = event.clientX - this.pointer.startX;
+      this.pointer = null;
+      this.element.dataset.held = "false";
+      this.root.dataset.held = "false";
+      if (!cancelled && Math.abs(travel) > this.viewport.clientWidth * SWIPE_FRACTION) {
+        command(travel < 0 ? "next" : "prev");
+      }
+      command("release");
+    };
+    this.viewport.addEventListener("pointerup", (event) => letGo(event, false));
+    this.viewport.addEventListener("pointercancel", (event) => letGo(event, true));
+    this.viewport.addEventListener("lostpointercapture", (event) => letGo(event, true));
+    this.root.addEventListener("keydown", (event) => {
+      if (event.key === "ArrowLeft") command("prev");
+      else if (event.key === "ArrowRight") command("next");
+      else return;
+      event.preventDefault();
+    });
+  }
+}
+
+/** Normalises one entry of `slides` to `{image, text, alt}` (null when unusable). */
+function slideFrom(entry) {
+  if (typeof entry === "string") {
+    return IMAGE_URL.test(entry.trim()) ? { image: entry.trim(), text: null, alt: "" } : { image: null, text: entry, alt: "" };
+  }
+  if (!entry || typeof entry !== "object") return null;
+  const image = typeof entry.image === "string" ? entry.image : typeof entry.src === "string" ? entry.src : null;
+  const textValue = entry.text ?? entry.caption ?? entry.title;
+  const text = typeof textValue === "string" ? textValue : null;
+  if (!image && text === null) return null;
+  return { image, text, alt: typeof entry.alt === "string" ? entry.alt : text ?? "" };
+}
+
+function renderSlide(slide) {
+  if (slide.image) {
+    return el("div", { className: "carousel__slide carousel__slide--image" },
+      el("img", { src: slide.image, alt: slide.alt, draggable: "false", decoding: "async" }),
+      slide.text ? el("div", { className: "carousel__caption", text: slide.text }) : null);
+  }
+  return el("div", { className: "carousel__slide carousel__slide--text" },
+    el("div", { className: "carousel__text", text: slide.text }));
+}
+
+/** A CSS colour from an option, or null; only plain colour syntax is let through. */
+function colourOption(value) {
+  if (typeof value !== "string") return null;
+  const colour = value.trim();
+  return /^(#[0-9a-f]{3,8}|(rgb|rgba|hsl|hsla)\([\d\s.,%/+-]+\)|[a-z]+)$/i.test(colour) ? colour : null;
+}

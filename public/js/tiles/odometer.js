@@ -1,0 +1,123 @@
+/**
+ * Odometer tile (DPScrollNumberLabel): one clipped window per digit column holding the strip
+ * `0 1 2 … 9 0`; the server's position P of a column moves the strip so that P shows (3.25 is a
+ * quarter of the way from 3 to 4, 9.5 half-way from 9 to the trailing 0).
+ *
+ * STATE: `{"digits":[P,…],"negative":false,"target":V}`, most significant column first; the last
+ * `decimals` columns are the fraction. The column count may change (columns that grow on the
+ * left); the columns are rebuilt when it does.
+ *
+ * Options: `decimals` (default 0), `prefix`, `suffix`, and `groupSeparator` (for example ","
+ * between groups of three integer columns; none by default).
+ *
+ * Test hooks on the tile: `data-digits` (the digits shown once rounded, with sign and decimal
+ * point, e.g. "-1234.50"), `data-at-rest` ("true" when every column sits on a whole digit),
+ * `data-target`, `data-decimals`, `data-columns`.
+ */
+import { el, finiteNumber, fitWidth, snapToDevicePixels } from "../page.js";
+import { TileView } from "./tile.js";
+
+const STRIP = ["0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "0"];
+const REST_TOLERANCE = 1e-3;
+/** Height of one digit cell in em (matches `--cell` in rollboard.css). */
+const CELL_EM = 1.2;
+
+export class OdometerView extends TileView {
+  constructor(tile) {
+    super(tile, "odometer");
+    this.decimals = Math.max(0, Math.trunc(finiteNumber(this.options.decimals, 0)));
+    this.groupSeparator = typeof this.options.groupSeparator === "string" ? this.options.groupSeparator : "";
+    this.sign = el("span", { className: "odometer__sign", text: "\u2212", hidden: true });
+    this.columnsBox = el("span", { className: "odometer__columns" });
+    this.display = el("div", { className: "odometer", role: "img" },
+      el("span", { className: "odometer__prefix", text: stringOption(this.options.prefix) }),
+      this.sign,
+      this.columnsBox,
+      el("span", { className: "odometer__suffix", text: stringOption(this.options.suffix) }));
+    this.body.append(this.display);
+    this.element.dataset.decimals = String(this.decimals);
+    this.strips = [];
+    this.cellHeight = 0;
+    this.lastState = null;
+  }
+
+  changeKey(state) {
+    return state.target ?? state.digits?.join(",") ?? null;
+  }
+
+  paint(state) {
+    const digits = Array.isArray(state.digits) ? state.digits.map((p) => finiteNumber(p, 0)) : [];
+    this.lastState = state;
+    const negative = state.negative === true;
+    const signShown = !this.sign.hidden;
+    if (digits.length !== this.strips.length || negative !== signShown) {
+      this.sign.hidden = !negative;
+      if (digits.length !== this.strips.length) this.buildColumns(digits.length);
+      this.cellHeight = 0;
+    }
+    if (!this.cellHeight) this.measure();
+
+    const point = this.decimals > 0 ? Math.max(0, digits.length - this.decimals) : -1;
+    let shown = "";
+    let atRest = true;
+    digits.forEach((raw, index) => {
+      const position = ((raw % 10) + 10) % 10;
+      const offset = this.cellHeight ? `${-snapToDevicePixels(position * this.cellHeight)}px`
+        : `${(-position / STRIP.length) * 100}%`;
+      this.strips[index].style.transform = `translateY(${offset})`;
+      const whole = Math.round(position);
+      if (Math.abs(position - whole) > REST_TOLERANCE) atRest = false;
+      if (index === point) shown += ".";
+      shown += String(whole % 10);
+    });
+    shown = (negative ? "-" : "") + shown;
+
+    const dataset = this.element.dataset;
+    dataset.digits = shown;
+    dataset.atRest = atRest ? "true" : "false";
+    dataset.target = state.target === undefined ? "" : String(state.target);
+    if (atRest) this.display.setAttribute("aria-label", shown);
+  }
+
+  resized() {
+    this.cellHeight = 0;
+    if (this.lastState) this.paint(this.lastState);
+  }
+
+  /** Rebuilds the column windows for `count` columns (sign, point and separators included). */
+  buildColumns(count) {
+    const integerColumns = Math.max(0, count - this.decimals);
+    const parts = [];
+    this.strips = [];
+    for (let index = 0; index < count; index += 1) {
+      if (index === integerColumns && this.decimals > 0) {
+        parts.push(el("span", { className: "odometer__point", text: "." }));
+      } else if (this.groupSeparator && index > 0 && index < integerColumns && (integerColumns - index) % 3 === 0) {
+        parts.push(el("span", { className: "odometer__group", text: this.groupSeparator }));
+      }
+      const strip = el("span", { className: "odometer__strip" }, ...STRIP.map((digit) => el("span", { text: digit })));
+      this.strips.push(strip);
+      parts.push(el("span", { className: "odometer__col" }, strip));
+    }
+    this.columnsBox.replaceChildren(...parts);
+    this.display.style.setProperty("--chars", String(count + 1));
+    this.element.dataset.columns = String(count);
+  }
+
+  /**
+   * Fits the display into the tile and fixes one digit cell (the strip's step) to whole device
+   * pixels, so that digits at rest are painted crisply.
+   */
+  measure() {
+    this.display.style.removeProperty("--cell");
+    fitWidth(this.display, this.body);
+    const fontSize = parseFloat(getComputedStyle(this.display).fontSize);
+    if (fontSize > 0) this.display.style.setProperty("--cell", `${snapToDevicePixels(fontSize * CELL_EM)}px`);
+    const column = this.columnsBox.querySelector(".odometer__col");
+    this.cellHeight = column ? column.getBoundingClientRect().height : 0;
+  }
+}
+
+function stringOption(value) {
+  return typeof value === "string" ? value : typeof value === "number" ? String(value) : "";
+}

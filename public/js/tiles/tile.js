@@ -1,0 +1,64 @@
+/**
+ * What every tile view shares: the <section> with its title, `data-tile-id`/`data-tile-type`,
+ * the staleness badge, and the merged options.
+ *
+ * A tile view is built from the tile's entry in `hello.dashboard.tiles` and then only painted:
+ * `paint(state)` receives the tile's STATE object from `hello.tiles` or `frame.tiles` and moves
+ * the DOM to it. `changeKey(state)` names what counts as a change of the tile's value for the
+ * staleness hint (null: the tile never goes stale).
+ */
+import { el, finiteNumber } from "../page.js";
+
+/**
+ * The options of a tile from `hello`: the design puts them inline on the tile object
+ * (`{"id":…,"type":…,…options…}`); a nested `options` object is accepted too and wins.
+ */
+export function tileOptions(tile) {
+  const nested = tile.options && typeof tile.options === "object" ? tile.options : {};
+  return { ...tile, ...nested };
+}
+
+export class TileView {
+  constructor(tile, typeName) {
+    this.id = String(tile.id);
+    this.options = tileOptions(tile);
+    this.staleAfter = finiteNumber(this.options.staleAfter, null);
+    const title = typeof this.options.title === "string" ? this.options.title
+      : typeof this.options.label === "string" ? this.options.label : this.id;
+    this.body = el("div", { className: "tile__body" });
+    this.staleBadge = el("span", { className: "tile__stale", hidden: true });
+    this.element = el("section", {
+      className: `tile tile--${typeName}`,
+      "data-tile-id": this.id,
+      "data-tile-type": typeName,
+      "aria-label": title,
+    }, el("div", { className: "tile__header" }, el("h2", { className: "tile__title", text: title }), this.staleBadge), this.body);
+  }
+
+  /** Moves the DOM to `state`. */
+  paint(_state) {}
+
+  /** Called after the tile's box changed size (re-measure, repaint). */
+  resized() {}
+
+  /** Identifies the tile's value for the staleness hint; null means "no value to watch". */
+  changeKey(_state) {
+    return null;
+  }
+
+  /** Shows or hides the staleness hint ("no update for 5 min"). */
+  showStale(staleForSeconds) {
+    const stale = staleForSeconds !== null;
+    this.element.dataset.stale = stale ? "true" : "false";
+    this.staleBadge.hidden = !stale;
+    if (stale) this.staleBadge.textContent = `no update for ${describeDuration(staleForSeconds)}`;
+  }
+}
+
+/** "45 s", "5 min", "2 h", "3 d" */
+export function describeDuration(seconds) {
+  if (seconds < 60) return `${Math.floor(seconds)} s`;
+  if (seconds < 3600) return `${Math.floor(seconds / 60)} min`;
+  if (seconds < 86400) return `${Math.floor(seconds / 3600)} h`;
+  return `${Math.floor(seconds / 86400)} d`;
+}

@@ -1,0 +1,52 @@
+/**
+ * Wheel tile (WheelView): two labels over a list of strings, as in the article.
+ *
+ * For the server's position X over `contents` (n strings):
+ *   top    = floor(X) clamped to [0, n−1]      bottom = min(top + 1, n − 1)
+ *   offset = X − top (0 once top is the last entry)
+ *   top label:    scaleY(1 − offset), then translateY(−h/2 · offset)   — squeezed towards the top edge
+ *   bottom label: scaleY(offset),     then translateY(+h/2 · (1 − offset)) — grows from the bottom edge
+ * CSS applies a transform list right to left, so "translateY(…) scaleY(…)" scales first; a
+ * percentage in translateY is of the label's own height h.
+ *
+ * STATE: `{"position":X}`. Options: `contents` (array of strings). Test hooks: `data-top`,
+ * `data-bottom` (the two labels' texts), `data-position`.
+ */
+import { el, finiteNumber } from "../page.js";
+import { TileView } from "./tile.js";
+
+export class WheelView extends TileView {
+  constructor(tile) {
+    super(tile, "wheel");
+    this.contents = Array.isArray(this.options.contents) ? this.options.contents.map((item) => String(item)) : [];
+    this.top = el("div", { className: "wheel__label wheel__label--top" });
+    this.bottom = el("div", { className: "wheel__label wheel__label--bottom", "aria-hidden": "true" });
+    this.wheel = el("div", { className: "wheel" }, this.top, this.bottom);
+    const longest = this.contents.reduce((length, item) => Math.max(length, item.length), 1);
+    this.wheel.style.setProperty("--chars", String(longest + 1));
+    this.body.append(this.wheel);
+  }
+
+  changeKey(state) {
+    return state.position ?? null;
+  }
+
+  paint(state) {
+    const count = this.contents.length;
+    if (count === 0) return;
+    const position = Math.min(Math.max(finiteNumber(state.position, 0), 0), count - 1);
+    const top = Math.min(Math.floor(position), count - 1);
+    const bottom = Math.min(top + 1, count - 1);
+    const offset = position - top;
+
+    this.top.textContent = this.contents[top];
+    this.bottom.textContent = this.contents[bottom];
+    this.top.style.transform = `translateY(${(-50 * offset).toFixed(4)}%) scaleY(${(1 - offset).toFixed(4)})`;
+    this.bottom.style.transform = `translateY(${(50 * (1 - offset)).toFixed(4)}%) scaleY(${offset.toFixed(4)})`;
+
+    const dataset = this.element.dataset;
+    dataset.top = this.contents[top];
+    dataset.bottom = this.contents[bottom];
+    dataset.position = String(position);
+  }
+}
