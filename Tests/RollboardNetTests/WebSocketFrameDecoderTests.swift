@@ -48,7 +48,8 @@ func rawClientFrame(_ first: UInt8, _ second: UInt8, _ rest: [UInt8] = []) -> [U
                     case .payload(let bytes):
                         payload += bytes
                     case .dataFrameEnd(let isFinal):
-                        results.append(.data(current!.opcode, payload, isFinal: isFinal, isCompressed: current!.isCompressed))
+                        results.append(
+                            .data(current!.opcode, payload, isFinal: isFinal, isCompressed: current!.isCompressed))
                     case .control(let opcode, let bytes):
                         results.append(.control(opcode, bytes))
                     }
@@ -63,7 +64,10 @@ func rawClientFrame(_ first: UInt8, _ second: UInt8, _ rest: [UInt8] = []) -> [U
 
     @Test("a masked text frame decodes to its payload")
     func decodesMaskedText() {
-        #expect(Self.decode([maskedClientFrame(.text, Array("Hello".utf8))]) == [.data(.text, Array("Hello".utf8), isFinal: true, isCompressed: false)])
+        #expect(
+            Self.decode([maskedClientFrame(.text, Array("Hello".utf8))]) == [
+                .data(.text, Array("Hello".utf8), isFinal: true, isCompressed: false)
+            ])
     }
 
     @Test("RFC 6455's masked Hello example decodes")
@@ -117,7 +121,10 @@ func rawClientFrame(_ first: UInt8, _ second: UInt8, _ rest: [UInt8] = []) -> [U
         ("RSV1 without deflate", [rawClientFrame(0xC1, 0x80, key)], false, .reservedBits),
         ("RSV2", [rawClientFrame(0xA1, 0x80, key)], true, .reservedBits),
         ("RSV3", [rawClientFrame(0x91, 0x80, key)], true, .reservedBits),
-        ("RSV1 on a continuation", [rawClientFrame(0x41, 0x80, key), rawClientFrame(0xC0, 0x80, key)], true, .reservedBits),
+        (
+            "RSV1 on a continuation", [rawClientFrame(0x41, 0x80, key), rawClientFrame(0xC0, 0x80, key)], true,
+            .reservedBits
+        ),
         ("RSV1 on a ping", [rawClientFrame(0xC9, 0x80, key)], true, .reservedBits),
         ("opcode 3", [rawClientFrame(0x83, 0x80, key)], false, .unknownOpcode),
         ("opcode 7", [rawClientFrame(0x87, 0x80, key)], false, .unknownOpcode),
@@ -126,18 +133,37 @@ func rawClientFrame(_ first: UInt8, _ second: UInt8, _ rest: [UInt8] = []) -> [U
         ("fragmented ping", [rawClientFrame(0x09, 0x80, key)], false, .fragmentedControlFrame),
         ("fragmented close", [rawClientFrame(0x08, 0x80, key)], false, .fragmentedControlFrame),
         ("ping of 126 bytes", [rawClientFrame(0x89, 0xFE, [0x00, 0x7E] + key)], false, .controlFrameTooLong),
-        ("64-bit length with the top bit", [rawClientFrame(0x82, 0xFF, [0x80, 0, 0, 0, 0, 0, 0, 0] + key)], false, .invalidLength),
+        (
+            "64-bit length with the top bit", [rawClientFrame(0x82, 0xFF, [0x80, 0, 0, 0, 0, 0, 0, 0] + key)], false,
+            .invalidLength
+        ),
         ("continuation first", [rawClientFrame(0x80, 0x80, key)], false, .unexpectedContinuation),
-        ("text inside a fragmented message", [rawClientFrame(0x01, 0x80, key), rawClientFrame(0x81, 0x80, key)], false, .expectedContinuation),
-        ("binary inside a fragmented message", [rawClientFrame(0x02, 0x80, key), rawClientFrame(0x82, 0x80, key)], false, .expectedContinuation),
+        (
+            "text inside a fragmented message", [rawClientFrame(0x01, 0x80, key), rawClientFrame(0x81, 0x80, key)],
+            false, .expectedContinuation
+        ),
+        (
+            "binary inside a fragmented message", [rawClientFrame(0x02, 0x80, key), rawClientFrame(0x82, 0x80, key)],
+            false, .expectedContinuation
+        ),
         ("frame over the limit", [rawClientFrame(0x82, 0xFE, [0x00, 101] + key)], false, .frameTooBig),
-        ("huge 64-bit frame", [rawClientFrame(0x82, 0xFF, [0x7F, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF] + key)], false, .frameTooBig),
-        ("message over the limit", [maskedClientFrame(.binary, Array(repeating: 0, count: 80), isFinal: false), rawClientFrame(0x80, 0xD0, key)], false, .messageTooBig),
+        (
+            "huge 64-bit frame", [rawClientFrame(0x82, 0xFF, [0x7F, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF] + key)],
+            false, .frameTooBig
+        ),
+        (
+            "message over the limit",
+            [
+                maskedClientFrame(.binary, Array(repeating: 0, count: 80), isFinal: false),
+                rawClientFrame(0x80, 0xD0, key),
+            ], false, .messageTooBig
+        ),
     ]
 
     @Test("each framing violation fails with its close code", arguments: violations)
     func violationFails(name: String, chunks: [[UInt8]], allowsCompression: Bool, expected: WebSocketProtocolError) {
-        let decoded = Self.decode(chunks, maxFrameBytes: 100, maxMessageBytes: 150, allowsCompression: allowsCompression)
+        let decoded = Self.decode(
+            chunks, maxFrameBytes: 100, maxMessageBytes: 150, allowsCompression: allowsCompression)
         #expect(decoded.last == .error(expected), "\(name)")
     }
 

@@ -15,7 +15,10 @@ import Testing
 
     /// The actions of failing with `code`: our close frame, then closing the connection.
     static func failure(_ code: WebSocketCloseCode, _ reason: String) -> [WebSocketAction] {
-        [.send(WebSocketFrameEncoder.close(code: code, reason: reason)), .closeConnection, .didClose(code: code, reason: reason)]
+        [
+            .send(WebSocketFrameEncoder.close(code: code, reason: reason)), .closeConnection,
+            .didClose(code: code, reason: reason),
+        ]
     }
 
     static func closePayload(_ code: UInt16, _ reason: [UInt8] = []) -> [UInt8] {
@@ -27,7 +30,8 @@ import Testing
     @Test("text and binary messages are delivered whole")
     func deliversMessages() {
         var handler = Self.handler()
-        let actions = handler.receive(maskedClientFrame(.text, Array("Hello".utf8)) + maskedClientFrame(.binary, [1, 2, 3]))
+        let actions = handler.receive(
+            maskedClientFrame(.text, Array("Hello".utf8)) + maskedClientFrame(.binary, [1, 2, 3]))
         #expect(actions == [.deliverText("Hello"), .deliverBinary([1, 2, 3])])
     }
 
@@ -35,7 +39,10 @@ import Testing
     func fragmentedWithPing() {
         var handler = Self.handler()
         #expect(handler.receive(maskedClientFrame(.text, Array("Hel".utf8), isFinal: false)) == [])
-        #expect(handler.receive(maskedClientFrame(.ping, [7, 8])) == [.send(WebSocketFrameEncoder.frame(.pong, payload: [7, 8]))])
+        #expect(
+            handler.receive(maskedClientFrame(.ping, [7, 8])) == [
+                .send(WebSocketFrameEncoder.frame(.pong, payload: [7, 8]))
+            ])
         #expect(handler.receive(maskedClientFrame(.continuation, Array("lo".utf8))) == [.deliverText("Hello")])
     }
 
@@ -43,7 +50,10 @@ import Testing
     func pingPong() {
         var handler = Self.handler()
         let payload = Array(0..<125).map(UInt8.init)
-        #expect(handler.receive(maskedClientFrame(.ping, payload)) == [.send(WebSocketFrameEncoder.frame(.pong, payload: payload))])
+        #expect(
+            handler.receive(maskedClientFrame(.ping, payload)) == [
+                .send(WebSocketFrameEncoder.frame(.pong, payload: payload))
+            ])
         #expect(handler.receive(maskedClientFrame(.pong, [1])) == [])
     }
 
@@ -77,7 +87,9 @@ import Testing
     @Test("a text message ending inside a scalar fails with 1007")
     func truncatedScalar() {
         var handler = Self.handler()
-        #expect(handler.receive(maskedClientFrame(.text, [0x61, 0xE2, 0x82])) == Self.failure(.invalidPayload, "invalid UTF-8"))
+        #expect(
+            handler.receive(maskedClientFrame(.text, [0x61, 0xE2, 0x82]))
+                == Self.failure(.invalidPayload, "invalid UTF-8"))
     }
 
     @Test("a message over the limit fails with 1009")
@@ -116,9 +128,11 @@ import Testing
 
     // MARK: Closing
 
-    @Test("a close from the peer is answered with the same code and reported", arguments: [
-        1000, 1001, 1002, 1003, 1007, 1008, 1009, 1010, 1011, 1012, 1013, 1014, 3000, 4404, 4999,
-    ] as [UInt16])
+    @Test(
+        "a close from the peer is answered with the same code and reported",
+        arguments: [
+            1000, 1001, 1002, 1003, 1007, 1008, 1009, 1010, 1011, 1012, 1013, 1014, 3000, 4404, 4999,
+        ] as [UInt16])
     func peerCloseIsEchoed(code: UInt16) {
         var handler = Self.handler()
         let actions = handler.receive(maskedClientFrame(.close, Self.closePayload(code, Array("bye".utf8))))
@@ -131,24 +145,34 @@ import Testing
         #expect(handler.receive(maskedClientFrame(.text, [0x61])) == [])
     }
 
-    @Test("a close code not allowed on the wire fails with 1002", arguments: [
-        0, 999, 1004, 1005, 1006, 1015, 1016, 1100, 2000, 2999, 5000, 65535,
-    ] as [UInt16])
+    @Test(
+        "a close code not allowed on the wire fails with 1002",
+        arguments: [
+            0, 999, 1004, 1005, 1006, 1015, 1016, 1100, 2000, 2999, 5000, 65535,
+        ] as [UInt16])
     func invalidCloseCode(code: UInt16) {
         var handler = Self.handler()
-        #expect(handler.receive(maskedClientFrame(.close, Self.closePayload(code))) == Self.failure(.protocolError, "invalid close code"))
+        #expect(
+            handler.receive(maskedClientFrame(.close, Self.closePayload(code)))
+                == Self.failure(.protocolError, "invalid close code"))
     }
 
     @Test("an empty close is answered with an empty close")
     func emptyClose() {
         var handler = Self.handler()
-        #expect(handler.receive(maskedClientFrame(.close)) == [.send([0x88, 0x00]), .closeConnection, .didClose(code: nil, reason: "")])
+        #expect(
+            handler.receive(maskedClientFrame(.close)) == [
+                .send([0x88, 0x00]), .closeConnection, .didClose(code: nil, reason: ""),
+            ])
     }
 
     @Test("after we close, no more data frames go out and the peer's reply closes the connection")
     func serverInitiatedClose() {
         var handler = Self.handler()
-        #expect(handler.close(code: .goingAway, reason: "shutdown") == [.send(WebSocketFrameEncoder.close(code: .goingAway, reason: "shutdown"))])
+        #expect(
+            handler.close(code: .goingAway, reason: "shutdown") == [
+                .send(WebSocketFrameEncoder.close(code: .goingAway, reason: "shutdown"))
+            ])
         #expect(handler.encode(text: "late") == [])
         #expect(handler.encode(prepared: PreparedMessage(text: "late")) == [])
         #expect(handler.close(code: .normalClosure) == [])
@@ -163,7 +187,10 @@ import Testing
         _ = handler.close(code: .normalClosure)
         #expect(handler.tick(now: Self.start + .seconds(1)) == [])
         #expect(handler.tick(now: Self.start + .seconds(5)) == [])
-        #expect(handler.tick(now: Self.start + .seconds(6)) == [.closeConnection, .didClose(code: .normalClosure, reason: "")])
+        #expect(
+            handler.tick(now: Self.start + .seconds(6)) == [
+                .closeConnection, .didClose(code: .normalClosure, reason: ""),
+            ])
         #expect(handler.tick(now: Self.start + .seconds(7)) == [])
     }
 
@@ -211,7 +238,8 @@ import Testing
         #expect(handler.receive(maskedClientFrame(.text, Self.rfcHello, isCompressed: true)) == [.deliverText("Hello")])
         let first = maskedClientFrame(.text, Array(Self.rfcHello[..<3]), isFinal: false, isCompressed: true)
         let rest = maskedClientFrame(.continuation, Array(Self.rfcHello[3...]))
-        #expect(handler.receive(first + maskedClientFrame(.ping) + rest) == [.send([0x8A, 0x00]), .deliverText("Hello")])
+        #expect(
+            handler.receive(first + maskedClientFrame(.ping) + rest) == [.send([0x8A, 0x00]), .deliverText("Hello")])
         #expect(handler.receive(maskedClientFrame(.binary, [1, 2])) == [.deliverBinary([1, 2])])
     }
 
@@ -219,14 +247,20 @@ import Testing
     func contextTakeover() {
         var handler = Self.handler(deflate: PerMessageDeflateParameters(clientNoContextTakeover: false))
         #expect(handler.receive(maskedClientFrame(.text, Self.rfcHello, isCompressed: true)) == [.deliverText("Hello")])
-        #expect(handler.receive(maskedClientFrame(.text, [0xF2, 0x00, 0x11, 0x00, 0x00], isCompressed: true)) == [.deliverText("Hello")])
+        #expect(
+            handler.receive(maskedClientFrame(.text, [0xF2, 0x00, 0x11, 0x00, 0x00], isCompressed: true)) == [
+                .deliverText("Hello")
+            ])
     }
 
     @Test("a deflate bomb fails with 1009 at the message limit")
     func deflateBomb() throws {
-        let bomb = try Deflater(windowBits: 15, memoryLevel: 8, level: 9).compress([UInt8](repeating: 0x61, count: 5 << 20))
+        let bomb = try Deflater(windowBits: 15, memoryLevel: 8, level: 9).compress(
+            [UInt8](repeating: 0x61, count: 5 << 20))
         var handler = Self.handler(maxMessageBytes: 1 << 20, deflate: PerMessageDeflateParameters())
-        #expect(handler.receive(maskedClientFrame(.text, bomb, isCompressed: true)) == Self.failure(.messageTooBig, "message too big"))
+        #expect(
+            handler.receive(maskedClientFrame(.text, bomb, isCompressed: true))
+                == Self.failure(.messageTooBig, "message too big"))
     }
 
     @Test("corrupt compressed data fails with 1002")
@@ -240,7 +274,9 @@ import Testing
     func compressedInvalidUTF8() throws {
         let payload = try Deflater(windowBits: 15, memoryLevel: 8, level: 6).compress([0x61, 0xC0, 0x80])
         var handler = Self.handler(deflate: PerMessageDeflateParameters())
-        #expect(handler.receive(maskedClientFrame(.text, payload, isCompressed: true)) == Self.failure(.invalidPayload, "invalid UTF-8"))
+        #expect(
+            handler.receive(maskedClientFrame(.text, payload, isCompressed: true))
+                == Self.failure(.invalidPayload, "invalid UTF-8"))
     }
 
     @Test("outgoing messages are compressed when negotiated and large enough")
@@ -251,7 +287,9 @@ import Testing
         #expect(compressed.count < text.utf8.count / 4)
         var receiver = Self.handler(deflate: PerMessageDeflateParameters())
         #expect(receiver.receive(maskedCopy(ofServerFrame: compressed)) == [.deliverText(text)])
-        #expect(Self.handler(deflate: PerMessageDeflateParameters()).encode(text: "short") == WebSocketFrameEncoder.frame(.text, payload: Array("short".utf8)))
+        #expect(
+            Self.handler(deflate: PerMessageDeflateParameters()).encode(text: "short")
+                == WebSocketFrameEncoder.frame(.text, payload: Array("short".utf8)))
         #expect(Self.handler().encode(text: text) == WebSocketFrameEncoder.frame(.text, payload: Array(text.utf8)))
         #expect(Self.handler().encode(binary: [1]) == [0x82, 0x01, 0x01])
     }
@@ -259,7 +297,8 @@ import Testing
     @Test("a prepared message goes out compressed only to connections that negotiated deflate")
     func encodePrepared() throws {
         let message = PreparedMessage(text: String(repeating: "carousel ", count: 50))
-        #expect(Self.handler(deflate: PerMessageDeflateParameters()).encode(prepared: message) == message.compressedFrame)
+        #expect(
+            Self.handler(deflate: PerMessageDeflateParameters()).encode(prepared: message) == message.compressedFrame)
         #expect(Self.handler().encode(prepared: message) == message.plainFrame)
     }
 
@@ -268,8 +307,10 @@ import Testing
         var generator = WebSocketTestRandom(seed: 42)
         let stream =
             maskedClientFrame(.text, Array("Hel".utf8), isFinal: false) + maskedClientFrame(.ping, [1])
-            + maskedClientFrame(.continuation, Array("lo €".utf8)) + maskedClientFrame(.text, Self.rfcHello, isCompressed: true)
-            + maskedClientFrame(.binary, [UInt8](repeating: 3, count: 300)) + maskedClientFrame(.close, Self.closePayload(1000))
+            + maskedClientFrame(.continuation, Array("lo €".utf8))
+            + maskedClientFrame(.text, Self.rfcHello, isCompressed: true)
+            + maskedClientFrame(.binary, [UInt8](repeating: 3, count: 300))
+            + maskedClientFrame(.close, Self.closePayload(1000))
         var whole = Self.handler(deflate: PerMessageDeflateParameters())
         let expected = whole.receive(stream)
         #expect(expected.count == 7)

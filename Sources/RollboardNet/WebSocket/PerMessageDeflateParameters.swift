@@ -48,7 +48,8 @@ struct PerMessageDeflateParameters: Sendable, Equatable {
         offers fieldValues: [String],
         configuration: PerMessageDeflateConfiguration
     ) -> PerMessageDeflateParameters? {
-        for offer in WebSocketExtensionOffer.parse(fieldValues) where offer.name.caseInsensitiveEquals("permessage-deflate") {
+        for offer in WebSocketExtensionOffer.parse(fieldValues)
+        where offer.name.caseInsensitiveEquals("permessage-deflate") {
             if let accepted = accept(offer, configuration: configuration) { return accepted }
         }
         return nil
@@ -112,7 +113,9 @@ struct PerMessageDeflateParameters: Sendable, Equatable {
 
     /// A window-bits value: a decimal 8...15 without leading zeros.
     private static func windowBits(_ text: String) -> Int? {
-        guard text.utf8.count <= 2, text.first != "0", text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), let bits = Int(text), (8...15).contains(bits) else { return nil }
+        guard text.utf8.count <= 2, text.first != "0", text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
+            let bits = Int(text), (8...15).contains(bits)
+        else { return nil }
         return bits
     }
 }
