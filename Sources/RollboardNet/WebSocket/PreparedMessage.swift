@@ -18,7 +18,9 @@ public final class PreparedMessage: Sendable {
     }
 
     /// A binary message; `deflate` decides whether and how a compressed form is made.
-    public convenience init(binary: [UInt8], deflate: PerMessageDeflateConfiguration? = PerMessageDeflateConfiguration()) {
+    public convenience init(
+        binary: [UInt8], deflate: PerMessageDeflateConfiguration? = PerMessageDeflateConfiguration()
+    ) {
         self.init(opcode: .binary, payload: binary, deflate: deflate)
     }
 
