@@ -72,7 +72,8 @@ struct Serve: ParsableCommand {
                 tls: tls,
                 http: HTTPParserLimits(maxBodyBytes: settings.limits.maxBodyBytes),
                 outboundHighWatermark: settings.limits.outboundHighWatermark,
-                outboundLowWatermark: settings.limits.outboundLowWatermark),
+                outboundLowWatermark: settings.limits.outboundLowWatermark,
+                maxConnections: settings.limits.maxConnections),
             logger: logger,
             handler: application)
         try server.start()

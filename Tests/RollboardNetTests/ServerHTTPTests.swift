@@ -31,6 +31,26 @@ struct ServerHTTPTests {
         }
     }
 
+    @Test("closes connections beyond maxConnections at once and takes new ones when others leave")
+    func connectionLimit() throws {
+        try withTestServer(configure: { $0.maxConnections = 2 }) { server, _ in
+            var first: TestClient? = try TestClient(port: server.localPort)
+            let second = try TestClient(port: server.localPort)
+            try first?.write("GET /a HTTP/1.1\r\nHost: t\r\n\r\n")
+            try second.write("GET /b HTTP/1.1\r\nHost: t\r\n\r\n")
+            _ = try first?.read(until: { parseResponses($0).count == 1 })
+            _ = try second.read(until: { parseResponses($0).count == 1 })
+            let third = try TestClient(port: server.localPort)
+            #expect(try third.readToEnd().isEmpty)
+            first = nil
+            #expect(eventually { server.connectionCount == 1 }, "open: \(server.connectionCount)")
+            let fourth = try TestClient(port: server.localPort)
+            try fourth.write("GET /c HTTP/1.1\r\nHost: t\r\n\r\n")
+            let bytes = try fourth.read(until: { parseResponses($0).count == 1 })
+            #expect(parseResponses(bytes).first?.body == "hello /c")
+        }
+    }
+
     @Test("answers over TLS")
     func overTLS() throws {
         let certificate = try TestCertificate()

@@ -29,6 +29,8 @@ public final class Server: Sendable {
     private let liveConnections = DispatchGroup()
     private let nextLoop = Atomic<Int>(0)
     private let boundPort = Atomic<Int>(0)
+    private let openConnections = Atomic<Int>(0)
+    private let refusedConnections = Atomic<Int>(0)
 
     /// A server that answers HTTP with `handler` and hands accepted WebSocket upgrades to its delegates.
     /// Nothing happens until `start()`.
@@ -124,18 +126,34 @@ public final class Server: Sendable {
         logger.info("server stopped")
     }
 
-    /// On the accept queue: wraps a new descriptor in a connection on the next loop.
+    /// On the accept queue: wraps a new descriptor in a connection on the next loop, or closes it when the
+    /// server already has `maxConnections` open.
     private func accepted(_ fd: Int32, loops: [EventLoop], tls: TLSContext?) {
+        guard openConnections.wrappingAdd(1, ordering: .relaxed).newValue <= configuration.maxConnections else {
+            openConnections.wrappingSubtract(1, ordering: .relaxed)
+            close(fd)
+            let refused = refusedConnections.wrappingAdd(1, ordering: .relaxed).newValue
+            if refused & (refused - 1) == 0 {
+                logger.warning("connection limit reached; closing new connections", metadata: [
+                    "maxConnections": "\(configuration.maxConnections)", "refused": "\(refused)",
+                ])
+            }
+            return
+        }
         let loop = loops[nextLoop.wrappingAdd(1, ordering: .relaxed).oldValue % loops.count]
         let connection: Connection
         liveConnections.enter()
         do {
             connection = try Connection(
                 fd: fd, loop: loop, tls: tls, options: configuration.connectionOptions, logger: logger,
-                onClose: { [liveConnections] in liveConnections.leave() })
+                onClose: { [self] in
+                    openConnections.wrappingSubtract(1, ordering: .relaxed)
+                    liveConnections.leave()
+                })
         } catch {
             logger.error("cannot set up a connection", metadata: ["error": "\(error)"])
             close(fd)
+            openConnections.wrappingSubtract(1, ordering: .relaxed)
             liveConnections.leave()
             return
         }

@@ -37,6 +37,8 @@ public struct ServerConfiguration: Sendable {
     public var maxOutboundBytes: Int
     /// How many loop queues carry the connections; 0 (the default) means one per active processor.
     public var loopCount: Int
+    /// The most connections open at once; a connection accepted beyond it is closed at once.
+    public var maxConnections: Int
 
     public init(
         host: String = "::",
@@ -53,7 +55,8 @@ public struct ServerConfiguration: Sendable {
         outboundHighWatermark: Int = 256 * 1024,
         outboundLowWatermark: Int = 64 * 1024,
         maxOutboundBytes: Int = 64 * 1024 * 1024,
-        loopCount: Int = 0
+        loopCount: Int = 0,
+        maxConnections: Int = 10_000
     ) {
         self.host = host
         self.port = port
@@ -70,6 +73,7 @@ public struct ServerConfiguration: Sendable {
         self.outboundLowWatermark = outboundLowWatermark
         self.maxOutboundBytes = maxOutboundBytes
         self.loopCount = loopCount
+        self.maxConnections = maxConnections
     }
 
     /// The loops' shared timer ticks often enough to honour the shortest timeout to within about a quarter of it.
