@@ -77,6 +77,7 @@ struct Serve: ParsableCommand {
             logger: logger,
             handler: application)
         try server.start()
+        metrics.countConnections { server.connectionCount }
 
         var feeder: DemoFeeder?
         if demo {

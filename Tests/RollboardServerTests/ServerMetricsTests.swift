@@ -14,6 +14,7 @@ struct ServerMetricsTests {
         metrics.postFinished(status: 422)
         metrics.postFinished(status: 422)
         metrics.webSocketSessionsChanged(by: 1)
+        metrics.countConnections { 7 }
         let text = metrics.prometheusText()
         #expect(text.contains("\nrollboard_frames_sent_total 2\n"))
         #expect(text.contains("\nrollboard_frame_bytes_sent_total 200\n"))
@@ -21,6 +22,7 @@ struct ServerMetricsTests {
         #expect(text.contains("\nrollboard_posts_accepted_total 1\n"))
         #expect(text.contains("\nrollboard_posts_refused_total{status=\"422\"} 2\n"))
         #expect(text.contains("\nrollboard_websocket_sessions 1\n"))
+        #expect(text.hasPrefix("# HELP rollboard_connections") && text.contains("\nrollboard_connections 7\n"))
     }
 
     @Test("commit latency lands in every bucket at or above it, cumulatively")

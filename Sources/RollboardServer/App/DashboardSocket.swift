@@ -5,18 +5,15 @@ import Synchronization
 final class DashboardSocket: WebSocketDelegate {
     private let hub: DashboardHub?
     private let fps: Int?
-    private let metrics: ServerMetrics
     private let sessionID = Mutex<Int?>(nil)
 
     /// - Parameter hub: `nil` for an unknown dashboard: the socket is closed with 4404 once open.
-    init(hub: DashboardHub?, fps: Int?, metrics: ServerMetrics) {
+    init(hub: DashboardHub?, fps: Int?) {
         self.hub = hub
         self.fps = fps
-        self.metrics = metrics
     }
 
     func webSocketDidOpen(_ socket: WebSocket) {
-        metrics.connectionsChanged(by: 1)
         guard let hub else {
             socket.close(code: .unknownDashboard, reason: "unknown dashboard")
             return
@@ -35,7 +32,6 @@ final class DashboardSocket: WebSocketDelegate {
     }
 
     func webSocketDidClose(_ socket: WebSocket, code: WebSocketCloseCode?, reason: String) {
-        metrics.connectionsChanged(by: -1)
         guard let hub, let id = sessionID.withLock({ $0 }) else { return }
         hub.disconnect(id)
     }

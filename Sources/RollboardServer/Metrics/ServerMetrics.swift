@@ -6,7 +6,7 @@ public final class ServerMetrics: Sendable {
     public static let commitLatencyBuckets: [Double] = [0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 1]
 
     private struct State {
-        var openConnections = 0
+        var connectionCounter: (@Sendable () -> Int)?
         var webSocketSessions = 0
         var framesSent = 0
         var bytesSent = 0
@@ -28,9 +28,9 @@ public final class ServerMetrics: Sendable {
         state.withLock { $0.webSocketSessions += delta }
     }
 
-    /// Records a connection opening (`+1`) or closing (`-1`).
-    public func connectionsChanged(by delta: Int) {
-        state.withLock { $0.openConnections += delta }
+    /// Tells the metrics where to read the number of open connections (the transport's count).
+    public func countConnections(with counter: @escaping @Sendable () -> Int) {
+        state.withLock { $0.connectionCounter = counter }
     }
 
     /// Records one frame handed to a client's connection.
@@ -83,7 +83,7 @@ public final class ServerMetrics: Sendable {
             for (suffix, value) in samples { lines.append("\(name)\(suffix) \(value)") }
         }
         metric("rollboard_connections", "gauge", "Open client connections (HTTP and WebSocket).",
-               [("", "\(snapshot.openConnections)")])
+               [("", "\(snapshot.connectionCounter?() ?? 0)")])
         metric("rollboard_websocket_sessions", "gauge", "Dashboard screens connected over WebSocket.",
                [("", "\(snapshot.webSocketSessions)")])
         metric("rollboard_frames_sent_total", "counter", "Frames handed to client connections.",
