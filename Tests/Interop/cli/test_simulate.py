@@ -1,0 +1,79 @@
+"""`rollboard simulate` as a user runs it: JSON lines per frame, a last line at the rest time, exit 2 on bad input."""
+
+import json
+import subprocess
+import sys
+
+BINARY = sys.argv[1]
+results: list[tuple[str, bool, str]] = []
+
+
+def run(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([BINARY, "simulate", *args], capture_output=True, text=True, timeout=60)
+
+
+def check(name: str, ok: bool, detail: str = "") -> None:
+    results.append((name, ok, detail))
+
+
+def frames(*args: str) -> list[dict]:
+    completed = run(*args)
+    if completed.returncode != 0:
+        raise AssertionError(f"{args} exited {completed.returncode}: {completed.stderr}")
+    return [json.loads(line) for line in completed.stdout.splitlines()]
+
+
+odometer = frames("odometer", "--from", "521", "--to", "542")
+times = [frame["t"] for frame in odometer]
+check("odometer frames come every 1/30 s from t = 0",
+      all(abs(t - k / 30) < 1e-3 for k, t in enumerate(times[:-1])), str(times[:4]))
+check("odometer ends at rest on 542", odometer[-1]["digits"] == [5, 4, 2], str(odometer[-1]))
+check("odometer's last line is at the rest time, after the last whole frame",
+      times[-1] > times[-2] and times[-1] - times[-2] <= 1 / 30 + 1e-6, str(times[-2:]))
+check("odometer positions stay in [0, 10)",
+      all(0 <= digit < 10 for frame in odometer for digit in frame["digits"]))
+
+queued = frames("odometer", "--from", "0", "--to", "5", "--then", "0.1:9", "--fps", "10")
+targets_seen = [frame["digits"][-1] for frame in queued]
+check("a change posted mid-animation plays after the running one and ends on it",
+      queued[-1]["digits"] == [9] and 5 in targets_seen, str(queued[-1]))
+
+wheel = frames("wheel", "--contents", "A,B,C,D", "--from", "0", "--to", "0.4")
+last = wheel[-1]
+check("wheel at progress 0.4 over A,B,C,D shows top B, bottom C, offset 0.6",
+      (last["top"], last["bottom"], round(last["offset"], 4)) == ("B", "C", 0.6), str(last))
+
+counter = frames("counter", "--from", "0", "--to", "3048.64", "--duration", "1", "--easing", "easeOut",
+                 "--format", "%.2f", "--grouping", "###,##0.00")
+check("counter ends on 3,048.64 at t = 1", counter[-1] == {"t": 1, "value": 3048.64, "text": "3,048.64"}, str(counter[-1]))
+check("counter text never passes the target", all(frame["value"] <= 3048.64 for frame in counter))
+
+carousel = frames("carousel", "--slides", "4", "--seconds", "10")
+check("carousel runs until the given time and shows page 1 after four wraps",
+      carousel[-1]["t"] == 10 and carousel[-1]["page"] == 1, str(carousel[-1]))
+
+bad_arguments = [
+    ["odometer", "--from", "1", "--to", "nan"],
+    ["odometer", "--from", "100", "--to", "1000", "--columns", "3"],
+    ["odometer", "--from", "x", "--to", "1"],
+    ["odometer", "--from", "1", "--to", "2", "--then", "abc"],
+    ["odometer", "--from", "1", "--to", "2", "--decimals", "9"],
+    ["counter", "--from", "0", "--to", "1", "--format", "%q"],
+    ["counter", "--from", "0", "--to", "1", "--easing", "bouncy"],
+    ["wheel", "--contents", "A,B", "--from", "0", "--to", "0.5", "--fps", "0"],
+    ["wheel", "--contents", "A,B", "--from", "0", "--to", "inf"],
+    ["carousel", "--slides", "0", "--seconds", "1"],
+    ["teleport"],
+]
+for arguments in bad_arguments:
+    completed = run(*arguments)
+    lines = completed.stderr.strip().splitlines()
+    check(f"`simulate {' '.join(arguments)}` exits 2 with one line on stderr",
+          completed.returncode == 2 and len(lines) == 1 and completed.stdout == "",
+          f"exit {completed.returncode}, stderr {completed.stderr!r}")
+
+for name, ok, detail in results:
+    print(("PASS: " if ok else "FAIL: ") + name + ("" if ok else f" — {detail}"))
+failed = sum(not ok for _, ok, _ in results)
+print(f"{len(results) - failed} passed, {failed} failed")
+sys.exit(1 if failed else 0)
