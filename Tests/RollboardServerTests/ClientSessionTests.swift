@@ -65,7 +65,13 @@ struct ClientSessionTests {
     @Test("hello tiles hold every tile's state")
     func helloHoldsEveryTile() {
         let session = makeSession(sink: RecordingSink())
-        #expect(session.helloTiles == #"{"a":{"value":0},"b":{"value":5}}"#)
+        #expect(session.helloTiles() == #"{"a":{"value":0},"b":{"value":5}}"#)
+    }
+
+    @Test("hello tiles carry when each value was committed, where known")
+    func helloCarriesUpdatedAt() {
+        let session = makeSession(sink: RecordingSink())
+        #expect(session.helloTiles(updatedAt: ["b": 1_700_000_000.5]) == #"{"a":{"value":0},"b":{"value":5,"updatedAt":1700000000.5}}"#)
     }
 
     @Test("a frame holds only the tiles that changed, and seq counts frames sent")

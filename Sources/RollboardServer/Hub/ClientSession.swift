@@ -41,9 +41,16 @@ final class ClientSession {
         self.statesTime = now
     }
 
-    /// The `tiles` object of the hello message: every tile's state as last sent.
-    var helloTiles: String {
-        "{" + zip(tiles, lastSent).map { "\(jsonString($0.tileID)):\($1)" }.joined(separator: ",") + "}"
+    /// The `tiles` object of the hello message: every tile's state as last sent, with `updatedAt` (seconds since
+    /// 1970) for the tiles whose value time is known, so a screen can tell a stale value from a fresh one.
+    func helloTiles(updatedAt: [String: Double] = [:]) -> String {
+        let entries = zip(tiles, lastSent).map { tile, state in
+            guard let time = updatedAt[tile.tileID], state.hasSuffix("}") else {
+                return "\(jsonString(tile.tileID)):\(state)"
+            }
+            return "\(jsonString(tile.tileID)):\(state.dropLast()),\"updatedAt\":\(jsonNumber(time, places: 3))}"
+        }
+        return "{" + entries.joined(separator: ",") + "}"
     }
 
     /// Applies a producer change to the tile `tileID`.

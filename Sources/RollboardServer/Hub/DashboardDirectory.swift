@@ -35,6 +35,9 @@ public final class DashboardDirectory: Sendable {
                 helloDashboard: configuration.json(dashboard).serialized,
                 tiles: try dashboard.tiles.map { try factory.makeTile($0, at: now) },
                 tilesByMetric: Dictionary(grouping: dashboard.tiles, by: \.metric).mapValues { $0.map(\.id) },
+                updatedAt: Dictionary(uniqueKeysWithValues: dashboard.tiles.compactMap { tile in
+                    (store.current(tile.metric)?.updatedAt ?? store.wheel(tile.metric)?.updatedAt).map { (tile.id, $0) }
+                }),
                 configuration: .init(defaultFPS: limits.defaultFPS, slowClientTimeout: limits.slowClientTimeout),
                 clock: clock,
                 metrics: metrics,
@@ -48,7 +51,7 @@ public final class DashboardDirectory: Sendable {
             case .metrics(let updates):
                 for update in updates {
                     let change = TileChange.value(update.value, interval: update.interval, animated: update.animated)
-                    for hub in allHubs { hub.apply(change, toMetric: update.id) }
+                    for hub in allHubs { hub.apply(change, toMetric: update.id, committedAt: update.updatedAt) }
                 }
             case .wheel(let wheel):
                 let change: TileChange =
@@ -56,7 +59,7 @@ public final class DashboardDirectory: Sendable {
                     case .progress(let progress): .wheelProgress(progress)
                     case .index(let index): .wheelIndex(index)
                     }
-                for hub in allHubs { hub.apply(change, toMetric: wheel.id) }
+                for hub in allHubs { hub.apply(change, toMetric: wheel.id, committedAt: wheel.updatedAt) }
             }
         }
         api.onCarouselCommand { command in

@@ -23,6 +23,8 @@ final class DashboardHub: @unchecked Sendable {  // Sendable: every mutable prop
     private let timer: any DispatchSourceTimer
     private var reference: [any LiveTile]
     private var tilesByMetric: [String: [String]]
+    /// When each tile's value last changed, in seconds since 1970 (wall clock).
+    private var updatedAt: [String: Double]
     private var sessions: [Int: ClientSession] = [:]
     private var nextSessionID = 1
     private var timerArmedFor: Double?
@@ -31,11 +33,13 @@ final class DashboardHub: @unchecked Sendable {  // Sendable: every mutable prop
     ///   - helloDashboard: the `dashboard` object of the hello message, already encoded.
     ///   - tiles: one live tile per dashboard tile, at rest at the current values, in layout order.
     ///   - tilesByMetric: which tiles show each metric.
+    ///   - updatedAt: when each tile's current value was committed, in seconds since 1970.
     init(
         dashboardID: String,
         helloDashboard: String,
         tiles: [any LiveTile],
         tilesByMetric: [String: [String]],
+        updatedAt: [String: Double] = [:],
         configuration: Configuration,
         clock: FrameClock,
         metrics: ServerMetrics,
@@ -46,6 +50,7 @@ final class DashboardHub: @unchecked Sendable {  // Sendable: every mutable prop
         self.helloDashboard = helloDashboard
         self.reference = tiles
         self.tilesByMetric = tilesByMetric
+        self.updatedAt = updatedAt
         self.configuration = configuration
         self.clock = clock
         self.metrics = metrics
@@ -77,7 +82,7 @@ final class DashboardHub: @unchecked Sendable {  // Sendable: every mutable prop
             )
             sessions[id] = session
             let hello = "{\"type\":\"hello\",\"protocol\":1,\"fps\":\(session.fps),"
-                + "\"dashboard\":\(helloDashboard),\"tiles\":\(session.helloTiles)}"
+                + "\"dashboard\":\(helloDashboard),\"tiles\":\(session.helloTiles(updatedAt: updatedAt))}"
             sink.send(text: hello)
             metrics.frameSent(bytes: hello.utf8.count)
             metrics.webSocketSessionsChanged(by: 1)
@@ -95,12 +100,14 @@ final class DashboardHub: @unchecked Sendable {  // Sendable: every mutable prop
         }
     }
 
-    /// Applies a producer's change to every tile showing `metricID`, on every screen at once.
-    func apply(_ change: TileChange, toMetric metricID: String) {
+    /// Applies a producer's change to every tile showing `metricID`, on every screen at once; `committedAt`
+    /// (seconds since 1970) is when the change was stored.
+    func apply(_ change: TileChange, toMetric metricID: String, committedAt: Double? = nil) {
         queue.async { [self] in
             let now = clock.now()
             for tileID in tilesByMetric[metricID] ?? [] {
                 applyOnQueue(change, toTile: tileID, at: now)
+                if let committedAt { updatedAt[tileID] = committedAt }
             }
             rearm(now: now)
         }
