@@ -1,5 +1,6 @@
 import ArgumentParser
 import RollboardAnimation
+import RollboardNet
 
 /// `rollboard simulate counter`: a number counting to its new value.
 struct SimulateCounter: ParsableCommand {
@@ -50,7 +51,7 @@ struct SimulateCounter: ParsableCommand {
             restTime: { queue.restTime },
             line: { time in
                 let state = queue.state(at: time)
-                return "{\"t\":\(SimulateOutput.number(time)),\"value\":\(SimulateOutput.number(state.value)),\"text\":\(SimulateOutput.string(state.text))}"
+                return "{\"t\":\(SimulateOutput.number(time)),\"value\":\(SimulateOutput.number(state.value)),\"text\":\(JSONText.quoted(state.text))}"
             }
         )
     }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import RollboardAnimation
+import RollboardNet
 
 /// `rollboard simulate wheel`: a wheel over strings moving between progress values.
 struct SimulateWheel: ParsableCommand {
@@ -34,8 +35,8 @@ struct SimulateWheel: ParsableCommand {
             line: { time in
                 let state = queue.state(at: time)
                 return "{\"t\":\(SimulateOutput.number(time)),\"position\":\(SimulateOutput.number(state.position)),"
-                    + "\"top\":\(SimulateOutput.string(wheel.contents[state.top])),"
-                    + "\"bottom\":\(SimulateOutput.string(wheel.contents[state.bottom])),"
+                    + "\"top\":\(JSONText.quoted(wheel.contents[state.top])),"
+                    + "\"bottom\":\(JSONText.quoted(wheel.contents[state.bottom])),"
                     + "\"offset\":\(SimulateOutput.number(state.offset))}"
             }
         )

@@ -202,6 +202,30 @@ func openDescriptorCount() -> Int {
     (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count) ?? -1
 }
 
+/// How many of this process's descriptors are sockets whose local port is `port` (a server's listeners and the
+/// connections it accepted), so a leak check is not disturbed by tests running in parallel.
+func socketDescriptorCount(localPort port: Int) -> Int {
+    var inodes = Set<String>()
+    for table in ["/proc/self/net/tcp", "/proc/self/net/tcp6"] {
+        guard let text = try? String(contentsOfFile: table, encoding: .utf8) else { continue }
+        for line in text.split(separator: "\n").dropFirst() {
+            let fields = line.split(separator: " ")
+            guard fields.count > 9, let local = fields[1].split(separator: ":").last,
+                Int(local, radix: 16) == port
+            else { continue }
+            inodes.insert(String(fields[9]))
+        }
+    }
+    let folder = "/proc/self/fd"
+    let entries = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+    return entries.filter { entry in
+        guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: folder + "/" + entry),
+            target.hasPrefix("socket:[")
+        else { return false }
+        return inodes.contains(String(target.dropFirst(8).dropLast()))
+    }.count
+}
+
 /// Polls `condition` until it holds or `seconds` pass (for state that settles asynchronously, never as an assertion of timing).
 func eventually(within seconds: Double = 5, _ condition: () -> Bool) -> Bool {
     let deadline = Date().addingTimeInterval(seconds)

@@ -1,3 +1,4 @@
+import RollboardNet
 /// A strict RFC 8259 JSON parser over bytes.
 ///
 /// Unlike `JSONSerialization` it keeps every number's literal (so `1e400` is reported rather than silently made
@@ -89,7 +90,7 @@ struct JSONParser {
             let keyOffset = position
             let key = try parseString()
             if members.contains(where: { $0.key == key }) {
-                throw Failure(offset: keyOffset, reason: "duplicate key \(jsonString(key))")
+                throw Failure(offset: keyOffset, reason: "duplicate key \(JSONText.quoted(key))")
             }
             skipWhitespace()
             guard current == UInt8(ascii: ":") else { throw failure("expected ':' after a key") }

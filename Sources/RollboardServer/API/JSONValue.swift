@@ -1,3 +1,4 @@
+import RollboardNet
 /// A JSON document as parsed by `JSONParser` or built for a response; objects keep their key order.
 enum JSONValue: Equatable {
     case null
@@ -52,7 +53,7 @@ enum JSONValue: Equatable {
         case .null: output += "null"
         case .bool(let value): output += value ? "true" : "false"
         case .number(let number): output += number.literal
-        case .string(let text): output += jsonString(text)
+        case .string(let text): output += JSONText.quoted(text)
         case .array(let items):
             output += "["
             for (index, item) in items.enumerated() {
@@ -64,7 +65,7 @@ enum JSONValue: Equatable {
             output += "{"
             for (index, member) in members.enumerated() {
                 if index > 0 { output += "," }
-                output += jsonString(member.key)
+                output += JSONText.quoted(member.key)
                 output += ":"
                 member.value.write(to: &output)
             }
@@ -112,23 +113,4 @@ struct JSONNumber: Equatable {
         guard value.isFinite, value.rounded() == value, abs(value) < 9.0e15 else { return nil }
         return Int(value)
     }
-}
-
-/// `text` as a JSON string literal.
-func jsonString(_ text: String) -> String {
-    var result = "\""
-    for scalar in text.unicodeScalars {
-        switch scalar {
-        case "\"": result += "\\\""
-        case "\\": result += "\\\\"
-        case "\n": result += "\\n"
-        case "\r": result += "\\r"
-        case "\t": result += "\\t"
-        case _ where scalar.value < 0x20 || scalar.value == 0x2028 || scalar.value == 0x2029:
-            let digits = String(scalar.value, radix: 16)
-            result += "\\u" + String(repeating: "0", count: 4 - digits.count) + digits
-        default: result.unicodeScalars.append(scalar)
-        }
-    }
-    return result + "\""
 }

@@ -108,7 +108,7 @@ public final class ProducerAPI: Sendable {
         case let s where s.count == 4 && s[0...2] == ["api", "v1", "dashboards"]:
             try allow("GET, HEAD")
             guard let dashboard = configuration.dashboard(s[3]) else {
-                throw .notFound("unknown_dashboard", "no dashboard \(jsonString(s[3]))")
+                throw .notFound("unknown_dashboard", "no dashboard \(JSONText.quoted(s[3]))")
             }
             respond(ok(configuration.json(dashboard)))
         default:
@@ -204,7 +204,7 @@ public final class ProducerAPI: Sendable {
     ) throws(APIError) {
         let token = try authenticate(request)
         try requireKind(id, .metric)
-        guard token.allows(id) else { throw .forbidden("this token may not write \(jsonString(id))") }
+        guard token.allows(id) else { throw .forbidden("this token may not write \(JSONText.quoted(id))") }
         let body = try parseBody(request)
         let update = try metricUpdate(body, id: id, field: "")
         commit([update], respond: respond) { stored in
@@ -238,10 +238,10 @@ public final class ProducerAPI: Sendable {
             }
             switch configuration.catalog.kind(of: id) {
             case .metric: break
-            case nil: throw .invalidValue("\(field).id: unknown metric \(jsonString(id)) (no tile shows it)")
-            case let kind?: throw .invalidValue("\(field).id: \(jsonString(id)) is a \(kind.rawValue), not a metric")
+            case nil: throw .invalidValue("\(field).id: unknown metric \(JSONText.quoted(id)) (no tile shows it)")
+            case let kind?: throw .invalidValue("\(field).id: \(JSONText.quoted(id)) is a \(kind.rawValue), not a metric")
             }
-            guard token.allows(id) else { throw .forbidden("\(field).id: this token may not write \(jsonString(id))") }
+            guard token.allows(id) else { throw .forbidden("\(field).id: this token may not write \(JSONText.quoted(id))") }
             updates.append(try metricUpdate(item, id: id, field: field + "."))
         }
         commit(updates, respond: respond) { stored in
@@ -281,7 +281,7 @@ public final class ProducerAPI: Sendable {
     ) throws(APIError) {
         let token = try authenticate(request)
         try requireKind(id, .wheel)
-        guard token.allows(id) else { throw .forbidden("this token may not write \(jsonString(id))") }
+        guard token.allows(id) else { throw .forbidden("this token may not write \(JSONText.quoted(id))") }
         let body = try parseBody(request)
         try rejectUnknownFields(body, allowed: ["progress", "index"], prefix: "")
         let target: WheelTarget
@@ -328,7 +328,7 @@ public final class ProducerAPI: Sendable {
     private func postCarousel(_ id: String, _ request: HTTPRequest) throws(APIError) -> HTTPResponse {
         let token = try authenticate(request)
         try requireKind(id, .carousel)
-        guard token.allows(id) else { throw .forbidden("this token may not write \(jsonString(id))") }
+        guard token.allows(id) else { throw .forbidden("this token may not write \(JSONText.quoted(id))") }
         let body = try parseBody(request)
         try rejectUnknownFields(body, allowed: ["action", "page"], prefix: "")
         guard let actionValue = body["action"] else { throw .missingField("action") }
@@ -353,7 +353,7 @@ public final class ProducerAPI: Sendable {
             }
             action = .goto(page: page)
         default:
-            throw .invalidValue("action: must be \"next\", \"prev\" or \"goto\", got \(jsonString(actionName))")
+            throw .invalidValue("action: must be \"next\", \"prev\" or \"goto\", got \(JSONText.quoted(actionName))")
         }
         let command = CarouselCommand(id: id, action: action)
         for handler in carouselHandlers.withLock({ $0 }) { handler(command) }
@@ -386,10 +386,10 @@ public final class ProducerAPI: Sendable {
         if actual == kind { return }
         let noun = kind == .metric ? "metric" : kind.rawValue
         guard let actual else {
-            throw .notFound("unknown_\(noun)", "unknown \(noun) \(jsonString(id)) (no tile shows it)")
+            throw .notFound("unknown_\(noun)", "unknown \(noun) \(JSONText.quoted(id)) (no tile shows it)")
         }
         let route = actual == .metric ? "metrics" : actual.rawValue + "s"
-        throw .notFound("unknown_\(noun)", "\(jsonString(id)) is a \(actual.rawValue); use /api/v1/\(route)/\(id)")
+        throw .notFound("unknown_\(noun)", "\(JSONText.quoted(id)) is a \(actual.rawValue); use /api/v1/\(route)/\(id)")
     }
 
     /// The body as a JSON object, after the content type and size checks.

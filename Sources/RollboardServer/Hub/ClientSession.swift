@@ -46,9 +46,9 @@ final class ClientSession {
     func helloTiles(updatedAt: [String: Double] = [:]) -> String {
         let entries = zip(tiles, lastSent).map { tile, state in
             guard let time = updatedAt[tile.tileID], state.hasSuffix("}") else {
-                return "\(jsonString(tile.tileID)):\(state)"
+                return "\(JSONText.quoted(tile.tileID)):\(state)"
             }
-            return "\(jsonString(tile.tileID)):\(state.dropLast()),\"updatedAt\":\(jsonNumber(time, places: 3))}"
+            return "\(JSONText.quoted(tile.tileID)):\(state.dropLast()),\"updatedAt\":\(jsonNumber(time, places: 3))}"
         }
         return "{" + entries.joined(separator: ",") + "}"
     }
@@ -110,7 +110,7 @@ final class ClientSession {
             if state != lastSent[index] {
                 lastSent[index] = state
                 if !changed.isEmpty { changed += "," }
-                changed += jsonString(tiles[index].tileID) + ":" + state
+                changed += JSONText.quoted(tiles[index].tileID) + ":" + state
             }
         }
         guard !changed.isEmpty else { return .idle }

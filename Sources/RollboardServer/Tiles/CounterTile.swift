@@ -1,3 +1,4 @@
+import RollboardNet
 import RollboardAnimation
 
 /// A counter tile as one screen sees it: its queue of counting changes, shown as formatted text.
@@ -19,7 +20,7 @@ struct CounterTile: LiveTile {
 
     func encodedState(at time: Double) -> String {
         let state = queue.state(at: time)
-        return "{\"text\":\(jsonString(state.text)),\"target\":\(jsonNumber(queue.target.target, places: 6))}"
+        return "{\"text\":\(JSONText.quoted(state.text)),\"target\":\(jsonNumber(queue.target.target, places: 6))}"
     }
 
     func nextMotion(after time: Double) -> Double? {
