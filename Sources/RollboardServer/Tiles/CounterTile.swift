@@ -1,8 +1,8 @@
-import RollboardNet
 import RollboardAnimation
+import RollboardNet
 
 /// A counter tile as one screen sees it: its queue of counting changes, shown as formatted text.
-struct CounterTile: LiveTile {
+struct CounterTile: QueuedTile {
     let tileID: String
     private(set) var queue: AnimationQueue<Counter>
 
@@ -16,14 +16,8 @@ struct CounterTile: LiveTile {
         try queue.enqueue(value, at: time, interval: interval, animated: animated)
     }
 
-    mutating func apply(viewerAction: CarouselViewerAction, page: Int?, at time: Double) {}
-
     func encodedState(at time: Double) -> String {
         let state = queue.state(at: time)
         return "{\"text\":\(JSONText.quoted(state.text)),\"target\":\(jsonNumber(queue.target.target, places: 6))}"
-    }
-
-    func nextMotion(after time: Double) -> Double? {
-        queue.isAtRest(at: time) ? nil : time
     }
 }

@@ -1,7 +1,7 @@
 import RollboardAnimation
 
 /// An odometer tile as one screen sees it: its queue of rolling-digit changes.
-struct OdometerTile: LiveTile {
+struct OdometerTile: QueuedTile {
     let tileID: String
     private(set) var queue: AnimationQueue<Odometer>
 
@@ -15,8 +15,6 @@ struct OdometerTile: LiveTile {
         try queue.enqueue(value, at: time, interval: interval, animated: animated)
     }
 
-    mutating func apply(viewerAction: CarouselViewerAction, page: Int?, at time: Double) {}
-
     func encodedState(at time: Double) -> String {
         let state = queue.state(at: time)
         var text = "{\"digits\":["
@@ -26,9 +24,5 @@ struct OdometerTile: LiveTile {
         }
         text += "],\"negative\":\(state.negative),\"target\":\(jsonNumber(queue.target.target, places: 6))}"
         return text
-    }
-
-    func nextMotion(after time: Double) -> Double? {
-        queue.isAtRest(at: time) ? nil : time
     }
 }

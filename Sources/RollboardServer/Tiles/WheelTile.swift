@@ -1,7 +1,7 @@
 import RollboardAnimation
 
 /// A wheel tile as one screen sees it: a position over its contents that eases towards each target.
-struct WheelTile: LiveTile {
+struct WheelTile: QueuedTile {
     let tileID: String
     private(set) var queue: AnimationQueue<Wheel>
 
@@ -21,13 +21,7 @@ struct WheelTile: LiveTile {
         }
     }
 
-    mutating func apply(viewerAction: CarouselViewerAction, page: Int?, at time: Double) {}
-
     func encodedState(at time: Double) -> String {
         "{\"position\":\(jsonNumber(queue.state(at: time).position))}"
-    }
-
-    func nextMotion(after time: Double) -> Double? {
-        queue.isAtRest(at: time) ? nil : time
     }
 }

@@ -1,0 +1,44 @@
+import RollboardAnimation
+import Testing
+
+@testable import RollboardServer
+
+@Suite("Odometer tile")
+struct OdometerTileTests {
+    private func makeTile(value: Double = 521) throws -> OdometerTile {
+        try OdometerTile(
+            tileID: "sales", configuration: OdometerConfiguration(columns: .fixed(3)), value: value, backlog: 8, at: 0)
+    }
+
+    @Test("at rest it sends whole digits, the sign and the target")
+    func restingState() throws {
+        #expect(try makeTile().encodedState(at: 0) == #"{"digits":[5,2,1],"negative":false,"target":521}"#)
+    }
+
+    @Test("a change rolls the digits and ends exactly on the new value; the target is the last queued value")
+    func changeRollsAndRests() throws {
+        var tile = try makeTile()
+        try tile.apply(.value(542, interval: 1, animated: true), at: 0)
+        try tile.apply(.value(-3, interval: 1, animated: true), at: 0.1)
+        #expect(tile.encodedState(at: 0.5).hasSuffix(#""target":-3}"#))
+        #expect(tile.nextMotion(after: 0.5) == 0.5)
+        let rest = tile.queue.restTime
+        #expect(tile.encodedState(at: rest) == #"{"digits":[0,0,3],"negative":true,"target":-3}"#)
+        #expect(tile.nextMotion(after: rest) == nil)
+    }
+
+    @Test("a value too wide for its columns is refused and changes nothing")
+    func tooWideIsRefused() throws {
+        var tile = try makeTile()
+        #expect(throws: AnimationError.tooWide) { try tile.apply(.value(1000, interval: nil, animated: true), at: 0) }
+        #expect(tile.encodedState(at: 5) == #"{"digits":[5,2,1],"negative":false,"target":521}"#)
+    }
+
+    @Test("wheel and carousel changes do not touch an odometer")
+    func otherChangesAreIgnored() throws {
+        var tile = try makeTile()
+        try tile.apply(.wheelIndex(2), at: 0)
+        try tile.apply(.carousel(.next, page: nil), at: 0)
+        #expect(tile.nextMotion(after: 0) == nil)
+    }
+}

@@ -1,0 +1,28 @@
+import RollboardAnimation
+import Testing
+
+@testable import RollboardServer
+
+@Suite("Wheel tile")
+struct WheelTileTests {
+    private func makeTile() throws -> WheelTile {
+        try WheelTile(tileID: "status", wheel: Wheel(contents: ["A", "B", "C", "D"], duration: 0.5), position: 0, backlog: 8, at: 0)
+    }
+
+    @Test(
+        "a progress or an index eases the wheel to its position",
+        arguments: [(TileChange.wheelProgress(0.4), 1.6), (.wheelIndex(3), 3.0), (.wheelProgress(1), 3.0)]
+    )
+    func movesToTarget(change: TileChange, position: Double) throws {
+        var tile = try makeTile()
+        try tile.apply(change, at: 0)
+        #expect(tile.encodedState(at: 0.5) == "{\"position\":\(jsonNumber(position))}")
+        #expect(tile.nextMotion(after: 0.5) == nil)
+    }
+
+    @Test("an index past the contents is refused")
+    func indexOutOfRangeIsRefused() throws {
+        var tile = try makeTile()
+        #expect(throws: AnimationError.self) { try tile.apply(.wheelIndex(4), at: 0) }
+    }
+}
