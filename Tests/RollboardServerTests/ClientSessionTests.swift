@@ -4,12 +4,20 @@ import Testing
 @testable import RollboardNet
 @testable import RollboardServer
 
+/// Counts how often tiles were encoded.
+final class EncodeCounter: Sendable {
+    private let count = Mutex(0)
+    var value: Int { count.withLock { $0 } }
+    func increment() { count.withLock { $0 += 1 } }
+}
+
 /// A tile that moves linearly from its value to a new one over one second.
 struct RampTile: LiveTile {
     let tileID: String
     var from: Double
     var to: Double
     var start = 0.0
+    var encodes = EncodeCounter()
 
     mutating func apply(_ change: TileChange, at time: Double) throws {
         guard case .value(let value, _, _) = change else { return }
@@ -26,11 +34,12 @@ struct RampTile: LiveTile {
     }
 
     func encodedState(at time: Double) -> String {
-        "{\"value\":\(jsonNumber(position(at: time)))}"
+        encodes.increment()
+        return "{\"value\":\(jsonNumber(position(at: time)))}"
     }
 
     func nextMotion(after time: Double) -> Double? {
-        time < start + 1 ? time : nil
+        from != to && time < start + 1 ? time : nil
     }
 }
 
@@ -87,6 +96,18 @@ struct ClientSessionTests {
             #"{"type":"frame","seq":1,"tiles":{"a":{"value":5}}}"#,
             #"{"type":"frame","seq":2,"tiles":{"a":{"value":10}}}"#,
         ])
+    }
+
+    @Test("a tick encodes only the tiles that moved since the last frame")
+    func ticksEncodeOnlyMovingTiles() throws {
+        let still = RampTile(tileID: "still", from: 1, to: 1)
+        let session = ClientSession(
+            id: 1, sink: RecordingSink(), tiles: [RampTile(tileID: "moving", from: 0, to: 0), still], fps: 10,
+            slowClientTimeout: 5, now: 0)
+        try session.apply(.value(10, interval: nil, animated: true), toTile: "moving", at: 0)
+        let before = still.encodes.value
+        for frame in 1...20 { _ = session.tick(at: Double(frame) / 10) }
+        #expect(still.encodes.value == before)
     }
 
     @Test("a tick before the client's next frame time sends nothing")

@@ -103,9 +103,11 @@ final class ClientSession {
             return .skipped
         }
         blockedSince = nil
+        let previous = statesTime
         statesTime = now
         var changed = ""
         for index in tiles.indices {
+            guard let motion = tiles[index].nextMotion(after: previous), motion <= now else { continue }
             let state = tiles[index].encodedState(at: now)
             if state != lastSent[index] {
                 lastSent[index] = state
