@@ -4,7 +4,7 @@
 //   swift run EchoServer --port 9001                        plain ws://
 //   swift run EchoServer --port 9443 --tls cert.pem key.pem wss:// with the given certificate
 //   swift run EchoServer --port 9443 --self-signed DIR      wss:// with a certificate generated into DIR
-//   --max-message-bytes N (default 16 MiB), --no-deflate, --client-context-takeover, --host H (default ::)
+//   --max-message-bytes N (default 16 MiB), --no-deflate, --client-context-takeover, --compress-every-message, --host H (default ::)
 
 import Dispatch
 import Foundation
@@ -70,6 +70,8 @@ while let flag = arguments.popFirst() {
         configuration.webSocket.maxMessageBytes = limit
     case "--client-context-takeover":
         configuration.webSocket.deflate?.requestsClientNoContextTakeover = false
+    case "--compress-every-message":
+        configuration.webSocket.deflate?.minimumCompressedBytes = 0
     case "--no-deflate":
         configuration.webSocket.deflate = nil
     default:

@@ -10,7 +10,8 @@ public func webSocketFuzzerTestOneInput(_ data: UnsafePointer<UInt8>, _ size: In
     let input = UnsafeBufferPointer(start: data, count: size)
     let flags = input[0]
     let maxMessageBytes = flags & 0x01 != 0 ? 4096 : 1 << 20
-    let configuration = WebSocketConfiguration(maxMessageBytes: maxMessageBytes, maxFrameBytes: flags & 0x02 != 0 ? 512 : nil)
+    let configuration = WebSocketConfiguration(
+        maxMessageBytes: maxMessageBytes, maxFrameBytes: flags & 0x02 != 0 ? 512 : nil)
     let deflate = PerMessageDeflateParameters(
         clientNoContextTakeover: flags & 0x04 == 0,
         serverMaxWindowBits: 15,

@@ -33,7 +33,6 @@ struct Serve: ParsableCommand {
     var demo = false
 
     func run() throws {
-        setvbuf(stdout, nil, _IOLBF, 0)
         var logger = Logger(label: "rollboard")
         logger.logLevel = .info
         let loaded: RollboardConfiguration
@@ -55,7 +54,7 @@ struct Serve: ParsableCommand {
             environment: ProcessInfo.processInfo.environment,
             dataDirectory: settings.dataDirectory)
         if let path = tokens.generatedTokenPath, let token = tokens.tokens.last?.token {
-            print("Producer token (stored in \(path), mode 0600): \(token)")
+            announce("Producer token (stored in \(path), mode 0600): \(token)")
         }
 
         let store = try MetricStore(
@@ -90,9 +89,9 @@ struct Serve: ParsableCommand {
         let scheme = tls == nil ? "http" : "https"
         let shownHost = settings.host == "::" || settings.host == "0.0.0.0" ? "localhost" : settings.host
         let urlHost = shownHost.contains(":") ? "[\(shownHost)]" : shownHost
-        print("Rollboard is serving \(configuration.dashboards.count) dashboard(s) on \(scheme)://\(urlHost):\(server.localPort)/")
+        announce("Rollboard is serving \(configuration.dashboards.count) dashboard(s) on \(scheme)://\(urlHost):\(server.localPort)/")
         for dashboard in configuration.dashboards {
-            print("  \(scheme)://\(urlHost):\(server.localPort)/d/\(dashboard.id)  \(dashboard.title)")
+            announce("  \(scheme)://\(urlHost):\(server.localPort)/d/\(dashboard.id)  \(dashboard.title)")
         }
 
         let stopFeeder = { feeder?.stop() }
@@ -126,8 +125,14 @@ struct Serve: ParsableCommand {
             try FileManager.default.createDirectory(
                 atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
             try SelfSignedCertificate.generate(certificatePath: files.certificate, privateKeyPath: files.privateKey)
-            print("Generated a self-signed certificate for localhost, 127.0.0.1 and ::1: \(files.certificate)")
+            announce("Generated a self-signed certificate for localhost, 127.0.0.1 and ::1: \(files.certificate)")
         }
         return TLSConfiguration(certificateChainPath: files.certificate, privateKeyPath: files.privateKey)
     }
+}
+
+/// Writes one line to standard output at once (stdout is block-buffered when redirected, and the server never
+/// returns to flush it).
+private func announce(_ line: String) {
+    FileHandle.standardOutput.write(Data((line + "\n").utf8))
 }

@@ -19,7 +19,7 @@ BIN=$(swift build -c release --show-bin-path)
 
 rm -rf "$REPORTS"
 mkdir -p "$REPORTS"
-"$BIN/EchoServer" --host 127.0.0.1 --port "$PORT" --max-message-bytes $((16 * 1024 * 1024)) > "$REPORTS/server.log" 2>&1 &
+"$BIN/EchoServer" --host 127.0.0.1 --port "$PORT" --max-message-bytes $((16 * 1024 * 1024)) --compress-every-message > "$REPORTS/server.log" 2>&1 &
 SERVER=$!
 trap 'kill "$SERVER" 2>/dev/null || true; wait "$SERVER" 2>/dev/null || true' EXIT
 for _ in $(seq 1 100); do

@@ -3,7 +3,7 @@ import Testing
 @testable import RollboardNet
 
 /// A seeded generator, so random test data is the same on every run.
-struct SplitMix64: RandomNumberGenerator {
+struct WebSocketTestRandom: RandomNumberGenerator {
     private var state: UInt64
 
     init(seed: UInt64) { state = seed }
@@ -47,7 +47,7 @@ struct SplitMix64: RandomNumberGenerator {
 
     @Test("random data round-trips through deflater and inflater", arguments: [(9, 1), (12, 5), (15, 8)])
     func roundTrip(windowBits: Int, memoryLevel: Int) throws {
-        var generator = SplitMix64(seed: 7692)
+        var generator = WebSocketTestRandom(seed: 7692)
         let deflater = try Deflater(windowBits: windowBits, memoryLevel: memoryLevel, level: 6)
         let inflater = try Inflater(windowBits: windowBits)
         for _ in 0..<20 {
@@ -66,7 +66,7 @@ struct SplitMix64: RandomNumberGenerator {
 
     @Test("an 8-bit window peer can inflate what the 9-bit zlib window produced")
     func eightBitPeer() throws {
-        var generator = SplitMix64(seed: 8)
+        var generator = WebSocketTestRandom(seed: 8)
         let deflater = try Deflater(windowBits: 8, memoryLevel: 8, level: 9)
         let inflater = try Inflater(windowBits: 8)
         let words = ["alpha", "beta", "gamma", "delta", "epsilon"]

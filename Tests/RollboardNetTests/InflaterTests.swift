@@ -3,7 +3,9 @@ import Testing
 @testable import RollboardNet
 
 @Suite struct InflaterTests {
-    static func inflate(_ parts: [[UInt8]], windowBits: Int = 15, limit: Int = 1 << 20, using inflater: Inflater? = nil) throws -> [UInt8] {
+    static func inflate(_ parts: [[UInt8]], windowBits: Int = 15, limit: Int = 1 << 20, using inflater: Inflater? = nil)
+        throws -> [UInt8]
+    {
         let inflater = try inflater ?? Inflater(windowBits: windowBits)
         var output: [UInt8] = []
         for part in parts { try inflater.inflate(part, into: &output, limit: limit) }

@@ -57,7 +57,10 @@ func maskedCopy(ofServerFrame frame: [UInt8]) -> [UInt8] {
         let bytes = [UInt8](repeating: 9, count: 500)
         let message = PreparedMessage(binary: bytes)
         #expect(Self.receive(message.plainFrame, deflate: nil) == [.deliverBinary(bytes)])
-        #expect(message.compressedFrame.map { Self.receive($0, deflate: PerMessageDeflateParameters()) } == [.deliverBinary(bytes)])
+        #expect(
+            message.compressedFrame.map { Self.receive($0, deflate: PerMessageDeflateParameters()) } == [
+                .deliverBinary(bytes)
+            ])
     }
 
     @Test("messages under the minimum size, or without deflate, have no compressed form")
@@ -66,9 +69,11 @@ func maskedCopy(ofServerFrame frame: [UInt8]) -> [UInt8] {
         #expect(PreparedMessage(text: Self.text, deflate: nil).compressedFrame == nil)
     }
 
-    @Test("a connection gets the compressed frame only when its negotiated window is large enough", arguments: [
-        (nil, false), (15, true), (12, true), (11, false), (9, false),
-    ] as [(Int?, Bool)])
+    @Test(
+        "a connection gets the compressed frame only when its negotiated window is large enough",
+        arguments: [
+            (nil, false), (15, true), (12, true), (11, false), (9, false),
+        ] as [(Int?, Bool)])
     func frameChoice(serverWindowBits: Int?, expectsCompressed: Bool) {
         let message = PreparedMessage(text: Self.text, deflate: PerMessageDeflateConfiguration(serverMaxWindowBits: 12))
         let parameters = serverWindowBits.map { PerMessageDeflateParameters(serverMaxWindowBits: $0) }

@@ -18,10 +18,15 @@ import Testing
         ("permessage-deflate; server_no_context_takeover", "permessage-deflate; \(both)"),
         ("permessage-deflate; client_no_context_takeover", "permessage-deflate; \(both)"),
         ("PerMessage-Deflate; Client_Max_Window_Bits=9", "permessage-deflate; \(both); client_max_window_bits=9"),
-        ("permessage-deflate ;  client_max_window_bits = 12 ", "permessage-deflate; \(both); client_max_window_bits=12"),
+        (
+            "permessage-deflate ;  client_max_window_bits = 12 ",
+            "permessage-deflate; \(both); client_max_window_bits=12"
+        ),
         // Declined offers fall through to the next acceptable one.
-        ("permessage-deflate; foo, permessage-deflate; client_max_window_bits=11",
-         "permessage-deflate; \(both); client_max_window_bits=11"),
+        (
+            "permessage-deflate; foo, permessage-deflate; client_max_window_bits=11",
+            "permessage-deflate; \(both); client_max_window_bits=11"
+        ),
         ("x-webkit-deflate-frame, permessage-deflate", "permessage-deflate; \(both)"),
         (", permessage-deflate,", "permessage-deflate; \(both)"),
         // Declined: unknown, duplicate or invalid parameters.
@@ -73,7 +78,8 @@ import Testing
     @Test("a smaller configured server window is announced even when not offered")
     func configuredServerWindowIsAnnounced() {
         let configuration = PerMessageDeflateConfiguration(serverMaxWindowBits: 11)
-        let parameters = PerMessageDeflateParameters.negotiate(offers: ["permessage-deflate"], configuration: configuration)
+        let parameters = PerMessageDeflateParameters.negotiate(
+            offers: ["permessage-deflate"], configuration: configuration)
         #expect(parameters?.responseHeaderValue == "permessage-deflate; \(Self.both); server_max_window_bits=11")
         let smaller = PerMessageDeflateParameters.negotiate(
             offers: ["permessage-deflate; server_max_window_bits=9"], configuration: configuration)
@@ -87,7 +93,8 @@ import Testing
             offers: ["permessage-deflate; client_max_window_bits"], configuration: configuration)
         #expect(withParameter?.clientMaxWindowBits == 10)
         #expect(withParameter?.responseHeaderValue == "permessage-deflate; \(Self.both); client_max_window_bits=10")
-        let without = PerMessageDeflateParameters.negotiate(offers: ["permessage-deflate"], configuration: configuration)
+        let without = PerMessageDeflateParameters.negotiate(
+            offers: ["permessage-deflate"], configuration: configuration)
         #expect(without?.clientMaxWindowBits == 15)
         #expect(without?.responseHeaderValue == "permessage-deflate; \(Self.both)")
     }
@@ -96,7 +103,8 @@ import Testing
     func clientContextTakeoverCanBeKept() {
         let configuration = PerMessageDeflateConfiguration(
             serverMaxWindowBits: 15, requestsClientNoContextTakeover: false)
-        let parameters = PerMessageDeflateParameters.negotiate(offers: ["permessage-deflate"], configuration: configuration)
+        let parameters = PerMessageDeflateParameters.negotiate(
+            offers: ["permessage-deflate"], configuration: configuration)
         #expect(parameters?.clientNoContextTakeover == false)
         #expect(parameters?.responseHeaderValue == "permessage-deflate; server_no_context_takeover")
     }
@@ -108,7 +116,8 @@ import Testing
         let valid = WebSocketExtensionOffer.parse(["a; b; c=\"d\", f;g=1"])
         #expect(
             valid == [
-                WebSocketExtensionOffer(name: "a", parameters: [.init(name: "b", value: nil), .init(name: "c", value: "d")]),
+                WebSocketExtensionOffer(
+                    name: "a", parameters: [.init(name: "b", value: nil), .init(name: "c", value: "d")]),
                 WebSocketExtensionOffer(name: "f", parameters: [.init(name: "g", value: "1")]),
             ])
     }

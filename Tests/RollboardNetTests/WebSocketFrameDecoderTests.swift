@@ -3,7 +3,7 @@ import Testing
 @testable import RollboardNet
 
 /// A masked client frame, as a browser would send it.
-func clientFrame(
+func maskedClientFrame(
     _ opcode: WebSocketOpcode,
     _ payload: [UInt8] = [],
     isFinal: Bool = true,
@@ -14,7 +14,7 @@ func clientFrame(
 }
 
 /// A raw frame head: the first two bytes as given, then a masking key of zeros.
-func rawFrame(_ first: UInt8, _ second: UInt8, _ rest: [UInt8] = []) -> [UInt8] {
+func rawClientFrame(_ first: UInt8, _ second: UInt8, _ rest: [UInt8] = []) -> [UInt8] {
     [first, second] + rest
 }
 
@@ -48,7 +48,8 @@ func rawFrame(_ first: UInt8, _ second: UInt8, _ rest: [UInt8] = []) -> [UInt8] 
                     case .payload(let bytes):
                         payload += bytes
                     case .dataFrameEnd(let isFinal):
-                        results.append(.data(current!.opcode, payload, isFinal: isFinal, isCompressed: current!.isCompressed))
+                        results.append(
+                            .data(current!.opcode, payload, isFinal: isFinal, isCompressed: current!.isCompressed))
                     case .control(let opcode, let bytes):
                         results.append(.control(opcode, bytes))
                     }
@@ -63,7 +64,10 @@ func rawFrame(_ first: UInt8, _ second: UInt8, _ rest: [UInt8] = []) -> [UInt8] 
 
     @Test("a masked text frame decodes to its payload")
     func decodesMaskedText() {
-        #expect(Self.decode([clientFrame(.text, Array("Hello".utf8))]) == [.data(.text, Array("Hello".utf8), isFinal: true, isCompressed: false)])
+        #expect(
+            Self.decode([maskedClientFrame(.text, Array("Hello".utf8))]) == [
+                .data(.text, Array("Hello".utf8), isFinal: true, isCompressed: false)
+            ])
     }
 
     @Test("RFC 6455's masked Hello example decodes")
@@ -75,10 +79,10 @@ func rawFrame(_ first: UInt8, _ second: UInt8, _ rest: [UInt8] = []) -> [UInt8] 
     @Test("frames decode the same whatever the chunking", arguments: [1, 2, 3, 7, 13, 64])
     func chunkingDoesNotMatter(chunkSize: Int) {
         let stream =
-            clientFrame(.text, Array(repeating: 0x61, count: 200), isFinal: false)
-            + clientFrame(.ping, [1, 2, 3])
-            + clientFrame(.continuation, Array(repeating: 0x62, count: 70_000))
-            + clientFrame(.binary, [])
+            maskedClientFrame(.text, Array(repeating: 0x61, count: 200), isFinal: false)
+            + maskedClientFrame(.ping, [1, 2, 3])
+            + maskedClientFrame(.continuation, Array(repeating: 0x62, count: 70_000))
+            + maskedClientFrame(.binary, [])
         let chunks = stride(from: 0, to: stream.count, by: chunkSize).map {
             Array(stream[$0..<min($0 + chunkSize, stream.count)])
         }
@@ -94,11 +98,11 @@ func rawFrame(_ first: UInt8, _ second: UInt8, _ rest: [UInt8] = []) -> [UInt8] 
     @Test("control frames may interleave a fragmented message")
     func interleavedControlFrames() {
         let decoded = Self.decode([
-            clientFrame(.text, Array("Hel".utf8), isFinal: false),
-            clientFrame(.ping, Array("p".utf8)),
-            clientFrame(.continuation, Array("lo".utf8), isFinal: false),
-            clientFrame(.pong, []),
-            clientFrame(.continuation, Array("!".utf8)),
+            maskedClientFrame(.text, Array("Hel".utf8), isFinal: false),
+            maskedClientFrame(.ping, Array("p".utf8)),
+            maskedClientFrame(.continuation, Array("lo".utf8), isFinal: false),
+            maskedClientFrame(.pong, []),
+            maskedClientFrame(.continuation, Array("!".utf8)),
         ])
         #expect(
             decoded == [
@@ -114,30 +118,52 @@ func rawFrame(_ first: UInt8, _ second: UInt8, _ rest: [UInt8] = []) -> [UInt8] 
 
     static let violations: [(String, [[UInt8]], Bool, WebSocketProtocolError)] = [
         ("unmasked frame", [[0x81, 0x05] + Array("Hello".utf8)], false, .unmaskedFrame),
-        ("RSV1 without deflate", [rawFrame(0xC1, 0x80, key)], false, .reservedBits),
-        ("RSV2", [rawFrame(0xA1, 0x80, key)], true, .reservedBits),
-        ("RSV3", [rawFrame(0x91, 0x80, key)], true, .reservedBits),
-        ("RSV1 on a continuation", [rawFrame(0x41, 0x80, key), rawFrame(0xC0, 0x80, key)], true, .reservedBits),
-        ("RSV1 on a ping", [rawFrame(0xC9, 0x80, key)], true, .reservedBits),
-        ("opcode 3", [rawFrame(0x83, 0x80, key)], false, .unknownOpcode),
-        ("opcode 7", [rawFrame(0x87, 0x80, key)], false, .unknownOpcode),
-        ("opcode B", [rawFrame(0x8B, 0x80, key)], false, .unknownOpcode),
-        ("opcode F", [rawFrame(0x8F, 0x80, key)], false, .unknownOpcode),
-        ("fragmented ping", [rawFrame(0x09, 0x80, key)], false, .fragmentedControlFrame),
-        ("fragmented close", [rawFrame(0x08, 0x80, key)], false, .fragmentedControlFrame),
-        ("ping of 126 bytes", [rawFrame(0x89, 0xFE, [0x00, 0x7E] + key)], false, .controlFrameTooLong),
-        ("64-bit length with the top bit", [rawFrame(0x82, 0xFF, [0x80, 0, 0, 0, 0, 0, 0, 0] + key)], false, .invalidLength),
-        ("continuation first", [rawFrame(0x80, 0x80, key)], false, .unexpectedContinuation),
-        ("text inside a fragmented message", [rawFrame(0x01, 0x80, key), rawFrame(0x81, 0x80, key)], false, .expectedContinuation),
-        ("binary inside a fragmented message", [rawFrame(0x02, 0x80, key), rawFrame(0x82, 0x80, key)], false, .expectedContinuation),
-        ("frame over the limit", [rawFrame(0x82, 0xFE, [0x00, 101] + key)], false, .frameTooBig),
-        ("huge 64-bit frame", [rawFrame(0x82, 0xFF, [0x7F, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF] + key)], false, .frameTooBig),
-        ("message over the limit", [clientFrame(.binary, Array(repeating: 0, count: 80), isFinal: false), rawFrame(0x80, 0xD0, key)], false, .messageTooBig),
+        ("RSV1 without deflate", [rawClientFrame(0xC1, 0x80, key)], false, .reservedBits),
+        ("RSV2", [rawClientFrame(0xA1, 0x80, key)], true, .reservedBits),
+        ("RSV3", [rawClientFrame(0x91, 0x80, key)], true, .reservedBits),
+        (
+            "RSV1 on a continuation", [rawClientFrame(0x41, 0x80, key), rawClientFrame(0xC0, 0x80, key)], true,
+            .reservedBits
+        ),
+        ("RSV1 on a ping", [rawClientFrame(0xC9, 0x80, key)], true, .reservedBits),
+        ("opcode 3", [rawClientFrame(0x83, 0x80, key)], false, .unknownOpcode),
+        ("opcode 7", [rawClientFrame(0x87, 0x80, key)], false, .unknownOpcode),
+        ("opcode B", [rawClientFrame(0x8B, 0x80, key)], false, .unknownOpcode),
+        ("opcode F", [rawClientFrame(0x8F, 0x80, key)], false, .unknownOpcode),
+        ("fragmented ping", [rawClientFrame(0x09, 0x80, key)], false, .fragmentedControlFrame),
+        ("fragmented close", [rawClientFrame(0x08, 0x80, key)], false, .fragmentedControlFrame),
+        ("ping of 126 bytes", [rawClientFrame(0x89, 0xFE, [0x00, 0x7E] + key)], false, .controlFrameTooLong),
+        (
+            "64-bit length with the top bit", [rawClientFrame(0x82, 0xFF, [0x80, 0, 0, 0, 0, 0, 0, 0] + key)], false,
+            .invalidLength
+        ),
+        ("continuation first", [rawClientFrame(0x80, 0x80, key)], false, .unexpectedContinuation),
+        (
+            "text inside a fragmented message", [rawClientFrame(0x01, 0x80, key), rawClientFrame(0x81, 0x80, key)],
+            false, .expectedContinuation
+        ),
+        (
+            "binary inside a fragmented message", [rawClientFrame(0x02, 0x80, key), rawClientFrame(0x82, 0x80, key)],
+            false, .expectedContinuation
+        ),
+        ("frame over the limit", [rawClientFrame(0x82, 0xFE, [0x00, 101] + key)], false, .frameTooBig),
+        (
+            "huge 64-bit frame", [rawClientFrame(0x82, 0xFF, [0x7F, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF] + key)],
+            false, .frameTooBig
+        ),
+        (
+            "message over the limit",
+            [
+                maskedClientFrame(.binary, Array(repeating: 0, count: 80), isFinal: false),
+                rawClientFrame(0x80, 0xD0, key),
+            ], false, .messageTooBig
+        ),
     ]
 
     @Test("each framing violation fails with its close code", arguments: violations)
     func violationFails(name: String, chunks: [[UInt8]], allowsCompression: Bool, expected: WebSocketProtocolError) {
-        let decoded = Self.decode(chunks, maxFrameBytes: 100, maxMessageBytes: 150, allowsCompression: allowsCompression)
+        let decoded = Self.decode(
+            chunks, maxFrameBytes: 100, maxMessageBytes: 150, allowsCompression: allowsCompression)
         #expect(decoded.last == .error(expected), "\(name)")
     }
 
@@ -157,7 +183,7 @@ func rawFrame(_ first: UInt8, _ second: UInt8, _ rest: [UInt8] = []) -> [UInt8] 
     @Test("RSV1 marks the first frame of a compressed message when deflate is negotiated")
     func compressedFirstFrame() {
         let decoded = Self.decode(
-            [clientFrame(.text, [1], isFinal: false, isCompressed: true), clientFrame(.continuation, [2])],
+            [maskedClientFrame(.text, [1], isFinal: false, isCompressed: true), maskedClientFrame(.continuation, [2])],
             allowsCompression: true)
         #expect(
             decoded == [
@@ -171,7 +197,7 @@ func rawFrame(_ first: UInt8, _ second: UInt8, _ rest: [UInt8] = []) -> [UInt8] 
         var decoder = WebSocketFrameDecoder(maxFrameBytes: 10, maxMessageBytes: 10, allowsCompression: false)
         var input: ArraySlice<UInt8> = [0x83, 0x80]
         #expect(throws: WebSocketProtocolError.unknownOpcode) { try decoder.next(from: &input) }
-        var more = clientFrame(.text, [0x61])[...]
+        var more = maskedClientFrame(.text, [0x61])[...]
         #expect(try decoder.next(from: &more) == nil)
     }
 

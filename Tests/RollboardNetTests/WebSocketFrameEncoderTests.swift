@@ -3,13 +3,15 @@ import Testing
 @testable import RollboardNet
 
 @Suite struct WebSocketFrameEncoderTests {
-    @Test("server frames are unmasked with the shortest length encoding", arguments: [
-        (0, [0x81, 0x00]),
-        (125, [0x81, 0x7D]),
-        (126, [0x81, 0x7E, 0x00, 0x7E]),
-        (65535, [0x81, 0x7E, 0xFF, 0xFF]),
-        (65536, [0x81, 0x7F, 0, 0, 0, 0, 0, 1, 0, 0]),
-    ])
+    @Test(
+        "server frames are unmasked with the shortest length encoding",
+        arguments: [
+            (0, [0x81, 0x00]),
+            (125, [0x81, 0x7D]),
+            (126, [0x81, 0x7E, 0x00, 0x7E]),
+            (65535, [0x81, 0x7E, 0xFF, 0xFF]),
+            (65536, [0x81, 0x7F, 0, 0, 0, 0, 0, 1, 0, 0]),
+        ])
     func lengthEncoding(length: Int, head: [UInt8]) {
         let frame = WebSocketFrameEncoder.frame(.text, payload: [UInt8](repeating: 0x61, count: length))
         #expect(Array(frame.prefix(head.count)) == head)

@@ -57,7 +57,8 @@ import Testing
         let handshake = try WebSocketHandshake(request: request, configuration: WebSocketConfiguration())
         #expect(
             handshake.response.headers["Sec-WebSocket-Extensions"]
-                == "permessage-deflate; server_no_context_takeover; client_no_context_takeover; server_max_window_bits=13; client_max_window_bits=12")
+                == "permessage-deflate; server_no_context_takeover; client_no_context_takeover; server_max_window_bits=13; client_max_window_bits=12"
+        )
         #expect(handshake.deflate?.clientNoContextTakeover == true)
     }
 
@@ -84,7 +85,10 @@ import Testing
         ("key of 15 bytes", upgradeRequest(setting: [("Sec-WebSocket-Key", "AAAAAAAAAAAAAAAAAAAA")]), .invalidKey),
         ("key of 17 bytes", upgradeRequest(setting: [("Sec-WebSocket-Key", "AAAAAAAAAAAAAAAAAAAAAAA=")]), .invalidKey),
         ("key unpadded", upgradeRequest(setting: [("Sec-WebSocket-Key", "dGhlIHNhbXBsZSBub25jZQ")]), .invalidKey),
-        ("key non-canonical", upgradeRequest(setting: [("Sec-WebSocket-Key", "dGhlIHNhbXBsZSBub25jZR==")]), .invalidKey),
+        (
+            "key non-canonical", upgradeRequest(setting: [("Sec-WebSocket-Key", "dGhlIHNhbXBsZSBub25jZR==")]),
+            .invalidKey
+        ),
         ("two keys", upgradeRequest(adding: [("Sec-WebSocket-Key", key)]), .invalidKey),
     ]
 

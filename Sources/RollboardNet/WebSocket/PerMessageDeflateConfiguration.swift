@@ -21,7 +21,8 @@ public struct PerMessageDeflateConfiguration: Sendable, Equatable {
     /// Whether the server asks clients to compress each message with a fresh context, so no
     /// decompressor state is kept between messages.
     public var requestsClientNoContextTakeover: Bool
-    /// Messages shorter than this are sent uncompressed.
+    /// Messages shorter than this are sent uncompressed; 0 compresses every message, even when that
+    /// does not make it smaller.
     public var minimumCompressedBytes: Int
 
     public init(

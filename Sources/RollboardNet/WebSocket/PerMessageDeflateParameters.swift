@@ -1,19 +1,19 @@
 /// The permessage-deflate parameters agreed with one client (RFC 7692 section 7.1).
-public struct PerMessageDeflateParameters: Sendable, Equatable {
+struct PerMessageDeflateParameters: Sendable, Equatable {
     /// Whether the server compresses each message with a fresh context (always true for Rollboard).
-    public var serverNoContextTakeover: Bool
+    var serverNoContextTakeover: Bool
     /// Whether the client compresses each message with a fresh context.
-    public var clientNoContextTakeover: Bool
+    var clientNoContextTakeover: Bool
     /// The largest LZ77 window the server may compress with, 8...15.
-    public var serverMaxWindowBits: Int
+    var serverMaxWindowBits: Int
     /// The largest LZ77 window the client may compress with, 8...15.
-    public var clientMaxWindowBits: Int
+    var clientMaxWindowBits: Int
     /// Whether the response names `server_max_window_bits` (required when the client offered it).
     var announcesServerMaxWindowBits: Bool
     /// Whether the response names `client_max_window_bits` (allowed only when the client offered it).
     var announcesClientMaxWindowBits: Bool
 
-    public init(
+    init(
         serverNoContextTakeover: Bool = true,
         clientNoContextTakeover: Bool = true,
         serverMaxWindowBits: Int = 15,
@@ -28,7 +28,7 @@ public struct PerMessageDeflateParameters: Sendable, Equatable {
     }
 
     /// The `Sec-WebSocket-Extensions` value of the handshake response.
-    public var responseHeaderValue: String {
+    var responseHeaderValue: String {
         var parts = ["permessage-deflate"]
         if serverNoContextTakeover { parts.append("server_no_context_takeover") }
         if clientNoContextTakeover { parts.append("client_no_context_takeover") }
@@ -48,7 +48,8 @@ public struct PerMessageDeflateParameters: Sendable, Equatable {
         offers fieldValues: [String],
         configuration: PerMessageDeflateConfiguration
     ) -> PerMessageDeflateParameters? {
-        for offer in WebSocketExtensionOffer.parse(fieldValues) where offer.name.caseInsensitiveEquals("permessage-deflate") {
+        for offer in WebSocketExtensionOffer.parse(fieldValues)
+        where offer.name.caseInsensitiveEquals("permessage-deflate") {
             if let accepted = accept(offer, configuration: configuration) { return accepted }
         }
         return nil
@@ -112,7 +113,9 @@ public struct PerMessageDeflateParameters: Sendable, Equatable {
 
     /// A window-bits value: a decimal 8...15 without leading zeros.
     private static func windowBits(_ text: String) -> Int? {
-        guard text.utf8.count <= 2, text.first != "0", text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), let bits = Int(text), (8...15).contains(bits) else { return nil }
+        guard text.utf8.count <= 2, text.first != "0", text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }),
+            let bits = Int(text), (8...15).contains(bits)
+        else { return nil }
         return bits
     }
 }

@@ -18,7 +18,9 @@ public final class PreparedMessage: Sendable {
     }
 
     /// A binary message; `deflate` decides whether and how a compressed form is made.
-    public convenience init(binary: [UInt8], deflate: PerMessageDeflateConfiguration? = PerMessageDeflateConfiguration()) {
+    public convenience init(
+        binary: [UInt8], deflate: PerMessageDeflateConfiguration? = PerMessageDeflateConfiguration()
+    ) {
         self.init(opcode: .binary, payload: binary, deflate: deflate)
     }
 
@@ -44,7 +46,7 @@ public final class PreparedMessage: Sendable {
     }
 
     /// A compressed frame for `payload`, or `nil` when it is below the minimum size, compression fails,
-    /// or the result is not smaller than the plain frame.
+    /// or the result is not smaller than the plain frame (with a minimum of 0, every message is compressed).
     static func compressedFrame(
         opcode: WebSocketOpcode,
         payload: [UInt8],
@@ -55,7 +57,7 @@ public final class PreparedMessage: Sendable {
             let deflater = try? Deflater(
                 windowBits: windowBits, memoryLevel: configuration.memoryLevel, level: configuration.compressionLevel),
             let compressed = try? deflater.compress(payload),
-            compressed.count < payload.count
+            compressed.count < payload.count || configuration.minimumCompressedBytes == 0
         else { return nil }
         return WebSocketFrameEncoder.frame(opcode, payload: compressed, isCompressed: true)
     }

@@ -1,5 +1,5 @@
 /// What the connection must do after the protocol handler saw input, a timer or a close request.
-public enum WebSocketAction: Sendable, Equatable {
+enum WebSocketAction: Sendable, Equatable {
     /// A complete text message arrived.
     case deliverText(String)
     /// A complete binary message arrived.

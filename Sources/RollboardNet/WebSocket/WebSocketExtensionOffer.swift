@@ -100,8 +100,9 @@ struct WebSocketExtensionOffer: Equatable {
 
     /// Whether `bytes` is an RFC 7230 token: one or more visible ASCII characters other than separators.
     private static func isToken(_ bytes: ArraySlice<UInt8>) -> Bool {
-        !bytes.isEmpty && bytes.allSatisfy { byte in
-            byte > 0x20 && byte < 0x7F && !"()<>@,;:\\\"/[]?={}".utf8.contains(byte)
-        }
+        !bytes.isEmpty
+            && bytes.allSatisfy { byte in
+                byte > 0x20 && byte < 0x7F && !"()<>@,;:\\\"/[]?={}".utf8.contains(byte)
+            }
     }
 }

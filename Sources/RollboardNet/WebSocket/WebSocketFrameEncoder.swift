@@ -32,7 +32,9 @@ enum WebSocketFrameEncoder {
             let start = frame.count
             frame.append(contentsOf: payload)
             var maskOffset = 0
-            frame[start...].withUnsafeMutableBytes { WebSocketMasking.apply(key: maskingKey, offset: &maskOffset, to: $0) }
+            frame[start...].withUnsafeMutableBytes {
+                WebSocketMasking.apply(key: maskingKey, offset: &maskOffset, to: $0)
+            }
         } else {
             frame.append(contentsOf: payload)
         }

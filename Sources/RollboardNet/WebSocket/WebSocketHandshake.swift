@@ -4,11 +4,11 @@ internal import COpenSSL
 /// permessage-deflate parameters agreed with the client.
 ///
 /// Origin checks and routing belong to the layer above; this only judges the protocol.
-public struct WebSocketHandshake: Sendable {
+struct WebSocketHandshake: Sendable {
     /// The `101 Switching Protocols` response, with `Sec-WebSocket-Accept` and any negotiated extension.
-    public let response: HTTPResponse
+    let response: HTTPResponse
     /// The negotiated compression, or `nil` when the connection is uncompressed.
-    public let deflate: PerMessageDeflateParameters?
+    let deflate: PerMessageDeflateParameters?
 
     /// The GUID that RFC 6455 appends to the client's key.
     static let guid = "258EAFA5-E914-47DA-95CA-C5AB0DC85B11"
@@ -16,7 +16,7 @@ public struct WebSocketHandshake: Sendable {
     /// Validates `request` as a WebSocket upgrade and negotiates permessage-deflate.
     ///
     /// Throws a ``WebSocketHandshakeError`` whose ``WebSocketHandshakeError/response`` is the 400 or 426 to send.
-    public init(request: HTTPRequest, configuration: WebSocketConfiguration) throws(WebSocketHandshakeError) {
+    init(request: HTTPRequest, configuration: WebSocketConfiguration) throws(WebSocketHandshakeError) {
         guard request.method == "GET" else { throw .methodNotGET }
         guard request.version.major > 1 || (request.version.major == 1 && request.version.minor >= 1) else {
             throw .httpVersionTooOld

@@ -4,7 +4,7 @@
 /// ``WebSocketAction``s to carry out, in order. Time is injected through ``tick(now:)``, so the
 /// keepalive ping, dead-peer and close timeouts are exact to the tick period (tick about once a
 /// second). Confined to its connection's queue.
-public struct WebSocketProtocolHandler {
+struct WebSocketProtocolHandler {
     private enum State {
         case open
         /// We sent a close frame; `since` is the first tick after that.
@@ -13,7 +13,7 @@ public struct WebSocketProtocolHandler {
     }
 
     /// The negotiated compression, `nil` for an uncompressed connection.
-    public let deflate: PerMessageDeflateParameters?
+    let deflate: PerMessageDeflateParameters?
     private let configuration: WebSocketConfiguration
     private var state = State.open
     private var decoder: WebSocketFrameDecoder
@@ -35,7 +35,7 @@ public struct WebSocketProtocolHandler {
     ///   - configuration: limits and timers.
     ///   - deflate: the parameters from ``WebSocketHandshake/deflate``, or `nil`.
     ///   - now: the time the connection opened.
-    public init(
+    init(
         configuration: WebSocketConfiguration,
         deflate: PerMessageDeflateParameters?,
         now: ContinuousClock.Instant
@@ -50,7 +50,7 @@ public struct WebSocketProtocolHandler {
     }
 
     /// Whether data messages may still be sent (no close frame sent or received yet).
-    public var isOpen: Bool {
+    var isOpen: Bool {
         if case .open = state { return true }
         return false
     }
@@ -59,7 +59,7 @@ public struct WebSocketProtocolHandler {
 
     /// Handles bytes from the peer: delivers complete messages, answers pings and close frames, and
     /// fails the connection with the right close code on any violation.
-    public mutating func receive(_ bytes: some Collection<UInt8>) -> [WebSocketAction] {
+    mutating func receive(_ bytes: some Collection<UInt8>) -> [WebSocketAction] {
         if case .closed = state { return [] }
         receivedSinceTick = true
         var input = ArraySlice(Array(bytes))
@@ -208,18 +208,18 @@ public struct WebSocketProtocolHandler {
     // MARK: Sending
 
     /// The frame for a text message (compressed when negotiated and worthwhile); empty once closing.
-    public func encode(text: String) -> [UInt8] {
+    func encode(text: String) -> [UInt8] {
         encode(.text, payload: Array(text.utf8))
     }
 
     /// The frame for a binary message (compressed when negotiated and worthwhile); empty once closing.
-    public func encode(binary: [UInt8]) -> [UInt8] {
+    func encode(binary: [UInt8]) -> [UInt8] {
         encode(.binary, payload: binary)
     }
 
     /// The shared frame of a prepared message: its compressed form when this connection can take it;
     /// empty once closing.
-    public func encode(prepared: PreparedMessage) -> [UInt8] {
+    func encode(prepared: PreparedMessage) -> [UInt8] {
         guard isOpen else { return [] }
         return prepared.frame(for: deflate)
     }
@@ -243,7 +243,7 @@ public struct WebSocketProtocolHandler {
     /// when the peer answers, or after the close timeout.
     ///
     /// - Precondition: `code` may be sent on the wire (not 1005, 1006 or 1015).
-    public mutating func close(code: WebSocketCloseCode, reason: String = "") -> [WebSocketAction] {
+    mutating func close(code: WebSocketCloseCode, reason: String = "") -> [WebSocketAction] {
         precondition(code.isValidOnTheWire, "close code \(code.rawValue) cannot be sent")
         guard case .open = state else { return [] }
         state = .closeSent(code: code, reason: reason, since: nil)
@@ -253,7 +253,7 @@ public struct WebSocketProtocolHandler {
     /// Advances time: sends a keepalive ping after `pingInterval` of silence, gives up on a peer silent
     /// for `deadPeerTimeout` (close 1001 "ping timeout"), and drops a connection whose close frame went
     /// unanswered for `closeTimeout`.
-    public mutating func tick(now: ContinuousClock.Instant) -> [WebSocketAction] {
+    mutating func tick(now: ContinuousClock.Instant) -> [WebSocketAction] {
         if receivedSinceTick {
             lastActivity = now
             receivedSinceTick = false
@@ -284,7 +284,7 @@ public struct WebSocketProtocolHandler {
     }
 
     /// The transport ended (peer closed or the socket failed): reports the close once if not yet reported.
-    public mutating func transportClosed() -> [WebSocketAction] {
+    mutating func transportClosed() -> [WebSocketAction] {
         defer {
             state = .closed
             message = []
