@@ -283,6 +283,21 @@ struct EndToEndTests {
         }
     }
 
+    @Test("connections their clients have closed are released at once, not after the close timeout")
+    func closedConnectionsAreReleased() throws {
+        try withLiveServer { live in
+            for _ in 0..<8 {
+                let response = try live.request("GET", "/healthz")
+                #expect(response.status.code == 200)
+            }
+            let deadline = ContinuousClock.now + .seconds(2)
+            while live.connectionCount > 0, ContinuousClock.now < deadline {
+                usleep(10_000)
+            }
+            #expect(live.connectionCount == 0, "connections still open 2 s after their clients closed them")
+        }
+    }
+
     // MARK: Restart
 
     @Test("a restarted server on the same data shows the last acknowledged values in a new screen's hello")

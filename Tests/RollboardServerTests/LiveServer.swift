@@ -75,6 +75,9 @@ final class LiveServer {
     /// The port the server listens on.
     var port: Int { server.localPort }
 
+    /// How many connections the server holds open right now.
+    var connectionCount: Int { server.connectionCount }
+
     /// Client TLS that verifies the server against its own certificate file.
     var tls: ClientTLSOptions { ClientTLSOptions(trustedCertificatesPath: certificatePath) }
 
