@@ -19,7 +19,7 @@ struct CounterTile: LiveTile {
 
     func encodedState(at time: Double) -> String {
         let state = queue.state(at: time)
-        return "{\"text\":\(jsonString(state.text)),\"target\":\(jsonNumber(queue.target.target, places: 6))}"
+        return "{\"text\":\(jsonString(state.text)),\"target\":\(jsonNumber(state.target, places: 6))}"
     }
 
     func nextMotion(after time: Double) -> Double? {
