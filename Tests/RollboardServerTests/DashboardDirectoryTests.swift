@@ -72,7 +72,8 @@ struct DashboardDirectoryTests {
         let sink = RecordingSink()
         _ = hub.connect(sink, fps: 60)
         fixture.store.append([MetricUpdate(id: "visitors", value: 42, interval: 0.3)]) { _ in }
-        let arrived = await eventually { sink.messages.last?.contains(#""visitors":{"digits":[0,0,0,4,2],"negative":false,"target":42}"#) == true }
+        let restingState = #""visitors":{"digits":[0,0,0,4,2],"negative":false,"target":42}"#
+        let arrived = await eventually { sink.messages.contains { $0.contains(restingState) } }
         #expect(arrived, "\(sink.messages.suffix(2))")
         #expect(sink.messages.count > 3)
     }

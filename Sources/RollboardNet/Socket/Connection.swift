@@ -263,6 +263,7 @@ final class Connection: @unchecked Sendable {  // Mutable state is confined to `
             received(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
             isReading = false
             flushNow()
+            if case .closing = state { queue.async { if case .closing = self.state { self.readable() } } }  // the peer's RST may raise no new event
         } else if count == 0 {
             readEOF()
         } else if errno != EAGAIN, errno != EWOULDBLOCK, errno != EINTR {

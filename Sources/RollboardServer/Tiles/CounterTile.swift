@@ -18,6 +18,6 @@ struct CounterTile: QueuedTile {
 
     func encodedState(at time: Double) -> String {
         let state = queue.state(at: time)
-        return "{\"text\":\(JSONText.quoted(state.text)),\"target\":\(jsonNumber(queue.target.target, places: 6))}"
+        return "{\"text\":\(JSONText.quoted(state.text)),\"target\":\(jsonNumber(state.target, places: 6))}"
     }
 }

@@ -22,7 +22,7 @@ struct OdometerTile: QueuedTile {
             if index > 0 { text += "," }
             text += jsonNumber(digit)
         }
-        text += "],\"negative\":\(state.negative),\"target\":\(jsonNumber(queue.target.target, places: 6))}"
+        text += "],\"negative\":\(state.negative),\"target\":\(jsonNumber(state.target, places: 6))}"
         return text
     }
 }
