@@ -71,7 +71,7 @@ struct APIError: Error, Equatable {
 
     static func bodyTooLarge(_ count: Int, limit: Int) -> APIError {
         APIError(
-            status: .contentTooLarge, code: "body_too_large",
+            status: .contentTooLarge, code: "content_too_large",
             detail: "the body has \(count) bytes; at most \(limit) are accepted"
         )
     }
