@@ -28,6 +28,9 @@ struct ChurnOptions {
     /// Each churn run stops after this long even if its count is not reached.
     var seconds = 480.0
     var threads = 2
+    /// `mix` (the default, described at the top of the file) or `simple` (only the common case: request,
+    /// response, client closes first).
+    var mix = "mix"
 }
 
 final class ChurnState: Sendable {
@@ -120,10 +123,10 @@ func rawReadResponse(_ fd: Int32, untilEOF: Bool) throws {
 }
 
 /// One plain connection of the mix described at the top of the file.
-func plainCycle(port: Int, index: Int) throws {
+func plainCycle(port: Int, index: Int, simple: Bool) throws {
     let fd = try rawConnect(port: port)
     defer { close(fd) }
-    switch index % 64 {
+    switch simple ? 63 : index % 64 {
     case 0:
         try rawSend(fd, "GET /churn HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
         try rawReadResponse(fd, untilEOF: true)
@@ -140,7 +143,8 @@ func plainCycle(port: Int, index: Int) throws {
 }
 
 /// One TLS connection of the mix described at the top of the file.
-func tlsCycle(port: Int, index: Int) throws {
+func tlsCycle(port: Int, index: Int, simple: Bool) throws {
+    let index = simple ? 31 : index
     if index % 32 == 3 {
         close(try rawConnect(port: port))
         return
@@ -173,9 +177,10 @@ func runChurn(tls: Bool, options: ChurnOptions) throws {
     let pid = server.0.processIdentifier
     let port = server.1
     let state = ChurnState()
+    let simple = options.mix == "simple"
     let name = tls ? "TLS" : "plain"
     print("\n\(name) churn: up to \(total) connections or \(Int(options.seconds)) s, \(options.threads) client threads, "
-        + "server pid \(pid)")
+        + "\(simple ? "simple cycles only" : "mixed close paths"), server pid \(pid)")
     print("  elapsed_s   connects   rate/s   server_fds   server_rss_MiB   threads   failures")
     func sample(_ label: String, elapsed: Double, done: Int, rate: Double) {
         let padded = String(repeating: " ", count: max(0, 11 - label.count)) + label
@@ -194,7 +199,11 @@ func runChurn(tls: Bool, options: ChurnOptions) throws {
                 let index = state.claimed.wrappingAdd(1, ordering: .relaxed).oldValue
                 if index >= total { break }
                 do {
-                    if tls { try tlsCycle(port: port, index: index) } else { try plainCycle(port: port, index: index) }
+                    if tls {
+                        try tlsCycle(port: port, index: index, simple: simple)
+                    } else {
+                        try plainCycle(port: port, index: index, simple: simple)
+                    }
                     state.completed.wrappingAdd(1, ordering: .relaxed)
                 } catch {
                     state.fail("\(error)")
@@ -204,7 +213,7 @@ func runChurn(tls: Bool, options: ChurnOptions) throws {
             group.leave()
         }
     }
-    let interval = tls ? 10.0 : 20.0
+    let interval = 10.0
     var lastDone = 0
     var lastTime = 0.0
     while group.wait(timeout: .now() + interval) == .timedOut {
@@ -214,6 +223,11 @@ func runChurn(tls: Bool, options: ChurnOptions) throws {
         lastDone = done
         lastTime = elapsed
         if elapsed >= options.seconds { state.stop.store(true, ordering: .relaxed) }
+        if !server.0.isRunning {
+            print("  SERVER CHILD DIED (status \(server.0.terminationStatus), reason \(server.0.terminationReason.rawValue)) "
+                + "after about \(done) connections")
+            state.stop.store(true, ordering: .relaxed)
+        }
     }
     let elapsed = seconds(since: start)
     let done = state.completed.load(ordering: .relaxed)

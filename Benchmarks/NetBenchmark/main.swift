@@ -241,6 +241,7 @@ while !arguments.isEmpty {
         sections.insert("churn-tls")
     case "--churn-seconds": churnOptions.seconds = Double(value) ?? churnOptions.seconds
     case "--churn-threads": churnOptions.threads = Int(value) ?? churnOptions.threads
+    case "--churn-mix": churnOptions.mix = value
     default:
         FileHandle.standardError.write(Data("unknown option \(flag)\n".utf8))
         exit(2)
