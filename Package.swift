@@ -86,6 +86,18 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .executableTarget(
+            name: "DashboardBenchmark",
+            dependencies: [
+                "RollboardServer",
+                "RollboardNet",
+                "COpenSSL",
+                "CZlib",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Benchmarks/DashboardBenchmark",
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
             name: "AnimationBenchmark",
             dependencies: ["RollboardAnimation"],
             path: "Benchmarks/AnimationBenchmark",

@@ -1,7 +1,15 @@
 // NetBenchmark: RollboardNet over loopback — TLS handshakes per second, small-message echo throughput with and
 // without permessage-deflate, and the server's resident memory per idle TLS WebSocket connection.
 //
-//   swift run -c release NetBenchmark [--connections 1000,10000] [--messages 100000]
+//   swift build -c release --product NetBenchmark
+//   .build/release/NetBenchmark [--connections 1000,10000] [--messages 100000] [--handshakes 2000]
+//       [--sections handshakes,echo,idle] [--churn 1000000] [--churn-tls 50000] [--churn-seconds 480]
+//       [--churn-threads 2]
+//
+// Sections: `handshakes`, `echo`, `idle` (memory per idle TLS WebSocket: without deflate, with deflate and an
+// uncompressed client message, with deflate and a compressed client message, and the same with client context
+// takeover allowed), `churn` (plain) and `churn-tls` (see Churn.swift). `--churn N` / `--churn-tls N` add the
+// churn sections; they stop at N connections or after `--churn-seconds`, whichever comes first.
 //
 // The server runs in a child process (this executable with `serve`), so its resident memory is measured alone.
 
@@ -36,12 +44,33 @@ func raiseDescriptorLimit() {
     setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
 }
 
-/// `serve FOLDER`: a TLS echo server on a free port; prints the port, runs until stdin closes.
-func serve(folder: String) throws -> Never {
+/// How the child server is set up.
+struct ServeOptions {
+    /// Plain TCP instead of TLS.
+    var plain = false
+    /// Lets clients keep their compression context (`requestsClientNoContextTakeover = false`).
+    var clientContextTakeover = false
+
+    var arguments: [String] {
+        (plain ? ["--plain"] : []) + (clientContextTakeover ? ["--client-context-takeover"] : [])
+    }
+}
+
+/// `serve FOLDER [--plain] [--client-context-takeover]`: an echo server (TLS unless `--plain`) on a free port;
+/// prints the port, runs until stdin closes.
+func serve(folder: String, options: [String]) throws -> Never {
     raiseDescriptorLimit()
-    let tls = TLSConfiguration(certificateChainPath: folder + "/cert.pem", privateKeyPath: folder + "/key.pem")
+    let tls = options.contains("--plain")
+        ? nil : TLSConfiguration(certificateChainPath: folder + "/cert.pem", privateKeyPath: folder + "/key.pem")
     var configuration = ServerConfiguration(host: "127.0.0.1", port: 0, backlog: 4096, tls: tls)
     configuration.idleTimeout = .seconds(600)
+    // The benchmark's own limit: 10,000 idle sockets plus the warm-up one exceed the default of 10,000.
+    configuration.maxConnections = 200_000
+    if options.contains("--client-context-takeover") {
+        var deflate = PerMessageDeflateConfiguration()
+        deflate.requestsClientNoContextTakeover = false
+        configuration.webSocket.deflate = deflate
+    }
     var logger = Logger(label: "bench")
     logger.logLevel = .error
     let server = Server(configuration: configuration, logger: logger, handler: EchoHandler())
@@ -67,6 +96,8 @@ final class BenchSocket {
     let connection: ClientConnection
     private var buffer: [UInt8] = []
     let deflateNegotiated: Bool
+    /// The `Sec-WebSocket-Extensions` value of the 101 response, or empty.
+    let extensions: String
 
     init(port: Int, deflate: Bool) throws {
         connection = try ClientConnection(host: "127.0.0.1", port: port, tls: ClientTLSOptions(verifiesCertificate: false))
@@ -83,6 +114,9 @@ final class BenchSocket {
         let response = String(decoding: buffer[..<end.lowerBound], as: UTF8.self)
         guard response.hasPrefix("HTTP/1.1 101") else { throw BenchmarkError("upgrade refused: \(response)") }
         deflateNegotiated = response.contains("permessage-deflate")
+        extensions = response.split(separator: "\r\n")
+            .first { $0.lowercased().hasPrefix("sec-websocket-extensions:") }
+            .map { String($0.dropFirst("sec-websocket-extensions:".count)).trimmingCharacters(in: .whitespaces) } ?? ""
         buffer.removeSubrange(..<end.upperBound)
     }
 
@@ -117,6 +151,21 @@ final class BenchSocket {
         buffer.removeSubrange(..<offset)
     }
 
+    /// Reads one frame and checks that it is a text or binary message (not a close frame: the server refused
+    /// what was sent).
+    func expectDataFrame() throws {
+        while frameSize(at: 0).map({ $0 > buffer.count }) ?? true {
+            let bytes = try connection.read()
+            if bytes.isEmpty { throw BenchmarkError("closed while reading") }
+            buffer += bytes
+        }
+        let opcode = buffer[0] & 0x0F
+        guard opcode == 1 || opcode == 2 else {
+            throw BenchmarkError("expected a data frame, got opcode \(opcode): \(buffer.prefix(64))")
+        }
+        buffer.removeSubrange(..<frameSize(at: 0)!)
+    }
+
     private func frameSize(at offset: Int) -> Int? {
         guard buffer.count - offset >= 2 else { return nil }
         let length = Int(buffer[offset + 1] & 0x7F)
@@ -132,6 +181,23 @@ final class BenchSocket {
         }
     }
 }
+
+/// A masked (zero mask) text frame with RSV1 set whose payload is this raw-deflate message, made with a fresh
+/// context and the `00 00 ff ff` tail stripped (Python: `zlib.compressobj(6, zlib.DEFLATED, -15)`, `Z_SYNC_FLUSH`):
+/// `{"type":"carousel","id":"news","action":"hold","page":2,"note":"compressed hello from an idle client"}`
+/// (102 bytes, 86 compressed).
+let compressedIdleFrame: [UInt8] = {
+    let payload: [UInt8] = [
+        0x1c, 0xcb, 0x41, 0x0a, 0x80, 0x30, 0x0c, 0x44, 0xd1, 0xab, 0x84, 0xac, 0x5d, 0xb9, 0xf4, 0x36, 0xa1, 0x89,
+        0xb6, 0x90, 0x26, 0xa5, 0xad, 0x88, 0x88, 0x77, 0x37, 0xb8, 0x9b, 0x07, 0xf3, 0x1f, 0x9c, 0x77, 0x13, 0xdc,
+        0x30, 0x51, 0xf7, 0x73, 0x88, 0xe2, 0x82, 0x85, 0xc3, 0x26, 0xd7, 0x88, 0x4d, 0x69, 0x16, 0xb7, 0x70, 0x76,
+        0xe5, 0x70, 0xa3, 0x23, 0xde, 0xeb, 0x82, 0xe6, 0xf3, 0xcf, 0xbc, 0xb6, 0x2e, 0x63, 0x08, 0x43, 0x16, 0x55,
+        0x87, 0xbd, 0x7b, 0x05, 0x32, 0x28, 0xac, 0x02, 0x49, 0x8b, 0xd8, 0xc4, 0xf7, 0x03,
+    ]
+    var frame = BenchSocket.frame(payload)
+    frame[0] |= 0x40
+    return frame
+}()
 
 struct BenchmarkError: Error, CustomStringConvertible {
     let description: String
@@ -151,12 +217,14 @@ func format(_ value: Double) -> String { String(format: "%.1f", value) }
 // MARK: Main
 
 var arguments = Array(CommandLine.arguments.dropFirst())
-if arguments.first == "serve", arguments.count == 2 {
-    try serve(folder: arguments[1])
+if arguments.first == "serve", arguments.count >= 2 {
+    try serve(folder: arguments[1], options: Array(arguments.dropFirst(2)))
 }
 var connectionCounts = [1000, 10000]
 var messageCount = 100_000
 var handshakeCount = 2000
+var sections: Set<String> = ["handshakes", "echo", "idle"]
+var churnOptions = ChurnOptions()
 while !arguments.isEmpty {
     let flag = arguments.removeFirst()
     let value = arguments.isEmpty ? "" : arguments.removeFirst()
@@ -164,6 +232,16 @@ while !arguments.isEmpty {
     case "--connections": connectionCounts = value.split(separator: ",").compactMap { Int($0) }
     case "--messages": messageCount = Int(value) ?? messageCount
     case "--handshakes": handshakeCount = Int(value) ?? handshakeCount
+    case "--sections": sections = Set(value.split(separator: ",").map(String.init))
+    case "--churn":
+        churnOptions.plainCount = Int(value) ?? churnOptions.plainCount
+        sections.insert("churn")
+    case "--churn-tls":
+        churnOptions.tlsCount = Int(value) ?? churnOptions.tlsCount
+        sections.insert("churn-tls")
+    case "--churn-seconds": churnOptions.seconds = Double(value) ?? churnOptions.seconds
+    case "--churn-threads": churnOptions.threads = Int(value) ?? churnOptions.threads
+    case "--churn-mix": churnOptions.mix = value
     default:
         FileHandle.standardError.write(Data("unknown option \(flag)\n".utf8))
         exit(2)
@@ -178,10 +256,10 @@ defer { try? FileManager.default.removeItem(atPath: folder) }
 try SelfSignedCertificate.generate(certificatePath: folder + "/cert.pem", privateKeyPath: folder + "/key.pem")
 
 /// Starts a fresh server child process; returns it, its port, and the pipe that keeps it alive.
-func startServer() throws -> (Process, Int, Pipe) {
+func startServer(_ options: ServeOptions = ServeOptions()) throws -> (Process, Int, Pipe) {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-    process.arguments = ["serve", folder]
+    process.arguments = ["serve", folder] + options.arguments
     let input = Pipe()
     let output = Pipe()
     process.standardInput = input
@@ -207,7 +285,7 @@ func stopServer(_ server: (Process, Int, Pipe)) {
 print("RollboardNet benchmark (\(ProcessInfo.processInfo.activeProcessorCount) cores, loopback, TLS 1.3, one client thread)")
 
 // TLS handshakes per second: connect, handshake, close.
-do {
+if sections.contains("handshakes") {
     let server = try startServer()
     defer { stopServer(server) }
     for _ in 0..<50 { _ = try ClientConnection(host: "127.0.0.1", port: server.1, tls: ClientTLSOptions(verifiesCertificate: false)) }
@@ -221,7 +299,7 @@ do {
 }
 
 // Small-message echo throughput, 64 messages in flight.
-for deflate in [false, true] {
+for deflate in [false, true] where sections.contains("echo") {
     let server = try startServer()
     defer { stopServer(server) }
     let socket = try BenchSocket(port: server.1, deflate: deflate)
@@ -244,32 +322,60 @@ for deflate in [false, true] {
         + "\(format(rate * Double(payload.count) / 1e6)) MB/s payload each way")
 }
 
-// Resident memory per idle TLS WebSocket connection.
-for deflate in [false, true] {
+// Resident memory per idle TLS WebSocket connection. Each client sends one message after connecting and waits for
+// its echo; in the `compressed` variants that message is compressed (RSV1), so the server's inflater runs.
+struct IdleVariant {
+    let label: String
+    let offersDeflate: Bool
+    let sendsCompressed: Bool
+    let server: ServeOptions
+}
+let idleVariants = [
+    IdleVariant(label: "no deflate", offersDeflate: false, sendsCompressed: false, server: ServeOptions()),
+    IdleVariant(
+        label: "deflate, client sends uncompressed", offersDeflate: true, sendsCompressed: false, server: ServeOptions()),
+    IdleVariant(
+        label: "deflate, client sends compressed (client_no_context_takeover)", offersDeflate: true,
+        sendsCompressed: true, server: ServeOptions()),
+    IdleVariant(
+        label: "deflate, client sends compressed, client context takeover", offersDeflate: true, sendsCompressed: true,
+        server: ServeOptions(clientContextTakeover: true)),
+]
+for variant in idleVariants where sections.contains("idle") {
     for count in connectionCounts {
-        let server = try startServer()
+        let server = try startServer(variant.server)
         defer { stopServer(server) }
-        let warm = try BenchSocket(port: server.1, deflate: deflate)
-        try warm.connection.write(BenchSocket.frame(Array("warm".utf8)))
-        try warm.readFrames(1)
+        let message = variant.sendsCompressed ? compressedIdleFrame : BenchSocket.frame(Array("hello, idle".utf8))
+        let warm = try BenchSocket(port: server.1, deflate: variant.offersDeflate)
+        try warm.connection.write(message)
+        try warm.expectDataFrame()
         usleep(200_000)
         let before = residentBytes(of: server.0.processIdentifier)
         var sockets: [BenchSocket] = []
         sockets.reserveCapacity(count)
         let start = ContinuousClock.now
         for _ in 0..<count {
-            let socket = try BenchSocket(port: server.1, deflate: deflate)
-            try socket.connection.write(BenchSocket.frame(Array("hello, idle".utf8)))
-            try socket.readFrames(1)
+            let socket = try BenchSocket(port: server.1, deflate: variant.offersDeflate)
+            try socket.connection.write(message)
+            try socket.expectDataFrame()
             sockets.append(socket)
         }
         let elapsed = seconds(since: start)
         usleep(500_000)
         let after = residentBytes(of: server.0.processIdentifier)
         let perConnection = Double(after - before) / Double(count)
-        print("idle TLS WebSockets \(deflate ? "with" : "without") deflate: \(count) connections "
-            + "(opened in \(format(elapsed)) s), server RSS \(before / 1_048_576) → \(after / 1_048_576) MiB, "
+        print("idle TLS WebSockets, \(variant.label): \(count) connections "
+            + "(opened in \(format(elapsed)) s; negotiated: \(warm.extensions.isEmpty ? "none" : warm.extensions)), "
+            + "server RSS \(before / 1_048_576) → \(after / 1_048_576) MiB, "
             + "\(format(perConnection / 1024)) KiB per connection")
         for socket in sockets { socket.connection.close() }
+        warm.connection.close()
     }
+}
+
+if sections.contains("churn") {
+    try runChurn(tls: false, options: churnOptions)
+}
+if sections.contains("churn-tls") {
+    try runChurn(tls: true, options: churnOptions)
 }

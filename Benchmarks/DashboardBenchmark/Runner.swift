@@ -1,0 +1,293 @@
+import COpenSSL
+import Dispatch
+import Foundation
+import RollboardNet
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+struct BenchmarkOptions {
+    var clientCounts = [500, 1000, 2000]
+    var deflateModes = [false, true]
+    /// Seconds of posting (one POST per second).
+    var duration = 20
+    var runs = 2
+    var clientThreads = 1
+    /// The `interval` of each POST: how long the revenue odometer animates after each change.
+    var animationSeconds = 0.9
+}
+
+/// One POST: the value, and when it was sent and acknowledged (202).
+struct Post: Sendable {
+    let value: Double
+    let sent: Double
+    let acknowledged: Double
+    let status: String
+}
+
+/// One scenario's numbers.
+struct ScenarioResult {
+    var clients = 0
+    var deflate = false
+    var run = 0
+    var opened = 0
+    var connectSeconds = 0.0
+    var rssPerConnectionKiB = 0.0
+    var rssMiB = 0.0
+    var framesPerSecond = 0.0
+    var expectedFramesPerSecond = 0.0
+    var ackP50 = 0.0
+    var ackP99 = 0.0
+    var ackMax = 0.0
+    var sendP50 = 0.0
+    var sendP99 = 0.0
+    var missing = 0
+    var serverCPU = 0.0
+    var clientCPU = 0.0
+    var commitP50 = 0.0
+    var serverMetrics = ""
+    var failures: [String] = []
+}
+
+/// A keep-alive TLS HTTP connection for the producer, reading responses by Content-Length.
+final class ProducerConnection {
+    let connection: ClientConnection
+    private var buffer: [UInt8] = []
+
+    init(port: Int) throws {
+        connection = try ClientConnection(host: "127.0.0.1", port: port, tls: ClientTLSOptions(verifiesCertificate: false))
+    }
+
+    /// Sends a request and returns the status line and the body.
+    func request(_ method: String, _ path: String, body: String? = nil) throws -> (String, String) {
+        var head = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(benchmarkToken)\r\n"
+        if let body { head += "Content-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n" }
+        try connection.write(Array((head + "\r\n" + (body ?? "")).utf8))
+        while true {
+            if let end = buffer.firstRange(of: [13, 10, 13, 10]) {
+                let headText = String(decoding: buffer[..<end.lowerBound], as: UTF8.self)
+                let length = headText.lowercased().split(separator: "\r\n").first { $0.hasPrefix("content-length:") }
+                    .flatMap { Int($0.dropFirst(15).trimmingCharacters(in: .whitespaces)) } ?? 0
+                if buffer.count >= end.upperBound + length {
+                    let body = String(decoding: buffer[end.upperBound..<(end.upperBound + length)], as: UTF8.self)
+                    buffer.removeSubrange(..<(end.upperBound + length))
+                    return (String(headText.prefix { $0 != "\r" }), body)
+                }
+            }
+            let bytes = try connection.read()
+            if bytes.isEmpty { throw BenchError("producer connection closed") }
+            buffer += bytes
+        }
+    }
+}
+
+func percentile(_ sorted: [Double], _ fraction: Double) -> Double {
+    guard !sorted.isEmpty else { return .nan }
+    return sorted[min(sorted.count - 1, Int((Double(sorted.count - 1) * fraction).rounded()))]
+}
+
+/// The value of a Prometheus sample line `name VALUE` (first match).
+func prometheusValue(_ text: String, _ name: String) -> Double? {
+    for line in text.split(separator: "\n") where line.hasPrefix(name + " ") {
+        return Double(line.split(separator: " ").last ?? "")
+    }
+    return nil
+}
+
+func runScenario(clients count: Int, deflate: Bool, run: Int, options: BenchmarkOptions, folder: String) throws
+    -> ScenarioResult
+{
+    var result = ScenarioResult()
+    result.clients = count
+    result.deflate = deflate
+    result.run = run
+    let server = try ServerChild.start(folder: folder)
+    defer { server.stop() }
+
+    guard let context = SSL_CTX_new(TLS_client_method()) else { throw BenchError("SSL_CTX_new") }
+    defer { SSL_CTX_free(context) }
+    _ = COpenSSL_SSL_CTX_set_min_proto_version(context, TLS1_2_VERSION)
+
+    let producer = try ProducerConnection(port: server.port)
+    _ = try producer.request("GET", "/healthz")
+    usleep(300_000)
+    let rssBefore = residentBytes(of: server.pid)
+
+    // Screens, split over the client threads.
+    let threads = min(options.clientThreads, count)
+    let loops: [ClientLoop] = (0..<threads).map { thread in
+        // Each loop indexes its own clients from 0.
+        let mine = (count - thread + threads - 1) / threads
+        let screens: [ScreenClient] = (0..<mine).map { ScreenClient(id: $0) }
+        return ClientLoop(clients: screens, port: server.port, deflate: deflate, context: context)
+    }
+    let connectStart = monotonicNow()
+    let group = DispatchGroup()
+    for loop in loops {
+        group.enter()
+        Thread.detachNewThread {
+            loop.connectAll(parallel: 64, deadline: monotonicNow() + 120)
+            group.leave()
+        }
+    }
+    group.wait()
+    result.connectSeconds = monotonicNow() - connectStart
+    result.opened = loops.reduce(0) { $0 + $1.openCount }
+
+    // Settle, then memory per connection.
+    let settleEnd = monotonicNow() + 1.5
+    for loop in loops {
+        group.enter()
+        Thread.detachNewThread {
+            loop.run(until: settleEnd)
+            group.leave()
+        }
+    }
+    group.wait()
+    let rssAfter = residentBytes(of: server.pid)
+    result.rssMiB = Double(rssAfter) / 1_048_576
+    result.rssPerConnectionKiB = Double(rssAfter - rssBefore) / 1024 / Double(max(result.opened, 1))
+
+    // The window: one POST per second for `duration` seconds; frames counted from the first POST to one second
+    // after the last.
+    let posts = Mutex<[Post]>([])
+    let firstPost = monotonicNow() + 0.5
+    let windowEnd = firstPost + Double(options.duration)
+    let runEnd = windowEnd + 1.0
+    for loop in loops {
+        loop.windowStart = firstPost
+        loop.windowEnd = windowEnd
+    }
+    let serverCPUStart = cpuSeconds(of: server.pid)
+    let clientCPUStart = ownCPUSeconds()
+    let animation = options.animationSeconds
+    let duration = options.duration
+    let posterDone = DispatchSemaphore(value: 0)
+    nonisolated(unsafe) let poster = producer
+    Thread.detachNewThread {
+        for index in 0..<duration {
+            let due = firstPost + Double(index)
+            let wait = due - monotonicNow()
+            if wait > 0 { usleep(useconds_t(wait * 1e6)) }
+            // Alternating between two bands keeps every change the same size, so each animation is alike.
+            let value = (index % 2 == 0 ? 1_000_000.0 : 2_000_000.0) + Double(index) * 1111.11
+            let body = #"{"value":\#(String(format: "%.2f", value)),"interval":\#(animation)}"#
+            let sent = monotonicNow()
+            let status = (try? poster.request("POST", "/api/v1/metrics/revenue", body: body).0) ?? "failed"
+            posts.withLock { $0.append(Post(value: value, sent: sent, acknowledged: monotonicNow(), status: status)) }
+        }
+        posterDone.signal()
+    }
+    for loop in loops {
+        group.enter()
+        Thread.detachNewThread {
+            loop.run(until: runEnd)
+            group.leave()
+        }
+    }
+    group.wait()
+    posterDone.wait()
+    let window = windowEnd - firstPost
+    result.serverCPU = (cpuSeconds(of: server.pid) - serverCPUStart) / (runEnd - firstPost) * 100
+    result.clientCPU = (ownCPUSeconds() - clientCPUStart) / (runEnd - firstPost) * 100
+    let frames = loops.reduce(0) { $0 + $1.windowFrames }
+    result.framesPerSecond = Double(frames) / window
+    result.expectedFramesPerSecond = Double(result.opened) * 30
+    result.failures = loops.flatMap { $0.failures }
+    let deflated = loops.reduce(0) { $0 + $1.deflateNegotiated }
+    if deflate && deflated != result.opened { result.failures.append("deflate negotiated on \(deflated) only") }
+
+    // Latency: for each POST and each screen, the first frame carrying the posted value as its target.
+    let done = posts.withLock { $0 }
+    let badPosts = done.filter { !$0.status.contains("202") }
+    if !badPosts.isEmpty { result.failures.append("\(badPosts.count) POSTs not 202: \(badPosts[0].status)") }
+    var fromAck: [Double] = []
+    var fromSend: [Double] = []
+    for loop in loops {
+        for client in loop.clients where client.helloSeen {
+            for post in done {
+                if let seen = client.targets.first(where: { abs($0.0 - post.value) < 0.005 }) {
+                    fromAck.append(seen.1 - post.acknowledged)
+                    fromSend.append(seen.1 - post.sent)
+                } else {
+                    result.missing += 1
+                }
+            }
+        }
+    }
+    fromAck.sort()
+    fromSend.sort()
+    result.ackP50 = percentile(fromAck, 0.5) * 1000
+    result.ackP99 = percentile(fromAck, 0.99) * 1000
+    result.ackMax = (fromAck.last ?? .nan) * 1000
+    result.sendP50 = percentile(fromSend, 0.5) * 1000
+    result.sendP99 = percentile(fromSend, 0.99) * 1000
+
+    if let metrics = try? producer.request("GET", "/metrics").1 {
+        let sent = prometheusValue(metrics, "rollboard_frames_sent_total") ?? -1
+        let skipped = prometheusValue(metrics, "rollboard_frames_skipped_total") ?? -1
+        let slow = prometheusValue(metrics, "rollboard_slow_clients_closed_total") ?? -1
+        result.serverMetrics = "server: frames_sent_total \(Int(sent)), frames_skipped_total \(Int(skipped)), "
+            + "slow_clients_closed_total \(Int(slow))"
+        if let sum = prometheusValue(metrics, "rollboard_store_commit_seconds_sum"),
+            let commits = prometheusValue(metrics, "rollboard_store_commit_seconds_count"), commits > 0
+        {
+            result.commitP50 = sum / commits * 1000
+        }
+    }
+    for loop in loops { loop.closeAll() }
+    return result
+}
+
+func runBenchmark(_ options: BenchmarkOptions) throws {
+    var limit = rlimit()
+    getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+    limit.rlim_cur = limit.rlim_max
+    setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+    signal(SIGPIPE, SIG_IGN)
+
+    let folder = NSTemporaryDirectory() + "dashboard-bench-\(getpid())"
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    try prepareFolder(folder)
+    print("DashboardBenchmark: \(ProcessInfo.processInfo.activeProcessorCount) cores, loopback TLS, dashboard of 6 tiles, "
+        + "one POST per second for \(options.duration) s (interval \(options.animationSeconds) s), 30 fps, "
+        + "\(options.clientThreads) client thread(s)")
+    print("expected frames/s = clients × 30 fps: each change (interval \(options.animationSeconds) s plus the odometer's "
+        + "ease-out end phases) keeps the revenue tile moving until the next one; at 50 clients every client gets ~30.2 fps")
+    print("")
+    let header = [
+        "clients", "deflate", "run", "opened", "conn_s", "frames/s", "expected", "ratio", "ack→frame p50/p99/max ms",
+        "send→frame p50/p99 ms", "missed", "srv CPU%", "cli CPU%", "RSS MiB", "KiB/conn",
+    ]
+    print(header.joined(separator: " | "))
+    var results: [ScenarioResult] = []
+    for count in options.clientCounts {
+        for deflate in options.deflateModes {
+            for run in 1...options.runs {
+                // Each scenario starts from an empty store.
+                try? FileManager.default.removeItem(atPath: folder + "/data/store")
+                let result = try runScenario(clients: count, deflate: deflate, run: run, options: options, folder: folder)
+                results.append(result)
+                let row = [
+                    "\(result.clients)", result.deflate ? "on" : "off", "\(result.run)", "\(result.opened)",
+                    String(format: "%.1f", result.connectSeconds),
+                    String(format: "%.0f", result.framesPerSecond),
+                    String(format: "%.0f", result.expectedFramesPerSecond),
+                    String(format: "%.2f", result.framesPerSecond / max(result.expectedFramesPerSecond, 1)),
+                    String(format: "%.1f / %.1f / %.1f", result.ackP50, result.ackP99, result.ackMax),
+                    String(format: "%.1f / %.1f", result.sendP50, result.sendP99),
+                    "\(result.missing)",
+                    String(format: "%.0f", result.serverCPU),
+                    String(format: "%.0f", result.clientCPU),
+                    String(format: "%.0f", result.rssMiB),
+                    String(format: "%.1f", result.rssPerConnectionKiB),
+                ]
+                print(row.joined(separator: " | "))
+                print("    \(result.serverMetrics); mean store commit \(String(format: "%.2f", result.commitP50)) ms"
+                    + (result.failures.isEmpty ? "" : "; problems: \(result.failures.joined(separator: "; "))"))
+            }
+        }
+    }
+}
