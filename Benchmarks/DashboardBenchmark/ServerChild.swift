@@ -93,6 +93,7 @@ func serveDashboard(folder: String) throws -> Never {
     let settings = configuration.server
     let store = try MetricStore(directory: settings.storeDirectory, historyLimit: settings.historyLength, logger: logger)
     let metrics = ServerMetrics()
+    metrics.recordCommits(of: store)
     let api = ProducerAPI(
         configuration: configuration, tokens: [ProducerToken(token: benchmarkToken)], store: store, logger: logger)
     let directory = try DashboardDirectory(

@@ -60,6 +60,7 @@ struct Serve: ParsableCommand {
         let store = try MetricStore(
             directory: settings.storeDirectory, historyLimit: settings.historyLength, logger: logger)
         let metrics = ServerMetrics()
+        metrics.recordCommits(of: store)
         let api = ProducerAPI(configuration: configuration, tokens: tokens.tokens, store: store, logger: logger)
         let directory = try DashboardDirectory(
             configuration: configuration, store: store, api: api, metrics: metrics, logger: logger)

@@ -658,6 +658,7 @@ struct PageRequest: Sendable, CustomTestStringConvertible {
     static let all = [
         PageRequest(target: "/healthz", status: 200, contentType: "application/json", contains: #""status":"ok""#),
         PageRequest(target: "/metrics", status: 200, contentType: "text/plain", contains: "rollboard_posts_accepted_total 1"),
+        PageRequest(target: "/metrics", status: 200, contentType: "text/plain", contains: "rollboard_store_commit_seconds_count 1\n"),
         PageRequest(target: "/d/demo", status: 200, contentType: "text/html", contains: "<html"),
         PageRequest(target: "/d/nope", status: 404, contentType: "application/json", contains: "unknown_dashboard"),
         PageRequest(target: "/", status: 200, contentType: "text/html", contains: "<html"),

@@ -48,6 +48,7 @@ final class LiveServer {
         store = try MetricStore(directory: settings.storeDirectory, historyLimit: settings.historyLength, logger: logger)
         do {
             let metrics = ServerMetrics()
+            metrics.recordCommits(of: store)
             let api = ProducerAPI(
                 configuration: configuration, tokens: [ProducerToken(token: Self.token)], store: store, logger: logger)
             directory = try DashboardDirectory(

@@ -62,6 +62,11 @@ public final class ServerMetrics: Sendable {
         }
     }
 
+    /// Records the latency of every commit `store` makes from now on.
+    public func recordCommits(of store: MetricStore) {
+        store.observeCommits { [self] seconds in commitFinished(seconds: seconds) }
+    }
+
     /// Records how long one durable commit took.
     public func commitFinished(seconds: Double) {
         state.withLock {

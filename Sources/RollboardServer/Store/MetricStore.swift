@@ -23,6 +23,7 @@ public final class MetricStore: Sendable {
     private let file: JournalFile
     private let state: Mutex<State>
     private let subscribers = Mutex<[@Sendable (StoreChange) -> Void]>([])
+    private let commitObservers = Mutex<[@Sendable (Double) -> Void]>([])
 
     private struct Pending {
         var record: JournalRecord
@@ -177,6 +178,7 @@ public final class MetricStore: Sendable {
                 state.statistics.syncSeconds += seconds
                 return file.size > compactionThreshold
             }
+            for observer in commitObservers.withLock({ $0 }) { observer(seconds) }
             let handlers = subscribers.withLock { $0 }
             for pending in batch {
                 let change: StoreChange =
@@ -236,6 +238,12 @@ public final class MetricStore: Sendable {
     /// It should hand work off quickly; it must not call `compact()` or `close()`.
     public func subscribe(_ handler: @escaping @Sendable (StoreChange) -> Void) {
         subscribers.withLock { $0.append(handler) }
+    }
+
+    /// Registers `observer` for the duration in seconds of every durable commit (one write and fsync, however many
+    /// changes it carries); called on the store's queue.
+    public func observeCommits(_ observer: @escaping @Sendable (Double) -> Void) {
+        commitObservers.withLock { $0.append(observer) }
     }
 
     /// The latest durable value of metric `id`.
