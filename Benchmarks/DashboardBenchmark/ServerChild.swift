@@ -102,15 +102,14 @@ func serveDashboard(folder: String) throws -> Never {
         configuration: configuration, api: api, directory: directory, metrics: metrics,
         publicDirectory: folder + "/public")
     let server = Server(
-        configuration: ServerConfiguration(
-            host: "127.0.0.1",
-            port: 0,
-            backlog: 4096,
-            tls: TLSConfiguration(certificateChainPath: folder + "/cert.pem", privateKeyPath: folder + "/key.pem"),
-            http: HTTPParserLimits(maxBodyBytes: settings.limits.maxBodyBytes),
-            outboundHighWatermark: settings.limits.outboundHighWatermark,
-            outboundLowWatermark: settings.limits.outboundLowWatermark,
-            maxConnections: settings.limits.maxConnections),
+        configuration: {
+            var transport = settings.transportConfiguration(
+                tls: TLSConfiguration(certificateChainPath: folder + "/cert.pem", privateKeyPath: folder + "/key.pem"))
+            transport.host = "127.0.0.1"
+            transport.port = 0
+            transport.backlog = 4096
+            return transport
+        }(),
         logger: logger,
         handler: application)
     try server.start()

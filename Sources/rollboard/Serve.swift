@@ -67,14 +67,7 @@ struct Serve: ParsableCommand {
         let application = RollboardApplication(
             configuration: configuration, api: api, directory: directory, metrics: metrics, publicDirectory: publicDir)
         let server = Server(
-            configuration: ServerConfiguration(
-                host: settings.host,
-                port: settings.port,
-                tls: tls,
-                http: HTTPParserLimits(maxBodyBytes: settings.limits.maxBodyBytes),
-                outboundHighWatermark: settings.limits.outboundHighWatermark,
-                outboundLowWatermark: settings.limits.outboundLowWatermark,
-                maxConnections: settings.limits.maxConnections),
+            configuration: settings.transportConfiguration(tls: tls),
             logger: logger,
             handler: application)
         try server.start()

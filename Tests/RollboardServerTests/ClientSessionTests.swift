@@ -110,6 +110,28 @@ struct ClientSessionTests {
         #expect(still.encodes.value == before)
     }
 
+    @Test("tiles no viewer touched are encoded once per tick for every screen; a viewer's own tile by its screen")
+    func sharedStatesAreEncodedOnce() throws {
+        let change = TileChange.value(10, interval: nil, animated: true)
+        var reference = RampTile(tileID: "a", from: 0, to: 0)
+        try reference.apply(change, at: 0)
+        let own = [RampTile(tileID: "a", from: 0, to: 0), RampTile(tileID: "a", from: 0, to: 0)]
+        let sinks = [RecordingSink(), RecordingSink()]
+        let sessions = zip(own, sinks).map { tile, sink in
+            ClientSession(id: 1, sink: sink, tiles: [tile], fps: 10, slowClientTimeout: 5, now: 0)
+        }
+        for session in sessions { try session.apply(change, toTile: "a", at: 0) }
+        let encodedAtStart = own.map(\.encodes.value)
+        let shared = SharedTileStates(tiles: [reference], time: 0.5)
+        for session in sessions { _ = session.tick(at: 0.5, shared: shared) }
+        #expect(reference.encodes.value == 1)
+        #expect(own.map(\.encodes.value) == encodedAtStart)
+        #expect(sinks.map(\.messages) == [[#"{"type":"frame","seq":1,"tiles":{"a":{"value":5}}}"#], [#"{"type":"frame","seq":1,"tiles":{"a":{"value":5}}}"#]])
+        sessions[0].apply(viewerAction: .hold, page: nil, toTile: "a", at: 0.5)
+        _ = sessions[0].tick(at: 0.7, shared: SharedTileStates(tiles: [reference], time: 0.7))
+        #expect(own[0].encodes.value == encodedAtStart[0] + 1)
+    }
+
     @Test("a tick before the client's next frame time sends nothing")
     func ticksRespectTheFrameRate() throws {
         let sink = RecordingSink()

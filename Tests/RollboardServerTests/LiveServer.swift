@@ -57,13 +57,8 @@ final class LiveServer {
                 configuration: configuration, api: api, directory: directory, metrics: metrics,
                 publicDirectory: Self.repositoryRoot + "/public")
             server = Server(
-                configuration: ServerConfiguration(
-                    host: settings.host,
-                    port: settings.port,
-                    tls: TLSConfiguration(certificateChainPath: files.certificate, privateKeyPath: files.privateKey),
-                    http: HTTPParserLimits(maxBodyBytes: settings.limits.maxBodyBytes),
-                    outboundHighWatermark: settings.limits.outboundHighWatermark,
-                    outboundLowWatermark: settings.limits.outboundLowWatermark),
+                configuration: settings.transportConfiguration(
+                    tls: TLSConfiguration(certificateChainPath: files.certificate, privateKeyPath: files.privateKey)),
                 logger: logger,
                 handler: application)
             try server.start()

@@ -19,6 +19,9 @@ final class ClientSession {
     let id: Int
     let sink: any FrameSink
     private(set) var tiles: [any LiveTile]
+    /// Whether tile `index` moved away from the hub's reference (a viewer's own carousel action); the others are
+    /// identical to the reference, so their states can be shared.
+    private var diverged: [Bool]
     private var lastSent: [String]
     private(set) var fps: Int
     private(set) var isPaused = false
@@ -34,6 +37,7 @@ final class ClientSession {
         self.id = id
         self.sink = sink
         self.tiles = tiles
+        self.diverged = Array(repeating: false, count: tiles.count)
         self.fps = fps
         self.slowClientTimeout = slowClientTimeout
         self.lastSent = tiles.map { $0.encodedState(at: now) }
@@ -64,6 +68,7 @@ final class ClientSession {
     func apply(viewerAction: CarouselViewerAction, page: Int?, toTile tileID: String, at time: Double) {
         for index in tiles.indices where tiles[index].tileID == tileID {
             tiles[index].apply(viewerAction: viewerAction, page: page, at: time)
+            diverged[index] = true
         }
     }
 
@@ -89,7 +94,9 @@ final class ClientSession {
     }
 
     /// Sends a frame with the tiles that changed since the last frame this client got, if one is due.
-    func tick(at now: Double) -> TickOutcome {
+    ///
+    /// - Parameter shared: the hub's reference states at `now`, used for every tile that has not diverged.
+    func tick(at now: Double, shared: SharedTileStates? = nil) -> TickOutcome {
         guard !isClosed, !isPaused, now + 0.25 / Double(fps) >= nextFrameAt else { return .idle }
         nextFrameAt = max(nextFrameAt + 1 / Double(fps), now + 0.5 / Double(fps))
         guard sink.isWritable else {
@@ -108,7 +115,12 @@ final class ClientSession {
         var changed = ""
         for index in tiles.indices {
             guard let motion = tiles[index].nextMotion(after: previous), motion <= now else { continue }
-            let state = tiles[index].encodedState(at: now)
+            let state =
+                if let shared, !diverged[index], shared.time == now {
+                    shared.state(index)
+                } else {
+                    tiles[index].encodedState(at: now)
+                }
             if state != lastSent[index] {
                 lastSent[index] = state
                 if !changed.isEmpty { changed += "," }

@@ -180,8 +180,9 @@ final class DashboardHub: @unchecked Sendable {  // Sendable: every mutable prop
         dispatchPrecondition(condition: .onQueue(queue))
         timerArmedFor = nil
         let now = clock.now()
+        let shared = SharedTileStates(tiles: reference, time: now)
         for session in sessions.values {
-            switch session.tick(at: now) {
+            switch session.tick(at: now, shared: shared) {
             case .idle: break
             case .sent(let bytes): metrics.frameSent(bytes: bytes)
             case .skipped: metrics.frameSkipped()

@@ -1,0 +1,23 @@
+public import RollboardNet
+
+extension ServerSettings {
+    /// Messages shorter than this go out uncompressed even when permessage-deflate is negotiated: a frame of a
+    /// few tiles saves a few dozen bytes, and setting up a compressor for it costs more than sending them.
+    /// The `hello` (the whole layout) is always above it.
+    public static let minimumCompressedMessageBytes = 512
+
+    /// The transport's configuration for these settings: address, limits, watermarks, connection cap.
+    public func transportConfiguration(tls: TLSConfiguration?) -> ServerConfiguration {
+        var webSocket = WebSocketConfiguration()
+        webSocket.deflate?.minimumCompressedBytes = Self.minimumCompressedMessageBytes
+        return ServerConfiguration(
+            host: host,
+            port: port,
+            tls: tls,
+            http: HTTPParserLimits(maxBodyBytes: limits.maxBodyBytes),
+            webSocket: webSocket,
+            outboundHighWatermark: limits.outboundHighWatermark,
+            outboundLowWatermark: limits.outboundLowWatermark,
+            maxConnections: limits.maxConnections)
+    }
+}
