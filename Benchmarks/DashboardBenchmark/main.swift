@@ -4,7 +4,7 @@
 //
 //   swift build -c release --product DashboardBenchmark
 //   .build/release/DashboardBenchmark [--clients 500,1000,2000] [--deflate off,on] [--duration 20] [--runs 2]
-//       [--client-threads 1] [--interval 0.9]
+//       [--client-threads 1] [--interval 0.9] [--post-every 1]
 //
 // Measures, per scenario: frames received per second across clients against the expected rate, the delay from
 // the POST's 202 (and from the POST being sent) to the first frame carrying the new target at each client
@@ -37,6 +37,7 @@ while !arguments.isEmpty {
     case "--runs": options.runs = Int(value) ?? options.runs
     case "--client-threads": options.clientThreads = max(1, Int(value) ?? options.clientThreads)
     case "--interval": options.animationSeconds = Double(value) ?? options.animationSeconds
+    case "--post-every": options.postEvery = max(0.1, Double(value) ?? options.postEvery)
     default:
         FileHandle.standardError.write(Data("unknown option \(flag)\n".utf8))
         exit(2)

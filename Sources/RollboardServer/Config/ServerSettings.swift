@@ -42,7 +42,7 @@ public struct ServerSettings: Sendable, Equatable {
         /// Highest frame rate a client may ask for.
         public var maxFPS: Int = 60
         /// Changes a tile's animation queue holds before the overflow collapses into one jump to the newest value.
-        public var backlog: Int = 32
+        public var backlog: Int = 8
         /// Seconds a client may stay over its outbound high watermark before it is closed.
         public var slowClientTimeout: Double = 10
         /// Buffered outbound bytes above which a client is skipped for a tick.
