@@ -386,7 +386,7 @@ struct ProducerAPITests {
         #expect(one.status == .ok)
         #expect(
             one.text.hasPrefix(
-                #"{"id":"demo","title":"demo","grid":{"columns":4,"rows":2},"tiles":[{"id":"revenue","type":"odometer","title":null,"metric":"revenue","staleAfter":null,"backlog":32,"maxColumns":8,"decimals":2"#
+                #"{"id":"demo","title":"demo","grid":{"columns":4,"rows":2},"tiles":[{"id":"revenue","type":"odometer","title":null,"metric":"revenue","staleAfter":null,"backlog":8,"maxColumns":8,"decimals":2"#
             ))
         let all = await fixture.send("GET", "/api/v1/dashboards", token: nil)
         #expect(all.text.hasPrefix(#"{"dashboards":[{"id":"demo""#))
