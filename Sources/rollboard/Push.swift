@@ -94,12 +94,3 @@ struct Push: ParsableCommand {
         return text.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 }
-
-/// A failure to report on one line and exit with status 1.
-struct RuntimeError: Error, CustomStringConvertible {
-    let description: String
-
-    init(_ description: String) {
-        self.description = description
-    }
-}

@@ -38,12 +38,3 @@ struct Simulate: ParsableCommand {
         throw ExitCode(2)
     }
 }
-
-/// The kinds `rollboard simulate` knows.
-struct SimulateKind: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "rollboard simulate",
-        abstract: "Print an animation's frames as JSON lines, one per frame until it comes to rest.",
-        subcommands: [SimulateOdometer.self, SimulateCounter.self, SimulateWheel.self, SimulateCarousel.self]
-    )
-}

@@ -8,19 +8,6 @@ import Musl
 import Darwin
 #endif
 
-/// How a client connection secures itself.
-public struct ClientTLSOptions: Sendable {
-    /// PEM file of the certificates to trust; `nil` uses the system's trust store.
-    public var trustedCertificatesPath: String?
-    /// Skips certificate verification (for a server's own self-signed certificate in tests and scripts).
-    public var verifiesCertificate: Bool
-
-    public init(trustedCertificatesPath: String? = nil, verifiesCertificate: Bool = true) {
-        self.trustedCertificatesPath = trustedCertificatesPath
-        self.verifiesCertificate = verifiesCertificate
-    }
-}
-
 /// A blocking TCP connection, optionally over TLS, for command-line tools and tests.
 ///
 /// Used from one thread at a time.

@@ -56,8 +56,3 @@ public struct CounterOptions: Sendable, Equatable {
         value.isFinite && abs(value) < Self.magnitudeLimit
     }
 }
-
-/// The easing curves of a counter (rate 3).
-public enum Easing: String, Sendable, Equatable, CaseIterable {
-    case easeInOut, easeIn, easeOut, linear
-}

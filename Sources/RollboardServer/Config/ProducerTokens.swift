@@ -87,11 +87,6 @@ public struct ProducerTokens: Sendable, Equatable {
     }
 }
 
-/// Why the producer token could not be loaded or generated.
-public struct ProducerTokenError: Error, Sendable, Equatable, CustomStringConvertible {
-    public var description: String
-}
-
 extension String {
     func trimmingWhitespaceAndNewlines() -> String {
         let scalars = unicodeScalars

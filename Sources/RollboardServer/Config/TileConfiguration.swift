@@ -35,25 +35,3 @@ public struct TileConfiguration: Sendable, Equatable {
 
     public var type: TileType { options.type }
 }
-
-/// The four kinds of tile.
-public enum TileType: String, Sendable, Equatable, CaseIterable {
-    case odometer, counter, wheel, carousel
-}
-
-/// A tile's type together with the options of that type.
-public enum TileOptions: Sendable, Equatable {
-    case odometer(OdometerOptions)
-    case counter(CounterOptions)
-    case wheel(WheelOptions)
-    case carousel(CarouselOptions)
-
-    public var type: TileType {
-        switch self {
-        case .odometer: .odometer
-        case .counter: .counter
-        case .wheel: .wheel
-        case .carousel: .carousel
-        }
-    }
-}

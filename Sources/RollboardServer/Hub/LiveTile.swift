@@ -19,20 +19,3 @@ protocol LiveTile: Sendable {
     /// `nil` when the tile is at rest until the next change.
     func nextMotion(after time: Double) -> Double?
 }
-
-/// A change a producer makes to a tile.
-enum TileChange: Sendable, Equatable {
-    /// A new metric value; `interval` overrides the animation's duration; `animated: false` jumps at once.
-    case value(Double, interval: Double?, animated: Bool)
-    /// A wheel target as a progress in [0, 1].
-    case wheelProgress(Double)
-    /// A wheel target as an index into the wheel's contents.
-    case wheelIndex(Int)
-    /// A carousel command from a producer, applied to every screen.
-    case carousel(CarouselViewerAction, page: Int?)
-}
-
-/// What a carousel can be told to do.
-enum CarouselViewerAction: String, Sendable, Equatable, CaseIterable {
-    case hold, release, next, prev, goto
-}

@@ -1,0 +1,16 @@
+/// A tile's type together with the options of that type.
+public enum TileOptions: Sendable, Equatable {
+    case odometer(OdometerOptions)
+    case counter(CounterOptions)
+    case wheel(WheelOptions)
+    case carousel(CarouselOptions)
+
+    public var type: TileType {
+        switch self {
+        case .odometer: .odometer
+        case .counter: .counter
+        case .wheel: .wheel
+        case .carousel: .carousel
+        }
+    }
+}

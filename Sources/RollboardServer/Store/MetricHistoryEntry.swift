@@ -1,0 +1,12 @@
+/// One past value of a metric.
+public struct MetricHistoryEntry: Sendable, Equatable {
+    public var value: Double
+    public var seq: UInt64
+    public var updatedAt: Double
+
+    public init(value: Double, seq: UInt64, updatedAt: Double) {
+        self.value = value
+        self.seq = seq
+        self.updatedAt = updatedAt
+    }
+}
