@@ -87,6 +87,8 @@ def parse_arguments():
     parser.add_argument("--metric", default="revenue")
     parser.add_argument("--value", type=float, default=None,
                         help="value to post (default: a random value that fits the tile)")
+    parser.add_argument("--wheel", default="status", help="a wheel tile to move by index ('' to skip)")
+    parser.add_argument("--carousel", default="news", help="a carousel tile to send to another page ('' to skip)")
     parser.add_argument("--screenshot", default=os.path.join("reports", "browser", "dashboard.png"))
     parser.add_argument("--timeout", type=float, default=30.0, help="seconds to wait for each step")
     parser.add_argument("--chromium", default=os.environ.get("CHROMIUM", "/usr/bin/chromium"))
@@ -117,8 +119,13 @@ def wait_for(predicate, timeout):
 
 def post_value(base_url, token, metric, value, timeout):
     """POSTs {"value": value}; returns (status, parsed body or text)."""
-    url = f"{base_url.rstrip('/')}/api/v1/metrics/{urllib.parse.quote(metric, safe='')}"
-    request = urllib.request.Request(url, data=json.dumps({"value": value}).encode(), method="POST", headers={
+    return post_json(base_url, token, f"/api/v1/metrics/{urllib.parse.quote(metric, safe='')}", {"value": value}, timeout)
+
+
+def post_json(base_url, token, path, payload, timeout):
+    """POSTs `payload` as JSON to `path` with the producer token; returns (status, parsed body or text)."""
+    url = f"{base_url.rstrip('/')}{path}"
+    request = urllib.request.Request(url, data=json.dumps(payload).encode(), method="POST", headers={
         "Authorization": f"Bearer {token}", "Content-Type": "application/json", "Accept": "application/json"})
     context = ssl._create_unverified_context() if url.startswith("https:") else None
     try:
@@ -130,6 +137,17 @@ def post_value(base_url, token, metric, value, timeout):
         return status, json.loads(body)
     except ValueError:
         return status, body.decode(errors="replace")
+
+
+def get_json(base_url, path, timeout):
+    """GETs `path`; returns (status, parsed body or text)."""
+    url = f"{base_url.rstrip('/')}{path}"
+    context = ssl._create_unverified_context() if url.startswith("https:") else None
+    try:
+        with urllib.request.urlopen(url, context=context, timeout=timeout) as response:
+            return response.status, json.loads(response.read())
+    except urllib.error.HTTPError as error:
+        return error.code, error.read().decode(errors="replace")
 
 
 def formatted(value, decimals):
@@ -215,6 +233,28 @@ def run(arguments, report):
         report.check("digit strips are painted at the same digits, on whole cells",
                      normalised(painted.get("digits", "")) == expected and whole_cells and bool(offsets),
                      f"painted {painted.get('digits')!r}, strip offsets in cells {[round(c, 3) for c in offsets]}")
+
+        tile_of = lambda tile_id: driver.execute_script(
+            "const t = document.querySelector(`[data-tile-id=\"${CSS.escape(arguments[0])}\"]`); return t ? {...t.dataset} : null",
+            tile_id)
+        if arguments.wheel:
+            layout_status, layout = get_json(base_url, f"/api/v1/dashboards/{urllib.parse.quote(arguments.dashboard, safe='')}",
+                                             arguments.timeout)
+            tiles = layout.get("tiles", []) if isinstance(layout, dict) else []
+            contents = next((tile.get("contents") for tile in tiles if tile.get("id") == arguments.wheel), None) or []
+            index = len(contents) - 1
+            status, body = post_json(base_url, arguments.token, f"/api/v1/wheels/{arguments.wheel}", {"index": index},
+                                     arguments.timeout)
+            shown = wait_for(lambda: (lambda t: t if t and t.get("top") == contents[index] and t.get("position") in
+                                      (str(index), f"{index}.0") else None)(tile_of(arguments.wheel)), arguments.timeout)
+            report.check(f"wheel {arguments.wheel!r} turns to its last label {contents[index] if contents else None!r}",
+                         status == 202 and shown is not None, f"POST {status} {body!r}; tile {tile_of(arguments.wheel)!r}")
+        if arguments.carousel:
+            status, body = post_json(base_url, arguments.token, f"/api/v1/carousels/{arguments.carousel}",
+                                     {"action": "goto", "page": 2}, arguments.timeout)
+            shown = wait_for(lambda: (tile_of(arguments.carousel) or {}).get("page") == "2", arguments.timeout)
+            report.check(f"carousel {arguments.carousel!r} goes to page 2 and its dots show it",
+                         status == 202 and shown, f"POST {status} {body!r}; tile {tile_of(arguments.carousel)!r}")
 
         state = dataset()
         banner = driver.execute_script("const b = document.getElementById('banner'); return b && !b.hidden ? b.textContent : null")
