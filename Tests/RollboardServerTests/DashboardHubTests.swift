@@ -7,13 +7,13 @@ import Testing
 
 @Suite("Dashboard hub")
 struct DashboardHubTests {
-    private func makeHub(clock: FrameClock = .monotonic()) -> DashboardHub {
+    private func makeHub(clock: FrameClock = .monotonic(), shards: Int = 2) -> DashboardHub {
         DashboardHub(
             dashboardID: "ops",
             helloDashboard: #"{"id":"ops","title":"Ops","tiles":[{"id":"a","type":"counter"}]}"#,
             tiles: [RampTile(tileID: "a", from: 1, to: 1)],
             tilesByMetric: ["orders": ["a"]],
-            configuration: .init(defaultFPS: 30, slowClientTimeout: 10),
+            configuration: .init(defaultFPS: 30, slowClientTimeout: 10, shards: shards),
             clock: clock,
             metrics: ServerMetrics(),
             logger: Logger(label: "test")
@@ -52,6 +52,19 @@ struct DashboardHubTests {
         #expect(finished, "\(first.messages.suffix(2)) \(second.messages.suffix(2))")
         #expect(first.messages.count > second.messages.count)
         #expect(first.messages.dropFirst().allSatisfy { $0.hasPrefix(#"{"type":"frame","seq":"#) })
+    }
+
+    @Test("screens spread over every shard all roll to the change, and a later screen's hello shows it", arguments: [1, 3])
+    func shardsAllGetChanges(shards: Int) async {
+        let hub = makeHub(shards: shards)
+        let sinks = (0..<4).map { _ in RecordingSink() }
+        for sink in sinks { _ = hub.connect(sink, fps: 60) }
+        hub.apply(.value(7, interval: nil, animated: true), toMetric: "orders")
+        #expect(await eventually { sinks.allSatisfy { $0.messages.last?.contains(#""a":{"value":7}"#) == true } })
+        let late = RecordingSink()
+        _ = hub.connect(late, fps: nil)
+        #expect(late.messages.first?.contains(#""tiles":{"a":{"value":7}}"#) == true)
+        #expect(hub.sessionCount == 5)
     }
 
     @Test("an idle dashboard sends no frames")
