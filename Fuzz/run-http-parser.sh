@@ -15,9 +15,7 @@ swiftc -O -g -sanitize=fuzzer,address -parse-as-library -swift-version 6 \
     -enable-upcoming-feature MemberImportVisibility \
     -enable-upcoming-feature InternalImportsByDefault \
     -module-name HTTPParserFuzz \
-    "$http/HTTPHeaders.swift" "$http/HTTPRequest.swift" "$http/HTTPStatus.swift" "$http/HTTPResponse.swift" \
-    "$http/HTTPResponse+Serialization.swift" "$http/HTTPDate.swift" \
-    "$http/HTTPParserLimits.swift" "$http/HTTPParseError.swift" "$http/HTTPRequestParser.swift" \
+    "$http"/*.swift \
     "$fuzz_dir/HTTPParser/HTTPParserFuzzer.swift" \
     -o "$out/fuzz-http"
 
