@@ -1,5 +1,3 @@
-import Foundation
-
 /// A message a screen sends to the server (wire protocol version 1).
 enum ClientMessage: Equatable {
     /// `{"type":"fps","value":15}`: the screen's wanted frame rate.
@@ -20,17 +18,15 @@ enum ClientMessage: Equatable {
 
     /// Parses one text message.
     static func parse(_ text: String) -> Result<ClientMessage, ParseError> {
-        guard let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any] else {
+        guard let object = try? JSONParser.parse(Array(text.utf8)), case .object = object else {
             return .failure(ParseError(detail: "message is not a JSON object"))
         }
-        guard let type = object["type"] as? String else {
+        guard case .string(let type)? = object["type"] else {
             return .failure(ParseError(detail: "message has no string \"type\""))
         }
         switch type {
         case "fps":
-            guard let number = object["value"] as? NSNumber, let value = Int(exactly: number.doubleValue),
-                (1...60).contains(value)
-            else {
+            guard let value = wholeNumber(object["value"]), (1...60).contains(value) else {
                 return .failure(ParseError(detail: "fps: \"value\" must be a whole number from 1 to 60"))
             }
             return .success(.fps(value))
@@ -39,17 +35,15 @@ enum ClientMessage: Equatable {
         case "resume":
             return .success(.resume)
         case "carousel":
-            guard let id = object["id"] as? String else {
+            guard case .string(let id)? = object["id"] else {
                 return .failure(ParseError(detail: "carousel: \"id\" must be a tile id"))
             }
-            guard let name = object["action"] as? String, let action = CarouselViewerAction(rawValue: name) else {
+            guard case .string(let name)? = object["action"], let action = CarouselViewerAction(rawValue: name) else {
                 return .failure(ParseError(detail: "carousel: \"action\" must be hold, release, next, prev or goto"))
             }
             var page: Int?
             if action == .goto {
-                guard let number = object["page"] as? NSNumber, let value = Int(exactly: number.doubleValue),
-                    value >= 0
-                else {
+                guard let value = wholeNumber(object["page"]), value >= 0 else {
                     return .failure(ParseError(detail: "carousel: goto needs a whole, non-negative \"page\""))
                 }
                 page = value
@@ -58,5 +52,11 @@ enum ClientMessage: Equatable {
         default:
             return .success(.ignored)
         }
+    }
+
+    /// A JSON number that is a whole `Int`, or `nil` for anything else (booleans and strings included).
+    private static func wholeNumber(_ value: JSONValue?) -> Int? {
+        guard case .number(let number)? = value else { return nil }
+        return number.integer
     }
 }
