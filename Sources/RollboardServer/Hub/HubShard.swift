@@ -160,23 +160,36 @@ final class HubShard: @unchecked Sendable {  // Sendable: every mutable property
         timerArmedFor = nil
         let now = clock.now()
         let shared = SharedTileStates(tiles: reference, time: now)
+        var sent = 0
+        var bytes = 0
+        var skipped = 0
+        var wake: Double?
         for session in sessions.values {
             switch session.tick(at: now, shared: shared) {
             case .idle: break
-            case .sent(let bytes): metrics.frameSent(bytes: bytes)
-            case .skipped: metrics.frameSkipped()
+            case .sent(let count):
+                sent += 1
+                bytes += count
+            case .skipped: skipped += 1
             case .closedAsTooSlow:
                 metrics.slowClientClosed()
                 logger.notice("closed a screen that stayed too slow", metadata: ["session": "\(session.id)"])
             }
+            if let next = session.nextWakeup(after: now) { wake = min(wake ?? next, next) }
         }
-        rearm(now: now)
+        metrics.framesSent(sent, bytes: bytes)
+        metrics.framesSkipped(skipped)
+        arm(for: wake, now: now)
     }
 
     /// Arms the frame clock for the earliest time any session wants a frame, or lets it sleep.
     private func rearm(now: Double) {
         dispatchPrecondition(condition: .onQueue(queue))
-        let wake = sessions.values.compactMap { $0.nextWakeup(after: now) }.min()
+        arm(for: sessions.values.compactMap { $0.nextWakeup(after: now) }.min(), now: now)
+    }
+
+    /// Arms the frame clock for `wake` unless it is already armed for earlier; `nil` lets it sleep.
+    private func arm(for wake: Double?, now: Double) {
         guard let wake else { return }
         if let armed = timerArmedFor, armed <= wake { return }
         timerArmedFor = wake

@@ -35,15 +35,22 @@ public final class ServerMetrics: Sendable {
 
     /// Records one frame handed to a client's connection.
     public func frameSent(bytes: Int) {
+        framesSent(1, bytes: bytes)
+    }
+
+    /// Records `count` frames of `bytes` in all handed to clients' connections (one tick's worth, in one lock).
+    public func framesSent(_ count: Int, bytes: Int) {
+        guard count > 0 else { return }
         state.withLock {
-            $0.framesSent += 1
+            $0.framesSent += count
             $0.bytesSent += bytes
         }
     }
 
-    /// Records a frame not sent because the client's outbound buffer was over its watermark.
-    public func frameSkipped() {
-        state.withLock { $0.framesSkipped += 1 }
+    /// Records `count` frames not sent in one tick because those clients were over their outbound watermark.
+    public func framesSkipped(_ count: Int) {
+        guard count > 0 else { return }
+        state.withLock { $0.framesSkipped += count }
     }
 
     /// Records a client closed for staying over its watermark too long.
