@@ -58,7 +58,8 @@ struct Serve: ParsableCommand {
         }
 
         let store = try MetricStore(
-            directory: settings.storeDirectory, historyLimit: settings.historyLength, logger: logger)
+            directory: settings.storeDirectory, historyLimit: settings.historyLength,
+            compactionThreshold: settings.journalCompactionBytes, logger: logger)
         let metrics = ServerMetrics()
         metrics.recordCommits(of: store)
         let api = ProducerAPI(configuration: configuration, tokens: tokens.tokens, store: store, logger: logger)

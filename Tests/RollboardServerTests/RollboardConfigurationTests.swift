@@ -65,6 +65,7 @@ struct RollboardConfigurationTests {
                 metrics: [revenue]
             staleAfter: 60
             historyLength: 10
+            journalCompactionBytes: 65536
             """
         let server = try RollboardConfiguration.parse(
             serverYAML: yaml, dashboards: [(file, dashboard(tile: "id: revenue\ntype: odometer"))]
@@ -79,6 +80,7 @@ struct RollboardConfigurationTests {
         #expect(server.producerTokens == [ProducerToken(token: "0123456789abcdef0123", metrics: ["revenue"])])
         #expect(server.staleAfter == 60)
         #expect(server.historyLength == 10)
+        #expect(server.journalCompactionBytes == 65_536)
         #expect(server.storeDirectory == "/var/lib/rollboard/store")
     }
 

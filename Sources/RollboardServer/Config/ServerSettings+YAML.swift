@@ -3,7 +3,7 @@ import Yams
 extension ServerSettings {
     static let topLevelKeys = [
         "host", "port", "tls", "dataDirectory", "limits", "allowedOrigins", "producerTokens", "staleAfter",
-        "historyLength",
+        "historyLength", "journalCompactionBytes",
     ]
     static let limitKeys = [
         "maxBodyBytes", "maxConnections", "defaultFPS", "maxFPS", "backlog", "slowClientTimeout",
@@ -55,6 +55,8 @@ extension ServerSettings {
         }
         staleAfter = reader.double("staleAfter", in: 1...31_536_000)
         historyLength = reader.int("historyLength", in: 1...10_000) ?? historyLength
+        journalCompactionBytes =
+            reader.int("journalCompactionBytes", in: 4_096...1_073_741_824) ?? journalCompactionBytes
     }
 }
 

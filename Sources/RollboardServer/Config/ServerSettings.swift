@@ -17,6 +17,8 @@ public struct ServerSettings: Sendable, Equatable {
     public var staleAfter: Double?
     /// How many past values the store keeps per metric.
     public var historyLength: Int = 100
+    /// Journal size in bytes above which the store compacts it into a snapshot.
+    public var journalCompactionBytes: Int = 8 << 20
 
     public init() {}
 
