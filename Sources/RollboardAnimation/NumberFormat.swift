@@ -101,6 +101,9 @@ public struct NumberFormat: Hashable, Sendable {
     /// The largest |value| × 10^fractionDigits that is formatted exactly.
     static let largestScaled = 9e15
 
+    /// Magnitudes below this are formatted exactly with this format's decimal places; larger ones are refused.
+    public var largestMagnitude: Double { Self.largestScaled / scale }
+
     /// The text for `value` at rest: `%d` drops the fraction (rounding toward zero), other formats
     /// round to the nearest (ties to even). `value` must be finite and within range (see
     /// ``Counter/settle(_:after:)``).

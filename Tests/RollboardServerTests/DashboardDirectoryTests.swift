@@ -44,12 +44,13 @@ struct DashboardDirectoryTests {
     }
 
     @Test("a new screen's hello shows the stored values and every tile of the demo dashboard")
-    func helloShowsStoredValues() throws {
+    func helloShowsStoredValues() async throws {
         let fixture = try makeFixture(seed: [MetricUpdate(id: "revenue", value: 1234.5)])
         defer { fixture.store.close(); try? FileManager.default.removeItem(atPath: fixture.folder) }
         let hub = try #require(fixture.directory.hub("demo"))
         let sink = RecordingSink()
         _ = hub.connect(sink, fps: nil)
+        #expect(await eventually { !sink.messages.isEmpty })
         let hello = try #require(sink.messages.first)
         let object = try #require(try JSONSerialization.jsonObject(with: Data(hello.utf8)) as? [String: Any])
         let tiles = try #require(object["tiles"] as? [String: [String: Any]])
@@ -83,5 +84,23 @@ struct DashboardDirectoryTests {
         let fixture = try makeFixture()
         defer { fixture.store.close(); try? FileManager.default.removeItem(atPath: fixture.folder) }
         #expect(fixture.directory.hub("nope") == nil)
+    }
+
+    /// A value stored under an earlier configuration (visitors once had more columns; conversion is a `%.2f`
+    /// counter) must not stop the server from starting: the tiles start at zero and take the next value.
+    @Test("stored values the tiles can no longer show start those tiles at zero instead of failing the start")
+    func unshowableStoredValuesDoNotStopTheStart() async throws {
+        let fixture = try makeFixture(seed: [
+            MetricUpdate(id: "visitors", value: 1_000_000), MetricUpdate(id: "conversion", value: 1e14),
+            MetricUpdate(id: "revenue", value: 12),
+        ])
+        defer { fixture.store.close(); try? FileManager.default.removeItem(atPath: fixture.folder) }
+        let hub = try #require(fixture.directory.hub("demo"))
+        let sink = RecordingSink()
+        _ = hub.connect(sink, fps: nil)
+        #expect(await eventually { !sink.messages.isEmpty })
+        let hello = try #require(sink.messages.first)
+        #expect(hello.contains(#""visitors":{"digits":[0,0,0,0,0],"negative":false,"target":0,"#), "\(hello)")
+        #expect(hello.contains(#""revenue":{"digits":[1,2,0,0]"#), "\(hello)")
     }
 }

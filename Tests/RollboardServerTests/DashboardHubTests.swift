@@ -31,10 +31,11 @@ struct DashboardHubTests {
     }
 
     @Test("a new screen gets the hello with the layout and every tile's current state")
-    func helloComesFirst() {
+    func helloComesFirst() async {
         let hub = makeHub()
         let sink = RecordingSink()
         _ = hub.connect(sink, fps: nil)
+        #expect(await eventually { !sink.messages.isEmpty })
         #expect(sink.messages == [
             #"{"type":"hello","protocol":1,"fps":30,"dashboard":{"id":"ops","title":"Ops","tiles":[{"id":"a","type":"counter"}]},"tiles":{"a":{"value":1}}}"#
         ])
@@ -63,6 +64,7 @@ struct DashboardHubTests {
         #expect(await eventually { sinks.allSatisfy { $0.messages.last?.contains(#""a":{"value":7}"#) == true } })
         let late = RecordingSink()
         _ = hub.connect(late, fps: nil)
+        #expect(await eventually { !late.messages.isEmpty })
         #expect(late.messages.first?.contains(#""tiles":{"a":{"value":7}}"#) == true)
         #expect(hub.sessionCount == 5)
     }
@@ -101,10 +103,68 @@ struct DashboardHubTests {
     @Test("closing the hub sends 1001 to every screen")
     func shutdownSendsGoingAway() {
         let hub = makeHub()
-        let sink = RecordingSink()
-        _ = hub.connect(sink, fps: nil)
-        hub.closeAll()
-        #expect(sink.closeCode == .goingAway)
+        let sinks = (0..<3).map { _ in RecordingSink() }
+        for sink in sinks { _ = hub.connect(sink, fps: nil) }
+        let group = DispatchGroup()
+        hub.closeAll(group)
+        #expect(group.wait(timeout: .now() + 5) == .success)
+        #expect(sinks.allSatisfy { $0.closeCode == .goingAway })
         #expect(hub.sessionCount == 0)
+    }
+
+    /// A network loop that connects a screen must never wait for the shard: here the shard is stuck sending the first
+    /// screen's hello, and connecting (and messaging) a second screen still returns at once.
+    @Test("connecting never waits for a shard that is busy", .timeLimit(.minutes(1)))
+    func connectDoesNotWaitForTheShard() async {
+        let hub = makeHub(shards: 1)
+        let stuck = BlockingSink()
+        _ = hub.connect(stuck, fps: nil)
+        #expect(stuck.waitUntilBlocked())
+        let other = RecordingSink()
+        let id = hub.connect(other, fps: nil)
+        hub.receive(text: #"{"type":"pause"}"#, from: id)
+        #expect(other.messages.isEmpty)
+        stuck.release()
+        #expect(await eventually { other.messages.count == 1 })
+    }
+
+    @Test("an fps message above the server's maximum is brought down to it")
+    func inBandFPSIsCapped() async {
+        let hub = DashboardHub(
+            dashboardID: "ops", helloDashboard: "{}", tiles: [RampTile(tileID: "a", from: 1, to: 1)],
+            tilesByMetric: ["orders": ["a"]],
+            configuration: .init(defaultFPS: 10, maxFPS: 12, slowClientTimeout: 10, shards: 1),
+            clock: .monotonic(), metrics: ServerMetrics(), logger: Logger(label: "test"))
+        let sink = RecordingSink()
+        let id = hub.connect(sink, fps: 60)
+        #expect(await eventually { sink.messages.first?.contains(#""fps":12"#) == true })
+        hub.receive(text: #"{"type":"fps","value":60}"#, from: id)
+        hub.apply(.value(9, interval: 1, animated: true), toMetric: "orders")
+        #expect(await eventually { sink.messages.last?.contains(#""a":{"value":9}"#) == true })
+        #expect(sink.messages.count <= 1 + 14, "at most 12 frames in one second, got \(sink.messages.count - 1)")
+    }
+}
+
+/// A sink whose first send blocks until released, as a stuck shard would.
+private final class BlockingSink: FrameSink {
+    private let entered = DispatchSemaphore(value: 0)
+    private let gate = DispatchSemaphore(value: 0)
+
+    var isWritable: Bool { true }
+
+    func send(text: String) {
+        entered.signal()
+        gate.wait()
+    }
+
+    func close(code: WebSocketCloseCode, reason: String) {}
+
+    /// Whether a send is blocked (waits up to five seconds for one).
+    func waitUntilBlocked() -> Bool {
+        entered.wait(timeout: .now() + 5) == .success
+    }
+
+    func release() {
+        gate.signal()
     }
 }

@@ -69,4 +69,28 @@ struct JSONParserTests {
     func writing(value: Double, text: String) {
         #expect(JSONNumber(value).literal == text)
     }
+
+    /// An attacker's object of 200,000 distinct keys (about 2 MiB): a pairwise duplicate check would make about
+    /// 2 × 10^10 comparisons and run for many minutes; the hash-set check finishes well inside the limit.
+    @Test("an object with hundreds of thousands of distinct keys parses in linear time", .timeLimit(.minutes(1)))
+    func manyKeys() throws {
+        let count = 200_000
+        var text = "{"
+        for index in 0..<count { text += index == 0 ? "\"k\(index)\":0" : ",\"k\(index)\":0" }
+        text += "}"
+        guard case .object(let members) = try JSONParser.parse(Array(text.utf8)) else {
+            Issue.record("not an object")
+            return
+        }
+        #expect(members.count == count)
+        #expect(members.last?.key == "k\(count - 1)")
+    }
+
+    @Test("a duplicate key far into a large object is still found")
+    func lateDuplicate() {
+        var text = "{"
+        for index in 0..<50_000 { text += "\"k\(index)\":0," }
+        text += "\"k17\":1}"
+        #expect(throws: JSONParser.Failure.self) { try JSONParser.parse(Array(text.utf8)) }
+    }
 }

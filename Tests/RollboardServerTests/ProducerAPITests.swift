@@ -14,6 +14,7 @@ private let dashboardYAML = """
       - {id: revenue, type: odometer, maxColumns: 8, decimals: 2}
       - {id: visitors, type: odometer, columns: 3}
       - {id: orders, type: counter}
+      - {id: conversion, type: counter, format: "%.2f"}
       - {id: status, type: wheel, contents: [ok, degraded, down]}
       - {id: news, type: carousel, slides: [{text: a}, {text: b}]}
     """
@@ -230,7 +231,12 @@ struct ProducerAPITests {
             (
                 "POST", "/api/v1/metrics/orders", #"{"value": 9007199254740993}"#, token, "application/json",
                 422, "invalid_value",
-                #"value: 9007199254740993 is too large for tile "orders" of dashboard "demo": a counter shows magnitudes below 10^15"#
+                #"value: 9007199254740993 is too large for tile "orders" of dashboard "demo": with 0 decimal places a counter shows magnitudes below 9000000000000000"#
+            ),
+            (
+                "POST", "/api/v1/metrics/conversion", #"{"value": 1e14}"#, token, "application/json",
+                422, "invalid_value",
+                #"value: 1e14 is too large for tile "conversion" of dashboard "demo": with 2 decimal places a counter shows magnitudes below 90000000000000"#
             ),
             (
                 "POST", "/api/v1/metrics/revenue", #"{"value": 1, "interval": 0}"#, token, "application/json",

@@ -3,7 +3,8 @@ import RollboardNet
 ///
 /// Unlike `JSONSerialization` it keeps every number's literal (so `1e400` is reported rather than silently made
 /// infinite, and integers beyond 2^53 are seen for what they are), refuses duplicate keys, and reports the byte
-/// offset of the first error. `NaN` and `Infinity` are not JSON and are refused as syntax errors.
+/// offset of the first error. `NaN` and `Infinity` are not JSON and are refused as syntax errors. Parsing takes time
+/// linear in the input: duplicate keys are found with a hash set, never by comparing every pair.
 struct JSONParser {
     /// Why and where parsing stopped.
     struct Failure: Error, Equatable, CustomStringConvertible {
@@ -78,6 +79,7 @@ struct JSONParser {
         try nest()
         position += 1
         var members: [JSONMember] = []
+        var keys: Set<String> = []
         skipWhitespace()
         if current == UInt8(ascii: "}") {
             position += 1
@@ -89,7 +91,7 @@ struct JSONParser {
             guard current == UInt8(ascii: "\"") else { throw failure("expected a string key") }
             let keyOffset = position
             let key = try parseString()
-            if members.contains(where: { $0.key == key }) {
+            guard keys.insert(key).inserted else {
                 throw Failure(offset: keyOffset, reason: "duplicate key \(JSONText.quoted(key))")
             }
             skipWhitespace()

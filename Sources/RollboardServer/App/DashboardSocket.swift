@@ -1,16 +1,27 @@
 import RollboardNet
 import Synchronization
 
-/// Connects one dashboard WebSocket to its hub: the hello on open, client messages in, departure on close.
+/// Connects one dashboard WebSocket to its hub: the hello on open, client messages in (within the screen's message
+/// limits), departure on close.
 final class DashboardSocket: WebSocketDelegate {
     private let hub: DashboardHub?
     private let fps: Int?
+    private let gate: ClientMessageGate
+    private let clock: FrameClock
     private let sessionID = Mutex<Int?>(nil)
 
-    /// - Parameter hub: `nil` for an unknown dashboard: the socket is closed with 4404 once open.
-    init(hub: DashboardHub?, fps: Int?) {
+    /// - Parameters:
+    ///   - hub: `nil` for an unknown dashboard: the socket is closed with 4404 once open.
+    ///   - messageLimits: how much this screen may send before it is closed with 1008.
+    ///   - clock: times the message rate.
+    init(
+        hub: DashboardHub?, fps: Int?, messageLimits: ClientMessageGate.Limits = .init(),
+        clock: FrameClock = .monotonic()
+    ) {
         self.hub = hub
         self.fps = fps
+        self.gate = ClientMessageGate(limits: messageLimits)
+        self.clock = clock
     }
 
     func webSocketDidOpen(_ socket: WebSocket) {
@@ -24,7 +35,12 @@ final class DashboardSocket: WebSocketDelegate {
 
     func webSocket(_ socket: WebSocket, didReceiveText text: String) {
         guard let hub, let id = sessionID.withLock({ $0 }) else { return }
-        hub.receive(text: text, from: id)
+        if let refusal = gate.admit(now: clock.now()) {
+            socket.close(code: .policyViolation, reason: refusal.description)
+            return
+        }
+        let gate = self.gate
+        hub.receive(text: text, from: id) { gate.finished() }
     }
 
     func webSocket(_ socket: WebSocket, didReceiveBinary bytes: [UInt8]) {

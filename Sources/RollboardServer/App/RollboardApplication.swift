@@ -83,7 +83,8 @@ public final class RollboardApplication: ServerHandler {
             fps = value
         }
         let hub = query["dashboard"].flatMap { directory.hub($0) }
-        return .accept(DashboardSocket(hub: hub, fps: fps))
+        return .accept(
+            DashboardSocket(hub: hub, fps: fps, messageLimits: configuration.server.limits.clientMessageLimits))
     }
 
     /// Why the request's `Origin` may not open a WebSocket, or `nil` when it may.

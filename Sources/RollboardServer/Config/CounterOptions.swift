@@ -1,8 +1,5 @@
 /// Options of a `counter` tile: formatted text counting from the old value to the new one.
 public struct CounterOptions: Sendable, Equatable {
-    /// Largest magnitude a counter shows (below 10^15, so every value is exact in a `Double`).
-    public static let magnitudeLimit = 1e15
-
     /// A printf-style format: `%d` or `%.Nf` with N from 0 to 6.
     public var format: String
     /// A grouping pattern such as `###,##0.00`, or `nil` for no grouping.
@@ -49,10 +46,5 @@ public struct CounterOptions: Sendable, Equatable {
         guard parts.count == 2 else { return 0 }
         guard parts[1].allSatisfy({ $0 == "#" || $0 == "0" }) else { return nil }
         return parts[1].count
-    }
-
-    /// Whether the counter can show `value` (finite, magnitude below `magnitudeLimit`).
-    public func canShow(_ value: Double) -> Bool {
-        value.isFinite && abs(value) < Self.magnitudeLimit
     }
 }

@@ -55,7 +55,8 @@ public struct MetricCatalog: Sendable, Equatable {
         tiles.keys.filter { self.kind(of: $0) == kind }.sorted()
     }
 
-    /// Why `value` cannot be shown by every tile showing metric `id`, or `nil` when it can.
+    /// Why `value` cannot be shown by every tile showing metric `id`, or `nil` when it can; each tile is asked by
+    /// the rule its live animation applies, so an accepted value is never refused by a screen.
     /// `literal` is the value as the producer wrote it, quoted in the message (default: `value` formatted).
     public func problem(showing value: Double, as id: String, literal: String? = nil) -> String? {
         let text = literal ?? formatNumber(value)
@@ -66,8 +67,8 @@ public struct MetricCatalog: Sendable, Equatable {
                 let columns = options.columns.maximum
                 return "\(text) is too wide for \(place): \(columns) columns with "
                     + "\(options.decimals) decimals show at most ±\(options.largestValueText)"
-            case .counter(let options) where !options.canShow(value):
-                return "\(text) is too large for \(place): a counter shows magnitudes below 10^15"
+            case .counter(let options):
+                if let problem = options.problem(showing: value) { return "\(text) is too large for \(place): \(problem)" }
             default:
                 continue
             }

@@ -33,14 +33,6 @@ public struct OdometerOptions: Sendable, Equatable {
         }
     }
 
-    /// Whether the tile can show `value`: rounded to `decimals` places it fits in the columns
-    /// (`|value| × 10^decimals < 10^columns`, the sign is drawn outside the columns).
-    public func canShow(_ value: Double) -> Bool {
-        guard value.isFinite else { return false }
-        let scaled = (abs(value) * pow10(decimals)).rounded()
-        return scaled < pow10(columns.maximum)
-    }
-
     /// The largest value the tile can show, as text (`999999.99` for 8 columns with 2 decimals).
     public var largestValueText: String {
         let integerDigits = columns.maximum - decimals
@@ -49,9 +41,3 @@ public struct OdometerOptions: Sendable, Equatable {
     }
 }
 
-/// 10 raised to a small non-negative power, exactly.
-func pow10(_ exponent: Int) -> Double {
-    var result = 1.0
-    for _ in 0..<exponent { result *= 10 }
-    return result
-}

@@ -6,9 +6,10 @@ extension ServerSettings {
     /// The `hello` (the whole layout) is always above it.
     public static let minimumCompressedMessageBytes = 512
 
-    /// The transport's configuration for these settings: address, limits, watermarks, connection cap.
+    /// The transport's configuration for these settings: address, limits (screens' message size among them),
+    /// watermarks, connection cap.
     public func transportConfiguration(tls: TLSConfiguration?) -> ServerConfiguration {
-        var webSocket = WebSocketConfiguration()
+        var webSocket = WebSocketConfiguration(maxMessageBytes: limits.maxClientMessageBytes)
         webSocket.deflate?.minimumCompressedBytes = Self.minimumCompressedMessageBytes
         return ServerConfiguration(
             host: host,
@@ -19,5 +20,12 @@ extension ServerSettings {
             outboundHighWatermark: limits.outboundHighWatermark,
             outboundLowWatermark: limits.outboundLowWatermark,
             maxConnections: limits.maxConnections)
+    }
+}
+
+extension ServerSettings.Limits {
+    /// What one screen may send before it is closed with 1008.
+    var clientMessageLimits: ClientMessageGate.Limits {
+        ClientMessageGate.Limits(perSecond: clientMessagesPerSecond, burst: clientMessagesPerSecond * 3, maxQueued: 16)
     }
 }

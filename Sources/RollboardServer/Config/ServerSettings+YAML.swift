@@ -8,6 +8,7 @@ extension ServerSettings {
     static let limitKeys = [
         "maxBodyBytes", "maxConnections", "defaultFPS", "maxFPS", "backlog", "slowClientTimeout",
         "outboundHighWatermark", "outboundLowWatermark", "producerRequestsPerSecond", "maxBatchUpdates",
+        "maxClientMessageBytes", "clientMessagesPerSecond",
     ]
 
     /// Reads settings from the root node of `server.yaml`; problems go to `problems`.
@@ -84,6 +85,8 @@ extension ServerSettings.Limits {
         producerRequestsPerSecond =
             reader.double("producerRequestsPerSecond", in: 0...1_000_000) ?? producerRequestsPerSecond
         maxBatchUpdates = reader.int("maxBatchUpdates", in: 1...100_000) ?? maxBatchUpdates
+        maxClientMessageBytes = reader.int("maxClientMessageBytes", in: 256...1_048_576) ?? maxClientMessageBytes
+        clientMessagesPerSecond = reader.double("clientMessagesPerSecond", in: 1...1_000) ?? clientMessagesPerSecond
     }
 }
 

@@ -55,6 +55,12 @@ public struct ServerSettings: Sendable, Equatable {
         public var producerRequestsPerSecond: Double = 0
         /// Most updates in one batch request.
         public var maxBatchUpdates: Int = 1_000
+        /// Largest message a screen may send (after decompression); larger ones close it with 1009. Screens send
+        /// only small control messages.
+        public var maxClientMessageBytes: Int = 4_096
+        /// Messages per second a screen may send on average (bursts of three times that); beyond it, or with more
+        /// than 16 of its messages waiting for the hub, the screen is closed with 1008.
+        public var clientMessagesPerSecond: Double = 10
 
         public init() {}
     }

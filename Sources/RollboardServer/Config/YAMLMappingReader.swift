@@ -165,7 +165,7 @@ extension Node {
 
 /// `value` without a trailing `.0` when it is a whole number.
 func formatNumber(_ value: Double) -> String {
-    if value.rounded() == value, abs(value) < 1e15 { return String(Int64(value)) }
+    if value.rounded() == value, abs(value) < 9_007_199_254_740_992 { return String(Int64(value)) }
     return String(value)
 }
 

@@ -1,3 +1,4 @@
+import Dispatch
 public import Logging
 
 /// Every configured dashboard's hub, fed by the store's committed changes and the producers' carousel commands.
@@ -25,7 +26,7 @@ public final class DashboardDirectory: Sendable {
         logger: Logger,
         clock: FrameClock
     ) throws {
-        let factory = LiveTileFactory(configuration: configuration, store: store)
+        let factory = LiveTileFactory(configuration: configuration, store: store, logger: logger)
         let limits = configuration.server.limits
         let now = clock.now()
         var hubs: [String: DashboardHub] = [:]
@@ -38,7 +39,8 @@ public final class DashboardDirectory: Sendable {
                 updatedAt: Dictionary(uniqueKeysWithValues: dashboard.tiles.compactMap { tile in
                     (store.current(tile.metric)?.updatedAt ?? store.wheel(tile.metric)?.updatedAt).map { (tile.id, $0) }
                 }),
-                configuration: .init(defaultFPS: limits.defaultFPS, slowClientTimeout: limits.slowClientTimeout),
+                configuration: .init(
+                    defaultFPS: limits.defaultFPS, maxFPS: limits.maxFPS, slowClientTimeout: limits.slowClientTimeout),
                 clock: clock,
                 metrics: metrics,
                 logger: logger
@@ -78,8 +80,14 @@ public final class DashboardDirectory: Sendable {
         hubs[id]
     }
 
-    /// Closes every screen of every dashboard with 1001.
-    public func closeAll() {
-        for hub in hubs.values { hub.closeAll() }
+    /// Closes every screen of every dashboard with 1001 and waits up to `timeout` for the hubs to have done so;
+    /// returns whether they all did. Blocks the caller: call it from the main queue or a signal handler, never from
+    /// a connection or a hub.
+    @discardableResult
+    public func closeAll(timeout: Duration = .seconds(5)) -> Bool {
+        let group = DispatchGroup()
+        for hub in hubs.values { hub.closeAll(group) }
+        return group.wait(timeout: .now() + .nanoseconds(Int(timeout.components.seconds) * 1_000_000_000
+            + Int(timeout.components.attoseconds / 1_000_000_000))) == .success
     }
 }

@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import Logging
 import Synchronization
@@ -10,9 +11,16 @@ final class DashboardHub: Sendable {
     /// How a hub behaves; the defaults suit a wall of TVs.
     struct Configuration: Sendable {
         var defaultFPS = 30
+        /// The highest frame rate a screen gets, whether it asks in the URL or in an `fps` message.
+        var maxFPS = 60
         var slowClientTimeout = 10.0
         /// How many shards share the screens.
         var shards = max(1, ProcessInfo.processInfo.activeProcessorCount)
+
+        /// `fps` brought into 1…`maxFPS`.
+        func clampedFPS(_ fps: Int) -> Int {
+            min(max(fps, 1), max(1, min(maxFPS, 60)))
+        }
     }
 
     let dashboardID: String
@@ -65,14 +73,15 @@ final class DashboardHub: Sendable {
         for shard in shards { shard.apply(change, toMetric: metricID, committedAt: committedAt, at: now) }
     }
 
-    /// Handles a text message from one screen; malformed messages close it with 1007.
-    func receive(text: String, from sessionID: Int) {
-        shard(for: sessionID).receive(text: text, from: sessionID)
+    /// Handles a text message from one screen; malformed messages close it with 1007. The message is parsed on the
+    /// caller's queue; `done` runs once the screen's shard has dealt with it.
+    func receive(text: String, from sessionID: Int, done: @escaping @Sendable () -> Void = {}) {
+        shard(for: sessionID).receive(ClientMessage.parse(text), from: sessionID, done: done)
     }
 
-    /// Closes every screen with 1001 (server going away).
-    func closeAll() {
-        for shard in shards { shard.closeAll() }
+    /// Closes every screen with 1001 (server going away); `group` is left once every shard has closed its screens.
+    func closeAll(_ group: DispatchGroup) {
+        for shard in shards { shard.closeAll(group) }
     }
 
     /// The number of connected screens.

@@ -2,11 +2,13 @@ import Dispatch
 import Foundation
 import Logging
 import RollboardNet
+import Synchronization
 
 /// One share of a dashboard's screens, on its own serial queue with its own frame clock and its own copy of the
 /// reference tiles; a `DashboardHub` spreads screens over a few shards so frames are computed on every core.
 ///
-/// All mutable state is confined to `queue`; entry points hop onto it.
+/// All mutable state is confined to `queue`; entry points hop onto it asynchronously and never wait for it, so a busy
+/// shard cannot stall the network loop that calls in.
 final class HubShard: @unchecked Sendable {  // Sendable: every mutable property is touched only on `queue`.
     private let helloDashboard: String
     private let configuration: DashboardHub.Configuration
@@ -21,6 +23,7 @@ final class HubShard: @unchecked Sendable {  // Sendable: every mutable property
     private var updatedAt: [String: Double]
     private var sessions: [Int: ClientSession] = [:]
     private var timerArmedFor: Double?
+    private let connectedCount = Atomic<Int>(0)
 
     /// - Parameters:
     ///   - helloDashboard: the `dashboard` object of the hello message, already encoded.
@@ -60,13 +63,14 @@ final class HubShard: @unchecked Sendable {  // Sendable: every mutable property
 
     /// Adds a screen as session `id`: it gets the hello with every tile's current state, then frames.
     func connect(_ sink: any FrameSink, fps: Int?, id: Int) {
-        queue.sync {
+        connectedCount.wrappingAdd(1, ordering: .relaxed)
+        queue.async { [self] in
             let now = clock.now()
             let session = ClientSession(
                 id: id,
                 sink: sink,
                 tiles: reference,
-                fps: min(max(fps ?? configuration.defaultFPS, 1), 60),
+                fps: configuration.clampedFPS(fps ?? configuration.defaultFPS),
                 slowClientTimeout: configuration.slowClientTimeout,
                 now: now
             )
@@ -85,6 +89,7 @@ final class HubShard: @unchecked Sendable {  // Sendable: every mutable property
         queue.async { [self] in
             guard let session = sessions.removeValue(forKey: sessionID) else { return }
             session.markClosed()
+            connectedCount.wrappingSubtract(1, ordering: .relaxed)
             metrics.webSocketSessionsChanged(by: -1)
         }
     }
@@ -101,14 +106,19 @@ final class HubShard: @unchecked Sendable {  // Sendable: every mutable property
         }
     }
 
-    /// Handles a text message from one screen; malformed messages close it with 1007.
-    func receive(text: String, from sessionID: Int) {
+    /// Handles one screen's parsed message (or its parse failure, which closes it with 1007); `done` runs once the
+    /// shard has dealt with it.
+    func receive(
+        _ message: Result<ClientMessage, ClientMessage.ParseError>, from sessionID: Int,
+        done: @escaping @Sendable () -> Void
+    ) {
         queue.async { [self] in
+            defer { done() }
             guard let session = sessions[sessionID] else { return }
             let now = clock.now()
-            switch ClientMessage.parse(text) {
+            switch message {
             case .success(.fps(let value)):
-                session.setFPS(value, now: now)
+                session.setFPS(configuration.clampedFPS(value), now: now)
             case .success(.pause):
                 session.setPaused(true, now: now)
             case .success(.resume):
@@ -125,20 +135,23 @@ final class HubShard: @unchecked Sendable {  // Sendable: every mutable property
         }
     }
 
-    /// Closes every screen with 1001 (server going away).
-    func closeAll() {
-        queue.sync {
+    /// Closes every screen with 1001 (server going away); `group` is left once they are all closed.
+    func closeAll(_ group: DispatchGroup) {
+        group.enter()
+        queue.async { [self] in
             for session in sessions.values {
                 session.markClosed()
                 session.sink.close(code: .goingAway, reason: "server shutting down")
             }
+            connectedCount.wrappingSubtract(sessions.count, ordering: .relaxed)
             sessions.removeAll()
+            group.leave()
         }
     }
 
-    /// The number of screens on this shard.
+    /// The number of screens on this shard, counting those whose connection is still on its way to the queue.
     var sessionCount: Int {
-        queue.sync { sessions.count }
+        connectedCount.load(ordering: .relaxed)
     }
 
     private func applyOnQueue(_ change: TileChange, toTile tileID: String, at now: Double) {

@@ -1,28 +1,28 @@
+import Logging
 import RollboardAnimation
 
 /// Builds each tile's live animation from its configuration and the store's current values.
 struct LiveTileFactory {
     let configuration: RollboardConfiguration
     let store: MetricStore
+    let logger: Logger
 
     /// A tile at rest on its metric's current value (or zero, or its wheel's current target) at `time`.
+    ///
+    /// A stored value the tile cannot show (the configuration changed since it was accepted, say a tile now has
+    /// fewer columns) never stops the server from starting: the tile starts at zero, the problem is logged, and the
+    /// next value the tile can show replaces it.
     func makeTile(_ tile: TileConfiguration, at time: Double) throws -> any LiveTile {
         let backlog = configuration.backlog(tile)
-        let value = store.current(tile.metric)?.value ?? 0
+        let stored = store.current(tile.metric)?.value ?? 0
         switch tile.options {
         case .odometer(let options):
-            let columns: OdometerConfiguration.Columns =
-                switch options.columns {
-                case .fixed(let count): .fixed(count)
-                case .growing(let maximum): .growing(maximum: maximum)
-                }
-            let odometer = OdometerConfiguration(columns: columns, decimals: options.decimals)
+            let odometer = try options.odometer().configuration
+            let value = showable(stored, tile: tile, canShow: options.canShow)
             return try OdometerTile(tileID: tile.id, configuration: odometer, value: value, backlog: backlog, at: time)
         case .counter(let options):
-            let format = try NumberFormat(
-                format: options.format, grouping: options.grouping, prefix: options.prefix, suffix: options.suffix)
-            let easing = CounterEasing(rawValue: options.easing.rawValue) ?? .easeInOut
-            let counter = CounterConfiguration(duration: options.duration, easing: easing, format: format)
+            let counter = try options.counter().configuration
+            let value = showable(stored, tile: tile, canShow: options.canShow)
             return try CounterTile(tileID: tile.id, configuration: counter, value: value, backlog: backlog, at: time)
         case .wheel(let options):
             let wheel = try Wheel(contents: options.contents, duration: options.duration)
@@ -37,5 +37,14 @@ struct LiveTileFactory {
             let carousel = CarouselConfiguration(slides: options.slides.count, interval: options.interval)
             return try CarouselTile(tileID: tile.id, configuration: carousel, at: time)
         }
+    }
+
+    /// `value` when the tile can show it; otherwise zero, with the reason logged.
+    private func showable(_ value: Double, tile: TileConfiguration, canShow: (Double) -> Bool) -> Double {
+        if canShow(value) { return value }
+        logger.error(
+            "stored value cannot be shown by its tile; the tile starts at 0 until the next value",
+            metadata: ["tile": "\(tile.id)", "metric": "\(tile.metric)", "value": "\(value)"])
+        return 0
     }
 }
