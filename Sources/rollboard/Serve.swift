@@ -66,7 +66,8 @@ struct Serve: ParsableCommand {
         let directory = try DashboardDirectory(
             configuration: configuration, store: store, api: api, metrics: metrics, logger: logger)
         let application = RollboardApplication(
-            configuration: configuration, api: api, directory: directory, metrics: metrics, publicDirectory: publicDir)
+            configuration: configuration, api: api, directory: directory, metrics: metrics, publicDirectory: publicDir,
+            isSecure: tls != nil)
         let server = Server(
             configuration: settings.transportConfiguration(tls: tls),
             logger: logger,

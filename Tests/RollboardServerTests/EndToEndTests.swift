@@ -507,6 +507,17 @@ struct UpgradeAttempt: Sendable, CustomTestStringConvertible {
             name: "this host on another port", target: "/ws?dashboard=demo",
             headers: base + [("Origin", "https://localhost:1")], status: 403, error: "origin_not_allowed"),
         UpgradeAttempt(
+            name: "a rebound name whose Host header names it too", target: "/ws?dashboard=demo",
+            headers: base + [("Host", "attacker.example:{port}"), ("Origin", "https://attacker.example:{port}")],
+            status: 403, error: "origin_not_allowed"),
+        UpgradeAttempt(
+            name: "this host over plain http", target: "/ws?dashboard=demo",
+            headers: base + [("Origin", "http://localhost:{port}")], status: 403, error: "origin_not_allowed"),
+        UpgradeAttempt(
+            name: "a Host without a port and an origin on another port", target: "/ws?dashboard=demo",
+            headers: base + [("Host", "localhost"), ("Origin", "https://localhost:8080")],
+            status: 403, error: "origin_not_allowed"),
+        UpgradeAttempt(
             name: "no Sec-WebSocket-Version", target: "/ws?dashboard=demo",
             headers: without("Sec-WebSocket-Version"), status: 426, error: nil, offersVersion13: true),
         UpgradeAttempt(

@@ -104,12 +104,13 @@ final class LiveServer {
         try request("POST", target, body: Array(json.utf8), token: Self.token, contentType: "application/json")
     }
 
-    /// Sends a request head exactly as given (plus `Host` and the blank line) on a new connection and reads the
-    /// response head and body: for upgrade requests the HTTP client would rewrite.
+    /// Sends a request head exactly as given (plus `Host` unless `headers` has one, and the blank line) on a new
+    /// connection and reads the response head and body: for upgrade requests the HTTP client would rewrite.
     func rawRequest(_ requestLine: String, headers: [(String, String)]) throws -> RawResponse {
         let connection = try ClientConnection(host: host, port: port, tls: tls, timeout: 5)
         defer { connection.close() }
-        var head = requestLine + "\r\nHost: \(host):\(port)\r\n"
+        var head = requestLine + "\r\n"
+        if !headers.contains(where: { $0.0.lowercased() == "host" }) { head += "Host: \(host):\(port)\r\n" }
         for (name, value) in headers { head += "\(name): \(value)\r\n" }
         try connection.write(Array((head + "\r\n").utf8))
         var received: [UInt8] = []

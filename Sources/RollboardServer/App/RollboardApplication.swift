@@ -10,14 +10,18 @@ public final class RollboardApplication: ServerHandler {
     private let metrics: ServerMetrics
     private let files: StaticFileResponder
     private let publicDirectory: String
+    private let origins: OriginPolicy
 
-    /// - Parameter publicDirectory: the folder of the page's static files (`public/`).
+    /// - Parameters:
+    ///   - publicDirectory: the folder of the page's static files (`public/`).
+    ///   - isSecure: whether the server speaks TLS, so its own pages have `https` origins.
     public init(
         configuration: RollboardConfiguration,
         api: ProducerAPI,
         directory: DashboardDirectory,
         metrics: ServerMetrics,
-        publicDirectory: String
+        publicDirectory: String,
+        isSecure: Bool = true
     ) {
         self.configuration = configuration
         self.api = api
@@ -25,6 +29,8 @@ public final class RollboardApplication: ServerHandler {
         self.metrics = metrics
         self.publicDirectory = publicDirectory
         self.files = StaticFileResponder(root: publicDirectory)
+        self.origins = OriginPolicy(
+            allowedOrigins: configuration.server.allowedOrigins, isSecure: isSecure, listenHost: configuration.server.host)
     }
 
     public func handle(_ request: HTTPRequest, respond: @escaping @Sendable (HTTPResponse) -> Void) {
@@ -69,7 +75,7 @@ public final class RollboardApplication: ServerHandler {
         guard request.path == "/ws" else {
             return .refuse(.error(.notFound, "not_found", detail: "WebSockets are served at /ws?dashboard=ID"))
         }
-        if let problem = originProblem(request) {
+        if let problem = origins.problem(origin: request.headers["Origin"], host: request.headers["Host"]) {
             return .refuse(.error(.forbidden, "origin_not_allowed", detail: problem))
         }
         let query = request.query
@@ -85,40 +91,6 @@ public final class RollboardApplication: ServerHandler {
         let hub = query["dashboard"].flatMap { directory.hub($0) }
         return .accept(
             DashboardSocket(hub: hub, fps: fps, messageLimits: configuration.server.limits.clientMessageLimits))
-    }
-
-    /// Why the request's `Origin` may not open a WebSocket, or `nil` when it may.
-    ///
-    /// Clients without an `Origin` (scripts, not browsers) are allowed; browsers must come from this host,
-    /// or from an origin on the allow-list.
-    func originProblem(_ request: HTTPRequest) -> String? {
-        guard let origin = request.headers["Origin"] else { return nil }
-        let allowed = configuration.server.allowedOrigins
-        if allowed.contains("*") || allowed.contains(where: { $0.caseInsensitiveCompare(origin) == .orderedSame }) {
-            return nil
-        }
-        guard let host = request.headers["Host"], let originHost = URL(string: origin)?.host else {
-            return "origin \(origin) is not allowed"
-        }
-        let requestHost = host.hasPrefix("[") ? String(host.dropFirst().prefix { $0 != "]" }) : String(host.prefix { $0 != ":" })
-        let originHostOnly = originHost.hasPrefix("[") ? String(originHost.dropFirst().dropLast()) : originHost
-        if requestHost.caseInsensitiveCompare(originHostOnly) == .orderedSame, hostPort(host).map({ $0 == originPort(origin) }) ?? true {
-            return nil
-        }
-        return "origin \(origin) is not allowed; add it to allowedOrigins in config/server.yaml"
-    }
-
-    private func originPort(_ origin: String) -> Int? {
-        guard let url = URL(string: origin) else { return nil }
-        return url.port ?? (url.scheme == "https" ? 443 : 80)
-    }
-
-    private func hostPort(_ host: String) -> Int? {
-        let afterBracket = host.hasPrefix("[") ? host.split(separator: "]", maxSplits: 1).last.map(String.init) ?? "" : host
-        if let colon = afterBracket.lastIndex(of: ":") {
-            return Int(afterBracket[afterBracket.index(after: colon)...])
-        }
-        return nil
     }
 
     private static let methodNotAllowed: HTTPResponse = {
