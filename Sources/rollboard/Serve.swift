@@ -4,6 +4,7 @@ import Foundation
 import Logging
 import RollboardNet
 import RollboardServer
+import Synchronization
 
 /// `rollboard serve`: runs the dashboards in `config/` on one TLS port.
 struct Serve: ParsableCommand {
@@ -93,15 +94,27 @@ struct Serve: ParsableCommand {
         }
 
         let stopFeeder = { feeder?.stop() }
+        let shutdownTimeout = settings.shutdownTimeout
+        let shutdownLogger = logger
+        let stopping = Atomic<Bool>(false)
         let signals = [SIGINT, SIGTERM].map { number -> any DispatchSourceSignal in
             signal(number, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: number, queue: .main)
             source.setEventHandler {
-                logger.info("shutting down")
+                guard !stopping.exchange(true, ordering: .relaxed) else {
+                    logger.warning("second signal; exiting at once")
+                    _exit(0)
+                }
+                logger.info("shutting down", metadata: ["deadline": "\(shutdownTimeout) s"])
+                DispatchQueue.global().asyncAfter(deadline: .now() + shutdownTimeout) {
+                    shutdownLogger.warning("shutdown deadline reached; exiting with work unfinished (acknowledged values are on disk)")
+                    _exit(0)
+                }
                 stopFeeder()
-                directory.closeAll()
                 server.shutdown()
+                directory.closeAll(timeout: .seconds(2))
                 store.close()
+                logger.info("stopped")
                 Foundation.exit(0)
             }
             source.activate()

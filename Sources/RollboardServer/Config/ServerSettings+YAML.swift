@@ -3,7 +3,7 @@ import Yams
 extension ServerSettings {
     static let topLevelKeys = [
         "host", "port", "tls", "dataDirectory", "limits", "allowedOrigins", "producerTokens", "staleAfter",
-        "historyLength", "journalCompactionBytes",
+        "historyLength", "journalCompactionBytes", "shutdownTimeout",
     ]
     static let limitKeys = [
         "maxBodyBytes", "maxConnections", "defaultFPS", "maxFPS", "backlog", "slowClientTimeout",
@@ -58,6 +58,7 @@ extension ServerSettings {
         historyLength = reader.int("historyLength", in: 1...10_000) ?? historyLength
         journalCompactionBytes =
             reader.int("journalCompactionBytes", in: 4_096...1_073_741_824) ?? journalCompactionBytes
+        shutdownTimeout = reader.double("shutdownTimeout", in: 1...600) ?? shutdownTimeout
     }
 }
 

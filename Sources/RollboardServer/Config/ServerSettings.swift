@@ -19,6 +19,8 @@ public struct ServerSettings: Sendable, Equatable {
     public var historyLength: Int = 100
     /// Journal size in bytes above which the store compacts it into a snapshot.
     public var journalCompactionBytes: Int = 8 << 20
+    /// Seconds a graceful shutdown (SIGTERM, SIGINT) may take before the process exits anyway.
+    public var shutdownTimeout: Double = 10
 
     public init() {}
 
