@@ -33,6 +33,7 @@ let package = Package(
             pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"])]
         ),
+        .systemLibrary(name: "CMalloc"),
         .target(
             name: "RollboardAnimation",
             swiftSettings: swiftSettings
@@ -62,6 +63,7 @@ let package = Package(
                 "RollboardServer",
                 "RollboardNet",
                 "RollboardAnimation",
+                "CMalloc",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],

@@ -75,6 +75,7 @@ struct Serve: ParsableCommand {
             handler: application)
         try server.start()
         metrics.countConnections { server.connectionCount }
+        let trimmer = MemoryTrimmer()
 
         var feeder: DemoFeeder?
         if demo {
@@ -120,7 +121,7 @@ struct Serve: ParsableCommand {
             source.activate()
             return source
         }
-        withExtendedLifetime(signals) { dispatchMain() }
+        withExtendedLifetime((signals, trimmer)) { dispatchMain() }
     }
 
     /// The configured certificate files, or a self-signed pair generated into the data folder on first start.
