@@ -78,7 +78,9 @@ public struct ServerConfiguration: Sendable {
 
     /// The loops' shared timer ticks often enough to honour the shortest timeout to within about a quarter of it.
     var tickInterval: Duration {
-        let shortest = min(requestHeadTimeout, idleTimeout, tlsHandshakeTimeout, closeTimeout, webSocket.closeTimeout)
+        let shortest = min(
+            requestHeadTimeout, idleTimeout, tlsHandshakeTimeout, closeTimeout, webSocket.closeTimeout,
+            webSocket.messageTimeout)
         return max(.milliseconds(50), min(.seconds(1), shortest / 4))
     }
 
