@@ -98,6 +98,24 @@ struct HTTPConnectionHandlerTests {
         }
     }
 
+    @Test("a client that pipelines requests and never reads is closed after the idle timeout")
+    func stuckClientIsClosed() throws {
+        let handler = SizedResponseHandler(bodyBytes: 64 * 1024)
+        try withInspectableServer(
+            handler: handler,
+            configure: {
+                $0.idleTimeout = .milliseconds(300)
+                $0.closeTimeout = .milliseconds(300)
+            }
+        ) { server, connections in
+            let client = try TestClient(port: server.localPort, receiveBufferBytes: 8 * 1024)
+            try client.write(pipelinedRequests(300))
+            #expect(eventually { connections().first.map { !$0.isWritable } ?? false })
+            #expect(eventually { server.connectionCount == 0 }, "open: \(server.connectionCount)")
+            #expect(handler.handled.load(ordering: .relaxed) < 300)
+        }
+    }
+
     @Test("every response on a TLS connection carries Strict-Transport-Security, and none on a plain one")
     func strictTransportSecurity() throws {
         let certificate = try TestCertificate()
