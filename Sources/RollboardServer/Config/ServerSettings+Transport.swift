@@ -6,7 +6,7 @@ extension ServerSettings {
     /// The `hello` (the whole layout) is always above it.
     public static let minimumCompressedMessageBytes = 512
 
-    /// The transport's configuration for these settings: address, limits, watermarks, connection cap.
+    /// The transport's configuration for these settings: address, limits, watermarks, connection caps.
     public func transportConfiguration(tls: TLSConfiguration?) -> ServerConfiguration {
         var webSocket = WebSocketConfiguration()
         webSocket.deflate?.minimumCompressedBytes = Self.minimumCompressedMessageBytes
@@ -18,6 +18,7 @@ extension ServerSettings {
             webSocket: webSocket,
             outboundHighWatermark: limits.outboundHighWatermark,
             outboundLowWatermark: limits.outboundLowWatermark,
-            maxConnections: limits.maxConnections)
+            maxConnections: limits.maxConnections,
+            maxConnectionsPerAddress: limits.maxConnectionsPerAddress)
     }
 }
