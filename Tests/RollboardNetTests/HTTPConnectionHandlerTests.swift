@@ -54,7 +54,7 @@ private func pipelinedRequests(_ count: Int) -> String {
 
 @Suite("HTTP connection handler over sockets", .serialized)
 struct HTTPConnectionHandlerTests {
-    @Test("a client that pipelines requests and never reads makes the server hold no more than the high watermark and one response")
+    @Test("a client that pipelines and never reads holds no more than the high watermark and one response")
     func pipelinedWithoutReading() throws {
         let requests = 300
         let handler = SizedResponseHandler(bodyBytes: 64 * 1024)
@@ -66,7 +66,9 @@ struct HTTPConnectionHandlerTests {
             #expect(eventually { connections().first.map { !$0.isWritable } ?? false })
             let connection = try #require(connections().first)
             let samples = (0..<20).map { _ in
-                connection.queue.sync { (buffered: connection.bufferedBytes, handled: handler.handled.load(ordering: .relaxed)) }
+                connection.queue.sync {
+                    (buffered: connection.bufferedBytes, handled: handler.handled.load(ordering: .relaxed))
+                }
             }
             let mostBuffered = samples.map(\.buffered).max() ?? 0
             #expect(mostBuffered <= highWatermark + 64 * 1024 + 1024, "buffered \(mostBuffered) bytes")

@@ -56,7 +56,8 @@ struct ServerSocketTests {
     func tlsRefusal() throws {
         let certificate = try TestCertificate()
         defer { certificate.remove() }
-        try withTestServer(tls: certificate.configuration, configure: { $0.maxConnectionsPerAddress = 1 }) { server, _ in
+        let configuration = certificate.configuration
+        try withTestServer(tls: configuration, configure: { $0.maxConnectionsPerAddress = 1 }) { server, _ in
             let admitted = try TestClient(port: server.localPort, tls: TLSContext())
             try admitted.write("GET / HTTP/1.1\r\nHost: t\r\n\r\n")
             #expect(parseResponses(try admitted.read(until: { parseResponses($0).count == 1 })).first?.status == 200)

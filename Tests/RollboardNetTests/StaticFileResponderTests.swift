@@ -218,7 +218,8 @@ struct StaticFileResponderTests {
         try Data("{\"a\":1}".utf8).write(to: URL(fileURLWithPath: path))
         #expect(text(site.get("/data.json")) == "{\"a\":1}")
         try Data("{\"b\":2}".utf8).write(to: URL(fileURLWithPath: path))
-        try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSince1970: 1_000_000)], ofItemAtPath: path)
+        try FileManager.default.setAttributes(
+            [.modificationDate: Date(timeIntervalSince1970: 1_000_000)], ofItemAtPath: path)
         #expect(text(site.get("/data.json")) == "{\"b\":2}")
         #expect(site.responder.diskReadCount == 3)
     }

@@ -16,9 +16,13 @@ struct PeerAddress: Hashable, Sendable, CustomStringConvertible {
         let bytes: [UInt8]? = withUnsafePointer(to: &storage) { pointer in
             switch Int32(pointer.pointee.ss_family) {
             case AF_INET:
-                pointer.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { withUnsafeBytes(of: $0.pointee.sin_addr) { Array($0) } }
+                pointer.withMemoryRebound(to: sockaddr_in.self, capacity: 1) {
+                    withUnsafeBytes(of: $0.pointee.sin_addr) { Array($0) }
+                }
             case AF_INET6:
-                pointer.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { withUnsafeBytes(of: $0.pointee.sin6_addr) { Array($0) } }
+                pointer.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) {
+                    withUnsafeBytes(of: $0.pointee.sin6_addr) { Array($0) }
+                }
             default:
                 nil
             }

@@ -6,7 +6,8 @@ extension ServerSettings {
         "historyLength",
     ]
     static let limitKeys = [
-        "maxBodyBytes", "maxConnections", "maxConnectionsPerAddress", "defaultFPS", "maxFPS", "backlog", "slowClientTimeout",
+        "maxBodyBytes", "maxConnections", "maxConnectionsPerAddress", "defaultFPS", "maxFPS", "backlog",
+        "slowClientTimeout",
         "outboundHighWatermark", "outboundLowWatermark", "producerRequestsPerSecond", "maxBatchUpdates",
     ]
 
