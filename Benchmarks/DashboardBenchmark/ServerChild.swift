@@ -72,6 +72,7 @@ func prepareFolder(_ folder: String) throws {
         dataDirectory: \(folder)/data
         limits:
           maxConnections: 20000
+          maxConnectionsPerAddress: 0
           defaultFPS: 30
         """
     try server.write(toFile: folder + "/config/server.yaml", atomically: true, encoding: .utf8)

@@ -66,6 +66,7 @@ func serve(folder: String, options: [String]) throws -> Never {
     configuration.idleTimeout = .seconds(600)
     // The benchmark's own limit: 10,000 idle sockets plus the warm-up one exceed the default of 10,000.
     configuration.maxConnections = 200_000
+    configuration.maxConnectionsPerAddress = 0  // every benchmark client comes from 127.0.0.1
     if options.contains("--client-context-takeover") {
         var deflate = PerMessageDeflateConfiguration()
         deflate.requestsClientNoContextTakeover = false

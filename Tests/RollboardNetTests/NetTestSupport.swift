@@ -42,7 +42,12 @@ final class TestClient {
     private var plaintext: [UInt8] = []
     private var plaintextEOF = false
 
-    init(host: String = "127.0.0.1", port: Int, tls context: TLSContext? = nil, timeout: Int = 5) throws {
+    /// - Parameter receiveBufferBytes: a small socket receive buffer, set before connecting, makes a client that
+    ///   does not read push back on the server sooner.
+    init(
+        host: String = "127.0.0.1", port: Int, tls context: TLSContext? = nil, timeout: Int = 5,
+        receiveBufferBytes: Int32? = nil
+    ) throws {
         var hints = addrinfo()
         hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
         var results: UnsafeMutablePointer<addrinfo>?
@@ -54,6 +59,9 @@ final class TestClient {
         var interval = timeval(tv_sec: timeout, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &interval, socklen_t(MemoryLayout<timeval>.size))
         setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &interval, socklen_t(MemoryLayout<timeval>.size))
+        if var receiveBufferBytes {
+            setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &receiveBufferBytes, socklen_t(MemoryLayout<Int32>.size))
+        }
         guard connect(fd, info.pointee.ai_addr, info.pointee.ai_addrlen) == 0 else {
             let reason = String(cString: strerror(errno))
             close(fd)

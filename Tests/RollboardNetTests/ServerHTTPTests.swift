@@ -31,7 +31,7 @@ struct ServerHTTPTests {
         }
     }
 
-    @Test("closes connections beyond maxConnections at once and takes new ones when others leave")
+    @Test("answers connections beyond maxConnections with 503 and closes them, and takes new ones when others leave")
     func connectionLimit() throws {
         try withTestServer(configure: { $0.maxConnections = 2 }) { server, _ in
             var first: TestClient? = try TestClient(port: server.localPort)
@@ -41,13 +41,41 @@ struct ServerHTTPTests {
             _ = try first?.read(until: { parseResponses($0).count == 1 })
             _ = try second.read(until: { parseResponses($0).count == 1 })
             let third = try TestClient(port: server.localPort)
-            #expect(try third.readToEnd().isEmpty)
+            let refusal = parseResponses(try third.readToEnd())
+            #expect(refusal.map(\.status) == [503])
+            #expect(refusal.first?.body.contains("\"too_many_connections\"") == true)
             first = nil
             #expect(eventually { server.connectionCount == 1 }, "open: \(server.connectionCount)")
             let fourth = try TestClient(port: server.localPort)
             try fourth.write("GET /c HTTP/1.1\r\nHost: t\r\n\r\n")
             let bytes = try fourth.read(until: { parseResponses($0).count == 1 })
             #expect(parseResponses(bytes).first?.body == "hello /c")
+        }
+    }
+
+    @Test("refuses a client's connections beyond maxConnectionsPerAddress with a JSON 503, until one closes")
+    func perAddressLimit() throws {
+        try withTestServer(configure: { $0.maxConnectionsPerAddress = 3 }) { server, _ in
+            var clients: [TestClient] = []
+            for index in 0..<3 {
+                let client = try TestClient(port: server.localPort)
+                try client.write("GET /\(index) HTTP/1.1\r\nHost: t\r\n\r\n")
+                #expect(parseResponses(try client.read(until: { parseResponses($0).count == 1 })).first?.status == 200)
+                clients.append(client)
+            }
+            let extra = try TestClient(port: server.localPort)
+            let refusal = parseResponses(try extra.readToEnd())
+            #expect(refusal.map(\.status) == [503])
+            #expect(refusal.first?.head.contains("Content-Type: application/json") == true)
+            #expect(refusal.first?.head.contains("Connection: close") == true)
+            #expect(server.connectionCount == 3)
+
+            clients.removeFirst()
+            #expect(eventually { server.connectionCount == 2 }, "open: \(server.connectionCount)")
+            let next = try TestClient(port: server.localPort)
+            try next.write("GET /next HTTP/1.1\r\nHost: t\r\n\r\n")
+            let answer = try next.read(until: { parseResponses($0).count == 1 })
+            #expect(parseResponses(answer).first?.body == "hello /next")
         }
     }
 

@@ -29,6 +29,44 @@ struct ServerSocketTests {
         }
     }
 
+    @Test("counts connections per client address, IPv4 and IPv6 apart, and closes refused ones without a word")
+    func perAddressLimitDualStack() throws {
+        try withEchoServer(configure: {
+            $0.host = "::"
+            $0.maxConnectionsPerAddress = 1
+        }) { server in
+            var first: TestClient? = try TestClient(host: "127.0.0.1", port: server.localPort)
+            try first?.write("v4")
+            #expect(try first?.read(until: { $0.count >= 2 }) == Array("v4".utf8))
+            let refused = try TestClient(host: "127.0.0.1", port: server.localPort)
+            #expect(try refused.readToEnd().isEmpty)
+            let ipv6 = try TestClient(host: "::1", port: server.localPort)
+            try ipv6.write("v6")
+            #expect(try ipv6.read(until: { $0.count >= 2 }) == Array("v6".utf8))
+
+            first = nil
+            #expect(eventually { server.connectionCount == 1 }, "open: \(server.connectionCount)")
+            let again = try TestClient(host: "127.0.0.1", port: server.localPort)
+            try again.write("back")
+            #expect(try again.read(until: { $0.count >= 4 }) == Array("back".utf8))
+        }
+    }
+
+    @Test("a TLS server closes a connection over the limit without a handshake or a plaintext answer")
+    func tlsRefusal() throws {
+        let certificate = try TestCertificate()
+        defer { certificate.remove() }
+        let configuration = certificate.configuration
+        try withTestServer(tls: configuration, configure: { $0.maxConnectionsPerAddress = 1 }) { server, _ in
+            let admitted = try TestClient(port: server.localPort, tls: TLSContext())
+            try admitted.write("GET / HTTP/1.1\r\nHost: t\r\n\r\n")
+            #expect(parseResponses(try admitted.read(until: { parseResponses($0).count == 1 })).first?.status == 200)
+            let raw = try TestClient(port: server.localPort)
+            #expect(try raw.readToEnd().isEmpty)
+            #expect(throws: TestClientError.self) { _ = try TestClient(port: server.localPort, tls: TLSContext()) }
+        }
+    }
+
     @Test("reports a port that is already in use")
     func addressInUse() throws {
         try withEchoServer { server in

@@ -179,6 +179,51 @@ struct StaticFileResponderTests {
         #expect(capped.respond(to: HTTPRequest(method: "GET", target: "/logo.png")).status == .ok)
     }
 
+    static let everyKind: [(target: String, headers: HTTPHeaders, status: HTTPStatus)] = [
+        ("/", [:], .ok),
+        ("/app.js", [:], .ok),
+        ("/app.js", ["If-None-Match": "*"], .notModified),
+        ("/d", [:], .movedPermanently),
+        ("/missing.js", [:], .notFound),
+        ("/../etc/passwd", [:], .badRequest),
+    ]
+
+    @Test("every response carries the content security policy, nosniff and no-referrer", arguments: everyKind)
+    func securityHeaders(target: String, headers: HTTPHeaders, status: HTTPStatus) throws {
+        let response = try Site().get(target, headers: headers)
+        #expect(response.status == status)
+        #expect(
+            response.headers["Content-Security-Policy"]
+                == "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data: https:; "
+                + "connect-src 'self' wss: ws:; frame-ancestors 'none'; base-uri 'none'; form-action 'none'")
+        #expect(response.headers.values(for: "X-Content-Type-Options") == ["nosniff"])
+        #expect(response.headers["Referrer-Policy"] == "no-referrer")
+    }
+
+    @Test("a file served twice unchanged is read from disk once, and a 304 reads nothing")
+    func readsOnce() throws {
+        let site = try Site()
+        #expect(text(site.get("/app.js")) == "console.log(1)")
+        #expect(text(site.get("/app.js")) == "console.log(1)")
+        #expect(text(site.get("/alias.js")) == "console.log(1)")
+        #expect(site.get("/app.js", headers: ["If-None-Match": "*"]).status == .notModified)
+        #expect(site.responder.diskReadCount == 1)
+    }
+
+    @Test("a file changed on disk is served with its new content, whether its size changed or only its time")
+    func followsEdits() throws {
+        let site = try Site()
+        let path = site.root + "/data.json"
+        #expect(text(site.get("/data.json")) == "{}")
+        try Data("{\"a\":1}".utf8).write(to: URL(fileURLWithPath: path))
+        #expect(text(site.get("/data.json")) == "{\"a\":1}")
+        try Data("{\"b\":2}".utf8).write(to: URL(fileURLWithPath: path))
+        try FileManager.default.setAttributes(
+            [.modificationDate: Date(timeIntervalSince1970: 1_000_000)], ofItemAtPath: path)
+        #expect(text(site.get("/data.json")) == "{\"b\":2}")
+        #expect(site.responder.diskReadCount == 3)
+    }
+
     @Test("a root that does not exist serves nothing")
     func missingRootServesNothing() {
         let responder = StaticFileResponder(root: "/nonexistent-rollboard-root")

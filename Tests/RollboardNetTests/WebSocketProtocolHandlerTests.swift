@@ -228,6 +228,45 @@ import Testing
         #expect(handler.tick(now: Self.start + .seconds(80)) == [])
     }
 
+    @Test("a compressed message left unfinished fails with 1008 after the message timeout although pings keep coming")
+    func unfinishedMessageTimesOut() {
+        var handler = Self.handler(deflate: PerMessageDeflateParameters())
+        let firstFragment = maskedClientFrame(.text, Array(Self.rfcHello[..<3]), isFinal: false, isCompressed: true)
+        #expect(handler.receive(firstFragment) == [])
+        #expect(handler.tick(now: Self.start + .seconds(1)) == [])
+        for second in 2...10 {
+            #expect(handler.receive(maskedClientFrame(.ping)) == [.send([0x8A, 0x00])])
+            #expect(handler.receive(maskedClientFrame(.pong)) == [])
+            #expect(handler.tick(now: Self.start + .seconds(second)) == [])
+        }
+        #expect(handler.tick(now: Self.start + .seconds(11)) == Self.failure(.policyViolation, "message timeout"))
+        #expect(handler.receive(maskedClientFrame(.continuation, Array(Self.rfcHello[3...]))) == [])
+    }
+
+    @Test("a message finished in time is delivered, and the next message gets a deadline of its own")
+    func messageDeadlinePerMessage() {
+        var handler = Self.handler()
+        #expect(handler.receive(maskedClientFrame(.text, Array("Hel".utf8), isFinal: false)) == [])
+        #expect(handler.tick(now: Self.start + .seconds(1)) == [])
+        #expect(handler.tick(now: Self.start + .seconds(10)) == [])
+        #expect(handler.receive(maskedClientFrame(.continuation, Array("lo".utf8))) == [.deliverText("Hello")])
+        #expect(handler.tick(now: Self.start + .seconds(15)) == [])
+        #expect(handler.receive(maskedClientFrame(.binary, [1], isFinal: false)) == [])
+        #expect(handler.tick(now: Self.start + .seconds(16)) == [])
+        #expect(handler.tick(now: Self.start + .seconds(25)) == [])
+        #expect(handler.tick(now: Self.start + .seconds(26)) == Self.failure(.policyViolation, "message timeout"))
+    }
+
+    @Test("the message timeout is taken from the configuration")
+    func configuredMessageTimeout() {
+        var handler = WebSocketProtocolHandler(
+            configuration: WebSocketConfiguration(messageTimeout: .seconds(2)), deflate: nil, now: Self.start)
+        #expect(handler.receive(maskedClientFrame(.binary, [1], isFinal: false)) == [])
+        #expect(handler.tick(now: Self.start + .seconds(1)) == [])
+        #expect(handler.tick(now: Self.start + .milliseconds(2_999)) == [])
+        #expect(handler.tick(now: Self.start + .seconds(3)) == Self.failure(.policyViolation, "message timeout"))
+    }
+
     // MARK: Compression
 
     static let rfcHello: [UInt8] = [0xF2, 0x48, 0xCD, 0xC9, 0xC9, 0x07, 0x00]

@@ -58,7 +58,7 @@ struct RollboardConfigurationTests {
             port: 9000
             dataDirectory: /var/lib/rollboard
             tls: {certificate: /c.pem, privateKey: /k.pem}
-            limits: {maxFPS: 50, defaultFPS: 25, producerRequestsPerSecond: 5}
+            limits: {maxFPS: 50, defaultFPS: 25, producerRequestsPerSecond: 5, maxConnectionsPerAddress: 0}
             allowedOrigins: ["https://tv.example.com"]
             producerTokens:
               - token: 0123456789abcdef0123
@@ -76,6 +76,7 @@ struct RollboardConfigurationTests {
         #expect(server.limits.maxFPS == 50)
         #expect(server.limits.defaultFPS == 25)
         #expect(server.limits.producerRequestsPerSecond == 5)
+        #expect(server.limits.maxConnectionsPerAddress == 0)
         #expect(server.allowedOrigins == ["https://tv.example.com"])
         #expect(server.producerTokens == [ProducerToken(token: "0123456789abcdef0123", metrics: ["revenue"])])
         #expect(server.staleAfter == 60)
@@ -216,6 +217,10 @@ struct RollboardConfigurationTests {
         ("port: 70000", "config/server.yaml: port: must be between 0 and 65535, got 70000"),
         ("prot: 8443", #"config/server.yaml: prot: unknown key (did you mean "port"?)"#),
         ("limits: {maxFPS: 120}", "config/server.yaml: limits.maxFPS: must be between 1 and 60, got 120"),
+        (
+            "limits: {maxConnectionsPerAddress: -1}",
+            "config/server.yaml: limits.maxConnectionsPerAddress: must be between 0 and 1000000, got -1"
+        ),
         (
             "limits: {defaultFPS: 40, maxFPS: 30}",
             "config/server.yaml: limits.defaultFPS: must not be above maxFPS (30), got 40"

@@ -14,6 +14,7 @@ struct ServerSettingsTests {
         settings.limits.outboundHighWatermark = 100_000
         settings.limits.outboundLowWatermark = 10_000
         settings.limits.maxConnections = 77
+        settings.limits.maxConnectionsPerAddress = 7
         let transport = settings.transportConfiguration(tls: nil)
         #expect(transport.host == "127.0.0.1")
         #expect(transport.port == 9443)
@@ -22,6 +23,7 @@ struct ServerSettingsTests {
         #expect(transport.outboundHighWatermark == 100_000)
         #expect(transport.outboundLowWatermark == 10_000)
         #expect(transport.maxConnections == 77)
+        #expect(transport.maxConnectionsPerAddress == 7)
         #expect(transport.webSocket.deflate?.minimumCompressedBytes == ServerSettings.minimumCompressedMessageBytes)
     }
 }

@@ -5,6 +5,11 @@ import Synchronization
 /// request order (even when they arrive out of order from other queues), enforces the request and idle
 /// timeouts, and switches to WebSocket on an accepted upgrade.
 ///
+/// Pipelined requests are taken from the parser only while the connection is writable and fewer than
+/// `maxPipelinedRequests` responses are pending, so a peer that sends requests without reading the answers
+/// holds at most about the high watermark plus one response in memory; taking resumes when the connection
+/// drains. Responses on a TLS connection carry `Strict-Transport-Security`.
+///
 /// Confined to the connection's queue.
 final class HTTPConnectionHandler: ConnectionHandler {
     /// A request whose response is awaited (or ready but waiting for the ones before it).
@@ -26,6 +31,8 @@ final class HTTPConnectionHandler: ConnectionHandler {
     /// When the first byte of the request being received arrived.
     private var requestStartedAt: ContinuousClock.Instant?
     private var lastActivity = ContinuousClock.now
+    /// Set while `processRequests` runs, so a response completed synchronously inside it does not re-enter it.
+    private var isProcessing = false
 
     init(context: ServerContext) {
         self.context = context
@@ -44,8 +51,14 @@ final class HTTPConnectionHandler: ConnectionHandler {
         processRequests(connection)
     }
 
+    /// Takes requests from the parser while the connection can take their responses.
     private func processRequests(_ connection: Connection) {
-        while !isFinishing, deferredUpgrade == nil, pending.count < context.configuration.maxPipelinedRequests {
+        guard !isProcessing else { return }
+        isProcessing = true
+        defer { isProcessing = false }
+        while !isFinishing, deferredUpgrade == nil, connection.isWritable,
+            pending.count < context.configuration.maxPipelinedRequests
+        {
             let request: HTTPRequest
             do {
                 guard let next = try parser.next() else { break }
@@ -66,7 +79,11 @@ final class HTTPConnectionHandler: ConnectionHandler {
             }
             dispatch(request, connection)
         }
-        connection.setReading(pending.count < context.configuration.maxPipelinedRequests && deferredUpgrade == nil)
+        let hasRoom = pending.count < context.configuration.maxPipelinedRequests
+        if !connection.isWritable || !hasRoom {
+            requestStartedAt = nil  // what is buffered waits on us, not on the peer; the clock restarts when taken
+        }
+        connection.setReading(hasRoom && deferredUpgrade == nil)
     }
 
     /// Hands `request` to the server handler; its response may come from any queue, exactly once.
@@ -109,7 +126,8 @@ final class HTTPConnectionHandler: ConnectionHandler {
         while let first = pending.first, let response = first.response {
             pending.removeFirst()
             let keepAlive = first.keepAlive && !response.headers.containsToken("close", in: "Connection")
-            connection.send(response.serialized(date: .now(), keepAlive: keepAlive, headOnly: first.headOnly))
+            connection.send(
+                secured(response, connection).serialized(date: .now(), keepAlive: keepAlive, headOnly: first.headOnly))
             lastActivity = .now
             if !keepAlive {
                 isFinishing = true
@@ -118,16 +136,30 @@ final class HTTPConnectionHandler: ConnectionHandler {
                 return
             }
         }
-        guard pending.isEmpty else { return }
-        if isFinishing {
-            connection.close()
-        } else if let upgradeRequest = deferredUpgrade {
-            deferredUpgrade = nil
-            upgrade(upgradeRequest, connection)
-        } else {
-            processRequests(connection)
+        if pending.isEmpty {
+            if isFinishing {
+                connection.close()
+                return
+            }
+            if let upgradeRequest = deferredUpgrade {
+                deferredUpgrade = nil
+                upgrade(upgradeRequest, connection)
+                return
+            }
         }
+        processRequests(connection)
     }
+
+    /// `response` with the headers every response on this connection carries: HSTS under TLS.
+    private func secured(_ response: HTTPResponse, _ connection: Connection) -> HTTPResponse {
+        guard connection.isSecure, !response.headers.contains("Strict-Transport-Security") else { return response }
+        var response = response
+        response.headers.add(name: "Strict-Transport-Security", value: Self.strictTransportSecurity)
+        return response
+    }
+
+    /// Browsers that saw one TLS response use only HTTPS for this host for a year.
+    static let strictTransportSecurity = "max-age=31536000"
 
     /// Validates the handshake, asks the server handler, and on acceptance hands the connection to WebSocket.
     private func upgrade(_ request: HTTPRequest, _ connection: Connection) {
@@ -142,7 +174,7 @@ final class HTTPConnectionHandler: ConnectionHandler {
         case .refuse(let response):
             finish(with: response, connection)
         case .accept(let delegate):
-            connection.send(handshake.response.serialized(date: .now(), keepAlive: true))
+            connection.send(secured(handshake.response, connection).serialized(date: .now(), keepAlive: true))
             let leftover = parser.takeRemainingBytes()
             let socket = WebSocket(request: request, isDeflateNegotiated: handshake.deflate != nil, connection: connection)
             let webSocket = WebSocketConnectionHandler(
@@ -159,7 +191,9 @@ final class HTTPConnectionHandler: ConnectionHandler {
         if pending.isEmpty { connection.close() }
     }
 
-    func connectionDidDrain(_ connection: Connection) {}
+    func connectionDidDrain(_ connection: Connection) {
+        processRequests(connection)
+    }
 
     func connection(_ connection: Connection, tick now: ContinuousClock.Instant) {
         let configuration = context.configuration
@@ -170,8 +204,8 @@ final class HTTPConnectionHandler: ConnectionHandler {
             finish(
                 with: .error(.requestTimeout, "request timeout", detail: "the request did not arrive in time"),
                 connection)
-        } else if pending.isEmpty, deferredUpgrade == nil, !parser.hasPartialRequest,
-            now - lastActivity >= configuration.idleTimeout
+        } else if now - lastActivity >= configuration.idleTimeout,
+            !connection.isWritable || (pending.isEmpty && deferredUpgrade == nil && !parser.hasPartialRequest)
         {
             isFinishing = true
             connection.close()

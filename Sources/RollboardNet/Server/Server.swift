@@ -29,24 +29,39 @@ public final class Server: Sendable {
     private let liveConnections = DispatchGroup()
     private let nextLoop = Atomic<Int>(0)
     private let boundPort = Atomic<Int>(0)
-    private let openConnections = Atomic<Int>(0)
-    private let refusedConnections = Atomic<Int>(0)
+    private let limiter: ConnectionLimiter
+    /// Written to a connection refused for a limit before it is closed (a plain-HTTP 503); `nil` closes silently.
+    private let refusal: (@Sendable () -> [UInt8])?
 
     /// A server that answers HTTP with `handler` and hands accepted WebSocket upgrades to its delegates.
     /// Nothing happens until `start()`.
     public convenience init(configuration: ServerConfiguration, logger: Logger, handler: any ServerHandler) {
         let context = ServerContext(configuration: configuration, handler: handler, logger: logger)
-        self.init(configuration: configuration, logger: logger) { _ in HTTPConnectionHandler(context: context) }
+        self.init(
+            configuration: configuration, logger: logger,
+            refusal: configuration.tls == nil ? Self.serviceUnavailable : nil
+        ) { _ in HTTPConnectionHandler(context: context) }
     }
 
-    /// A server whose connections run handlers from `makeHandler` (tests use raw handlers without HTTP).
+    /// A server whose connections run handlers from `makeHandler` (tests use raw handlers without HTTP); a
+    /// connection refused for a limit gets the bytes of `refusal`, if any, before it is closed.
     init(
-        configuration: ServerConfiguration, logger: Logger,
+        configuration: ServerConfiguration, logger: Logger, refusal: (@Sendable () -> [UInt8])? = nil,
         makeHandler: @escaping @Sendable (Connection) -> any ConnectionHandler
     ) {
         self.configuration = configuration
         self.logger = logger
         self.makeHandler = makeHandler
+        self.refusal = refusal
+        self.limiter = ConnectionLimiter(
+            maxConnections: configuration.maxConnections,
+            maxConnectionsPerAddress: configuration.maxConnectionsPerAddress)
+    }
+
+    /// The answer to a plain-HTTP connection over a limit: it costs one write and no parsing.
+    @Sendable private static func serviceUnavailable() -> [UInt8] {
+        HTTPResponse.error(.serviceUnavailable, "too_many_connections", detail: "too many connections; try again later")
+            .serialized(date: .now(), keepAlive: false)
     }
 
     /// Loads the TLS certificate (if any), binds and listens, and starts accepting connections.
@@ -71,8 +86,8 @@ public final class Server: Sendable {
             boundPort.store(listeners.first?.port ?? 0, ordering: .relaxed)
             state = .running(Running(listeners: listeners, loops: loops, tls: tls))
             for listener in listeners {
-                listener.startAccepting { [self] fd in
-                    accepted(fd, loops: loops, tls: tls)
+                listener.startAccepting { [self] fd, address in
+                    accepted(fd, from: address, loops: loops, tls: tls)
                 }
                 logger.info(
                     "listening",
@@ -126,18 +141,12 @@ public final class Server: Sendable {
         logger.info("server stopped")
     }
 
-    /// On the accept queue: wraps a new descriptor in a connection on the next loop, or closes it when the
-    /// server already has `maxConnections` open.
-    private func accepted(_ fd: Int32, loops: [EventLoop], tls: TLSContext?) {
-        guard openConnections.wrappingAdd(1, ordering: .relaxed).newValue <= configuration.maxConnections else {
-            openConnections.wrappingSubtract(1, ordering: .relaxed)
-            close(fd)
-            let refused = refusedConnections.wrappingAdd(1, ordering: .relaxed).newValue
-            if refused & (refused - 1) == 0 {
-                logger.warning("connection limit reached; closing new connections", metadata: [
-                    "maxConnections": "\(configuration.maxConnections)", "refused": "\(refused)",
-                ])
-            }
+    /// On the accept queue: wraps a new descriptor in a connection on the next loop, or refuses it when the server
+    /// already has `maxConnections` open, or its address `maxConnectionsPerAddress`.
+    private func accepted(_ fd: Int32, from address: PeerAddress?, loops: [EventLoop], tls: TLSContext?) {
+        let admission = limiter.admit(address)
+        guard admission == .admitted else {
+            refuse(fd, from: address, because: admission)
             return
         }
         let loop = loops[nextLoop.wrappingAdd(1, ordering: .relaxed).oldValue % loops.count]
@@ -147,19 +156,37 @@ public final class Server: Sendable {
             connection = try Connection(
                 fd: fd, loop: loop, tls: tls, options: configuration.connectionOptions, logger: logger,
                 onClose: { [self] in
-                    openConnections.wrappingSubtract(1, ordering: .relaxed)
+                    limiter.release(address)
                     liveConnections.leave()
                 })
         } catch {
             logger.error("cannot set up a connection", metadata: ["error": "\(error)"])
             close(fd)
-            openConnections.wrappingSubtract(1, ordering: .relaxed)
+            limiter.release(address)
             liveConnections.leave()
             return
         }
         connection.queue.async { [makeHandler] in
             connection.start(handler: makeHandler(connection))
         }
+    }
+
+    /// Closes a connection over a limit, after one non-blocking write of the refusal if there is one; warns at most
+    /// once per interval, with the number refused since the last warning.
+    private func refuse(_ fd: Int32, from address: PeerAddress?, because admission: ConnectionLimiter.Admission) {
+        if let refusal {
+            let bytes = refusal()
+            _ = bytes.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
+        }
+        close(fd)
+        guard let refused = limiter.noteRefusal(now: .now) else { return }
+        let limit =
+            admission == .overTotal
+            ? "maxConnections \(configuration.maxConnections)"
+            : "maxConnectionsPerAddress \(configuration.maxConnectionsPerAddress)"
+        logger.warning(
+            "connection limit reached; refusing new connections",
+            metadata: ["limit": "\(limit)", "refused": "\(refused)", "address": "\(address.map(\.description) ?? "?")"])
     }
 }
 

@@ -37,8 +37,13 @@ public struct ServerConfiguration: Sendable {
     public var maxOutboundBytes: Int
     /// How many loop queues carry the connections; 0 (the default) means one per active processor.
     public var loopCount: Int
-    /// The most connections open at once; a connection accepted beyond it is closed at once.
+    /// The most connections open at once; a connection accepted beyond it is closed at once (after a 503 on a
+    /// plain-HTTP server).
     public var maxConnections: Int
+    /// The most connections open at once from one client IP address (an IPv4-mapped IPv6 address counts as its
+    /// IPv4 address); 0 means no limit. Beyond it a connection is refused like one beyond `maxConnections`.
+    /// Behind a proxy every client shares the proxy's address.
+    public var maxConnectionsPerAddress: Int
 
     public init(
         host: String = "::",
@@ -56,7 +61,8 @@ public struct ServerConfiguration: Sendable {
         outboundLowWatermark: Int = 64 * 1024,
         maxOutboundBytes: Int = 64 * 1024 * 1024,
         loopCount: Int = 0,
-        maxConnections: Int = 10_000
+        maxConnections: Int = 10_000,
+        maxConnectionsPerAddress: Int = 256
     ) {
         self.host = host
         self.port = port
@@ -74,11 +80,14 @@ public struct ServerConfiguration: Sendable {
         self.maxOutboundBytes = maxOutboundBytes
         self.loopCount = loopCount
         self.maxConnections = maxConnections
+        self.maxConnectionsPerAddress = max(0, maxConnectionsPerAddress)
     }
 
     /// The loops' shared timer ticks often enough to honour the shortest timeout to within about a quarter of it.
     var tickInterval: Duration {
-        let shortest = min(requestHeadTimeout, idleTimeout, tlsHandshakeTimeout, closeTimeout, webSocket.closeTimeout)
+        let shortest = min(
+            requestHeadTimeout, idleTimeout, tlsHandshakeTimeout, closeTimeout, webSocket.closeTimeout,
+            webSocket.messageTimeout)
         return max(.milliseconds(50), min(.seconds(1), shortest / 4))
     }
 

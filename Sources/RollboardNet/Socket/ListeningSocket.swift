@@ -125,11 +125,12 @@ final class ListeningSocket: @unchecked Sendable {  // Mutable state (the source
             logger: logger)
     }
 
-    /// Starts accepting: every accepted descriptor (non-blocking, close-on-exec) goes to `accepted` on `queue`.
+    /// Starts accepting: every accepted descriptor (non-blocking, close-on-exec) goes to `accepted` on `queue`,
+    /// with the peer's address when it is IPv4 or IPv6.
     ///
     /// The loop drains the backlog until it would block. When descriptors run out (EMFILE/ENFILE), accepting
     /// pauses briefly instead of spinning on a listener that stays readable.
-    func startAccepting(_ accepted: @escaping (Int32) -> Void) {
+    func startAccepting(_ accepted: @escaping (Int32, PeerAddress?) -> Void) {
         let source = DispatchSource.makeReadSource(fileDescriptor: fd, queue: queue)
         source.setEventHandler { [weak self] in
             self?.acceptPending(accepted)
@@ -141,14 +142,18 @@ final class ListeningSocket: @unchecked Sendable {  // Mutable state (the source
         source.resume()
     }
 
-    private func acceptPending(_ accepted: (Int32) -> Void) {
+    private func acceptPending(_ accepted: (Int32, PeerAddress?) -> Void) {
         dispatchPrecondition(condition: .onQueue(queue))
         while !closed {
-            let client = accept(fd, nil, nil)
+            var peer = sockaddr_storage()
+            var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+            let client = withUnsafeMutablePointer(to: &peer) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { accept(fd, $0, &length) }
+            }
             if client >= 0 {
                 _ = fcntl(client, F_SETFL, fcntl(client, F_GETFL) | O_NONBLOCK)
                 _ = fcntl(client, F_SETFD, FD_CLOEXEC)
-                accepted(client)
+                accepted(client, PeerAddress(peer))
                 continue
             }
             switch errno {

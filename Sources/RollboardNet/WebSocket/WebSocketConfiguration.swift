@@ -10,6 +10,9 @@ public struct WebSocketConfiguration: Sendable {
     public var deadPeerTimeout: Duration
     /// How long the server waits for the peer's reply to its close frame before dropping the connection.
     public var closeTimeout: Duration
+    /// How long a data message may take from its first frame to its final one; a message still unfinished after
+    /// that fails the connection (close 1008). Control frames in between do not extend it.
+    public var messageTimeout: Duration
     /// permessage-deflate settings; `nil` never negotiates compression.
     public var deflate: PerMessageDeflateConfiguration?
 
@@ -19,6 +22,7 @@ public struct WebSocketConfiguration: Sendable {
         pingInterval: Duration = .seconds(20),
         deadPeerTimeout: Duration = .seconds(60),
         closeTimeout: Duration = .seconds(5),
+        messageTimeout: Duration = .seconds(10),
         deflate: PerMessageDeflateConfiguration? = PerMessageDeflateConfiguration()
     ) {
         self.maxMessageBytes = maxMessageBytes
@@ -26,6 +30,7 @@ public struct WebSocketConfiguration: Sendable {
         self.pingInterval = pingInterval
         self.deadPeerTimeout = deadPeerTimeout
         self.closeTimeout = closeTimeout
+        self.messageTimeout = messageTimeout
         self.deflate = deflate
     }
 

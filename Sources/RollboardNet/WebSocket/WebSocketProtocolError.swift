@@ -23,4 +23,5 @@ struct WebSocketProtocolError: Error, Equatable {
     static let invalidCloseCode = Self(.protocolError, "invalid close code")
     static let invalidCompressedData = Self(.protocolError, "invalid compressed data")
     static let compressorFailure = Self(.internalError, "compression failed")
+    static let messageTimeout = Self(.policyViolation, "message timeout")
 }

@@ -2,8 +2,8 @@
 ///
 /// The connection feeds it received bytes, timer ticks and close requests; it returns the
 /// ``WebSocketAction``s to carry out, in order. Time is injected through ``tick(now:)``, so the
-/// keepalive ping, dead-peer and close timeouts are exact to the tick period (tick about once a
-/// second). Confined to its connection's queue.
+/// keepalive ping, dead-peer, message and close timeouts are exact to the tick period (tick about once
+/// a second). Confined to its connection's queue.
 struct WebSocketProtocolHandler {
     private enum State {
         case open
@@ -23,6 +23,10 @@ struct WebSocketProtocolHandler {
     private var messageIsCompressed = false
     private var message: [UInt8] = []
     private var utf8 = UTF8Validator()
+    /// Whether a data message has started and its final frame has not arrived yet.
+    private var isMessageInProgress = false
+    /// The first tick after the message in progress started; its deadline counts from here.
+    private var messageStartedAt: ContinuousClock.Instant?
     /// Created for the first compressed message; kept between messages only when the client keeps its
     /// context (without `client_no_context_takeover`).
     private var inflater: Inflater?
@@ -85,6 +89,8 @@ struct WebSocketProtocolHandler {
                 messageOpcode = header.opcode
                 messageIsCompressed = header.isCompressed
                 utf8 = UTF8Validator()
+                isMessageInProgress = true
+                messageStartedAt = nil
             }
         case .payload(let chunk):
             try appendToMessage(chunk)
@@ -106,6 +112,8 @@ struct WebSocketProtocolHandler {
     }
 
     private mutating func finishMessage(actions: inout [WebSocketAction]) throws(WebSocketProtocolError) {
+        isMessageInProgress = false
+        messageStartedAt = nil
         if messageIsCompressed {
             let start = message.count
             try inflate(nil)
@@ -203,6 +211,8 @@ struct WebSocketProtocolHandler {
         state = .closed
         message = []
         inflater = nil
+        isMessageInProgress = false
+        messageStartedAt = nil
     }
 
     // MARK: Sending
@@ -251,12 +261,16 @@ struct WebSocketProtocolHandler {
     }
 
     /// Advances time: sends a keepalive ping after `pingInterval` of silence, gives up on a peer silent
-    /// for `deadPeerTimeout` (close 1001 "ping timeout"), and drops a connection whose close frame went
+    /// for `deadPeerTimeout` (close 1001 "ping timeout") or on a data message unfinished after
+    /// `messageTimeout` (close 1008 "message timeout"), and drops a connection whose close frame went
     /// unanswered for `closeTimeout`.
     mutating func tick(now: ContinuousClock.Instant) -> [WebSocketAction] {
         if receivedSinceTick {
             lastActivity = now
             receivedSinceTick = false
+        }
+        if isMessageInProgress, messageStartedAt == nil {
+            messageStartedAt = now
         }
         switch state {
         case .closed:
@@ -273,6 +287,11 @@ struct WebSocketProtocolHandler {
             if now - lastActivity >= configuration.deadPeerTimeout {
                 var actions: [WebSocketAction] = []
                 fail(WebSocketProtocolError(.goingAway, "ping timeout"), actions: &actions)
+                return actions
+            }
+            if let started = messageStartedAt, now - started >= configuration.messageTimeout {
+                var actions: [WebSocketAction] = []
+                fail(.messageTimeout, actions: &actions)
                 return actions
             }
             if now - max(lastActivity, lastPing ?? lastActivity) >= configuration.pingInterval {

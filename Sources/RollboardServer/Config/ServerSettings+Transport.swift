@@ -7,7 +7,7 @@ extension ServerSettings {
     public static let minimumCompressedMessageBytes = 512
 
     /// The transport's configuration for these settings: address, limits (screens' message size among them),
-    /// watermarks, connection cap.
+    /// watermarks, connection caps.
     public func transportConfiguration(tls: TLSConfiguration?) -> ServerConfiguration {
         var webSocket = WebSocketConfiguration(maxMessageBytes: limits.maxClientMessageBytes)
         webSocket.deflate?.minimumCompressedBytes = Self.minimumCompressedMessageBytes
@@ -19,7 +19,8 @@ extension ServerSettings {
             webSocket: webSocket,
             outboundHighWatermark: limits.outboundHighWatermark,
             outboundLowWatermark: limits.outboundLowWatermark,
-            maxConnections: limits.maxConnections)
+            maxConnections: limits.maxConnections,
+            maxConnectionsPerAddress: limits.maxConnectionsPerAddress)
     }
 }
 

@@ -6,7 +6,8 @@ extension ServerSettings {
         "historyLength", "journalCompactionBytes", "shutdownTimeout",
     ]
     static let limitKeys = [
-        "maxBodyBytes", "maxConnections", "defaultFPS", "maxFPS", "backlog", "slowClientTimeout",
+        "maxBodyBytes", "maxConnections", "maxConnectionsPerAddress", "defaultFPS", "maxFPS", "backlog",
+        "slowClientTimeout",
         "outboundHighWatermark", "outboundLowWatermark", "producerRequestsPerSecond", "maxBatchUpdates",
         "maxClientMessageBytes", "clientMessagesPerSecond",
     ]
@@ -68,6 +69,8 @@ extension ServerSettings.Limits {
         reader.rejectUnknownKeys(allowed: ServerSettings.limitKeys)
         maxBodyBytes = reader.int("maxBodyBytes", in: 1_024...16_777_216) ?? maxBodyBytes
         maxConnections = reader.int("maxConnections", in: 1...1_000_000) ?? maxConnections
+        maxConnectionsPerAddress =
+            reader.int("maxConnectionsPerAddress", in: 0...1_000_000) ?? maxConnectionsPerAddress
         defaultFPS = reader.int("defaultFPS", in: 1...60) ?? defaultFPS
         maxFPS = reader.int("maxFPS", in: 1...60) ?? maxFPS
         if defaultFPS > maxFPS {

@@ -41,6 +41,8 @@ public struct ServerSettings: Sendable, Equatable {
         public var maxBodyBytes: Int = 65_536
         /// Most concurrent connections (HTTP and WebSocket together).
         public var maxConnections: Int = 10_000
+        /// Most concurrent connections from one client IP address; `0` = no limit per address.
+        public var maxConnectionsPerAddress: Int = 256
         /// Frames per second for a client that does not ask for a rate.
         public var defaultFPS: Int = 30
         /// Highest frame rate a client may ask for.
