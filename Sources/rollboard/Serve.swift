@@ -121,7 +121,17 @@ struct Serve: ParsableCommand {
             source.activate()
             return source
         }
-        withExtendedLifetime((signals, trimmer)) { dispatchMain() }
+        signal(SIGHUP, SIG_IGN)
+        let reload = DispatchSource.makeSignalSource(signal: SIGHUP, queue: .main)
+        reload.setEventHandler {
+            do {
+                try server.reloadTLS()
+            } catch {
+                logger.error("TLS reload refused; keeping the certificate in use", metadata: ["error": "\(error)"])
+            }
+        }
+        reload.activate()
+        withExtendedLifetime((signals, reload, trimmer)) { dispatchMain() }
     }
 
     /// The configured certificate files, or a self-signed pair generated into the data folder on first start.

@@ -83,6 +83,7 @@ final class TestClient {
     }
 
     var negotiatedProtocol: String? { tls?.negotiatedProtocol }
+    var peerCertificate: [UInt8]? { tls?.peerCertificate }
     var protocolVersion: String? { tls?.protocolVersion }
 
     private func handshake() throws {

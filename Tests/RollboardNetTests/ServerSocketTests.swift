@@ -105,6 +105,36 @@ struct ServerSocketTests {
         }
     }
 
+    @Test("a reloaded certificate serves new connections while open ones keep working")
+    func reloadsCertificate() throws {
+        let certificate = try TestCertificate()
+        defer { certificate.remove() }
+        try withEchoServer(tls: certificate.configuration) { server in
+            let before = try TestClient(port: server.localPort, tls: TLSContext())
+            let first = try #require(before.peerCertificate)
+            try SelfSignedCertificate.generate(
+                certificatePath: certificate.certificatePath, privateKeyPath: certificate.keyPath)
+            try server.reloadTLS()
+            let after = try TestClient(port: server.localPort, tls: TLSContext())
+            #expect(after.peerCertificate != nil)
+            #expect(after.peerCertificate != first)
+            try before.write("still here")
+            #expect(try before.read(until: { $0.count >= 10 }) == Array("still here".utf8))
+        }
+    }
+
+    @Test("a certificate that cannot be loaded is refused and the server keeps the one it has")
+    func badReloadKeepsCertificate() throws {
+        let certificate = try TestCertificate()
+        defer { certificate.remove() }
+        try withEchoServer(tls: certificate.configuration) { server in
+            let first = try #require(try TestClient(port: server.localPort, tls: TLSContext()).peerCertificate)
+            try Data("not a key".utf8).write(to: URL(fileURLWithPath: certificate.keyPath))
+            #expect(throws: TLSError.self) { try server.reloadTLS() }
+            #expect(try TestClient(port: server.localPort, tls: TLSContext()).peerCertificate == first)
+        }
+    }
+
     @Test("refuses a TLS 1.1 client over a socket")
     func refusesTLS11() throws {
         let certificate = try TestCertificate()

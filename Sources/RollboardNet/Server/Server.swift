@@ -12,7 +12,6 @@ public final class Server: Sendable {
     private struct Running {
         var listeners: [ListeningSocket]
         var loops: [EventLoop]
-        var tls: TLSContext?
     }
 
     private enum State {
@@ -29,6 +28,8 @@ public final class Server: Sendable {
     private let liveConnections = DispatchGroup()
     private let nextLoop = Atomic<Int>(0)
     private let boundPort = Atomic<Int>(0)
+    /// The TLS context new connections are made with; replaced by `reloadTLS()`.
+    private let tlsContext = Mutex<TLSContext?>(nil)
     private let limiter: ConnectionLimiter
     /// Written to a connection refused for a limit before it is closed (a plain-HTTP 503); `nil` closes silently.
     private let refusal: (@Sendable () -> [UInt8])?
@@ -84,16 +85,27 @@ public final class Server: Sendable {
                 EventLoop(label: "rollboard.loop.\($0)", tickInterval: configuration.tickInterval)
             }
             boundPort.store(listeners.first?.port ?? 0, ordering: .relaxed)
-            state = .running(Running(listeners: listeners, loops: loops, tls: tls))
+            tlsContext.withLock { $0 = tls }
+            state = .running(Running(listeners: listeners, loops: loops))
             for listener in listeners {
                 listener.startAccepting { [self] fd, address in
-                    accepted(fd, from: address, loops: loops, tls: tls)
+                    accepted(fd, from: address, loops: loops, tls: tlsContext.withLock { $0 })
                 }
                 logger.info(
                     "listening",
                     metadata: ["address": "\(listener.addressDescription)", "tls": "\(tls != nil)"])
             }
         }
+    }
+
+    /// Loads the configured certificate chain and key again (after they were renewed on disk): connections accepted
+    /// from now on use them, open connections keep the ones they started with. On any error the server keeps the
+    /// certificate it has and the error is thrown. Does nothing for a plain server.
+    public func reloadTLS() throws(TLSError) {
+        guard let files = configuration.tls else { return }
+        let context = try TLSContext(server: files)
+        tlsContext.withLock { $0 = context }
+        logger.info("TLS certificate and key reloaded", metadata: ["certificate": "\(files.certificateChainPath)"])
     }
 
     /// The port the server listens on, known after `start()` (also when the configuration asked for port 0).

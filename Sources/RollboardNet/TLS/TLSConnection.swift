@@ -145,6 +145,17 @@ final class TLSConnection {
         return String(decoding: UnsafeBufferPointer(start: data, count: Int(length)), as: UTF8.self)
     }
 
+    /// The peer's certificate in DER form, once the handshake has received it.
+    var peerCertificate: [UInt8]? {
+        guard let certificate = SSL_get1_peer_certificate(ssl) else { return nil }
+        defer { X509_free(certificate) }
+        var output: UnsafeMutablePointer<UInt8>?
+        let length = i2d_X509(certificate, &output)
+        guard length > 0, let output else { return nil }
+        defer { CRYPTO_free(output, #fileID, #line) }
+        return Array(UnsafeBufferPointer(start: output, count: Int(length)))
+    }
+
     /// The negotiated protocol version, e.g. `TLSv1.3`.
     var protocolVersion: String {
         String(cString: SSL_get_version(ssl))
