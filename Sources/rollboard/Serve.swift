@@ -95,12 +95,15 @@ struct Serve: ParsableCommand {
         }
 
         let stopFeeder = { feeder?.stop() }
+        // Signals are handled on a queue of their own while the main thread stays parked in this frame: the process
+        // ends with `exit` from the handler, never by the main thread leaving `run()` or calling `pthread_exit`.
+        let signalQueue = DispatchQueue(label: "rollboard.signals")
         let shutdownTimeout = settings.shutdownTimeout
         let shutdownLogger = logger
         let stopping = Atomic<Bool>(false)
         let signals = [SIGINT, SIGTERM].map { number -> any DispatchSourceSignal in
             signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .main)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: signalQueue)
             source.setEventHandler {
                 guard !stopping.exchange(true, ordering: .relaxed) else {
                     logger.warning("second signal; exiting at once")
@@ -122,7 +125,7 @@ struct Serve: ParsableCommand {
             return source
         }
         signal(SIGHUP, SIG_IGN)
-        let reload = DispatchSource.makeSignalSource(signal: SIGHUP, queue: .main)
+        let reload = DispatchSource.makeSignalSource(signal: SIGHUP, queue: signalQueue)
         reload.setEventHandler {
             do {
                 try server.reloadTLS()
@@ -131,7 +134,8 @@ struct Serve: ParsableCommand {
             }
         }
         reload.activate()
-        withExtendedLifetime((signals, reload, trimmer)) { dispatchMain() }
+        let parked = DispatchSemaphore(value: 0)
+        withExtendedLifetime((signals, reload, trimmer)) { parked.wait() }
     }
 
     /// The configured certificate files, or a self-signed pair generated into the data folder on first start.
