@@ -10,6 +10,36 @@ import time
 import urllib.request
 
 
+def insecure_client_context() -> ssl.SSLContext:
+    """A TLS client context that accepts the server's self-signed certificate (no CA store loaded: that costs
+    tens of milliseconds per context)."""
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
+    context.check_hostname = False
+    context.verify_mode = ssl.CERT_NONE
+    return context
+
+
+class Checks:
+    """Named pass/fail checks of one interop script, closed by the `N passed, M failed` line."""
+
+    def __init__(self) -> None:
+        self.passed = 0
+        self.failed = 0
+
+    def check(self, condition: bool, name: str, detail: str = "") -> None:
+        if condition:
+            self.passed += 1
+            print(f"PASS {name}")
+        else:
+            self.failed += 1
+            print(f"FAIL {name} {detail}")
+
+    def finish(self) -> int:
+        """Prints the closing line; the script's exit status."""
+        print(f"{self.passed} passed, {self.failed} failed")
+        return 0 if self.failed == 0 else 1
+
+
 def free_port() -> int:
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
         probe.bind(("127.0.0.1", 0))

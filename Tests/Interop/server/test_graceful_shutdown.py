@@ -8,7 +8,6 @@ import os
 import random
 import shutil
 import signal
-import ssl
 import sys
 import tempfile
 import threading
@@ -16,20 +15,13 @@ import time
 
 import websockets
 
-from rollboard_process import RollboardProcess
-
-
-def ssl_context() -> ssl.SSLContext:
-    context = ssl.create_default_context()
-    context.check_hostname = False
-    context.verify_mode = ssl.CERT_NONE
-    return context
+from rollboard_process import Checks, RollboardProcess, insecure_client_context
 
 
 async def screen(port: int, ready: asyncio.Event, results: list) -> None:
     """Watches the demo dashboard until the server closes it; records the close code."""
     uri = f"wss://127.0.0.1:{port}/ws?dashboard=demo"
-    async with websockets.connect(uri, ssl=ssl_context(), open_timeout=10) as socket:
+    async with websockets.connect(uri, ssl=insecure_client_context(), open_timeout=10) as socket:
         json.loads(await asyncio.wait_for(socket.recv(), 10))
         ready.set()
         try:
@@ -64,16 +56,8 @@ def main() -> int:
     args = parser.parse_args()
 
     token = "shutdown-test-token-" + str(random.randrange(10**9))
-    passed = failed = 0
-
-    def check(condition: bool, name: str, detail: str = "") -> None:
-        nonlocal passed, failed
-        if condition:
-            passed += 1
-            print(f"PASS {name}")
-        else:
-            failed += 1
-            print(f"FAIL {name} {detail}")
+    checks = Checks()
+    check = checks.check
 
     with tempfile.TemporaryDirectory() as data_dir:
         config = os.path.join(data_dir, "config")
@@ -130,8 +114,7 @@ def main() -> int:
         check(status == 202, "the restarted server accepts posts", f"status {status}")
         server.stop()
 
-    print(f"{passed} passed, {failed} failed")
-    return 0 if failed == 0 else 1
+    return checks.finish()
 
 
 if __name__ == "__main__":

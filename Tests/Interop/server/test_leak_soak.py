@@ -22,17 +22,10 @@ import tempfile
 import threading
 import time
 
-from rollboard_process import RollboardProcess
+from rollboard_process import Checks, RollboardProcess, insecure_client_context
 
 
-def make_context() -> ssl.SSLContext:
-    result = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
-    result.check_hostname = False
-    result.verify_mode = ssl.CERT_NONE
-    return result
-
-
-CONTEXT = make_context()  # made once: loading a default context's CA store costs tens of milliseconds
+CONTEXT = insecure_client_context()  # made once and shared by every cycle
 
 
 def context() -> ssl.SSLContext:
@@ -168,12 +161,8 @@ def main() -> int:
     args = parser.parse_args()
 
     token = "leak-soak-token-" + str(random.randrange(10**9))
-    passed = failed = 0
-
-    def check(condition: bool, name: str, detail: str = "") -> None:
-        nonlocal passed, failed
-        passed, failed = (passed + 1, failed) if condition else (passed, failed + 1)
-        print(("PASS " if condition else "FAIL ") + name + ("" if condition else f" {detail}"))
+    checks = Checks()
+    check = checks.check
 
     with tempfile.TemporaryDirectory() as data_dir:
         server = RollboardProcess(args.binary, data_dir, token)
@@ -206,8 +195,7 @@ def main() -> int:
         server.stop()
         check(server.process.returncode == 0, "the server stops cleanly on SIGTERM", f"exit {server.process.returncode}")
 
-    print(f"{passed} passed, {failed} failed")
-    return 0 if failed == 0 else 1
+    return checks.finish()
 
 
 if __name__ == "__main__":

@@ -10,7 +10,6 @@ import os
 import random
 import signal
 import socket
-import ssl
 import subprocess
 import sys
 import tempfile
@@ -18,19 +17,12 @@ import time
 
 import websockets
 
-from rollboard_process import RollboardProcess
-
-
-def context() -> ssl.SSLContext:
-    result = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
-    result.check_hostname = False
-    result.verify_mode = ssl.CERT_NONE
-    return result
+from rollboard_process import Checks, RollboardProcess, insecure_client_context
 
 
 def fingerprint(port: int) -> str:
     with socket.create_connection(("127.0.0.1", port), timeout=10) as raw:
-        with context().wrap_socket(raw, server_hostname="localhost") as tls:
+        with insecure_client_context().wrap_socket(raw, server_hostname="localhost") as tls:
             return hashlib.sha256(tls.getpeercert(binary_form=True)).hexdigest()
 
 
@@ -48,12 +40,8 @@ def main() -> int:
     parser.add_argument("--binary", required=True)
     args = parser.parse_args()
     token = "tls-reload-token-" + str(random.randrange(10**9))
-    passed = failed = 0
-
-    def check(condition: bool, name: str, detail: str = "") -> None:
-        nonlocal passed, failed
-        passed, failed = (passed + 1, failed) if condition else (passed, failed + 1)
-        print(("PASS " if condition else "FAIL ") + name + ("" if condition else f" {detail}"))
+    checks = Checks()
+    check = checks.check
 
     with tempfile.TemporaryDirectory() as data_dir:
         server = RollboardProcess(args.binary, data_dir, token)
@@ -64,7 +52,7 @@ def main() -> int:
 
         async def scenario() -> None:
             uri = f"wss://127.0.0.1:{server.port}/ws?dashboard=demo"
-            async with websockets.connect(uri, ssl=context()) as screen:
+            async with websockets.connect(uri, ssl=insecure_client_context()) as screen:
                 json.loads(await asyncio.wait_for(screen.recv(), 10))
                 subprocess.run(
                     ["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1",
@@ -100,8 +88,7 @@ def main() -> int:
         check(fingerprint(server.port) == second, "after a refused reload the certificate in use stays")
         server.stop()
 
-    print(f"{passed} passed, {failed} failed")
-    return 0 if failed == 0 else 1
+    return checks.finish()
 
 
 if __name__ == "__main__":
