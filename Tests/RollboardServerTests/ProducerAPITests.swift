@@ -25,12 +25,16 @@ private final class Fixture: Sendable {
     let store: MetricStore
     let api: ProducerAPI
 
-    init(serverYAML: String? = nil, rate: Double? = nil, now: (@Sendable () -> Double)? = nil) throws {
+    init(
+        serverYAML: String? = nil, rate: Double? = nil, now: (@Sendable () -> Double)? = nil,
+        faults: StoreFaults? = nil
+    ) throws {
         var yaml = serverYAML ?? ""
         if let rate { yaml += "\nlimits: {producerRequestsPerSecond: \(rate)}" }
         let configuration = try RollboardConfiguration.parse(
             serverYAML: yaml.isEmpty ? nil : yaml, dashboards: [("config/dashboards/demo.yaml", dashboardYAML)])
-        store = try MetricStore(directory: folder.path, logger: Logger(label: "test"), clock: { 1_700_000_000.25 })
+        store = try MetricStore(
+            directory: folder.path, logger: Logger(label: "test"), clock: { 1_700_000_000.25 }, faults: faults)
         api = ProducerAPI(
             configuration: configuration,
             tokens: [ProducerToken(token: token), ProducerToken(token: restricted, metrics: ["orders"])],
@@ -398,17 +402,51 @@ struct ProducerAPITests {
         #expect(all.text.hasPrefix(#"{"dashboards":[{"id":"demo""#))
     }
 
-    @Test("health reports the epoch and seq, and 503 once the store is closed")
+    @Test("health says the process is alive; readiness is 503 once the store refuses writes")
     func health() async throws {
         let fixture = try Fixture()
         let healthy = await fixture.send("GET", "/healthz", token: nil)
         #expect(healthy.text == #"{"status":"ok","epoch":"\#(fixture.store.epoch)","seq":0}"#)
+        let ready = await fixture.send("GET", "/readyz", token: nil)
+        #expect(ready.text == #"{"status":"ready","epoch":"\#(fixture.store.epoch)","seq":0}"#)
         fixture.store.close()
-        let failing = await fixture.send("GET", "/healthz", token: nil)
-        #expect(failing.status == .serviceUnavailable)
+        #expect(await fixture.send("GET", "/healthz", token: nil).status == .ok)
+        let notReady = await fixture.send("GET", "/readyz", token: nil)
+        #expect(notReady.status == .serviceUnavailable)
+        #expect(notReady.errorCode == "store_unavailable")
         let write = await fixture.send("POST", "/api/v1/metrics/orders", #"{"value": 1}"#)
         #expect(write.status == .serviceUnavailable)
         #expect(write.detail == "the store is closed")
+    }
+
+    @Test("a full disk gets 503 from a post and from readiness, never 202")
+    func fullDisk() async throws {
+        let faults = StoreFaults()
+        let fixture = try Fixture(faults: faults)
+        faults.inject(.append, errno: ENOSPC, times: 1_000)
+        let write = await fixture.send("POST", "/api/v1/metrics/orders", #"{"value": 1}"#)
+        #expect(write.status == .serviceUnavailable)
+        #expect(write.errorCode == "store_unavailable")
+        #expect(write.detail?.contains("No space left on device") == true)
+        let ready = await fixture.send("GET", "/readyz", token: nil)
+        #expect(ready.status == .serviceUnavailable)
+        #expect(fixture.store.current("orders") == nil)
+    }
+
+    /// The post is answered exactly once: the continuation in `send` would trap if the late completion answered too.
+    @Test("a write the disk does not confirm within the commit timeout gets one 503, and readiness says why")
+    func commitTimeout() async throws {
+        let faults = StoreFaults()
+        let fixture = try Fixture(serverYAML: "limits: {commitTimeout: 0.3}", faults: faults)
+        faults.stall(.sync)
+        defer { faults.release() }
+        let write = await fixture.send("POST", "/api/v1/metrics/orders", #"{"value": 1}"#)
+        #expect(write.status == .serviceUnavailable)
+        #expect(write.errorCode == "commit_timeout")
+        #expect(write.headers["Retry-After"] == "5")
+        let ready = await fixture.send("GET", "/readyz", token: nil)
+        #expect(ready.status == .serviceUnavailable)
+        #expect(ready.errorCode == "store_stalled")
     }
 
     @Test("accepted and refused requests are counted")
@@ -420,9 +458,9 @@ struct ProducerAPITests {
     }
 
     @Test(
-        "paths under /api and /healthz are the API's",
+        "paths under /api, /healthz and /readyz are the API's",
         arguments: [
-            ("/healthz", true), ("/api/v1/metrics", true), ("/api", true), ("/", false), ("/d/demo", false),
+            ("/healthz", true), ("/readyz", true), ("/api/v1/metrics", true), ("/api", true), ("/", false), ("/d/demo", false),
             ("/apiary", false),
         ])
     func handles(path: String, expected: Bool) {

@@ -99,4 +99,18 @@ struct APIError: Error, Equatable {
     static func storeUnavailable(_ error: StoreError) -> APIError {
         APIError(status: .serviceUnavailable, code: "store_unavailable", detail: error.description)
     }
+
+    static func commitTimeout(seconds: Double) -> APIError {
+        APIError(
+            status: .serviceUnavailable, code: "commit_timeout",
+            detail: "the disk did not confirm the write within \(formatNumber(seconds)) s; the value may or may not "
+                + "have been stored (read it back before posting again)",
+            headers: [("Retry-After", "5")])
+    }
+
+    static func storeStalled(seconds: Double) -> APIError {
+        APIError(
+            status: .serviceUnavailable, code: "store_stalled",
+            detail: "a write has waited \(Int(seconds)) s for the disk to confirm it")
+    }
 }

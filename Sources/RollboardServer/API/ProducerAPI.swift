@@ -42,9 +42,9 @@ public final class ProducerAPI: Sendable {
         carouselHandlers.withLock { $0.append(handler) }
     }
 
-    /// Whether `path` belongs to this API (`/api/…` or `/healthz`); other paths are for the page and assets.
+    /// Whether `path` belongs to this API (`/api/…`, `/healthz` or `/readyz`); other paths are for the page and assets.
     public static func handles(path: String) -> Bool {
-        path == "/healthz" || path == "/api" || path.hasPrefix("/api/")
+        path == "/healthz" || path == "/readyz" || path == "/api" || path.hasPrefix("/api/")
     }
 
     /// Counters of answered requests.
@@ -86,7 +86,10 @@ public final class ProducerAPI: Sendable {
         switch segments {
         case ["healthz"]:
             try allow("GET, HEAD")
-            respond(try health())
+            respond(health())
+        case ["readyz"]:
+            try allow("GET, HEAD")
+            respond(try readiness())
         case ["api", "v1", "metrics"]:
             try allow("GET, HEAD, POST")
             if isRead { return respond(listMetrics()) }
@@ -118,11 +121,27 @@ public final class ProducerAPI: Sendable {
 
     // MARK: Reads
 
-    private func health() throws(APIError) -> HTTPResponse {
-        if let failure = store.failure { throw .storeUnavailable(failure) }
-        return ok(
+    /// Liveness: the process answers. Whether it can take writes is `/readyz`'s question.
+    private func health() -> HTTPResponse {
+        ok(
             .object([
                 JSONMember("status", .string("ok")),
+                JSONMember("epoch", .string(store.epoch)),
+                JSONMember("seq", .number(store.lastSeq)),
+            ]))
+    }
+
+    /// Readiness: 200 while the store makes writes durable; 503 once it has failed, or while a write has waited for
+    /// the disk longer than the commit timeout.
+    private func readiness() throws(APIError) -> HTTPResponse {
+        if let failure = store.failure { throw .storeUnavailable(failure) }
+        let timeout = configuration.server.limits.commitTimeout
+        if let waiting = store.unconfirmedSeconds, waiting > timeout {
+            throw .storeStalled(seconds: waiting)
+        }
+        return ok(
+            .object([
+                JSONMember("status", .string("ready")),
                 JSONMember("epoch", .string(store.epoch)),
                 JSONMember("seq", .number(store.lastSeq)),
             ]))
@@ -266,6 +285,7 @@ public final class ProducerAPI: Sendable {
         respond: @escaping @Sendable (HTTPResponse) -> Void,
         body: @escaping @Sendable ([StoredMetric]) -> JSONValue
     ) {
+        let respond = answeredWithin(configuration.server.limits.commitTimeout, respond)
         store.append(updates) { result in
             switch result {
             case .success(let stored): respond(Self.accepted(body(stored)))
@@ -311,6 +331,7 @@ public final class ProducerAPI: Sendable {
         case (nil, nil):
             throw .missingField("progress or index")
         }
+        let respond = answeredWithin(configuration.server.limits.commitTimeout, respond)
         store.setWheel(id, target: target) { result in
             switch result {
             case .success(let wheel):
@@ -456,6 +477,23 @@ public final class ProducerAPI: Sendable {
     }
 
     // MARK: Responses
+
+    /// `respond`, called at most once: with the store's answer, or with 503 `commit_timeout` when the store has not
+    /// answered within `seconds` (a sync stuck on the disk), whichever comes first.
+    private func answeredWithin(
+        _ seconds: Double,
+        _ respond: @escaping @Sendable (HTTPResponse) -> Void
+    ) -> @Sendable (HTTPResponse) -> Void {
+        let answered = Atomic<Bool>(false)
+        let once: @Sendable (HTTPResponse) -> Void = { response in
+            guard !answered.exchange(true, ordering: .acquiringAndReleasing) else { return }
+            respond(response)
+        }
+        DispatchQueue.global().asyncAfter(deadline: .now() + seconds) {
+            once(APIError.commitTimeout(seconds: seconds).response)
+        }
+        return once
+    }
 
     private func ok(_ body: JSONValue) -> HTTPResponse {
         HTTPResponse(status: .ok, contentType: "application/json", text: body.serialized)

@@ -9,7 +9,7 @@ extension ServerSettings {
         "maxBodyBytes", "maxConnections", "maxConnectionsPerAddress", "defaultFPS", "maxFPS", "backlog",
         "slowClientTimeout",
         "outboundHighWatermark", "outboundLowWatermark", "producerRequestsPerSecond", "maxBatchUpdates",
-        "maxClientMessageBytes", "clientMessagesPerSecond",
+        "maxClientMessageBytes", "clientMessagesPerSecond", "commitTimeout",
     ]
 
     /// Reads settings from the root node of `server.yaml`; problems go to `problems`.
@@ -91,6 +91,7 @@ extension ServerSettings.Limits {
         maxBatchUpdates = reader.int("maxBatchUpdates", in: 1...100_000) ?? maxBatchUpdates
         maxClientMessageBytes = reader.int("maxClientMessageBytes", in: 256...1_048_576) ?? maxClientMessageBytes
         clientMessagesPerSecond = reader.double("clientMessagesPerSecond", in: 1...1_000) ?? clientMessagesPerSecond
+        commitTimeout = reader.double("commitTimeout", in: 0.1...600) ?? commitTimeout
     }
 }
 

@@ -62,6 +62,8 @@ public struct ServerSettings: Sendable, Equatable {
         /// Largest message a screen may send (after decompression); larger ones close it with 1009. Screens send
         /// only small control messages.
         public var maxClientMessageBytes: Int = 4_096
+        /// Seconds a write waits for the disk to confirm it before the producer gets 503 `commit_timeout`.
+        public var commitTimeout: Double = 10
         /// Messages per second a screen may send on average (bursts of three times that); beyond it, or with more
         /// than 16 of its messages waiting for the hub, the screen is closed with 1008.
         public var clientMessagesPerSecond: Double = 10

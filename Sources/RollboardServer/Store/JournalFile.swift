@@ -24,13 +24,26 @@ final class JournalFile: @unchecked Sendable {  // mutable state is touched only
     private var journalFD: Int32
     /// The journal's size in bytes.
     private(set) var size: Int
+    private let faults: StoreFaults?
 
-    private init(directory: String, queue: DispatchQueue, lockFD: Int32, journalFD: Int32, size: Int) {
+    private init(
+        directory: String, queue: DispatchQueue, lockFD: Int32, journalFD: Int32, size: Int, faults: StoreFaults?
+    ) {
         self.directory = directory
         self.queue = queue
         self.lockFD = lockFD
         self.journalFD = journalFD
         self.size = size
+        self.faults = faults
+    }
+
+    /// Why a compaction stopped.
+    enum CompactionError: Error {
+        /// Nothing changed that matters: the journal in use is still the one in the folder, and keeps every record.
+        case notCompacted(Errno)
+        /// The fresh journal took the old one's place, but the folder could not be synced: the rename may not survive
+        /// a crash, so appends to the fresh journal could be lost. The store must refuse further changes.
+        case folderNotSynced(Errno)
     }
 
     deinit {
@@ -53,7 +66,8 @@ final class JournalFile: @unchecked Sendable {  // mutable state is touched only
         directory: String,
         historyLimit: Int,
         queue: DispatchQueue,
-        logger: Logger
+        logger: Logger,
+        faults: StoreFaults? = nil
     ) throws(StoreError) -> Opened {
         if let problem = createDirectories(directory) { throw StoreError.damaged(directory, problem) }
         let lockPath = directory + "/LOCK"
@@ -67,7 +81,8 @@ final class JournalFile: @unchecked Sendable {  // mutable state is touched only
         }
         do {
             return try recover(
-                directory: directory, historyLimit: historyLimit, queue: queue, lockFD: lockFD, logger: logger)
+                directory: directory, historyLimit: historyLimit, queue: queue, lockFD: lockFD, logger: logger,
+                faults: faults)
         } catch {
             Glibc.close(lockFD)
             throw error
@@ -79,7 +94,8 @@ final class JournalFile: @unchecked Sendable {  // mutable state is touched only
         historyLimit: Int,
         queue: DispatchQueue,
         lockFD: Int32,
-        logger: Logger
+        logger: Logger,
+        faults: StoreFaults?
     ) throws(StoreError) -> Opened {
         let journalPath = directory + "/journal"
         let snapshotPath = directory + "/snapshot"
@@ -131,6 +147,12 @@ final class JournalFile: @unchecked Sendable {  // mutable state is touched only
                 )
                 do {
                     try writeFileAtomically(copy, Array(bytes[scan.intactLength...]), directory: directory)
+                } catch {
+                    logger.warning(
+                        "could not keep a copy of the damaged tail (the disk may be full); cutting it all the same",
+                        metadata: ["copy": "\(copy)", "error": "\(error)"])
+                }
+                do {
                     try truncate(journalPath, to: scan.intactLength)
                 } catch {
                     throw StoreError.io(journalPath, "cut the damaged tail", error)
@@ -157,38 +179,85 @@ final class JournalFile: @unchecked Sendable {  // mutable state is touched only
         let fd = Glibc.open(journalPath, O_WRONLY | O_APPEND | O_CLOEXEC)
         guard fd >= 0 else { throw StoreError.io(journalPath, "open", Errno(errno)) }
         let size = Int(lseek(fd, 0, SEEK_END))
-        let file = JournalFile(directory: directory, queue: queue, lockFD: lockFD, journalFD: fd, size: size)
+        let file = JournalFile(
+            directory: directory, queue: queue, lockFD: lockFD, journalFD: fd, size: size, faults: faults)
         return Opened(file: file, model: model, epoch: epoch!, recoveredRecords: recovered, discardedBytes: discarded)
     }
 
+    /// Why an append did not reach the disk.
+    enum AppendError: Error {
+        /// The write failed (a full disk): the journal was cut back to its last record, so nothing half-written stays
+        /// in it and appending may be tried again later.
+        case notWritten(Errno)
+        /// The write failed and the journal could not be cut back, or the sync failed: what the file holds is no
+        /// longer known, so the store must not append again until it is reopened (recovery cuts a torn tail).
+        case unknownState(Errno)
+    }
+
     /// Appends `bytes` and waits until they are on disk.
-    func appendAndSync(_ bytes: [UInt8]) throws(Errno) {
+    func appendAndSync(_ bytes: [UInt8]) throws(AppendError) {
         dispatchPrecondition(condition: .onQueue(queue))
-        guard journalFD >= 0 else { throw Errno(EBADF) }
-        try writeAll(journalFD, bytes)
+        guard journalFD >= 0 else { throw .unknownState(Errno(EBADF)) }
+        do throws(Errno) {
+            try faults?.check(.append)
+            try writeAll(journalFD, bytes)
+        } catch {
+            guard ftruncate(journalFD, off_t(size)) == 0, fdatasync(journalFD) == 0 else {
+                throw .unknownState(error)
+            }
+            throw .notWritten(error)
+        }
         size += bytes.count
-        #if os(Linux)
-            guard fdatasync(journalFD) == 0 else { throw Errno(errno) }
-        #else
-            guard fsync(journalFD) == 0 else { throw Errno(errno) }
-        #endif
+        do throws(Errno) {
+            try faults?.check(.sync)
+            #if os(Linux)
+                guard fdatasync(journalFD) == 0 else { throw Errno(errno) }
+            #else
+                guard fsync(journalFD) == 0 else { throw Errno(errno) }
+            #endif
+        } catch {
+            throw .unknownState(error)
+        }
     }
 
     /// Writes `model` as the snapshot, then replaces the journal with an empty one.
     ///
     /// Crash-safe at every step: until the new snapshot is renamed into place the old snapshot and the full journal
     /// hold everything; after it, records in the old journal are at or below the snapshot's sequence number and
-    /// recovery skips them.
-    func compact(_ model: StoreModel, epoch: UInt64) throws(Errno) {
+    /// recovery skips them. The fresh journal is created, synced and opened under a temporary name before it is
+    /// renamed over the old one, so a failure to create or open it (no descriptors left, a full disk) leaves the old
+    /// journal in the folder and in use: appends never go to a file that is no longer linked.
+    func compact(_ model: StoreModel, epoch: UInt64) throws(CompactionError) {
         dispatchPrecondition(condition: .onQueue(queue))
         let snapshot = Self.header(Self.snapshotMagic, epoch: epoch) + JournalRecord.frame(model.snapshotPayload)
-        try writeFileAtomically(snapshotPath, snapshot, directory: directory)
-        try writeFileAtomically(journalPath, Self.header(Self.journalMagic, epoch: epoch), directory: directory)
-        let fd = Glibc.open(journalPath, O_WRONLY | O_APPEND | O_CLOEXEC)
-        guard fd >= 0 else { throw Errno(errno) }
+        let temporary = journalPath + ".tmp"
+        let fd: Int32
+        do throws(Errno) {
+            try writeFileAtomically(snapshotPath, snapshot, directory: directory)
+            try faults?.check(.openNewJournal)
+            fd = Glibc.open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_APPEND | O_CLOEXEC, 0o600)
+            guard fd >= 0 else { throw Errno(errno) }
+            do throws(Errno) {
+                try writeAll(fd, Self.header(Self.journalMagic, epoch: epoch))
+                guard fsync(fd) == 0 else { throw Errno(errno) }
+                guard rename(temporary, journalPath) == 0 else { throw Errno(errno) }
+            } catch {
+                Glibc.close(fd)
+                unlink(temporary)
+                throw error
+            }
+        } catch {
+            throw .notCompacted(error)
+        }
         Glibc.close(journalFD)
         journalFD = fd
         size = Self.headerSize
+        do throws(Errno) {
+            try faults?.check(.syncFolder)
+            try syncDirectory(directory)
+        } catch {
+            throw .folderNotSynced(error)
+        }
     }
 
     /// Closes the journal and releases the folder's lock; appends fail afterwards.

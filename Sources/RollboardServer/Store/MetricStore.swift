@@ -28,6 +28,8 @@ public final class MetricStore: Sendable {
     private struct Pending {
         var record: JournalRecord
         var complete: @Sendable (Result<StoreChange, StoreError>) -> Void
+        /// When the change was handed to the store (monotonic seconds).
+        var enqueuedAt: Double
     }
 
     private struct State {
@@ -36,7 +38,14 @@ public final class MetricStore: Sendable {
         var pending: [Pending] = []
         var flushing = false
         var failure: StoreError?
+        /// Whether `failure` is a clean write failure that `retryWriting` may clear.
+        var failureIsRetryable = false
         var statistics = StoreStatistics()
+        /// When the oldest change of the write in progress was handed to the store (monotonic seconds), `nil` while
+        /// no write is in progress.
+        var inFlightSince: Double?
+        /// After a failed compaction: the journal size at which the next attempt is made.
+        var compactionRetrySize: Int?
     }
 
     /// Opens (or creates) the store in `directory`, recovering every change that was acknowledged.
@@ -45,17 +54,31 @@ public final class MetricStore: Sendable {
     ///   - historyLimit: past values kept per metric.
     ///   - compactionThreshold: journal size in bytes above which it is compacted into the snapshot.
     ///   - clock: wall-clock seconds since 1970, stamped on each change as `updatedAt` (default: the system clock).
-    public init(
+    public convenience init(
         directory: String,
         historyLimit: Int = 100,
         compactionThreshold: Int = 8 << 20,
         logger: Logger,
         clock: (@Sendable () -> Double)? = nil
     ) throws(StoreError) {
+        try self.init(
+            directory: directory, historyLimit: historyLimit, compactionThreshold: compactionThreshold, logger: logger,
+            clock: clock, faults: nil)
+    }
+
+    /// The store with `faults` injected into its file operations (for tests).
+    init(
+        directory: String,
+        historyLimit: Int = 100,
+        compactionThreshold: Int = 8 << 20,
+        logger: Logger,
+        clock: (@Sendable () -> Double)? = nil,
+        faults: StoreFaults?
+    ) throws(StoreError) {
         precondition(historyLimit > 0, "historyLimit must be positive")
         let queue = DispatchQueue(label: "rollboard.store")
         let opened = try JournalFile.open(
-            directory: directory, historyLimit: historyLimit, queue: queue, logger: logger)
+            directory: directory, historyLimit: historyLimit, queue: queue, logger: logger, faults: faults)
         self.directory = directory
         self.historyLimit = historyLimit
         self.compactionThreshold = compactionThreshold
@@ -137,7 +160,7 @@ public final class MetricStore: Sendable {
             if let failure = state.failure { return .some(failure) }
             let record = makeRecord(state.nextSeq, now)
             state.nextSeq += UInt64(count)
-            state.pending.append(Pending(record: record, complete: completion))
+            state.pending.append(Pending(record: record, complete: completion, enqueuedAt: monotonicSeconds()))
             if state.flushing { return .some(nil) }
             state.flushing = true
             return nil
@@ -163,20 +186,27 @@ public final class MetricStore: Sendable {
             var bytes: [UInt8] = []
             for pending in batch { bytes += pending.record.framed }
             let started = DispatchTime.now().uptimeNanoseconds
+            state.withLock { $0.inFlightSince = batch.first?.enqueuedAt }
             do {
                 try file.appendAndSync(bytes)
             } catch {
-                fail(batch, StoreError.writeFailed(error.description))
+                switch error {
+                case .notWritten(let reason):
+                    fail(batch, StoreError.writeFailed(reason.description, retrying: true), retryIn: Self.writeRetryInterval)
+                case .unknownState(let reason):
+                    fail(batch, StoreError.writeFailed(reason.description))
+                }
                 return
             }
             let seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
             let shouldCompact = state.withLock { state in
+                state.inFlightSince = nil
                 for pending in batch { state.model.apply(pending.record) }
                 state.statistics.commits += batch.count
                 state.statistics.syncs += 1
                 state.statistics.journalBytesWritten += bytes.count
                 state.statistics.syncSeconds += seconds
-                return file.size > compactionThreshold
+                return file.size > max(compactionThreshold, state.compactionRetrySize ?? 0)
             }
             for observer in commitObservers.withLock({ $0 }) { observer(seconds) }
             let handlers = subscribers.withLock { $0 }
@@ -193,10 +223,28 @@ public final class MetricStore: Sendable {
         }
     }
 
-    private func fail(_ batch: [Pending], _ error: StoreError) {
-        logger.error("store write failed; refusing further changes", metadata: ["error": "\(error)"])
+    /// How long a store whose journal write failed cleanly (nothing half-written kept) waits before it tries again.
+    static let writeRetryInterval = 2.0
+
+    /// Fails `batch` and everything pending with `error`, and refuses further changes: for good, or, with `retryIn`,
+    /// until a later check finds the journal writable again (the disk had no space, and the failed write left nothing
+    /// in the journal).
+    private func fail(_ batch: [Pending], _ error: StoreError, retryIn: Double? = nil) {
+        let firstFailure = state.withLock { $0.failure == nil }
+        if firstFailure {
+            logger.error(
+                retryIn == nil
+                    ? "store write failed; refusing further changes until the server is restarted"
+                    : "store write failed; refusing changes until the journal can be written again",
+                metadata: ["error": "\(error)"])
+        }
+        if let retryIn {
+            queue.asyncAfter(deadline: .now() + retryIn) { self.retryWriting(every: retryIn) }
+        }
         let rest = state.withLock { state in
             state.failure = error
+            state.failureIsRetryable = retryIn != nil
+            state.inFlightSince = nil
             state.flushing = false
             defer { state.pending = [] }
             return state.pending
@@ -204,15 +252,63 @@ public final class MetricStore: Sendable {
         for pending in batch + rest { pending.complete(.failure(error)) }
     }
 
+    /// After a clean write failure: tries one empty sync of the journal; if it works, changes are accepted again (the
+    /// next one that still finds no space fails the same way), otherwise it tries again later.
+    private func retryWriting(every interval: Double) {
+        dispatchPrecondition(condition: .onQueue(queue))
+        guard state.withLock({ $0.failure != nil && $0.failureIsRetryable }) else { return }
+        do {
+            try file.appendAndSync([])
+            state.withLock { state in
+                state.failure = nil
+                state.failureIsRetryable = false
+            }
+            logger.notice("store accepts changes again")
+        } catch {
+            if case .unknownState(let reason) = error {
+                state.withLock { state in
+                    state.failure = StoreError.writeFailed(reason.description)
+                    state.failureIsRetryable = false
+                }
+                logger.error("store cannot write its journal any more; refusing changes until the server is restarted")
+                return
+            }
+            queue.asyncAfter(deadline: .now() + interval) { self.retryWriting(every: interval) }
+        }
+    }
+
+    /// Compacts the journal into the snapshot. A compaction that could not start leaves the journal as it was (every
+    /// record kept) and is tried again only once the journal has grown by another threshold, with one log line per
+    /// failing streak; one that replaced the journal but could not make that durable stops the store.
     private func compactOnQueue() {
         dispatchPrecondition(condition: .onQueue(queue))
         guard let model = state.withLock({ $0.failure == nil ? $0.model : nil }) else { return }
         do {
             try file.compact(model, epoch: epochValue)
-            state.withLock { $0.statistics.compactions += 1 }
+            let recovered = state.withLock { state in
+                state.statistics.compactions += 1
+                defer { state.compactionRetrySize = nil }
+                return state.compactionRetrySize != nil
+            }
+            if recovered { logger.notice("store compaction works again") }
             logger.debug("store compacted", metadata: ["lastSeq": "\(model.lastSeq)"])
         } catch {
-            logger.error("store compaction failed; the journal keeps growing", metadata: ["error": "\(error)"])
+            switch error {
+            case .notCompacted(let reason):
+                let (first, retry) = state.withLock { state in
+                    let first = state.compactionRetrySize == nil
+                    state.statistics.failedCompactions += 1
+                    state.compactionRetrySize = file.size + compactionThreshold
+                    return (first, state.compactionRetrySize!)
+                }
+                if first {
+                    logger.error(
+                        "store compaction failed; the journal keeps every record and grows until a retry succeeds",
+                        metadata: ["error": "\(reason)", "retryAtBytes": "\(retry)"])
+                }
+            case .folderNotSynced(let reason):
+                fail([], StoreError.writeFailed("the store's folder could not be synced after a compaction: \(reason)"))
+            }
         }
     }
 
@@ -228,7 +324,8 @@ public final class MetricStore: Sendable {
         dispatchPrecondition(condition: .notOnQueue(queue))
         queue.sync {
             state.withLock { state in
-                if state.failure == nil { state.failure = .closed }
+                if state.failure == nil || state.failureIsRetryable { state.failure = .closed }
+                state.failureIsRetryable = false
             }
             file.close()
         }
@@ -281,8 +378,23 @@ public final class MetricStore: Sendable {
         state.withLock { $0.failure }
     }
 
+    /// How long the oldest change not yet confirmed by the disk has waited, in seconds; `nil` when every change
+    /// handed to the store is confirmed (or refused).
+    public var unconfirmedSeconds: Double? {
+        let now = monotonicSeconds()
+        return state.withLock { state in
+            let oldest = [state.inFlightSince, state.pending.first?.enqueuedAt].compactMap { $0 }.min()
+            return oldest.map { now - $0 }
+        }
+    }
+
     /// Counters since the store opened.
     public var statistics: StoreStatistics {
         state.withLock { $0.statistics }
     }
+}
+
+/// Seconds on the system's monotonic clock.
+private func monotonicSeconds() -> Double {
+    Double(DispatchTime.now().uptimeNanoseconds) / 1e9
 }

@@ -9,12 +9,20 @@ func errnoText(_ code: Int32 = errno) -> String {
     String(cString: strerror(code))
 }
 
-/// Creates `path` and the folders above it that do not exist yet (mode 0700); returns a problem, or `nil`.
+/// Creates `path` and the folders above it that do not exist yet (mode 0700), syncing the parent of each new folder
+/// so the folders survive a crash right after they were made; returns a problem, or `nil`.
 func createDirectories(_ path: String) -> String? {
     var prefix = path.hasPrefix("/") ? "" : "."
     for component in path.split(separator: "/") where !component.isEmpty {
+        let parent = prefix.isEmpty ? "/" : prefix
         prefix += "/" + component
-        if mkdir(prefix, 0o700) != 0 && errno != EEXIST {
+        if mkdir(prefix, 0o700) == 0 {
+            do {
+                try syncDirectory(parent)
+            } catch {
+                return "\(parent): cannot sync the folder after creating \(prefix): \(error)"
+            }
+        } else if errno != EEXIST {
             return "\(prefix): cannot create folder: \(errnoText())"
         }
     }

@@ -15,10 +15,14 @@ public struct StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The store was closed; nothing more is accepted.
     public static let closed = StoreError(.closed, "the store is closed")
 
-    /// A write or fsync failed; the store accepts nothing more until restarted (recovery then keeps every change
-    /// that was acknowledged).
-    static func writeFailed(_ reason: String) -> StoreError {
-        StoreError(.writeFailed, "the journal could not be written: \(reason); restart the server")
+    /// A write or fsync failed. With `retrying`, the failed write left nothing in the journal and the store accepts
+    /// changes again once the disk takes writes; otherwise it accepts nothing more until restarted (recovery then
+    /// keeps every change that was acknowledged).
+    static func writeFailed(_ reason: String, retrying: Bool = false) -> StoreError {
+        StoreError(
+            .writeFailed,
+            "the journal could not be written: \(reason); "
+                + (retrying ? "changes are refused until the disk takes writes again" : "restart the server"))
     }
 
     /// Another process holds the store's lock.

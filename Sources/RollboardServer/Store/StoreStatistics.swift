@@ -8,6 +8,8 @@ public struct StoreStatistics: Sendable, Equatable {
     public var journalBytesWritten = 0
     /// Times the journal was compacted into a snapshot.
     public var compactions = 0
+    /// Compactions that could not be made (the journal kept every record and stayed in use).
+    public var failedCompactions = 0
     /// Records replayed from the journal when the store opened.
     public var recoveredRecords = 0
     /// Damaged bytes cut from the journal's tail when the store opened.
