@@ -20,9 +20,14 @@ final class ListeningSocket: @unchecked Sendable {  // Mutable state (the source
     private var source: (any DispatchSourceRead)?
     private var isAcceptSuspended = false
     private var closed = false
+    /// Pauses for descriptor exhaustion since the last warning, and when that warning was logged.
+    private var exhaustionPauses = 0
+    private var exhaustionLoggedAt: ContinuousClock.Instant?
 
     /// How long accepting pauses when the process or system is out of file descriptors.
     static let descriptorExhaustionPause: DispatchTimeInterval = .milliseconds(100)
+    /// At most one warning about descriptor exhaustion per this interval, so exhaustion cannot flood the log.
+    static let exhaustionLogInterval: Duration = .seconds(10)
 
     private init(fd: Int32, port: Int, addressDescription: String, queue: DispatchQueue, logger: Logger) {
         self.fd = fd
@@ -162,7 +167,15 @@ final class ListeningSocket: @unchecked Sendable {  // Mutable state (the source
             case EINTR, ECONNABORTED, EPROTO:
                 continue
             case EMFILE, ENFILE, ENOBUFS, ENOMEM:
-                logger.warning("out of file descriptors; pausing accept", metadata: ["listener": "\(addressDescription)"])
+                exhaustionPauses += 1
+                let now = ContinuousClock.now
+                if exhaustionLoggedAt.map({ now - $0 >= Self.exhaustionLogInterval }) ?? true {
+                    logger.warning(
+                        "out of file descriptors; pausing accept",
+                        metadata: ["listener": "\(addressDescription)", "pauses": "\(exhaustionPauses)"])
+                    exhaustionLoggedAt = now
+                    exhaustionPauses = 0
+                }
                 pauseAccepting()
                 return
             default:
