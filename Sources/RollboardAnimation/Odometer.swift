@@ -52,6 +52,6 @@ public struct Odometer: TileAnimator {
     }
 
     public func animation(from start: OdometerState, to end: OdometerState, interval: Double?) -> OdometerAnimation {
-        OdometerAnimation(from: start, to: end, interval: interval)
+        OdometerAnimation(from: start, to: end, interval: interval, maxDuration: configuration.maxDuration)
     }
 }

@@ -19,7 +19,10 @@ public struct OdometerAnimation: TileAnimation {
 
     public let duration: Double
 
-    init(from start: OdometerState, to end: OdometerState, interval: Double?) {
+    /// Plans the change. The article's timeline (repeat counts, phases, curves, staggered delays) gives the shape;
+    /// when `interval` is given the whole move takes exactly that long, otherwise at most `maxDuration` (if any).
+    /// A bounded move caps every column's delay at ``OdometerConfiguration/maximumDelayShare`` of the move.
+    init(from start: OdometerState, to end: OdometerState, interval: Double?, maxDuration: Double? = nil) {
         let from = start.scaledTarget
         let to = end.scaledTarget
         let columns = end.digits.count
@@ -29,21 +32,34 @@ public struct OdometerAnimation: TileAnimation {
         startDigits = digits
         final = end
         startWidth = Double(start.digits.count)
-        growth = 0.2 * Double(max(0, offset))
+        var first: OdometerLeg
+        var second: OdometerLeg?
         if (from < 0 && to > 0) || (from > 0 && to < 0) {
-            let toZero = OdometerLeg.defaultInterval(from: abs(from), to: 0)
-            let fromZero = OdometerLeg.defaultInterval(from: 0, to: abs(to))
-            let share = interval.map { $0 / (toZero + fromZero) }
-            first = OdometerLeg(from: abs(from), to: 0, interval: share.map { $0 * toZero })
-            second = OdometerLeg(from: 0, to: abs(to), interval: share.map { $0 * fromZero })
+            first = OdometerLeg(from: abs(from), to: 0)
+            second = OdometerLeg(from: 0, to: abs(to))
             firstNegative = from < 0
             secondNegative = to < 0
         } else {
-            first = OdometerLeg(from: abs(from), to: abs(to), interval: interval)
+            first = OdometerLeg(from: abs(from), to: abs(to))
             second = nil
             firstNegative = from < 0 || to < 0
             secondNegative = firstNegative
         }
+        var growth = 0.2 * Double(max(0, offset))
+        if interval != nil || maxDuration != nil {
+            first = first.cappingDelays(toShare: OdometerConfiguration.maximumDelayShare)
+            second = second?.cappingDelays(toShare: OdometerConfiguration.maximumDelayShare)
+            let natural = first.duration + (second?.duration ?? 0)
+            let target = interval ?? min(natural, maxDuration ?? natural)
+            if natural > 0 {
+                first = first.scaled(by: target / natural)
+                second = second?.scaled(by: target / natural)
+            }
+            growth = min(growth, target > 0 ? target : growth)
+        }
+        self.first = first
+        self.second = second
+        self.growth = growth
         duration = max(first.duration + (second?.duration ?? 0), growth)
     }
 

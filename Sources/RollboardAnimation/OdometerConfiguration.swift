@@ -13,11 +13,19 @@ public struct OdometerConfiguration: Hashable, Sendable {
     public var columns: Columns
     /// Fixed decimal places (0…6): the columns show value × 10^decimals as an integer.
     public var decimals: Int
+    /// The longest a change may take, in seconds, column delays and end phases included: a longer article timeline
+    /// keeps its shape and is played faster. `nil` plays the article's timeline as it is, however long.
+    public var maxDuration: Double?
+
+    /// No column waits for the columns below it longer than this share of the move, once the move is bounded (by
+    /// `maxDuration` or a given interval); the article lets each column wait for every start phase below it.
+    public static let maximumDelayShare = 0.25
 
     /// Creates a configuration; see ``validate()`` for the allowed ranges.
-    public init(columns: Columns = .growing(maximum: 8), decimals: Int = 0) {
+    public init(columns: Columns = .growing(maximum: 8), decimals: Int = 0, maxDuration: Double? = nil) {
         self.columns = columns
         self.decimals = decimals
+        self.maxDuration = maxDuration
     }
 
     /// The largest number of columns this configuration can show.
@@ -29,7 +37,7 @@ public struct OdometerConfiguration: Hashable, Sendable {
     }
 
     /// Throws ``AnimationError/invalidConfiguration`` unless columns are 1…15 and decimals 0…6
-    /// (and fixed columns leave room for a digit before the decimal places).
+    /// (and fixed columns leave room for a digit before the decimal places), and `maxDuration` is above 0.
     public func validate() throws(AnimationError) {
         let limit = DigitPositions.capacity
         guard (1...limit).contains(maximumColumns) else {
@@ -37,6 +45,9 @@ public struct OdometerConfiguration: Hashable, Sendable {
         }
         guard (0...6).contains(decimals) else {
             throw AnimationError(.invalidConfiguration, "odometer decimals must be 0…6, not \(decimals)")
+        }
+        if let maxDuration, !(maxDuration.isFinite && maxDuration > 0) {
+            throw AnimationError(.invalidConfiguration, "odometer maxDuration must be above 0 seconds, not \(maxDuration)")
         }
         guard maximumColumns > decimals else {
             throw AnimationError(.invalidConfiguration, "\(maximumColumns) columns leave no room for \(decimals) decimal places")

@@ -26,11 +26,10 @@ struct OdometerLeg: Sendable {
         return 0.3 * Double(count) * Double(change)
     }
 
-    /// Plans the change from `start` to `end` (both ≥ 0) over `interval` seconds (the article's
-    /// interval when nil).
-    init(from start: Int64, to end: Int64, interval: Double?) {
+    /// Plans the change from `start` to `end` (both ≥ 0) on the article's timeline.
+    init(from start: Int64, to end: Int64) {
         let count = Self.changedColumns(from: start, to: end)
-        let interval = interval ?? Self.defaultInterval(from: start, to: end)
+        let interval = Self.defaultInterval(from: start, to: end)
         let upward = end > start
         let magnitude = Double(abs(end - start))
         var motions: [ColumnMotion] = []
@@ -53,6 +52,39 @@ struct OdometerLeg: Sendable {
                                         start: startDuration, cycle: cycle, cycles: Double(repeats - 1), end: endDuration))
             delay += startDuration
         }
+        self.motions = motions
+        duration = motions.reduce(0) { max($0, $1.finish) }
+    }
+
+    /// The same plan with no column waiting longer than `share` of the leg's duration for the columns below it.
+    /// Capping shortens the leg, so the cap is tightened until it holds for the shortened leg too.
+    func cappingDelays(toShare share: Double) -> OdometerLeg {
+        var leg = self
+        for _ in 0..<32 {
+            let cap = share * leg.duration
+            guard leg.motions.contains(where: { $0.delay > cap * (1 + 1e-12) }) else { break }
+            leg = OdometerLeg(motions: leg.motions.map { motion in
+                var motion = motion
+                motion.delay = min(motion.delay, cap)
+                return motion
+            })
+        }
+        return leg
+    }
+
+    /// The same plan played `factor` times as long (every delay and phase scaled).
+    func scaled(by factor: Double) -> OdometerLeg {
+        OdometerLeg(motions: motions.map { motion in
+            var motion = motion
+            motion.delay *= factor
+            motion.start *= factor
+            motion.cycle *= factor
+            motion.end *= factor
+            return motion
+        })
+    }
+
+    private init(motions: [ColumnMotion]) {
         self.motions = motions
         duration = motions.reduce(0) { max($0, $1.finish) }
     }

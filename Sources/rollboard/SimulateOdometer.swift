@@ -14,8 +14,11 @@ struct SimulateOdometer: ParsableCommand {
     @Option(parsing: .unconditional, help: "The value posted at t = 0.")
     var to: Double
 
-    @Option(help: "Seconds the change takes (default: from the size of the change).")
+    @Option(help: "Seconds the whole change takes, exactly (default: from the size of the change, within --max-duration).")
     var interval: Double?
+
+    @Option(name: .customLong("max-duration"), help: "The longest a change may take, in seconds (default: the article's timeline, however long; the server's tiles default to 3).")
+    var maxDuration: Double?
 
     @Option(help: "A fixed number of columns, 1…15.")
     var columns: Int?
@@ -38,7 +41,8 @@ struct SimulateOdometer: ParsableCommand {
             throw ValidationError("use either --columns or --max-columns, not both")
         }
         let layout: OdometerConfiguration.Columns = columns.map { .fixed($0) } ?? .growing(maximum: maxColumns ?? 8)
-        let odometer = try Odometer(configuration: OdometerConfiguration(columns: layout, decimals: decimals))
+        let odometer = try Odometer(
+            configuration: OdometerConfiguration(columns: layout, decimals: decimals, maxDuration: maxDuration))
         let changes = try posts.map(Self.parsePost).enumerated().sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }.map(\.element)
         for change in changes { _ = try odometer.settle(change.value, after: nil) }
         var queue = try AnimationQueue(odometer, value: from, at: 0)

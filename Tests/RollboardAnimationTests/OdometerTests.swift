@@ -116,11 +116,54 @@ struct OdometerTests {
         #expect(rest.negative && rest.digits == [3] && rest.target == -3)
     }
 
-    @Test("a given interval replaces the article's and is shared by both legs across zero")
-    func givenInterval() throws {
-        #expect(isClose(try animation(521, 530, interval: 2).first.motions[1].start, 2))
+    /// (from, to, interval) in column units: 86,420.00 and 1,999.99 → 2,000.00 with two decimals among them.
+    static let intervals: [(Double, Double, Double)] = [
+        (521, 530, 2), (5, -3, 4.8), (0, 8_642_000, 1), (199_999, 200_000, 0.5), (999, 1000, 3), (42, 41, 0.25),
+    ]
+
+    @Test("a given interval is the whole move, exactly, across zero too", arguments: intervals)
+    func givenInterval(from: Double, to: Double, interval: Double) throws {
+        let animation = try animation(from, to, interval: interval)
+        #expect(isClose(animation.duration, interval))
+        #expect(animation.state(at: interval) == (try odometer.settle(to, after: nil)))
+        #expect(animation.state(at: interval * 0.9) != animation.state(at: interval))
+    }
+
+    @Test("across zero the legs keep the article's proportions within the given interval")
+    func crossingShares() throws {
         let crossing = try animation(5, -3, interval: 4.8)
         #expect(isClose(crossing.first.duration, 3) && isClose(crossing.second?.duration ?? 0, 1.8))
+    }
+
+    @Test(
+        "maxDuration bounds a long move and leaves a short one on the article's timeline",
+        arguments: [(0.0, 8_642_000.0, 3.0, 3.0), (0, 8_642_000, 0.5, 0.5), (521, 522, 3, 0.3)])
+    func maxDurationBounds(from: Double, to: Double, maxDuration: Double, expected: Double) throws {
+        let bounded = try Odometer(configuration: OdometerConfiguration(columns: .growing(maximum: 10), maxDuration: maxDuration))
+        let article = try animation(from, to, in: try Odometer(configuration: OdometerConfiguration(columns: .growing(maximum: 10))))
+        let animation = try animation(from, to, in: bounded)
+        #expect(article.duration > 0)
+        #expect(isClose(animation.duration, expected), "\(animation.duration) s, the article's \(article.duration) s")
+        #expect(animation.state(at: animation.duration) == article.state(at: article.duration))
+    }
+
+    @Test("in a bounded move no column waits longer than a quarter of it for the columns below")
+    func delaysAreCapped() throws {
+        let odometer = try Odometer(configuration: OdometerConfiguration(columns: .fixed(8), maxDuration: 3))
+        let cent = try animation(199_999, 200_000, in: odometer)
+        let delays = cent.first.motions.map(\.delay)
+        #expect(delays.count == 6)
+        #expect(cent.duration <= 3, "\(cent.duration) s")
+        #expect(delays.allSatisfy { $0 <= OdometerConfiguration.maximumDelayShare * cent.duration + 1e-9 }, "\(delays)")
+        let article = try animation(199_999, 200_000, in: try Odometer(configuration: OdometerConfiguration(columns: .fixed(8))))
+        #expect(article.duration > 10, "the article's own timeline for one cent: \(article.duration) s")
+    }
+
+    @Test("a maxDuration that is not a positive number of seconds is refused", arguments: [0.0, -1, .nan, .infinity])
+    func invalidMaxDuration(_ seconds: Double) {
+        #expect(throws: AnimationError.invalidConfiguration) {
+            try Odometer(configuration: OdometerConfiguration(maxDuration: seconds))
+        }
     }
 
     @Test("values settle into whole-digit columns", arguments: [
@@ -189,6 +232,7 @@ struct OdometerTests {
             let interval: Double? = Bool.random(using: &generator) ? Double.random(in: 0.1...5, using: &generator) : nil
             let animation = odometer.animation(from: start, to: end, interval: interval)
             #expect(animation.duration.isFinite && animation.duration >= 0)
+            if let interval, start != end { #expect(abs(animation.duration - interval) < 1e-9) }
             for motion in animation.first.motions + (animation.second?.motions ?? []) {
                 #expect([motion.delay, motion.start, motion.cycle, motion.end].allSatisfy { $0.isFinite && $0 >= 0 })
             }

@@ -86,6 +86,26 @@ struct EndToEndTests {
         }
     }
 
+    /// The article's own timeline takes 18.9 s for 0 → 86,420.00 and 10.8 s for one cent; the demo's revenue tile
+    /// has the default maxDuration of 3 s, so at 30 fps the roll fits in 3 × 30 frames (plus the resting one).
+    @Test(
+        "a big change and a one-cent change both come to rest within the tile's maxDuration",
+        arguments: [(0.0, 86_420.0, [8, 6, 4, 2, 0, 0, 0]), (1_999.99, 2_000.0, [2, 0, 0, 0, 0, 0])])
+    func boundedRoll(from: Double, to: Double, digits: [Int]) throws {
+        try withLiveServer { live in
+            if from != 0 {
+                #expect(try live.post("/api/v1/metrics/revenue", #"{"value": \#(from), "animated": false}"#).status.code == 202)
+            }
+            let screen = try Screen(live.webSocket())
+            _ = try screen.hello()
+            #expect(try live.post("/api/v1/metrics/revenue", #"{"value": \#(to)}"#).status.code == 202)
+            let frames = try screen.frames(within: 6) { revenue(in: $0)?.rests(on: digits) == true }
+            let rolling = frames.compactMap { revenue(in: $0) }
+            #expect(rolling.count <= 3 * 30 + 1, "\(rolling.count) frames at 30 fps is more than 3 s")
+            #expect(rolling.count >= 10, "it rolled over several frames, not jumped: \(rolling.count)")
+        }
+    }
+
     @Test(
         "values posted while an animation runs become the target in turn and come to rest on the last",
         arguments: QueuedPosting.allCases)

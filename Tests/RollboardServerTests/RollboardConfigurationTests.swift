@@ -91,6 +91,10 @@ struct RollboardConfigurationTests {
             #"config/dashboards/demo.yaml: tile "revenue": decimals: must be between 0 and 6, got 9"#
         ),
         (
+            "id: revenue\ntype: odometer\nmaxDuration: -1",
+            #"config/dashboards/demo.yaml: tile "revenue": maxDuration: must be between 0 and 3600, got -1"#
+        ),
+        (
             "id: revenue\ntype: odometer\ndecimal: 2",
             #"config/dashboards/demo.yaml: tile "revenue": decimal: unknown key (did you mean "decimals"?)"#
         ),
@@ -116,7 +120,7 @@ struct RollboardConfigurationTests {
         ),
         (
             "id: revenue\ntype: odometer\nformat: \"%d\"",
-            #"config/dashboards/demo.yaml: tile "revenue": format: is an option of counter tiles, not odometer tiles (odometer options: columns, maxColumns, decimals, prefix, suffix)"#
+            #"config/dashboards/demo.yaml: tile "revenue": format: is an option of counter tiles, not odometer tiles (odometer options: columns, maxColumns, decimals, prefix, suffix, maxDuration)"#
         ),
         (
             "id: revenue\ntype: gauge",

@@ -70,7 +70,7 @@ extension DashboardConfiguration {
 extension TileConfiguration {
     static let commonKeys = ["id", "type", "title", "metric", "position", "staleAfter", "backlog"]
     static let optionKeys: [TileType: [String]] = [
-        .odometer: ["columns", "maxColumns", "decimals", "prefix", "suffix"],
+        .odometer: ["columns", "maxColumns", "decimals", "prefix", "suffix", "maxDuration"],
         .counter: ["format", "grouping", "easing", "duration", "prefix", "suffix"],
         .wheel: ["contents", "duration"],
         .carousel: ["slides", "interval", "dotColor", "activeDotColor"],
@@ -199,7 +199,8 @@ extension OdometerOptions {
         }
         self.init(
             columns: columns, decimals: decimals, prefix: reader.string("prefix") ?? "",
-            suffix: reader.string("suffix") ?? ""
+            suffix: reader.string("suffix") ?? "",
+            maxDuration: reader.double("maxDuration", in: 0...3_600) ?? Self.defaultMaxDuration
         )
     }
 }

@@ -8,7 +8,9 @@ extension OdometerOptions {
             case .fixed(let count): .fixed(count)
             case .growing(let maximum): .growing(maximum: maximum)
             }
-        return try Odometer(configuration: OdometerConfiguration(columns: columns, decimals: decimals))
+        return try Odometer(
+            configuration: OdometerConfiguration(
+                columns: columns, decimals: decimals, maxDuration: maxDuration > 0 ? maxDuration : nil))
     }
 
     /// Whether the tile can show `value`, by the odometer's own rule (the one its live tile applies): rounded to

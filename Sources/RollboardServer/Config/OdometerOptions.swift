@@ -10,14 +10,22 @@ public struct OdometerOptions: Sendable, Equatable {
     public var decimals: Int
     public var prefix: String
     public var suffix: String
+    /// The longest a change takes, in seconds, column delays included (the article's timeline is played faster to
+    /// fit); `0` plays the article's timeline as it is, however long.
+    public var maxDuration: Double
+
+    /// The default `maxDuration`: a wall screen shows the new value within three seconds.
+    public static let defaultMaxDuration = 3.0
 
     public init(
-        columns: Columns = .growing(max: columnLimit), decimals: Int = 0, prefix: String = "", suffix: String = ""
+        columns: Columns = .growing(max: columnLimit), decimals: Int = 0, prefix: String = "", suffix: String = "",
+        maxDuration: Double = defaultMaxDuration
     ) {
         self.columns = columns
         self.decimals = decimals
         self.prefix = prefix
         self.suffix = suffix
+        self.maxDuration = maxDuration
     }
 
     /// A fixed column count, or columns that grow on the left up to a maximum.

@@ -45,6 +45,7 @@ extension RollboardConfiguration {
                 JSONMember("decimals", .number(options.decimals)),
                 JSONMember("prefix", .string(options.prefix)),
                 JSONMember("suffix", .string(options.suffix)),
+                JSONMember("maxDuration", .number(options.maxDuration)),
             ]
         case .counter(let options):
             members += [

@@ -52,12 +52,20 @@ carousel = frames("carousel", "--slides", "4", "--seconds", "10")
 check("carousel runs until the given time and shows page 1 after four wraps",
       carousel[-1]["t"] == 10 and carousel[-1]["page"] == 1, str(carousel[-1]))
 
+bounded = frames("odometer", "--from", "0", "--to", "86420", "--decimals", "2", "--max-columns", "10",
+                 "--max-duration", "3")
+check("--max-duration 3: 0 → 86,420.00 rests at exactly t = 3 (the article's timeline takes 18.9 s)",
+      bounded[-1] == {"t": 3, "digits": [8, 6, 4, 2, 0, 0, 0], "negative": False}, str(bounded[-1]))
+exact = frames("odometer", "--from", "521", "--to", "542", "--interval", "1.25")
+check("--interval 1.25 is the whole move: the last line is at t = 1.25", exact[-1]["t"] == 1.25, str(exact[-1]))
+
 bad_arguments = [
     ["odometer", "--from", "1", "--to", "nan"],
     ["odometer", "--from", "100", "--to", "1000", "--columns", "3"],
     ["odometer", "--from", "x", "--to", "1"],
     ["odometer", "--from", "1", "--to", "2", "--then", "abc"],
     ["odometer", "--from", "1", "--to", "2", "--decimals", "9"],
+    ["odometer", "--from", "1", "--to", "2", "--max-duration", "0"],
     ["counter", "--from", "0", "--to", "1", "--format", "%q"],
     ["counter", "--from", "0", "--to", "1", "--easing", "bouncy"],
     ["wheel", "--contents", "A,B", "--from", "0", "--to", "0.5", "--fps", "0"],
