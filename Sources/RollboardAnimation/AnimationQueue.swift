@@ -4,7 +4,10 @@
 /// A change that arrives while an animation runs waits its turn and starts, from the value queued
 /// before it, when every part of the running animation has finished. A change to the value already
 /// queued last is a no-op. When more than `backlog` changes would wait, all waiting changes collapse
-/// into one move to the newest value, so a screen that fell behind never replays a long history.
+/// into one move to the newest value, so a screen that fell behind never replays a long history. With a
+/// `maxLag`, the queue is also never further behind than that: when the queued work would end more than
+/// `maxLag` after the newest change arrived, the waiting changes collapse into one move to the newest
+/// value, played faster if needed to end within it.
 ///
 /// Times are seconds on any clock the caller chooses, and must not go backwards between calls to
 /// ``enqueue(_:at:interval:animated:)`` (an earlier time is treated as the latest time seen).
@@ -14,6 +17,9 @@ public struct AnimationQueue<Animator: TileAnimator>: Sendable {
     public let animator: Animator
     /// The most changes that may wait behind the running one.
     public let backlog: Int
+    /// The longest the queued work may run past the arrival of the newest change, in seconds; `nil` leaves only
+    /// the backlog to bound it.
+    public let maxLag: Double?
 
     @usableFromInline
     struct Entry: Sendable {
@@ -33,14 +39,20 @@ public struct AnimationQueue<Animator: TileAnimator>: Sendable {
     /// the tile rests on ``target`` until the next change.
     public private(set) var restTime: Double
 
-    /// Creates a queue resting on `value` at `time`; `backlog` must be at least 1.
-    public init(_ animator: Animator, value: Animator.Value, at time: Double = 0, backlog: Int = 8) throws(AnimationError) {
+    /// Creates a queue resting on `value` at `time`; `backlog` must be at least 1, `maxLag` above 0.
+    public init(
+        _ animator: Animator, value: Animator.Value, at time: Double = 0, backlog: Int = 8, maxLag: Double? = nil
+    ) throws(AnimationError) {
         guard time.isFinite else { throw AnimationError.invalidTime }
         guard backlog >= 1 else {
             throw AnimationError(.invalidConfiguration, "backlog must be at least 1, not \(backlog)")
         }
+        if let maxLag, !(maxLag.isFinite && maxLag > 0) {
+            throw AnimationError(.invalidConfiguration, "maxLag must be above 0 seconds, not \(maxLag)")
+        }
         self.animator = animator
         self.backlog = backlog
+        self.maxLag = maxLag
         base = try animator.settle(value, after: nil)
         latestTime = time
         restTime = time
@@ -79,15 +91,37 @@ public struct AnimationQueue<Animator: TileAnimator>: Sendable {
         let running = entries.first.map { $0.start <= now } ?? false
         let waiting = entries.count - (running ? 1 : 0)
         if waiting + 1 > backlog {
-            entries.removeLast(waiting)
-            let from = target
-            let collapsed = try animator.settle(value, after: from)
-            if collapsed != from { append(from: from, to: collapsed, at: now, interval: interval) }
+            try collapse(waiting, to: value, at: now, interval: interval)
         } else {
             append(from: target, to: settled, at: now, interval: interval)
+            if let maxLag, let last = entries.last, last.end - now > maxLag {
+                try collapse(waiting + 1, to: value, at: now, interval: interval)
+            }
         }
         restTime = entries.last?.end ?? now
     }
+
+    /// Drops the last `count` (waiting) entries and queues one move from the remaining target to `value`, timed to end
+    /// within `maxLag` of `now` when there is one.
+    private mutating func collapse(
+        _ count: Int, to value: Animator.Value, at now: Double, interval: Double?
+    ) throws(AnimationError) {
+        entries.removeLast(count)
+        let from = target
+        let collapsed = try animator.settle(value, after: from)
+        guard collapsed != from else { return }
+        var interval = interval
+        if let maxLag {
+            let begin = entries.last?.end ?? now
+            let budget = now + maxLag - begin
+            let natural = animator.animation(from: from, to: collapsed, interval: interval).duration
+            if natural > budget { interval = max(budget, Self.shortestCatchUp) }
+        }
+        append(from: from, to: collapsed, at: now, interval: interval)
+    }
+
+    /// The shortest move a catch-up plays, so the digits still visibly roll.
+    static var shortestCatchUp: Double { 0.1 }
 
     private mutating func append(from start: Animator.State, to end: Animator.State, at now: Double, interval: Double?) {
         let animation = animator.animation(from: start, to: end, interval: interval)

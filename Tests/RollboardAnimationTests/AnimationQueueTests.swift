@@ -120,4 +120,61 @@ struct AnimationQueueTests {
             #expect(queue.state(at: queue.restTime) == queue.target)
         }
     }
+
+    // MARK: Lag bound
+
+    /// A 1 Hz producer of growing revenue on a 3 s odometer: each move is longer than the gap between posts.
+    private func producer(maxLag: Double?) throws -> (lags: [Double], shown: [Double], last: Double) {
+        let odometer = try Odometer(configuration: OdometerConfiguration(columns: .growing(maximum: 10), maxDuration: 3))
+        var queue = try AnimationQueue(odometer, value: 0, backlog: 8, maxLag: maxLag)
+        var lags: [Double] = []
+        var shown: [Double] = []
+        var value = 1_000.0
+        for second in 0..<60 {
+            let now = Double(second)
+            shown.append(queue.state(at: now).target)
+            value += 1_234.5 * Double(second % 7 + 1)
+            try queue.enqueue(value, at: now)
+            lags.append(queue.restTime - now)
+        }
+        #expect(queue.target.target == value)
+        return (lags, shown, value)
+    }
+
+    @Test("a producer posting every second for a minute keeps the screen within maxLag of the newest value")
+    func lagIsBounded() throws {
+        let run = try producer(maxLag: 6)
+        #expect(run.lags.allSatisfy { $0 <= 6 + 1e-9 }, "lags \(run.lags.map { ($0 * 100).rounded() / 100 })")
+        #expect(run.shown.count == 60)
+    }
+
+    @Test("without maxLag the same producer falls behind by more than the bound")
+    func unboundedFallsBehind() throws {
+        let run = try producer(maxLag: nil)
+        #expect(run.lags.contains { $0 > 6 }, "max lag \(run.lags.max() ?? 0)")
+    }
+
+    @Test("fifo still plays every value in order when the producer leaves time for it")
+    func fifoWithTime() throws {
+        let odometer = try Odometer(configuration: OdometerConfiguration(maxDuration: 3))
+        var queue = try AnimationQueue(odometer, value: 0, maxLag: 6)
+        for (index, value) in [120.0, 4_500, 77, 90_000].enumerated() {
+            let posted = Double(index) * 4
+            try queue.enqueue(value, at: posted)
+            #expect(queue.state(at: posted + 3) == queue.target && queue.target.target == value)
+        }
+    }
+
+    @Test("a single move longer than maxLag is played within it")
+    func singleMoveWithinLag() throws {
+        var queue = try AnimationQueue(odometer, value: 0, maxLag: 2)
+        try queue.enqueue(12_345_678, at: 10)
+        #expect(isClose(queue.restTime, 12))
+        #expect(queue.state(at: 12).target == 12_345_678)
+    }
+
+    @Test("a maxLag that is not a positive number of seconds is refused", arguments: [0.0, -2, .nan, .infinity])
+    func invalidMaxLag(_ seconds: Double) {
+        #expect(throws: AnimationError.invalidConfiguration) { try AnimationQueue(odometer, value: 0, maxLag: seconds) }
+    }
 }

@@ -19,7 +19,8 @@ struct LiveTileFactory {
         case .odometer(let options):
             let odometer = try options.odometer().configuration
             let value = showable(stored, tile: tile, canShow: options.canShow)
-            return try OdometerTile(tileID: tile.id, configuration: odometer, value: value, backlog: backlog, at: time)
+            return try OdometerTile(
+                tileID: tile.id, configuration: odometer, value: value, backlog: backlog, maxLag: options.maxLag, at: time)
         case .counter(let options):
             let counter = try options.counter().configuration
             let value = showable(stored, tile: tile, canShow: options.canShow)

@@ -5,9 +5,15 @@ struct OdometerTile: QueuedTile {
     let tileID: String
     private(set) var queue: AnimationQueue<Odometer>
 
-    init(tileID: String, configuration: OdometerConfiguration, value: Double, backlog: Int, at time: Double) throws {
+    /// - Parameter maxLag: how far the screen may fall behind the newest value, in seconds (`nil`: only the backlog
+    ///   bounds it).
+    init(
+        tileID: String, configuration: OdometerConfiguration, value: Double, backlog: Int, maxLag: Double? = nil,
+        at time: Double
+    ) throws {
         self.tileID = tileID
-        queue = try AnimationQueue(Odometer(configuration: configuration), value: value, at: time, backlog: backlog)
+        queue = try AnimationQueue(
+            Odometer(configuration: configuration), value: value, at: time, backlog: backlog, maxLag: maxLag)
     }
 
     mutating func apply(_ change: TileChange, at time: Double) throws {
