@@ -20,6 +20,9 @@ struct SimulateOdometer: ParsableCommand {
     @Option(name: .customLong("max-duration"), help: "The longest a change may take, in seconds (default: the article's timeline, however long; the server's tiles default to 3).")
     var maxDuration: Double?
 
+    @Option(name: .customLong("max-lag"), help: "The farthest the screen may fall behind the newest value, in seconds (default: twice --max-duration when it is given, as on the server).")
+    var maxLag: Double?
+
     @Option(help: "A fixed number of columns, 1…15.")
     var columns: Int?
 
@@ -45,7 +48,7 @@ struct SimulateOdometer: ParsableCommand {
             configuration: OdometerConfiguration(columns: layout, decimals: decimals, maxDuration: maxDuration))
         let changes = try posts.map(Self.parsePost).enumerated().sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }.map(\.element)
         for change in changes { _ = try odometer.settle(change.value, after: nil) }
-        var queue = try AnimationQueue(odometer, value: from, at: 0)
+        var queue = try AnimationQueue(odometer, value: from, at: 0, maxLag: maxLag ?? maxDuration.map { 2 * $0 })
         try queue.enqueue(to, at: 0, interval: interval)
         try SimulateOutput.frames(
             fps: fps,

@@ -59,6 +59,11 @@ check("--max-duration 3: 0 → 86,420.00 rests at exactly t = 3 (the article's t
 exact = frames("odometer", "--from", "521", "--to", "542", "--interval", "1.25")
 check("--interval 1.25 is the whole move: the last line is at t = 1.25", exact[-1]["t"] == 1.25, str(exact[-1]))
 
+posts = [arg for second in range(1, 35) for arg in ("--then", f"{second}:{1000 + second * 1234}")]
+lagging = frames("odometer", "--from", "0", "--to", "1000", "--max-columns", "10", "--max-duration", "3", *posts)
+check("a post every second for 34 s on a 3 s odometer rests within 6 s of the last post (lag bound 2 × 3 s)",
+      lagging[-1]["t"] <= 34 + 6 and lagging[-1]["digits"] == [4, 2, 9, 5, 6], str(lagging[-1]))
+
 bad_arguments = [
     ["odometer", "--from", "1", "--to", "nan"],
     ["odometer", "--from", "100", "--to", "1000", "--columns", "3"],
@@ -66,6 +71,7 @@ bad_arguments = [
     ["odometer", "--from", "1", "--to", "2", "--then", "abc"],
     ["odometer", "--from", "1", "--to", "2", "--decimals", "9"],
     ["odometer", "--from", "1", "--to", "2", "--max-duration", "0"],
+    ["odometer", "--from", "1", "--to", "2", "--max-lag", "0"],
     ["counter", "--from", "0", "--to", "1", "--format", "%q"],
     ["counter", "--from", "0", "--to", "1", "--easing", "bouncy"],
     ["wheel", "--contents", "A,B", "--from", "0", "--to", "0.5", "--fps", "0"],
