@@ -4,7 +4,7 @@
 //
 //   swift build -c release --product DashboardBenchmark
 //   .build/release/DashboardBenchmark [--clients 500,1000,2000] [--deflate off,on] [--duration 20] [--runs 2]
-//       [--client-threads 1] [--interval 0.9] [--post-every 1]
+//       [--client-threads 1] [--interval 1] [--post-every 1]
 //
 // Measures, per scenario: frames received per second across clients against the expected rate, the delay from
 // the POST's 202 (and from the POST being sent) to the first frame carrying the new target at each client
