@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 public import Logging
 import Synchronization
 
@@ -50,6 +51,9 @@ public final class MetricStore: Sendable {
 
     /// Opens (or creates) the store in `directory`, recovering every change that was acknowledged.
     ///
+    /// For fault tests against a real server, `ROLLBOARD_STORE_FAULTS` in the environment injects failures into the
+    /// store's file operations (see `StoreFaults.environmentVariable`); it is logged as a warning.
+    ///
     /// - Parameters:
     ///   - historyLimit: past values kept per metric.
     ///   - compactionThreshold: journal size in bytes above which it is compacted into the snapshot.
@@ -61,9 +65,15 @@ public final class MetricStore: Sendable {
         logger: Logger,
         clock: (@Sendable () -> Double)? = nil
     ) throws(StoreError) {
+        let faults = try StoreFaults.parse(ProcessInfo.processInfo.environment[StoreFaults.environmentVariable])
+        if faults != nil {
+            logger.warning(
+                "fault injection is active: the store will fail on purpose",
+                metadata: ["faults": "\(ProcessInfo.processInfo.environment[StoreFaults.environmentVariable] ?? "")"])
+        }
         try self.init(
             directory: directory, historyLimit: historyLimit, compactionThreshold: compactionThreshold, logger: logger,
-            clock: clock, faults: nil)
+            clock: clock, faults: faults)
     }
 
     /// The store with `faults` injected into its file operations (for tests).

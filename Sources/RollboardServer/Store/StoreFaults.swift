@@ -1,6 +1,10 @@
 import Dispatch
 import Synchronization
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// Failures injected into the store's file operations, so tests can prove what the store does when the disk says no
 /// (a full disk, no descriptors left, a sync that never returns) without making the machine's disk fail.
 final class StoreFaults: Sendable {
@@ -25,6 +29,33 @@ final class StoreFaults: Sendable {
     private let faults = Mutex<[Operation: Fault]>([:])
 
     init() {}
+
+    /// The environment variable that injects faults into a real server's store, for attack and fault tests only:
+    /// `OPERATION:ERRNO[:TIMES]` entries separated by commas, e.g. `openNewJournal:EMFILE:1000`. Operations: `append`,
+    /// `sync`, `openNewJournal`, `syncFolder`; errors: `EMFILE`, `ENOSPC`, `EIO`.
+    static let environmentVariable = "ROLLBOARD_STORE_FAULTS"
+
+    /// The faults `specification` names (see `environmentVariable`), or `nil` for none; throws a sentence for a
+    /// specification it cannot read.
+    static func parse(_ specification: String?) throws(StoreError) -> StoreFaults? {
+        guard let specification, !specification.isEmpty else { return nil }
+        let operations: [String: Operation] = [
+            "append": .append, "sync": .sync, "openNewJournal": .openNewJournal, "syncFolder": .syncFolder,
+        ]
+        let codes: [String: Int32] = ["EMFILE": EMFILE, "ENOSPC": ENOSPC, "EIO": EIO]
+        let faults = StoreFaults()
+        for entry in specification.split(separator: ",") {
+            let parts = entry.split(separator: ":").map(String.init)
+            guard (2...3).contains(parts.count), let operation = operations[parts[0]], let code = codes[parts[1]],
+                let times = parts.count == 3 ? Int(parts[2]) : 1, times > 0
+            else {
+                throw StoreError.damaged(
+                    environmentVariable, "cannot read \"\(entry)\" (expected OPERATION:ERRNO[:TIMES])")
+            }
+            faults.inject(operation, errno: code, times: times)
+        }
+        return faults
+    }
 
     /// Makes the next `times` calls of `operation` fail with `code`.
     func inject(_ operation: Operation, errno code: Int32, times: Int = 1) {
