@@ -1,16 +1,17 @@
-/// The changes of one tile on one screen, played one after another (DPScrollNumberLabel's task
-/// array), evaluated at any time.
+/// The changes of one tile on one screen, evaluated at any time; by default played one after another
+/// (DPScrollNumberLabel's task array).
 ///
-/// A change that arrives while an animation runs waits its turn and starts, from the value queued
-/// before it, when every part of the running animation has finished. A change to the value already
-/// queued last is a no-op. When more than `backlog` changes would wait, all waiting changes collapse
-/// into one move to the newest value, so a screen that fell behind never replays a long history. With a
-/// `maxLag`, the queue is also never further behind than that: when the queued work would end more than
-/// `maxLag` after the newest change arrived, the waiting changes collapse into one move to the newest
-/// value, played faster if needed to end within it.
+/// What happens to a change that arrives while an animation runs is the ``QueuePolicy``: under `fifo` it waits its
+/// turn and starts, from the value queued before it, when every part of the running animation has finished; under
+/// `latest` it replaces whatever waits; under `retarget` the running animation bends towards it at once. A change to
+/// the value already queued last is a no-op. When more than `backlog` changes would wait, all waiting changes collapse
+/// into one move to the newest value, so a screen that fell behind never replays a long history. With a `maxLag`,
+/// the queue is also never further behind than that under any policy: when the queued work would end more than
+/// `maxLag` after the newest change arrived, the waiting changes collapse into one move to the newest value, played
+/// faster if needed to end within it.
 ///
 /// Times are seconds on any clock the caller chooses, and must not go backwards between calls to
-/// ``enqueue(_:at:interval:animated:)`` (an earlier time is treated as the latest time seen).
+/// ``enqueue(_:at:interval:animated:policy:)`` (an earlier time is treated as the latest time seen).
 /// ``state(at:)`` is a cheap, non-mutating query meant to be called every frame.
 public struct AnimationQueue<Animator: TileAnimator>: Sendable {
     /// Plans the animations of this tile.
@@ -20,6 +21,8 @@ public struct AnimationQueue<Animator: TileAnimator>: Sendable {
     /// The longest the queued work may run past the arrival of the newest change, in seconds; `nil` leaves only
     /// the backlog to bound it.
     public let maxLag: Double?
+    /// The policy of a change that names none.
+    public let policy: QueuePolicy
 
     @usableFromInline
     struct Entry: Sendable {
@@ -41,7 +44,8 @@ public struct AnimationQueue<Animator: TileAnimator>: Sendable {
 
     /// Creates a queue resting on `value` at `time`; `backlog` must be at least 1, `maxLag` above 0.
     public init(
-        _ animator: Animator, value: Animator.Value, at time: Double = 0, backlog: Int = 8, maxLag: Double? = nil
+        _ animator: Animator, value: Animator.Value, at time: Double = 0, backlog: Int = 8, maxLag: Double? = nil,
+        policy: QueuePolicy = .fifo
     ) throws(AnimationError) {
         guard time.isFinite else { throw AnimationError.invalidTime }
         guard backlog >= 1 else {
@@ -53,6 +57,7 @@ public struct AnimationQueue<Animator: TileAnimator>: Sendable {
         self.animator = animator
         self.backlog = backlog
         self.maxLag = maxLag
+        self.policy = policy
         base = try animator.settle(value, after: nil)
         latestTime = time
         restTime = time
@@ -66,9 +71,13 @@ public struct AnimationQueue<Animator: TileAnimator>: Sendable {
     /// - Parameters:
     ///   - interval: the length of this change in seconds; nil or 0 for the tile's own timing.
     ///   - animated: false shows `value` at once, dropping the running and waiting changes.
+    ///   - policy: what to do with running and waiting changes; nil for the queue's own ``policy``.
     /// - Throws: ``AnimationError`` when the tile cannot show `value`, or for a negative or
     ///   non-finite interval or time; the queue is then unchanged.
-    public mutating func enqueue(_ value: Animator.Value, at time: Double, interval: Double? = nil, animated: Bool = true) throws(AnimationError) {
+    public mutating func enqueue(
+        _ value: Animator.Value, at time: Double, interval: Double? = nil, animated: Bool = true,
+        policy: QueuePolicy? = nil
+    ) throws(AnimationError) {
         guard time.isFinite else { throw AnimationError.invalidTime }
         if let interval, !(interval.isFinite && interval >= 0) {
             throw AnimationError(.invalidInterval, "interval \(interval) must be a finite number of seconds, zero or more")
@@ -90,15 +99,35 @@ public struct AnimationQueue<Animator: TileAnimator>: Sendable {
         if settled == target { return }
         let running = entries.first.map { $0.start <= now } ?? false
         let waiting = entries.count - (running ? 1 : 0)
-        if waiting + 1 > backlog {
-            try collapse(waiting, to: value, at: now, interval: interval)
-        } else {
-            append(from: target, to: settled, at: now, interval: interval)
-            if let maxLag, let last = entries.last, last.end - now > maxLag {
-                try collapse(waiting + 1, to: value, at: now, interval: interval)
+        switch policy ?? self.policy {
+        case .fifo:
+            if waiting + 1 > backlog {
+                try collapse(waiting, to: value, at: now, interval: interval)
+            } else {
+                append(from: target, to: settled, at: now, interval: interval)
+                if let maxLag, let last = entries.last, last.end - now > maxLag {
+                    try collapse(waiting + 1, to: value, at: now, interval: interval)
+                }
             }
+        case .latest:
+            try collapse(waiting, to: value, at: now, interval: interval)
+        case .retarget:
+            retarget(to: settled, at: now, interval: interval)
         }
         restTime = entries.last?.end ?? now
+    }
+
+    /// Replaces every queued change by one glide from what the running change shows at `now` (or from rest) to `end`,
+    /// ending within `maxLag` when there is one.
+    private mutating func retarget(to end: Animator.State, at now: Double, interval: Double?) {
+        let running = entries.first.flatMap { entry in entry.start <= now ? (entry.animation, now - entry.start) : nil }
+        if let first = entries.first, running != nil { base = first.rest }
+        entries.removeAll(keepingCapacity: true)
+        var animation = animator.retarget(from: base, running: running, to: end, interval: interval)
+        if let maxLag, animation.duration > maxLag {
+            animation = animator.retarget(from: base, running: running, to: end, interval: maxLag)
+        }
+        entries.append(Entry(animation: animation, start: now, end: now + animation.duration, rest: end))
     }
 
     /// Drops the last `count` (waiting) entries and queues one move from the remaining target to `value`, timed to end

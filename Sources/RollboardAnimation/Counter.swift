@@ -32,4 +32,18 @@ public struct Counter: TileAnimator {
         let duration = max(interval ?? configuration.duration, CounterConfiguration.minimumDuration)
         return CounterAnimation(from: start, to: end, duration: duration, easing: configuration.easing, format: configuration.format)
     }
+
+    /// A glide from the value `running` has reached (or from rest on `start`) to `end`, over `interval` or the
+    /// configured duration.
+    public func retarget(
+        from start: CounterState, running: (animation: CounterAnimation, elapsed: Double)?, to end: CounterState,
+        interval: Double?
+    ) -> CounterAnimation {
+        let duration = max(interval ?? configuration.duration, CounterConfiguration.minimumDuration)
+        let motion = running.map { $0.animation.motion(at: $0.elapsed) } ?? (value: start.value, velocity: 0)
+        let origin = CounterState(value: motion.value, text: start.text, target: start.target)
+        return CounterAnimation(
+            from: origin, to: end, duration: duration, easing: configuration.easing, format: configuration.format,
+            velocity: motion.velocity)
+    }
 }

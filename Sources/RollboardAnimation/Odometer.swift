@@ -54,4 +54,17 @@ public struct Odometer: TileAnimator {
     public func animation(from start: OdometerState, to end: OdometerState, interval: Double?) -> OdometerAnimation {
         OdometerAnimation(from: start, to: end, interval: interval, maxDuration: configuration.maxDuration)
     }
+
+    /// A glide from where `running` is (or from rest on `start`) to `end`, the columns turning like a mechanical
+    /// odometer's; it lasts `interval`, or the article's time for the move bounded by `maxDuration`.
+    public func retarget(
+        from start: OdometerState, running: (animation: OdometerAnimation, elapsed: Double)?, to end: OdometerState,
+        interval: Double?
+    ) -> OdometerAnimation {
+        let motion = running.map { $0.animation.motion(at: $0.elapsed) }
+            ?? (value: Double(start.scaledTarget), velocity: 0, columns: start.digits.count)
+        return OdometerAnimation(
+            gliding: motion.value, velocity: motion.velocity, columns: motion.columns, to: end, interval: interval,
+            maxDuration: configuration.maxDuration)
+    }
 }

@@ -3,6 +3,10 @@
 /// A change that crosses zero plays two legs: the columns roll down to 0 under the old sign, the
 /// sign flips, and they roll out to the new magnitude. Columns added on the left slide in over
 /// 0.2 s each (ease-in-out) while the digits roll.
+///
+/// A retarget plays a ``Glide`` of the value instead, and the columns turn like a mechanical odometer's: the last
+/// column follows the value continuously, and every other column turns on to its next digit while the column below
+/// it passes from 9 to 0. The shown value then never passes the target and never turns back on the way.
 public struct OdometerAnimation: TileAnimation {
     public typealias State = OdometerState
 
@@ -16,6 +20,10 @@ public struct OdometerAnimation: TileAnimation {
     let final: OdometerState
     let startWidth: Double
     let growth: Double
+    /// The start's value × 10^decimals.
+    let startScaled: Int64
+    /// The retarget's glide of the signed value × 10^decimals, or `nil` for the article's timeline.
+    let glide: Glide?
 
     public let duration: Double
 
@@ -32,6 +40,8 @@ public struct OdometerAnimation: TileAnimation {
         startDigits = digits
         final = end
         startWidth = Double(start.digits.count)
+        startScaled = from
+        glide = nil
         var first: OdometerLeg
         var second: OdometerLeg?
         if (from < 0 && to > 0) || (from > 0 && to < 0) {
@@ -63,8 +73,60 @@ public struct OdometerAnimation: TileAnimation {
         duration = max(first.duration + (second?.duration ?? 0), growth)
     }
 
+    /// Plans a retarget: a glide from `value` × 10^decimals, moving at `velocity` of those units per second, to
+    /// `end` over `columns` columns (at least `end`'s). It takes `interval` seconds exactly when given; otherwise as
+    /// long as the article's move between the two values would, at least 0.3 s and at most `maxDuration`.
+    init(gliding value: Double, velocity: Double, columns: Int, to end: OdometerState, interval: Double?, maxDuration: Double?) {
+        let natural = max(Self.naturalDuration(from: Int64(value.rounded()), to: end.scaledTarget), 0.3)
+        let length = interval ?? min(natural, maxDuration ?? natural)
+        let columns = max(columns, end.digits.count)
+        glide = Glide(from: value, velocity: velocity, to: Double(end.scaledTarget), duration: length)
+        startDigits = DigitPositions(count: columns, repeating: 0)
+        final = end
+        startWidth = Double(columns)
+        growth = 0
+        startScaled = Int64(value.rounded())
+        first = OdometerLeg(from: 0, to: 0)
+        second = nil
+        firstNegative = value < 0
+        secondNegative = end.negative
+        duration = length
+    }
+
+    /// The article's duration of the move from `from` to `to` (both × 10^decimals), both legs when it crosses zero.
+    static func naturalDuration(from: Int64, to: Int64) -> Double {
+        if (from < 0 && to > 0) || (from > 0 && to < 0) {
+            return OdometerLeg(from: abs(from), to: 0).duration + OdometerLeg(from: 0, to: abs(to)).duration
+        }
+        return OdometerLeg(from: abs(from), to: abs(to)).duration
+    }
+
+    /// Where a retarget `elapsed` seconds in starts from: the signed value × 10^decimals the columns show, how fast it
+    /// moves (per second), and the number of columns.
+    func motion(at elapsed: Double) -> (value: Double, velocity: Double, columns: Int) {
+        if let glide { return (glide.value(at: elapsed), glide.velocity(at: elapsed), startDigits.count) }
+        let state = state(at: elapsed)
+        let velocity = elapsed < duration && duration > 0 ? Double(final.scaledTarget - startScaled) / duration : 0
+        return (Self.reading(state), velocity, state.digits.count)
+    }
+
+    /// The signed value × 10^decimals that column positions read: every column's whole digit, plus the last
+    /// column's fraction.
+    static func reading(_ state: OdometerState) -> Double {
+        var magnitude = 0.0
+        for position in state.digits { magnitude = magnitude * 10 + position.rounded(.down) }
+        if let last = state.digits.last { magnitude += last - last.rounded(.down) }
+        return state.negative ? -magnitude : magnitude
+    }
+
     public func state(at elapsed: Double) -> OdometerState {
         if elapsed >= duration { return final }
+        if let glide {
+            let value = glide.value(at: elapsed)
+            var digits = startDigits
+            Self.turn(&digits, to: abs(value))
+            return final.with(digits: digits, negative: value < 0 || (value == 0 && firstNegative), width: startWidth)
+        }
         var digits = startDigits
         let negative: Bool
         if let second, elapsed >= first.duration {
@@ -80,5 +142,22 @@ public struct OdometerAnimation: TileAnimation {
             ? startWidth + (endWidth - startWidth) * CubicBezier.easeInOut(elapsed / growth)
             : endWidth
         return final.with(digits: digits, negative: negative, width: width)
+    }
+
+    /// Sets the columns to a mechanical odometer's positions for `magnitude`: the last column at `magnitude` mod 10,
+    /// each other column at its digit plus the part of its turn that the column below has made past 9.
+    static func turn(_ digits: inout DigitPositions, to magnitude: Double) {
+        var below = 0.0
+        var place = 1.0
+        for index in stride(from: digits.count - 1, through: 0, by: -1) {
+            let digit = (magnitude / place).rounded(.down).truncatingRemainder(dividingBy: 10)
+            var position = index == digits.count - 1
+                ? magnitude.truncatingRemainder(dividingBy: 10)
+                : digit + max(0, below - 9)
+            if position >= 10 { position -= 10 }
+            digits[index] = position
+            below = position
+            place *= 10
+        }
     }
 }

@@ -17,4 +17,10 @@ public protocol TileAnimator: Sendable {
     /// Plans the change from `start` to `end`, both results of ``settle(_:after:)``; `interval` is
     /// the requested length in seconds, or nil for the tile's own timing.
     func animation(from start: State, to end: State, interval: Double?) -> Animation
+
+    /// Plans a change to `end` that moves on, without stopping, from what `running` shows `elapsed` seconds in (a
+    /// retarget), or from rest on `start` when nothing runs; `interval` as in ``animation(from:to:interval:)``.
+    func retarget(
+        from start: State, running: (animation: Animation, elapsed: Double)?, to end: State, interval: Double?
+    ) -> Animation
 }

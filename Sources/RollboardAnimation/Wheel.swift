@@ -54,4 +54,16 @@ public struct Wheel: TileAnimator {
     public func animation(from start: WheelState, to end: WheelState, interval: Double?) -> WheelAnimation {
         WheelAnimation(from: start.position, final: end, duration: interval ?? duration)
     }
+
+    /// A glide from where `running` is (or from rest on `start`) to `end`, over `interval` or the wheel's duration.
+    public func retarget(
+        from start: WheelState, running: (animation: WheelAnimation, elapsed: Double)?, to end: WheelState,
+        interval: Double?
+    ) -> WheelAnimation {
+        let duration = interval ?? self.duration
+        let motion = running.map { $0.animation.motion(at: $0.elapsed) } ?? (position: start.position, velocity: 0)
+        return WheelAnimation(
+            from: motion.position, final: end, duration: duration,
+            glide: Glide(from: motion.position, velocity: motion.velocity, to: end.position, duration: duration))
+    }
 }

@@ -124,9 +124,11 @@ struct AnimationQueueTests {
     // MARK: Lag bound
 
     /// A 1 Hz producer of growing revenue on a 3 s odometer: each move is longer than the gap between posts.
-    private func producer(maxLag: Double?) throws -> (lags: [Double], shown: [Double], last: Double) {
+    private func producer(
+        maxLag: Double?, policy: QueuePolicy = .fifo
+    ) throws -> (lags: [Double], shown: [Double], last: Double) {
         let odometer = try Odometer(configuration: OdometerConfiguration(columns: .growing(maximum: 10), maxDuration: 3))
-        var queue = try AnimationQueue(odometer, value: 0, backlog: 8, maxLag: maxLag)
+        var queue = try AnimationQueue(odometer, value: 0, backlog: 8, maxLag: maxLag, policy: policy)
         var lags: [Double] = []
         var shown: [Double] = []
         var value = 1_000.0
@@ -141,9 +143,10 @@ struct AnimationQueueTests {
         return (lags, shown, value)
     }
 
-    @Test("a producer posting every second for a minute keeps the screen within maxLag of the newest value")
-    func lagIsBounded() throws {
-        let run = try producer(maxLag: 6)
+    @Test("a producer posting every second for a minute keeps the screen within maxLag under every policy",
+          arguments: QueuePolicy.allCases)
+    func lagIsBounded(policy: QueuePolicy) throws {
+        let run = try producer(maxLag: 6, policy: policy)
         #expect(run.lags.allSatisfy { $0 <= 6 + 1e-9 }, "lags \(run.lags.map { ($0 * 100).rounded() / 100 })")
         #expect(run.shown.count == 60)
     }
@@ -176,5 +179,94 @@ struct AnimationQueueTests {
     @Test("a maxLag that is not a positive number of seconds is refused", arguments: [0.0, -2, .nan, .infinity])
     func invalidMaxLag(_ seconds: Double) {
         #expect(throws: AnimationError.invalidConfiguration) { try AnimationQueue(odometer, value: 0, maxLag: seconds) }
+    }
+
+    // MARK: Policies
+
+    @Test("latest lets the running change finish and shows the newest value next, skipping the ones between")
+    func latestShowsNewestNext() throws {
+        var queue = try AnimationQueue(odometer, value: 0, policy: .latest)
+        try queue.enqueue(5, at: 0)       // 0 → 5 runs until 1.5
+        try queue.enqueue(7, at: 0.5)
+        try queue.enqueue(3, at: 1.0)     // replaces 7
+        #expect(queue.state(at: 1.4).target == 5)
+        #expect(queue.state(at: 1.5).digits == [5])
+        #expect(queue.state(at: 1.6).target == 3)
+        #expect(queue.pendingCount(at: 1.0) == 2)
+        #expect(isClose(queue.restTime, 1.5 + 0.6))  // 5 → 3: 0.3 × 1 × 2 s
+    }
+
+    @Test("a change can name its own policy, whatever the queue's default")
+    func perChangePolicy() throws {
+        var queue = try AnimationQueue(odometer, value: 0)
+        try queue.enqueue(5, at: 0)
+        try queue.enqueue(7, at: 0.5)
+        try queue.enqueue(3, at: 1.0, policy: .latest)
+        #expect(queue.pendingCount(at: 1.0) == 2)
+        #expect(queue.state(at: 1.6).target == 3)
+        try queue.enqueue(9, at: 1.7, policy: .retarget)
+        #expect(queue.pendingCount(at: 1.7) == 1)
+        #expect(queue.state(at: 1.7).target == 9)
+    }
+
+    /// The value an odometer's columns read, signed, in units of the last column.
+    private func reading(_ state: OdometerState) -> Double {
+        var magnitude = 0.0
+        for position in state.digits { magnitude = magnitude * 10 + position.rounded(.down) }
+        if let last = state.digits.last { magnitude += last - last.rounded(.down) }
+        return state.negative ? -magnitude : magnitude
+    }
+
+    @Test("retarget bends a rising odometer towards each new value without ever turning back", arguments: [0.0, 0.35, 0.8])
+    func retargetNeverReverses(offset: Double) throws {
+        let odometer = try Odometer(configuration: OdometerConfiguration(columns: .growing(maximum: 10), decimals: 2, maxDuration: 3))
+        var queue = try AnimationQueue(odometer, value: 1_999.99, maxLag: 6, policy: .retarget)
+        var value = 1_999.99
+        var previous = -Double.infinity
+        var time = 0.0
+        for post in 0..<30 {
+            value += [0.01, 12.5, 0.37, 480, 3.2][post % 5]
+            try queue.enqueue(value, at: Double(post) + offset)
+            while time < Double(post + 1) + offset {
+                let shown = reading(queue.state(at: time))
+                #expect(shown >= previous - 1e-6, "at \(time): \(shown) after \(previous)")
+                previous = max(previous, shown)
+                time += 1.0 / 60
+            }
+        }
+        #expect(isClose(queue.state(at: queue.restTime).target, value, tolerance: 1e-9))
+        #expect(isClose(reading(queue.state(at: queue.restTime)), (value * 100).rounded()))
+    }
+
+    @Test("retarget moves a counter and a wheel on from where they are, without a jump")
+    func retargetIsContinuous() throws {
+        let counter = try Counter(configuration: CounterConfiguration(duration: 2, format: NumberFormat(format: "%.2f")))
+        var counting = try AnimationQueue(counter, value: 0, policy: .retarget)
+        try counting.enqueue(100, at: 0)
+        let before = counting.state(at: 1).value
+        try counting.enqueue(200, at: 1)
+        #expect(isClose(counting.state(at: 1).value, before, tolerance: 1e-6))
+        #expect(counting.state(at: 1.05).value > before)
+        #expect(counting.state(at: 3).value == 200)
+
+        let wheel = try Wheel(contents: ["Calm", "Busy", "Peak", "Overload"], duration: 1)
+        var turning = try AnimationQueue(wheel, value: 0, policy: .retarget)
+        try turning.enqueue(2, at: 0)
+        let halfway = turning.state(at: 0.5).position
+        try turning.enqueue(3, at: 0.5)
+        #expect(isClose(turning.state(at: 0.5).position, halfway, tolerance: 1e-6))
+        #expect(turning.state(at: 0.52).position > halfway)
+        #expect(turning.state(at: 1.5).position == 3)
+    }
+
+    @Test("retarget of a one-cent change carries every column together, like a mechanical odometer")
+    func retargetCarries() throws {
+        let odometer = try Odometer(configuration: OdometerConfiguration(columns: .fixed(6), decimals: 2, maxDuration: 3))
+        var queue = try AnimationQueue(odometer, value: 1_999.99, policy: .retarget)
+        try queue.enqueue(2_000, at: 0)
+        #expect(isClose(queue.restTime, 3))  // the article's 10.8 s, bounded by maxDuration
+        let middle = queue.state(at: 1.5).digits
+        #expect(isClose(Array(middle), [1.5, 9.5, 9.5, 9.5, 9.5, 9.5], tolerance: 1e-6))
+        #expect(queue.state(at: 3).digits == [2, 0, 0, 0, 0, 0])
     }
 }
