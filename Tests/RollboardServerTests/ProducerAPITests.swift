@@ -163,7 +163,7 @@ struct ProducerAPITests {
             ),
             (
                 "POST", "/api/v1/metrics/revenue", #"{"value": 1, "vaule": 2}"#, token, "application/json",
-                400, "unknown_field", "vaule: unknown field (allowed: value, interval, animated)"
+                400, "unknown_field", "vaule: unknown field (allowed: value, interval, animated, policy)"
             ),
             (
                 "POST", "/api/v1/metrics/revenue", #"{"value": 1}"#, nil, "application/json",
@@ -247,6 +247,14 @@ struct ProducerAPITests {
                 422, "invalid_value", "interval: must be above 0 and at most 3600 seconds, got 0"
             ),
             (
+                "POST", "/api/v1/metrics/revenue", #"{"value": 1, "policy": "newest"}"#, token, "application/json",
+                422, "invalid_value", #"policy: must be one of fifo, latest, retarget, got "newest""#
+            ),
+            (
+                "POST", "/api/v1/metrics", #"{"updates":[{"id":"orders","value":1,"policy":3}]}"#, token,
+                "application/json", 400, "wrong_type", "updates[0].policy: must be fifo, latest or retarget, got a number"
+            ),
+            (
                 "POST", "/api/v1/metrics", #"{"updates":[]}"#, token, "application/json",
                 422, "invalid_value", "updates: must not be empty"
             ),
@@ -263,7 +271,7 @@ struct ProducerAPITests {
             (
                 "POST", "/api/v1/metrics", #"{"updates":[{"id":"orders","value":1,"colour":2}]}"#,
                 token, "application/json",
-                400, "unknown_field", "updates[0].colour: unknown field (allowed: id, value, interval, animated)"
+                400, "unknown_field", "updates[0].colour: unknown field (allowed: id, value, interval, animated, policy)"
             ),
             (
                 "POST", "/api/v1/wheels/status", #"{"index": 3}"#, token, "application/json",
@@ -396,7 +404,7 @@ struct ProducerAPITests {
         #expect(one.status == .ok)
         #expect(
             one.text.hasPrefix(
-                #"{"id":"demo","title":"demo","grid":{"columns":4,"rows":2},"tiles":[{"id":"revenue","type":"odometer","title":null,"metric":"revenue","staleAfter":null,"backlog":8,"maxColumns":8,"decimals":2"#
+                #"{"id":"demo","title":"demo","grid":{"columns":4,"rows":2},"tiles":[{"id":"revenue","type":"odometer","title":null,"metric":"revenue","staleAfter":null,"backlog":8,"queue":"fifo","maxLag":6,"maxColumns":8,"decimals":2"#
             ))
         let all = await fixture.send("GET", "/api/v1/dashboards", token: nil)
         #expect(all.text.hasPrefix(#"{"dashboards":[{"id":"demo""#))

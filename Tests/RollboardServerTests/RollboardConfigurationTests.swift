@@ -1,4 +1,5 @@
 import Testing
+import RollboardAnimation
 
 @testable import RollboardServer
 
@@ -85,6 +86,26 @@ struct RollboardConfigurationTests {
         #expect(server.storeDirectory == "/var/lib/rollboard/store")
     }
 
+    @Test(
+        "a tile's queue policy and lag bound are its own, else fifo and twice the longest move it plays by itself",
+        arguments: [
+            ("type: odometer", QueuePolicy.fifo, 6.0 as Double?),
+            ("type: odometer\nmaxDuration: 1.5\nqueue: retarget", .retarget, 3),
+            ("type: odometer\nmaxDuration: 0", .fifo, nil),
+            ("type: odometer\nmaxDuration: 0\nmaxLag: 20\nqueue: latest", .latest, 20),
+            ("type: counter\nduration: 2.5", .fifo, 5),
+            ("type: wheel\ncontents: [a, b]\nduration: 0.2", .fifo, 1),
+        ])
+    func queueAndLag(tile: String, policy: QueuePolicy, maxLag: Double?) throws {
+        let configuration = try RollboardConfiguration.parse(
+            serverYAML: nil, dashboards: [(file, dashboard(tile: "id: shown\n" + tile))])
+        let shown = try #require(configuration.dashboard("demo")?.tile("shown"))
+        #expect((shown.queue ?? .fifo) == policy)
+        #expect(configuration.maxLag(shown) == maxLag)
+        guard case .object(let members) = configuration.json(shown) else { return }
+        #expect(members.contains(JSONMember("queue", .string(policy.rawValue))))
+    }
+
     static let badTiles: [(tile: String, message: String)] = [
         (
             "id: revenue\ntype: odometer\ndecimals: 9",
@@ -93,6 +114,18 @@ struct RollboardConfigurationTests {
         (
             "id: revenue\ntype: odometer\nmaxDuration: -1",
             #"config/dashboards/demo.yaml: tile "revenue": maxDuration: must be between 0 and 3600, got -1"#
+        ),
+        (
+            "id: revenue\ntype: odometer\nqueue: lifo",
+            #"config/dashboards/demo.yaml: tile "revenue": queue: must be one of fifo, latest, retarget, got "lifo""#
+        ),
+        (
+            "id: revenue\ntype: odometer\nmaxLag: 0",
+            #"config/dashboards/demo.yaml: tile "revenue": maxLag: must be between 0.1 and 3600, got 0"#
+        ),
+        (
+            "id: news\ntype: carousel\nslides: [{text: Hello}]\nqueue: latest",
+            #"config/dashboards/demo.yaml: tile "news": queue: carousel tiles have no animation queue"#
         ),
         (
             "id: revenue\ntype: odometer\ndecimal: 2",

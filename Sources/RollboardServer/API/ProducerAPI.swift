@@ -1,3 +1,4 @@
+import RollboardAnimation
 import Dispatch
 public import Logging
 public import RollboardNet
@@ -441,7 +442,7 @@ public final class ProducerAPI: Sendable {
 
     /// Reads `value`, `interval` and `animated` from `object` for metric `id`; `field` prefixes error fields.
     private func metricUpdate(_ object: JSONValue, id: String, field: String) throws(APIError) -> MetricUpdate {
-        let allowed = field.isEmpty ? ["value", "interval", "animated"] : ["id", "value", "interval", "animated"]
+        let allowed = (field.isEmpty ? [] : ["id"]) + ["value", "interval", "animated", "policy"]
         try rejectUnknownFields(object, allowed: allowed, prefix: field)
         guard let valueJSON = object["value"] else { throw .missingField(field + "value") }
         guard case .number(let number) = valueJSON else {
@@ -473,7 +474,17 @@ public final class ProducerAPI: Sendable {
         case .bool(let flag)?: animated = flag
         case let other?: throw .wrongType(field + "animated", expected: "true or false", got: other)
         }
-        return MetricUpdate(id: id, value: value, interval: interval, animated: animated)
+        var policy: QueuePolicy?
+        switch object["policy"] {
+        case nil, .null?: break
+        case .string(let name)?:
+            guard let named = QueuePolicy(rawValue: name) else {
+                throw .invalidValue("\(field)policy: must be one of fifo, latest, retarget, got \"\(name)\"")
+            }
+            policy = named
+        case let other?: throw .wrongType(field + "policy", expected: "fifo, latest or retarget", got: other)
+        }
+        return MetricUpdate(id: id, value: value, interval: interval, animated: animated, policy: policy)
     }
 
     // MARK: Responses

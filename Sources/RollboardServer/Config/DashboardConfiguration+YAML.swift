@@ -1,3 +1,4 @@
+import RollboardAnimation
 import Yams
 
 extension DashboardConfiguration {
@@ -68,7 +69,7 @@ extension DashboardConfiguration {
 }
 
 extension TileConfiguration {
-    static let commonKeys = ["id", "type", "title", "metric", "position", "staleAfter", "backlog"]
+    static let commonKeys = ["id", "type", "title", "metric", "position", "staleAfter", "backlog", "queue", "maxLag"]
     static let optionKeys: [TileType: [String]] = [
         .odometer: ["columns", "maxColumns", "decimals", "prefix", "suffix", "maxDuration"],
         .counter: ["format", "grouping", "easing", "duration", "prefix", "suffix"],
@@ -112,6 +113,17 @@ extension TileConfiguration {
         }
         let staleAfter = reader.double("staleAfter", in: 1...31_536_000)
         let backlog = reader.int("backlog", in: 1...10_000)
+        var queue: QueuePolicy?
+        if let name = reader.string("queue") {
+            queue = QueuePolicy(rawValue: name)
+            if queue == nil { reader.report("queue", "must be one of fifo, latest, retarget, got \"\(name)\"") }
+        }
+        let maxLag = reader.double("maxLag", in: 0.1...3_600)
+        if type == .carousel {
+            for key in ["queue", "maxLag"] where reader.node(key) != nil {
+                reader.report(key, "carousel tiles have no animation queue")
+            }
+        }
 
         let options: TileOptions? =
             switch type {
@@ -124,7 +136,7 @@ extension TileConfiguration {
         guard problems.lines.count == before, let options else { return nil }
         self.init(
             id: id, title: title, metric: metric, position: position, staleAfter: staleAfter, backlog: backlog,
-            options: options
+            queue: queue, maxLag: maxLag, options: options
         )
     }
 

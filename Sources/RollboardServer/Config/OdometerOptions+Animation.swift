@@ -18,10 +18,4 @@ extension OdometerOptions {
     public func canShow(_ value: Double) -> Bool {
         (try? odometer().settle(value, after: nil)) != nil
     }
-
-    /// How far a screen may fall behind the newest value: twice `maxDuration`, or unbounded (but for the backlog)
-    /// when the tile plays the article's timeline as it is.
-    var maxLag: Double? {
-        maxDuration > 0 ? 2 * maxDuration : nil
-    }
 }

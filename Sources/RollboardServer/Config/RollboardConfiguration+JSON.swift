@@ -1,3 +1,4 @@
+import RollboardAnimation
 extension RollboardConfiguration {
     /// A dashboard as the API and the page see it: id, title, grid and every tile with its effective options.
     func json(_ dashboard: DashboardConfiguration) -> JSONValue {
@@ -35,6 +36,10 @@ extension RollboardConfiguration {
         }
         members.append(JSONMember("staleAfter", .optional(staleAfter(tile).map(JSONValue.number))))
         members.append(JSONMember("backlog", .number(backlog(tile))))
+        if tile.type != .carousel {
+            members.append(JSONMember("queue", .string((tile.queue ?? .fifo).rawValue)))
+            members.append(JSONMember("maxLag", .optional(maxLag(tile).map(JSONValue.number))))
+        }
         switch tile.options {
         case .odometer(let options):
             switch options.columns {

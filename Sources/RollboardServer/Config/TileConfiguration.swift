@@ -1,3 +1,5 @@
+public import RollboardAnimation
+
 /// One tile of a dashboard: what it shows, where, and how it animates.
 public struct TileConfiguration: Sendable, Equatable {
     /// Unique within its dashboard.
@@ -12,6 +14,11 @@ public struct TileConfiguration: Sendable, Equatable {
     public var staleAfter: Double?
     /// Changes this tile's animation queue holds; `nil` uses the server's `limits.backlog`.
     public var backlog: Int?
+    /// What the tile does with a change that arrives while it animates; `nil` is `fifo`. Carousels have no queue.
+    public var queue: QueuePolicy?
+    /// How far, in seconds, a screen may fall behind the newest value; `nil` uses the type's default (see
+    /// ``RollboardConfiguration/maxLag(_:)``).
+    public var maxLag: Double?
     /// The type and its options.
     public var options: TileOptions
 
@@ -22,6 +29,8 @@ public struct TileConfiguration: Sendable, Equatable {
         position: TilePosition? = nil,
         staleAfter: Double? = nil,
         backlog: Int? = nil,
+        queue: QueuePolicy? = nil,
+        maxLag: Double? = nil,
         options: TileOptions
     ) {
         self.id = id
@@ -30,6 +39,8 @@ public struct TileConfiguration: Sendable, Equatable {
         self.position = position
         self.staleAfter = staleAfter
         self.backlog = backlog
+        self.queue = queue
+        self.maxLag = maxLag
         self.options = options
     }
 

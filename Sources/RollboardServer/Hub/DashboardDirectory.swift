@@ -52,7 +52,8 @@ public final class DashboardDirectory: Sendable {
             switch change {
             case .metrics(let updates):
                 for update in updates {
-                    let change = TileChange.value(update.value, interval: update.interval, animated: update.animated)
+                    let change = TileChange.value(
+                        update.value, interval: update.interval, animated: update.animated, policy: update.policy)
                     for hub in allHubs { hub.apply(change, toMetric: update.id, committedAt: update.updatedAt) }
                 }
             case .wheel(let wheel):

@@ -1,7 +1,10 @@
+import RollboardAnimation
+
 /// A change a producer makes to a tile.
 enum TileChange: Sendable, Equatable {
-    /// A new metric value; `interval` overrides the animation's duration; `animated: false` jumps at once.
-    case value(Double, interval: Double?, animated: Bool)
+    /// A new metric value; `interval` overrides the animation's duration; `animated: false` jumps at once; `policy`
+    /// overrides the tile's queue policy.
+    case value(Double, interval: Double?, animated: Bool, policy: QueuePolicy? = nil)
     /// A wheel target as a progress in [0, 1].
     case wheelProgress(Double)
     /// A wheel target as an index into the wheel's contents.

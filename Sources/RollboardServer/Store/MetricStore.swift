@@ -127,7 +127,7 @@ public final class MetricStore: Sendable {
                     updates.enumerated().map { offset, update in
                         StoredMetric(
                             id: update.id, value: update.value, seq: seq + UInt64(offset), updatedAt: now,
-                            interval: update.interval, animated: update.animated
+                            interval: update.interval, animated: update.animated, policy: update.policy
                         )
                     }
                 )

@@ -1,3 +1,5 @@
+public import RollboardAnimation
+
 /// A new value for one metric, as a producer posted it.
 public struct MetricUpdate: Sendable, Equatable {
     public var id: String
@@ -6,11 +8,14 @@ public struct MetricUpdate: Sendable, Equatable {
     public var interval: Double?
     /// `false` jumps straight to the value.
     public var animated: Bool
+    /// What the tiles do with changes still playing; `nil` for each tile's own `queue` policy.
+    public var policy: QueuePolicy?
 
-    public init(id: String, value: Double, interval: Double? = nil, animated: Bool = true) {
+    public init(id: String, value: Double, interval: Double? = nil, animated: Bool = true, policy: QueuePolicy? = nil) {
         self.id = id
         self.value = value
         self.interval = interval
         self.animated = animated
+        self.policy = policy
     }
 }

@@ -1,3 +1,5 @@
+public import RollboardAnimation
+
 /// A metric's latest durable value with its place in the store's sequence.
 public struct StoredMetric: Sendable, Equatable {
     public var id: String
@@ -9,9 +11,13 @@ public struct StoredMetric: Sendable, Equatable {
     /// The animation hints the producer gave with this value.
     public var interval: Double?
     public var animated: Bool
+    /// The queue policy the producer gave with this value: a hint for the screens that see it arrive, not kept in the
+    /// journal.
+    public var policy: QueuePolicy?
 
     public init(
-        id: String, value: Double, seq: UInt64, updatedAt: Double, interval: Double? = nil, animated: Bool = true
+        id: String, value: Double, seq: UInt64, updatedAt: Double, interval: Double? = nil, animated: Bool = true,
+        policy: QueuePolicy? = nil
     ) {
         self.id = id
         self.value = value
@@ -19,6 +25,7 @@ public struct StoredMetric: Sendable, Equatable {
         self.updatedAt = updatedAt
         self.interval = interval
         self.animated = animated
+        self.policy = policy
     }
 
     /// This value as an entry of the metric's history.

@@ -14,17 +14,22 @@ struct LiveTileFactory {
     /// next value the tile can show replaces it.
     func makeTile(_ tile: TileConfiguration, at time: Double) throws -> any LiveTile {
         let backlog = configuration.backlog(tile)
+        let maxLag = configuration.maxLag(tile)
+        let policy = tile.queue ?? .fifo
         let stored = store.current(tile.metric)?.value ?? 0
         switch tile.options {
         case .odometer(let options):
             let odometer = try options.odometer().configuration
             let value = showable(stored, tile: tile, canShow: options.canShow)
             return try OdometerTile(
-                tileID: tile.id, configuration: odometer, value: value, backlog: backlog, maxLag: options.maxLag, at: time)
+                tileID: tile.id, configuration: odometer, value: value, backlog: backlog, maxLag: maxLag, policy: policy,
+                at: time)
         case .counter(let options):
             let counter = try options.counter().configuration
             let value = showable(stored, tile: tile, canShow: options.canShow)
-            return try CounterTile(tileID: tile.id, configuration: counter, value: value, backlog: backlog, at: time)
+            return try CounterTile(
+                tileID: tile.id, configuration: counter, value: value, backlog: backlog, maxLag: maxLag, policy: policy,
+                at: time)
         case .wheel(let options):
             let wheel = try Wheel(contents: options.contents, duration: options.duration)
             let position: Double =
@@ -33,7 +38,9 @@ struct LiveTileFactory {
                 case .index(let index): try wheel.position(forIndex: index)
                 case nil: 0
                 }
-            return try WheelTile(tileID: tile.id, wheel: wheel, position: position, backlog: backlog, at: time)
+            return try WheelTile(
+                tileID: tile.id, wheel: wheel, position: position, backlog: backlog, maxLag: maxLag, policy: policy,
+                at: time)
         case .carousel(let options):
             let carousel = CarouselConfiguration(slides: options.slides.count, interval: options.interval)
             return try CarouselTile(tileID: tile.id, configuration: carousel, at: time)

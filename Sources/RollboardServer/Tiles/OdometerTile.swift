@@ -9,16 +9,17 @@ struct OdometerTile: QueuedTile {
     ///   bounds it).
     init(
         tileID: String, configuration: OdometerConfiguration, value: Double, backlog: Int, maxLag: Double? = nil,
-        at time: Double
+        policy: QueuePolicy = .fifo, at time: Double
     ) throws {
         self.tileID = tileID
         queue = try AnimationQueue(
-            Odometer(configuration: configuration), value: value, at: time, backlog: backlog, maxLag: maxLag)
+            Odometer(configuration: configuration), value: value, at: time, backlog: backlog, maxLag: maxLag,
+            policy: policy)
     }
 
     mutating func apply(_ change: TileChange, at time: Double) throws {
-        guard case .value(let value, let interval, let animated) = change else { return }
-        try queue.enqueue(value, at: time, interval: interval, animated: animated)
+        guard case .value(let value, let interval, let animated, let policy) = change else { return }
+        try queue.enqueue(value, at: time, interval: interval, animated: animated, policy: policy)
     }
 
     func encodedState(at time: Double) -> String {

@@ -5,9 +5,12 @@ struct WheelTile: QueuedTile {
     let tileID: String
     private(set) var queue: AnimationQueue<Wheel>
 
-    init(tileID: String, wheel: Wheel, position: Double, backlog: Int, at time: Double) throws {
+    init(
+        tileID: String, wheel: Wheel, position: Double, backlog: Int, maxLag: Double? = nil,
+        policy: QueuePolicy = .fifo, at time: Double
+    ) throws {
         self.tileID = tileID
-        queue = try AnimationQueue(wheel, value: position, at: time, backlog: backlog)
+        queue = try AnimationQueue(wheel, value: position, at: time, backlog: backlog, maxLag: maxLag, policy: policy)
     }
 
     mutating func apply(_ change: TileChange, at time: Double) throws {
