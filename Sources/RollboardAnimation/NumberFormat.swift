@@ -1,7 +1,9 @@
 /// Turns a number into counter text: a printf-style format (`%d`, `%i`, `%f`, `%.Nf` with N ≤ 6,
 /// literal text and `%%` around it), an optional grouping pattern in the style of
 /// NSNumberFormatter's `positiveFormat` (`###,##0.00`, `#,##0`, `###,###.##`), and a prefix and
-/// suffix. Locale-independent: `.` is the decimal point and `,` the grouping separator.
+/// suffix. The pattern is written with `,` for grouping and `.` for the decimal point, or with the two swapped
+/// (`#.##0,00`) when the decimal separator is `,`; the text uses the configured separators (by default `,` and `.`)
+/// and a true minus sign (U+2212).
 public struct NumberFormat: Hashable, Sendable {
     /// The printf-style format.
     public let format: String
@@ -11,6 +13,13 @@ public struct NumberFormat: Hashable, Sendable {
     public let prefix: String
     /// Text after the number.
     public let suffix: String
+    /// Written between groups of integer digits.
+    public let groupSeparator: String
+    /// Written between the integer and the fraction.
+    public let decimalSeparator: String
+
+    /// The minus sign of negative numbers (U+2212, as wide as a plus).
+    public static let minus = "\u{2212}"
 
     /// Whether the format counts whole numbers (`%d`, `%i`).
     public let countsWholeNumbers: Bool
@@ -25,11 +34,17 @@ public struct NumberFormat: Hashable, Sendable {
     let scale: Double
 
     /// Parses `format` and `grouping`; throws ``AnimationError/invalidFormat`` when either is not understood.
-    public init(format: String = "%f", grouping: String? = nil, prefix: String = "", suffix: String = "") throws(AnimationError) {
+    /// `groupsOfThree` groups the integer digits by three when there is no grouping pattern.
+    public init(
+        format: String = "%f", grouping: String? = nil, prefix: String = "", suffix: String = "",
+        groupSeparator: String = ",", decimalSeparator: String = ".", groupsOfThree: Bool = false
+    ) throws(AnimationError) {
         self.format = format
         self.grouping = grouping
         self.prefix = prefix
         self.suffix = suffix
+        self.groupSeparator = groupSeparator
+        self.decimalSeparator = decimalSeparator
 
         var before = ""
         var after = ""
@@ -74,8 +89,11 @@ public struct NumberFormat: Hashable, Sendable {
         var fractionDigits = conversion.digits
         var minimumFraction = conversion.digits
         var minimumInteger = 1
-        var groupSize = 0
-        if let grouping {
+        var groupSize = groupsOfThree ? 3 : 0
+        if var grouping {
+            if decimalSeparator == ",", Self.isSwapped(grouping) {
+                grouping = String(grouping.map { $0 == "," ? "." : $0 == "." ? "," : $0 })
+            }
             let parts = grouping.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
             let integer = parts[0]
             let fraction = parts.count > 1 ? parts[1] : ""
@@ -96,6 +114,12 @@ public struct NumberFormat: Hashable, Sendable {
         minimumIntegerDigits = minimumInteger
         self.groupSize = groupSize
         scale = Double(OdometerLeg.powersOfTen[fractionDigits])
+    }
+
+    /// Whether a pattern uses `.` for grouping and `,` for the decimal point (`#.##0,00`): its last `,` follows a `.`.
+    private static func isSwapped(_ pattern: String) -> Bool {
+        guard let comma = pattern.lastIndex(of: ","), let point = pattern.lastIndex(of: ".") else { return false }
+        return comma > point
     }
 
     /// The largest |value| × 10^fractionDigits that is formatted exactly.
@@ -147,22 +171,24 @@ public struct NumberFormat: Hashable, Sendable {
             fractionText.append(UInt8(ascii: "0") + UInt8(fraction % 10))
             fraction /= 10
         }
-        var integerText: [UInt8] = []
-        var written = 0
-        while integer > 0 || written < minimumIntegerDigits {
-            if groupSize > 0 && written > 0 && written % groupSize == 0 { integerText.append(UInt8(ascii: ",")) }
-            integerText.append(UInt8(ascii: "0") + UInt8(integer % 10))
+        var digits: [UInt8] = []
+        while integer > 0 || digits.count < minimumIntegerDigits {
+            digits.append(UInt8(ascii: "0") + UInt8(integer % 10))
             integer /= 10
-            written += 1
         }
-        if integerText.isEmpty && fractionText.isEmpty { integerText.append(UInt8(ascii: "0")) }
+        if digits.isEmpty && fractionText.isEmpty { digits.append(UInt8(ascii: "0")) }
+        digits.reverse()
 
         var text = prefix
         text += literalBefore
-        if scaled < 0 { text += "-" }
-        text += String(decoding: integerText.reversed(), as: UTF8.self)
+        if scaled < 0 { text += Self.minus }
+        for (index, digit) in digits.enumerated() {
+            let left = digits.count - index
+            if groupSize > 0 && index > 0 && left % groupSize == 0 { text += groupSeparator }
+            text.unicodeScalars.append(Unicode.Scalar(digit))
+        }
         if !fractionText.isEmpty {
-            text += "."
+            text += decimalSeparator
             text += String(decoding: fractionText.reversed(), as: UTF8.self)
         }
         text += literalAfter

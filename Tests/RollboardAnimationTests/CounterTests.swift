@@ -86,11 +86,16 @@ struct CounterTests {
             let from = Double.random(in: -1e6...1e6, using: &generator)
             let to = Double.random(in: -1e6...1e6, using: &generator)
             let animation = try count(counter, from: from, to: to)
-            let target = Double(animation.state(at: 1).text)!
+            let target = number(animation.state(at: 1).text)
             for step in 0...30 {
-                let shown = Double(animation.state(at: Double(step) / 30).text)!
+                let shown = number(animation.state(at: Double(step) / 30).text)
                 #expect(to >= from ? shown <= target : shown >= target)
             }
         }
     }
+}
+
+/// The number a counter text shows (its minus sign is U+2212).
+private func number(_ text: String) -> Double {
+    Double(String(text.map { $0 == "\u{2212}" ? "-" : $0 }))!
 }

@@ -15,7 +15,7 @@ struct NumberFormatTests {
         ("%f", "###,###.##", 0.5, ".5"),
         ("%.2f", "###,##0.00", 0, "0.00"),
         ("%d", "#,##0", 1_234_567, "1,234,567"),
-        ("%.1f", nil, -2.25, "-2.2"),
+        ("%.1f", nil, -2.25, "\u{2212}2.2"),
         ("%.2f", nil, 0.125, "0.12"),      // ties go to even, as printf
         ("%.2f", nil, 0.375, "0.38"),
         ("%.0f", nil, 1.5, "2"),
@@ -27,10 +27,24 @@ struct NumberFormatTests {
         #expect(try NumberFormat(format: format, grouping: grouping).string(for: value) == text)
     }
 
+    @Test("separators replace the pattern's , and . and a pattern may be written with them swapped", arguments: [
+        (",", ".", "#,##0.00", false, -1_234_567.891, "\u{2212}1,234,567.89"),
+        (".", ",", "#,##0.00", false, 1_234_567.891, "1.234.567,89"),
+        (".", ",", "#.##0,00", false, 1_234_567.891, "1.234.567,89"),
+        ("\u{202F}", ",", nil, true, 1_234.5, "1\u{202F}234,50"),
+        ("’", ".", nil, true, 999.5, "999.50"),
+        ("’", ".", nil, true, 1_000, "1’000.00"),
+    ] as [(String, String, String?, Bool, Double, String)])
+    func separators(group: String, decimal: String, pattern: String?, groupsOfThree: Bool, value: Double, text: String) throws {
+        let format = try NumberFormat(
+            format: "%.2f", grouping: pattern, groupSeparator: group, decimalSeparator: decimal, groupsOfThree: groupsOfThree)
+        #expect(format.string(for: value) == text)
+    }
+
     @Test("prefix and suffix surround the number and its sign")
     func prefixAndSuffix() throws {
         let format = try NumberFormat(format: "%.2f", grouping: "#,##0.00", prefix: "$", suffix: " USD")
-        #expect(format.string(for: -1234.5) == "$-1,234.50 USD")
+        #expect(format.string(for: -1234.5) == "$\u{2212}1,234.50 USD")
     }
 
     @Test("formats and patterns it does not understand are refused", arguments: [

@@ -153,7 +153,7 @@ struct RollboardConfigurationTests {
         ),
         (
             "id: revenue\ntype: odometer\nformat: \"%d\"",
-            #"config/dashboards/demo.yaml: tile "revenue": format: is an option of counter tiles, not odometer tiles (odometer options: columns, maxColumns, decimals, prefix, suffix, maxDuration)"#
+            #"config/dashboards/demo.yaml: tile "revenue": format: is an option of counter tiles, not odometer tiles (odometer options: columns, maxColumns, decimals, prefix, suffix, maxDuration, pad, locale, groupSeparator, decimalSeparator, currency)"#
         ),
         (
             "id: revenue\ntype: gauge",

@@ -3,7 +3,12 @@ import RollboardAnimation
 extension CounterOptions {
     /// The counter these options describe; throws for a format the configuration check would have refused.
     func counter() throws(AnimationError) -> Counter {
-        let format = try NumberFormat(format: format, grouping: grouping, prefix: prefix, suffix: suffix)
+        let affixes = style.affixes(prefix: prefix, suffix: suffix)
+        let group = style.effectiveGroupSeparator
+        let format = try NumberFormat(
+            format: format, grouping: grouping, prefix: affixes.prefix, suffix: affixes.suffix,
+            groupSeparator: group, decimalSeparator: style.effectiveDecimalSeparator,
+            groupsOfThree: grouping == nil && !group.isEmpty)
         let easing = CounterEasing(rawValue: easing.rawValue) ?? .easeInOut
         return try Counter(configuration: CounterConfiguration(duration: duration, easing: easing, format: format))
     }

@@ -9,6 +9,8 @@ public struct CounterOptions: Sendable, Equatable {
     public var duration: Double
     public var prefix: String
     public var suffix: String
+    /// Separators and currency; with a locale or a group separator and no `grouping` pattern, digits group by three.
+    public var style = NumberStyle()
 
     public init(
         format: String = "%d",
@@ -37,7 +39,13 @@ public struct CounterOptions: Sendable, Equatable {
 
     /// The decimal places of a grouping pattern (`#,##0.00` has 2), or `nil` if it is not a valid pattern:
     /// only `#`, `0`, `,` and at most one `.`, at least one digit placeholder before the point, no `,` after it.
-    public static func decimals(ofGrouping pattern: String) -> Int? {
+    public static func decimals(ofGrouping pattern: String, decimalSeparator: String = ".") -> Int? {
+        var pattern = pattern
+        if decimalSeparator == ",", let comma = pattern.lastIndex(of: ","), let point = pattern.lastIndex(of: "."),
+            comma > point
+        {
+            pattern = String(pattern.map { $0 == "," ? "." : $0 == "." ? "," : $0 })
+        }
         let parts = pattern.split(separator: ".", maxSplits: 2, omittingEmptySubsequences: false)
         guard parts.count <= 2, let integer = parts.first,
             integer.allSatisfy({ "#0,".contains($0) }), integer.contains(where: { $0 == "#" || $0 == "0" }),

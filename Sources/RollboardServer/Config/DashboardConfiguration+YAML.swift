@@ -71,8 +71,8 @@ extension DashboardConfiguration {
 extension TileConfiguration {
     static let commonKeys = ["id", "type", "title", "metric", "position", "staleAfter", "backlog", "queue", "maxLag"]
     static let optionKeys: [TileType: [String]] = [
-        .odometer: ["columns", "maxColumns", "decimals", "prefix", "suffix", "maxDuration"],
-        .counter: ["format", "grouping", "easing", "duration", "prefix", "suffix"],
+        .odometer: ["columns", "maxColumns", "decimals", "prefix", "suffix", "maxDuration", "pad"] + NumberStyle.keys,
+        .counter: ["format", "grouping", "easing", "duration", "prefix", "suffix"] + NumberStyle.keys,
         .wheel: ["contents", "duration"],
         .carousel: ["slides", "interval", "dotColor", "activeDotColor"],
     ]
@@ -209,17 +209,22 @@ extension OdometerOptions {
             reader.report("decimals", "must be less than \(key) (\(columns.maximum)), got \(decimals)")
             return nil
         }
+        guard let style = NumberStyle(reader: reader) else { return nil }
         self.init(
             columns: columns, decimals: decimals, prefix: reader.string("prefix") ?? "",
             suffix: reader.string("suffix") ?? "",
             maxDuration: reader.double("maxDuration", in: 0...3_600) ?? Self.defaultMaxDuration
         )
+        self.style = style
+        pad = reader.bool("pad") ?? false
     }
 }
 
 extension CounterOptions {
     init?(reader: YAMLMappingReader) {
         self.init()
+        guard let style = NumberStyle(reader: reader) else { return nil }
+        self.style = style
         if let format = reader.string("format") {
             guard Self.decimals(ofFormat: format) != nil else {
                 reader.report("format", "must be %d or %.Nf with N from 0 to 6, got \"\(format)\"")
@@ -228,7 +233,8 @@ extension CounterOptions {
             self.format = format
         }
         if let grouping = reader.string("grouping") {
-            guard let places = Self.decimals(ofGrouping: grouping) else {
+            guard let places = Self.decimals(ofGrouping: grouping, decimalSeparator: style.effectiveDecimalSeparator)
+            else {
                 reader.report(
                     "grouping",
                     "must be a pattern of #, 0 and , with an optional .00 part, like ###,##0.00, got \"\(grouping)\""
@@ -323,5 +329,45 @@ private func isASCIILetterOrDigit(_ scalar: Unicode.Scalar) -> Bool {
     switch scalar {
     case "a"..."z", "A"..."Z", "0"..."9": true
     default: false
+    }
+}
+
+extension NumberStyle {
+    /// The YAML keys of a number style.
+    static let keys = ["locale", "groupSeparator", "decimalSeparator", "currency"]
+
+    /// Reads `locale`, `groupSeparator`, `decimalSeparator` and `currency`; `nil` when one is wrong (reported).
+    init?(reader: YAMLMappingReader) {
+        self.init()
+        var valid = true
+        if let name = reader.string("locale") {
+            locale = NumberLocale(name)
+            if locale == nil {
+                reader.report(
+                    "locale",
+                    "must be one of \(NumberLocale.all.map(\.identifier).joined(separator: ", ")), got \"\(name)\"")
+                valid = false
+            }
+        }
+        for key in ["groupSeparator", "decimalSeparator"] {
+            guard let separator = reader.string(key) else { continue }
+            if let problem = Self.problem(separator: separator) {
+                reader.report(key, problem)
+                valid = false
+            } else if key == "groupSeparator" {
+                groupSeparator = separator
+            } else if separator.isEmpty {
+                reader.report(key, "must not be empty")
+                valid = false
+            } else {
+                decimalSeparator = separator
+            }
+        }
+        if valid, effectiveGroupSeparator == effectiveDecimalSeparator {
+            reader.report("groupSeparator", "must differ from the decimal separator \"\(effectiveDecimalSeparator)\"")
+            valid = false
+        }
+        currency = reader.string("currency")
+        guard valid else { return nil }
     }
 }

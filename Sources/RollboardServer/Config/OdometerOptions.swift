@@ -13,6 +13,10 @@ public struct OdometerOptions: Sendable, Equatable {
     /// The longest a change takes, in seconds, column delays included (the article's timeline is played faster to
     /// fit); `0` plays the article's timeline as it is, however long.
     public var maxDuration: Double
+    /// Separators and currency.
+    public var style = NumberStyle()
+    /// Whether leading zero columns show their zeros (`000250`); by default they are blank (`   250`).
+    public var pad = false
 
     /// The default `maxDuration`: a wall screen shows the new value within three seconds.
     public static let defaultMaxDuration = 3.0

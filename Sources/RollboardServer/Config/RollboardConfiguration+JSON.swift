@@ -46,10 +46,15 @@ extension RollboardConfiguration {
             case .fixed(let count): members.append(JSONMember("columns", .number(count)))
             case .growing(let maximum): members.append(JSONMember("maxColumns", .number(maximum)))
             }
+            let affixes = options.style.affixes(prefix: options.prefix, suffix: options.suffix)
             members += [
                 JSONMember("decimals", .number(options.decimals)),
-                JSONMember("prefix", .string(options.prefix)),
-                JSONMember("suffix", .string(options.suffix)),
+                JSONMember("prefix", .string(affixes.prefix)),
+                JSONMember("suffix", .string(affixes.suffix)),
+                JSONMember("groupSeparator", .string(options.style.effectiveGroupSeparator)),
+                JSONMember("decimalSeparator", .string(options.style.effectiveDecimalSeparator)),
+                JSONMember("pad", .bool(options.pad)),
+                JSONMember("locale", .optional(options.style.locale.map { JSONValue.string($0.identifier) })),
                 JSONMember("maxDuration", .number(options.maxDuration)),
             ]
         case .counter(let options):
@@ -60,6 +65,10 @@ extension RollboardConfiguration {
                 JSONMember("duration", .number(options.duration)),
                 JSONMember("prefix", .string(options.prefix)),
                 JSONMember("suffix", .string(options.suffix)),
+                JSONMember("locale", .optional(options.style.locale.map { JSONValue.string($0.identifier) })),
+                JSONMember("groupSeparator", .string(options.style.effectiveGroupSeparator)),
+                JSONMember("decimalSeparator", .string(options.style.effectiveDecimalSeparator)),
+                JSONMember("currency", .optional(options.style.currency.map(JSONValue.string))),
             ]
         case .wheel(let options):
             members += [
