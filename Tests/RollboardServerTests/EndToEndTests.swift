@@ -36,15 +36,9 @@ struct EndToEndTests {
 
             let states = try #require(hello["tiles"] as? [String: Any])
             #expect(Set(states.keys) == Set(Self.demoTiles.map(\.id)))
-            #expect(ScreenOdometer(states["revenue"]) == ScreenOdometer(digits: [0, 0, 0], target: 0))
-            #expect(ScreenOdometer(states["visitors"]) == ScreenOdometer(digits: [0, 0, 0, 0, 0], target: 0))
-            #expect(ScreenOdometer(states["temperature"]) == ScreenOdometer(digits: [0, 0, 0], target: 0))
-            let orders = try #require(states["orders"] as? [String: Any])
-            #expect(orders["text"] as? String == "0")
-            #expect(orders["target"] as? Double == 0)
-            let conversion = try #require(states["conversion"] as? [String: Any])
-            #expect((conversion["text"] as? String)?.hasPrefix("0.00") == true)
-            #expect(conversion["target"] as? Double == 0)
+            for metric in ["revenue", "visitors", "temperature", "orders", "conversion"] {
+                #expect(states[metric] is NSNull, "\(metric) has no value yet, so its state is null (shown as —)")
+            }
             #expect((states["status"] as? [String: Any])?["position"] as? Double == 0)
             let news = try #require(states["news"] as? [String: Any])
             let position = try #require(news["position"] as? Double)

@@ -27,6 +27,25 @@ struct OdometerTileTests {
         #expect(tile.nextMotion(after: rest) == nil)
     }
 
+    @Test("with no value yet its state is null, and the first value rolls in from zero")
+    func noValueYet() throws {
+        var tile = try OdometerTile(
+            tileID: "sales", configuration: OdometerConfiguration(columns: .fixed(3)), value: nil, backlog: 8, at: 0)
+        #expect(tile.encodedState(at: 0) == "null")
+        try tile.apply(.value(7, interval: 1, animated: true), at: 1)
+        #expect(tile.encodedState(at: 1) == #"{"digits":[0,0,0],"negative":false,"target":7}"#)
+        #expect(tile.encodedState(at: 2) == #"{"digits":[0,0,7],"negative":false,"target":7}"#)
+    }
+
+    @Test("a tile further behind its newest value than its lag bound is marked behind until it catches up")
+    func behindMark() throws {
+        var tile = try OdometerTile(
+            tileID: "sales", configuration: OdometerConfiguration(columns: .fixed(6)), value: 0, backlog: 8, at: 0)
+        try tile.apply(.value(99_999, interval: nil, animated: true), at: 0)  // the article's 13.5 s, no maxLag
+        #expect(tile.encodedState(at: 1).contains(#""behind":true"#))
+        #expect(!tile.encodedState(at: tile.queue.restTime - 5).contains("behind"))
+    }
+
     @Test("a value too wide for its columns is refused and changes nothing")
     func tooWideIsRefused() throws {
         var tile = try makeTile()

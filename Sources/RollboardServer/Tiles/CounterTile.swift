@@ -5,24 +5,31 @@ import RollboardNet
 struct CounterTile: QueuedTile {
     let tileID: String
     private(set) var queue: AnimationQueue<Counter>
+    /// Whether the metric has a value yet; until it has, the state is `null` (the page shows "—"), and the first value
+    /// rolls in from zero.
+    private(set) var hasValue: Bool
 
     init(
-        tileID: String, configuration: CounterConfiguration, value: Double, backlog: Int, maxLag: Double? = nil,
+        tileID: String, configuration: CounterConfiguration, value: Double?, backlog: Int, maxLag: Double? = nil,
         policy: QueuePolicy = .fifo, at time: Double
     ) throws {
         self.tileID = tileID
+        hasValue = value != nil
         queue = try AnimationQueue(
-            Counter(configuration: configuration), value: value, at: time, backlog: backlog, maxLag: maxLag,
+            Counter(configuration: configuration), value: value ?? 0, at: time, backlog: backlog, maxLag: maxLag,
             policy: policy)
     }
 
     mutating func apply(_ change: TileChange, at time: Double) throws {
         guard case .value(let value, let interval, let animated, let policy) = change else { return }
         try queue.enqueue(value, at: time, interval: interval, animated: animated, policy: policy)
+        hasValue = true
     }
 
     func encodedState(at time: Double) -> String {
+        guard hasValue else { return "null" }
         let state = queue.state(at: time)
-        return "{\"text\":\(JSONText.quoted(state.text)),\"target\":\(jsonNumber(state.target, places: 6))}"
+        return "{\"text\":\(JSONText.quoted(state.text)),\"target\":\(jsonNumber(state.target, places: 6))"
+            + "\(behindMember(at: time))}"
     }
 }

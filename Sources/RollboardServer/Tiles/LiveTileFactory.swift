@@ -7,7 +7,7 @@ struct LiveTileFactory {
     let store: MetricStore
     let logger: Logger
 
-    /// A tile at rest on its metric's current value (or zero, or its wheel's current target) at `time`.
+    /// A tile at rest on its metric's current value (or with no value yet, or on its wheel's current target) at `time`.
     ///
     /// A stored value the tile cannot show (the configuration changed since it was accepted, say a tile now has
     /// fewer columns) never stops the server from starting: the tile starts at zero, the problem is logged, and the
@@ -16,17 +16,17 @@ struct LiveTileFactory {
         let backlog = configuration.backlog(tile)
         let maxLag = configuration.maxLag(tile)
         let policy = tile.queue ?? .fifo
-        let stored = store.current(tile.metric)?.value ?? 0
+        let stored = store.current(tile.metric)?.value
         switch tile.options {
         case .odometer(let options):
             let odometer = try options.odometer().configuration
-            let value = showable(stored, tile: tile, canShow: options.canShow)
+            let value = stored.map { showable($0, tile: tile, canShow: options.canShow) }
             return try OdometerTile(
                 tileID: tile.id, configuration: odometer, value: value, backlog: backlog, maxLag: maxLag, policy: policy,
                 at: time)
         case .counter(let options):
             let counter = try options.counter().configuration
-            let value = showable(stored, tile: tile, canShow: options.canShow)
+            let value = stored.map { showable($0, tile: tile, canShow: options.canShow) }
             return try CounterTile(
                 tileID: tile.id, configuration: counter, value: value, backlog: backlog, maxLag: maxLag, policy: policy,
                 at: time)

@@ -4,32 +4,38 @@ import RollboardAnimation
 struct OdometerTile: QueuedTile {
     let tileID: String
     private(set) var queue: AnimationQueue<Odometer>
+    /// Whether the metric has a value yet; until it has, the state is `null` (the page shows "—"), and the first value
+    /// rolls in from zero.
+    private(set) var hasValue: Bool
 
     /// - Parameter maxLag: how far the screen may fall behind the newest value, in seconds (`nil`: only the backlog
     ///   bounds it).
     init(
-        tileID: String, configuration: OdometerConfiguration, value: Double, backlog: Int, maxLag: Double? = nil,
+        tileID: String, configuration: OdometerConfiguration, value: Double?, backlog: Int, maxLag: Double? = nil,
         policy: QueuePolicy = .fifo, at time: Double
     ) throws {
         self.tileID = tileID
+        hasValue = value != nil
         queue = try AnimationQueue(
-            Odometer(configuration: configuration), value: value, at: time, backlog: backlog, maxLag: maxLag,
+            Odometer(configuration: configuration), value: value ?? 0, at: time, backlog: backlog, maxLag: maxLag,
             policy: policy)
     }
 
     mutating func apply(_ change: TileChange, at time: Double) throws {
         guard case .value(let value, let interval, let animated, let policy) = change else { return }
         try queue.enqueue(value, at: time, interval: interval, animated: animated, policy: policy)
+        hasValue = true
     }
 
     func encodedState(at time: Double) -> String {
+        guard hasValue else { return "null" }
         let state = queue.state(at: time)
         var text = "{\"digits\":["
         for (index, digit) in state.digits.enumerated() {
             if index > 0 { text += "," }
             text += jsonNumber(digit)
         }
-        text += "],\"negative\":\(state.negative),\"target\":\(jsonNumber(state.target, places: 6))}"
+        text += "],\"negative\":\(state.negative),\"target\":\(jsonNumber(state.target, places: 6))\(behindMember(at: time))}"
         return text
     }
 }
