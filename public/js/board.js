@@ -96,8 +96,8 @@ export class Board {
     const now = Date.now();
     for (const [id, state] of Object.entries(states)) {
       const view = this.views.get(id);
-      if (!view || !state || typeof state !== "object") continue;
-      this.noteChange(view, state, now, isHello);
+      if (!view || typeof state !== "object") continue;
+      if (state !== null) this.noteChange(view, state, now, isHello);
       this.pending.set(id, state);
     }
     this.schedulePaint();
@@ -119,7 +119,7 @@ export class Board {
     this.paintScheduled = true;
     requestAnimationFrame(() => {
       this.paintScheduled = false;
-      for (const [id, state] of this.pending) this.views.get(id)?.paint(state);
+      for (const [id, state] of this.pending) this.views.get(id)?.show(state);
       this.pending.clear();
     });
   }

@@ -32,7 +32,7 @@ from selenium import webdriver
 from selenium.common.exceptions import WebDriverException
 from selenium.webdriver.chrome.service import Service
 
-POLL_SECONDS = 0.1
+POLL_SECONDS = 0.05
 REST_CONFIRM_SECONDS = 0.5
 
 # Reads, for every column of one odometer tile, which digit its strip is moved to: the offset of
@@ -54,10 +54,12 @@ for (const part of tile.querySelectorAll('.odometer__col, .odometer__point')) {
 return { digits, offsets, cell: tile.querySelector('.odometer__col')?.getBoundingClientRect().height ?? 0 };
 """
 
-# Every tile has painted a state of its type (the hello's full state reached the DOM).
+# Every tile has painted a state of its type, or "—" for a metric with no value yet (the hello's full state reached
+# the DOM).
 UNPAINTED_TILES_JS = """
 const hooks = { odometer: 'digits', counter: 'text', wheel: 'top', carousel: 'page' };
 return [...document.querySelectorAll('[data-tile-id]')]
+  .filter((tile) => tile.dataset.empty !== 'true')
   .filter((tile) => hooks[tile.dataset.tileType] === undefined || tile.dataset[hooks[tile.dataset.tileType]] === undefined)
   .map((tile) => `${tile.dataset.tileId} (${tile.dataset.tileType})`);
 """
@@ -150,6 +152,13 @@ def get_json(base_url, path, timeout):
         return error.code, error.read().decode(errors="replace")
 
 
+def tile_layout(base_url, dashboard, tile_id, timeout):
+    """The tile's entry in GET /api/v1/dashboards/{dashboard} (its effective options), or {}."""
+    status, layout = get_json(base_url, f"/api/v1/dashboards/{urllib.parse.quote(dashboard, safe='')}", timeout)
+    tiles = layout.get("tiles", []) if status == 200 and isinstance(layout, dict) else []
+    return next((tile for tile in tiles if tile.get("id") == tile_id), {})
+
+
 def formatted(value, decimals):
     """The digits an odometer with `decimals` places shows for `value` ("-1234.50")."""
     return f"{value:.{decimals}f}"
@@ -198,10 +207,17 @@ def run(arguments, report):
         tile_dataset = lambda: driver.execute_script(
             "const t = document.querySelector(`[data-tile-id=\"${CSS.escape(arguments[0])}\"]`); return t ? {...t.dataset} : null",
             arguments.metric)
-        tile = wait_for(lambda: (lambda t: t if t and "digits" in t else None)(tile_dataset()), arguments.timeout)
-        if not report.check(f"tile {arguments.metric!r} is an odometer showing digits",
-                            tile is not None and tile.get("tileType") == "odometer", f"found {tile_dataset()!r}"):
+        tile = wait_for(lambda: (lambda t: t if t and ("digits" in t or t.get("empty") == "true") else None)(
+            tile_dataset()), arguments.timeout)
+        if not report.check(f"tile {arguments.metric!r} is an odometer", tile is not None and
+                            tile.get("tileType") == "odometer", f"found {tile_dataset()!r}"):
             return
+        if tile.get("empty") == "true":
+            dash = driver.execute_script(
+                "return document.querySelector(`[data-tile-id=\"${CSS.escape(arguments[0])}\"] .tile__empty`)?.innerText",
+                arguments.metric)
+            report.check(f"tile {arguments.metric!r} has no value yet and shows \u2014, not 0", dash == "\u2014",
+                         f"placeholder {dash!r}")
         unpainted = wait_for(lambda: not driver.execute_script(UNPAINTED_TILES_JS), arguments.timeout)
         report.check("every tile shows its state", unpainted,
                      f"not painted: {', '.join(driver.execute_script(UNPAINTED_TILES_JS))}")
@@ -210,9 +226,12 @@ def run(arguments, report):
         decimals = int(tile.get("decimals") or 0)
         expected = normalised(formatted(value, decimals))
         status, body = post_value(base_url, arguments.token, arguments.metric, value, arguments.timeout)
+        accepted_at = time.monotonic()
         if not report.check(f"POST /api/v1/metrics/{arguments.metric} {{\"value\": {value}}} is accepted",
                             status == 202, f"status {status}, body {body!r}"):
             return
+        max_duration = float(tile_layout(base_url, arguments.dashboard, arguments.metric, arguments.timeout)
+                             .get("maxDuration") or 3)
 
         def settled():
             now = tile_dataset() or {}
@@ -220,6 +239,17 @@ def run(arguments, report):
             return now if now.get("atRest") == "true" and shown == expected else None
 
         at_rest = wait_for(settled, arguments.timeout)
+        reads_after = time.monotonic() - accepted_at
+        print(f"  the odometer read {expected} {reads_after:.2f} s after the 202 (maxDuration {max_duration} s)")
+        report.check(f"the odometer reads the posted value within maxDuration + 0.5 s of the 202",
+                     at_rest is not None and reads_after <= max_duration + 0.5, f"{reads_after:.2f} s")
+        groups = driver.execute_script(
+            "return [...document.querySelectorAll(`[data-tile-id=\"${CSS.escape(arguments[0])}\"] .odometer__group`)]"
+            ".filter((g) => getComputedStyle(g).visibility !== 'hidden').map((g) => g.textContent)", arguments.metric)
+        separator = tile_layout(base_url, arguments.dashboard, arguments.metric, arguments.timeout).get("groupSeparator")
+        if separator and abs(value) >= 1000:
+            report.check(f"the odometer groups its digits with {separator!r}", bool(groups) and set(groups) == {separator},
+                         f"visible separators {groups!r}")
         if at_rest:
             time.sleep(REST_CONFIRM_SECONDS)
             at_rest = settled()

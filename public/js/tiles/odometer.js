@@ -7,8 +7,10 @@
  * `decimals` columns are the fraction. The column count may change (columns that grow on the
  * left); the columns are rebuilt when it does.
  *
- * Options: `decimals` (default 0), `prefix`, `suffix`, and `groupSeparator` (for example ","
- * between groups of three integer columns; none by default).
+ * Options: `decimals` (default 0), `prefix`, `suffix`, `groupSeparator` (for example ","
+ * between groups of three integer columns; none by default), `decimalSeparator` (default ".") and
+ * `pad` (true shows leading zero columns; by default a zero column left of every non-zero column is
+ * blank while it rests, so fixed columns show `  250`, not `00250`).
  *
  * Test hooks on the tile: `data-digits` (the digits shown once rounded, with sign and decimal
  * point, e.g. "-1234.50"), `data-at-rest` ("true" when every column sits on a whole digit),
@@ -27,6 +29,9 @@ export class OdometerView extends TileView {
     super(tile, "odometer");
     this.decimals = Math.max(0, Math.trunc(finiteNumber(this.options.decimals, 0)));
     this.groupSeparator = typeof this.options.groupSeparator === "string" ? this.options.groupSeparator : "";
+    this.decimalSeparator = typeof this.options.decimalSeparator === "string" && this.options.decimalSeparator
+      ? this.options.decimalSeparator : ".";
+    this.pad = this.options.pad === true;
     this.sign = el("span", { className: "odometer__sign", text: "\u2212", hidden: true });
     this.columnsBox = el("span", { className: "odometer__columns" });
     this.display = el("div", { className: "odometer", role: "img" },
@@ -37,6 +42,8 @@ export class OdometerView extends TileView {
     this.body.append(this.display);
     this.element.dataset.decimals = String(this.decimals);
     this.strips = [];
+    this.columns = [];
+    this.groupBefore = [];
     this.cellHeight = 0;
     this.lastState = null;
   }
@@ -58,10 +65,15 @@ export class OdometerView extends TileView {
     if (!this.cellHeight) this.measure();
 
     const point = this.decimals > 0 ? Math.max(0, digits.length - this.decimals) : -1;
+    const lastInteger = Math.max(0, digits.length - this.decimals - 1);
     let shown = "";
     let atRest = true;
+    let leading = !this.pad;
     digits.forEach((raw, index) => {
       const position = ((raw % 10) + 10) % 10;
+      leading = leading && index < lastInteger && position === 0;
+      this.columns[index].classList.toggle("odometer__col--blank", leading);
+      this.groupBefore[index]?.classList.toggle("odometer__group--blank", leading);
       const offset = this.cellHeight ? `${-snapToDevicePixels(position * this.cellHeight)}px`
         : `${(-position / STRIP.length) * 100}%`;
       this.strips[index].style.transform = `translateY(${offset})`;
@@ -89,15 +101,21 @@ export class OdometerView extends TileView {
     const integerColumns = Math.max(0, count - this.decimals);
     const parts = [];
     this.strips = [];
+    this.columns = [];
+    this.groupBefore = [];
     for (let index = 0; index < count; index += 1) {
       if (index === integerColumns && this.decimals > 0) {
-        parts.push(el("span", { className: "odometer__point", text: "." }));
+        parts.push(el("span", { className: "odometer__point", text: this.decimalSeparator }));
       } else if (this.groupSeparator && index > 0 && index < integerColumns && (integerColumns - index) % 3 === 0) {
-        parts.push(el("span", { className: "odometer__group", text: this.groupSeparator }));
+        const group = el("span", { className: "odometer__group", text: this.groupSeparator });
+        this.groupBefore[index] = group;
+        parts.push(group);
       }
       const strip = el("span", { className: "odometer__strip" }, ...STRIP.map((digit) => el("span", { text: digit })));
       this.strips.push(strip);
-      parts.push(el("span", { className: "odometer__col" }, strip));
+      const column = el("span", { className: "odometer__col" }, strip);
+      this.columns.push(column);
+      parts.push(column);
     }
     this.columnsBox.replaceChildren(...parts);
     this.display.style.setProperty("--chars", String(count + 1));

@@ -4,7 +4,8 @@
  *
  * A tile view is built from the tile's entry in `hello.dashboard.tiles` and then only painted:
  * `paint(state)` receives the tile's STATE object from `hello.tiles` or `frame.tiles` and moves
- * the DOM to it. `changeKey(state)` names what counts as a change of the tile's value for the
+ * the DOM to it; a `null` STATE (a metric with no value yet) shows "—" instead, and a STATE with
+ * `"behind": true` shows a "catching up" badge. `changeKey(state)` names what counts as a change of the tile's value for the
  * staleness hint (null: the tile never goes stale).
  */
 import { el, finiteNumber } from "../page.js";
@@ -27,12 +28,26 @@ export class TileView {
       : typeof this.options.label === "string" ? this.options.label : this.id;
     this.body = el("div", { className: "tile__body" });
     this.staleBadge = el("span", { className: "tile__stale", hidden: true });
+    this.behindBadge = el("span", { className: "tile__behind", text: "catching up", hidden: true });
+    this.placeholder = el("div", { className: "tile__empty", text: "\u2014", hidden: true, "aria-label": "no value yet" });
     this.element = el("section", {
       className: `tile tile--${typeName}`,
       "data-tile-id": this.id,
       "data-tile-type": typeName,
       "aria-label": title,
-    }, el("div", { className: "tile__header" }, el("h2", { className: "tile__title", text: title }), this.staleBadge), this.body);
+    }, el("div", { className: "tile__header" }, el("h2", { className: "tile__title", text: title }), this.behindBadge, this.staleBadge),
+    this.placeholder, this.body);
+  }
+
+  /** Paints `state`, or "—" for `null` (no value yet), and the "catching up" badge. */
+  show(state) {
+    const empty = state === null;
+    this.element.dataset.empty = empty ? "true" : "false";
+    this.placeholder.hidden = !empty;
+    const behind = !empty && state.behind === true;
+    this.element.dataset.behind = behind ? "true" : "false";
+    this.behindBadge.hidden = !behind;
+    if (!empty) this.paint(state);
   }
 
   /** Moves the DOM to `state`. */
