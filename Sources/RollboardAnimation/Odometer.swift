@@ -16,8 +16,8 @@ public struct Odometer: TileAnimator {
         scale = Double(OdometerLeg.powersOfTen[configuration.decimals])
     }
 
-    /// The resting state showing `value`, rounded to the configured decimal places. Growing columns
-    /// never shrink below `previous`'s count.
+    /// The resting state showing `value`, rounded to the configured decimal places. Growing columns are
+    /// as many as the value needs (a move from a wider value slides the extra columns out at its end).
     ///
     /// Throws ``AnimationError/notFinite`` for NaN and infinities, ``AnimationError/outOfRange`` when
     /// |value| × 10^decimals reaches 10^15, and ``AnimationError/tooWide`` when the value needs more
@@ -39,7 +39,7 @@ public struct Odometer: TileAnimator {
         let columns: Int
         switch configuration.columns {
         case .fixed(let count): columns = count
-        case .growing: columns = max(needed, previous?.digits.count ?? 0)
+        case .growing: columns = needed
         }
         var digits = DigitPositions(count: columns, repeating: 0)
         var rest = abs(scaled)

@@ -2,7 +2,8 @@
 ///
 /// A change that crosses zero plays two legs: the columns roll down to 0 under the old sign, the
 /// sign flips, and they roll out to the new magnitude. Columns added on the left slide in over
-/// 0.2 s each (ease-in-out) while the digits roll.
+/// 0.2 s each (ease-in-out) while the digits roll; columns a growing odometer no longer needs slide out
+/// the same way once the digits are at rest (within the move's bounded time, when it has one).
 ///
 /// A retarget plays a ``Glide`` of the value instead, and the columns turn like a mechanical odometer's: the last
 /// column follows the value continuously, and every other column turns on to its next digit while the column below
@@ -20,6 +21,10 @@ public struct OdometerAnimation: TileAnimation {
     let final: OdometerState
     let startWidth: Double
     let growth: Double
+    /// The final digits with leading zero columns up to the move's column count, and how long they take to slide
+    /// out at the end of the move.
+    let paddedFinal: DigitPositions
+    let shrink: Double
     /// The start's value × 10^decimals.
     let startScaled: Int64
     /// The retarget's glide of the signed value × 10^decimals, or `nil` for the article's timeline.
@@ -33,11 +38,11 @@ public struct OdometerAnimation: TileAnimation {
     init(from start: OdometerState, to end: OdometerState, interval: Double?, maxDuration: Double? = nil) {
         let from = start.scaledTarget
         let to = end.scaledTarget
-        let columns = end.digits.count
-        var digits = DigitPositions(count: columns, repeating: 0)
+        let columns = max(start.digits.count, end.digits.count)
+        startDigits = Self.padded(start.digits, to: columns)
+        paddedFinal = Self.padded(end.digits, to: columns)
         let offset = columns - start.digits.count
-        for (index, digit) in start.digits.enumerated() { digits[offset + index] = digit }
-        startDigits = digits
+        var shrink = 0.2 * Double(columns - end.digits.count)
         final = end
         startWidth = Double(start.digits.count)
         startScaled = from
@@ -60,17 +65,36 @@ public struct OdometerAnimation: TileAnimation {
             first = first.cappingDelays(toShare: OdometerConfiguration.maximumDelayShare)
             second = second?.cappingDelays(toShare: OdometerConfiguration.maximumDelayShare)
             let natural = first.duration + (second?.duration ?? 0)
-            let target = interval ?? min(natural, maxDuration ?? natural)
+            let target = interval ?? min(natural + shrink, maxDuration ?? natural + shrink)
+            shrink = min(shrink, OdometerConfiguration.maximumDelayShare * target)
+            let rolling = target - shrink
             if natural > 0 {
-                first = first.scaled(by: target / natural)
-                second = second?.scaled(by: target / natural)
+                first = first.scaled(by: rolling / natural)
+                second = second?.scaled(by: rolling / natural)
             }
-            growth = min(growth, target > 0 ? target : growth)
+            growth = min(growth, rolling > 0 ? rolling : growth)
         }
         self.first = first
         self.second = second
         self.growth = growth
-        duration = max(first.duration + (second?.duration ?? 0), growth)
+        self.shrink = shrink
+        duration = max(first.duration + (second?.duration ?? 0), growth) + shrink
+    }
+
+    /// `digits` with leading zero columns added up to `count`.
+    static func padded(_ digits: DigitPositions, to count: Int) -> DigitPositions {
+        var padded = DigitPositions(count: count, repeating: 0)
+        let offset = count - digits.count
+        for (index, digit) in digits.enumerated() { padded[offset + index] = digit }
+        return padded
+    }
+
+    /// The columns at rest on the final digits while the unneeded ones slide out, `elapsed` seconds into the move.
+    private func shrinking(at elapsed: Double) -> OdometerState {
+        let progress = CubicBezier.easeInOut((elapsed - (duration - shrink)) / shrink)
+        let wide = Double(paddedFinal.count)
+        return final.with(
+            digits: paddedFinal, negative: final.negative, width: wide - (wide - Double(final.digits.count)) * progress)
     }
 
     /// Plans a retarget: a glide from `value` × 10^decimals, moving at `velocity` of those units per second, to
@@ -80,8 +104,10 @@ public struct OdometerAnimation: TileAnimation {
         let natural = max(Self.naturalDuration(from: Int64(value.rounded()), to: end.scaledTarget), 0.3)
         let length = interval ?? min(natural, maxDuration ?? natural)
         let columns = max(columns, end.digits.count)
-        glide = Glide(from: value, velocity: velocity, to: Double(end.scaledTarget), duration: length)
+        shrink = min(0.2 * Double(columns - end.digits.count), OdometerConfiguration.maximumDelayShare * length)
+        glide = Glide(from: value, velocity: velocity, to: Double(end.scaledTarget), duration: length - shrink)
         startDigits = DigitPositions(count: columns, repeating: 0)
+        paddedFinal = Self.padded(end.digits, to: columns)
         final = end
         startWidth = Double(columns)
         growth = 0
@@ -121,6 +147,7 @@ public struct OdometerAnimation: TileAnimation {
 
     public func state(at elapsed: Double) -> OdometerState {
         if elapsed >= duration { return final }
+        if shrink > 0 && elapsed >= duration - shrink { return shrinking(at: elapsed) }
         if let glide {
             let value = glide.value(at: elapsed)
             var digits = startDigits
@@ -137,7 +164,7 @@ public struct OdometerAnimation: TileAnimation {
             first.write(into: &digits, at: elapsed)
             negative = firstNegative
         }
-        let endWidth = Double(final.digits.count)
+        let endWidth = Double(startDigits.count)
         let width = growth > 0 && elapsed < growth
             ? startWidth + (endWidth - startWidth) * CubicBezier.easeInOut(elapsed / growth)
             : endWidth

@@ -182,10 +182,23 @@ struct OdometerTests {
         #expect(state.target == target)
     }
 
-    @Test("growing columns never shrink")
-    func neverShrinks() throws {
+    @Test("growing columns shrink back to what the value needs, sliding out once the digits rest",
+          arguments: [nil, 3.0] as [Double?])
+    func shrinksBack(maxDuration: Double?) throws {
+        let odometer = try Odometer(configuration: OdometerConfiguration(maxDuration: maxDuration))
         let wide = try odometer.settle(1234, after: nil)
-        #expect(try odometer.settle(5, after: wide).digits == [0, 0, 0, 5])
+        let narrow = try odometer.settle(5, after: wide)
+        #expect(narrow.digits == [5])
+        let move = odometer.animation(from: wide, to: narrow, interval: nil)
+        let slide = 0.2 * 3
+        if let maxDuration { #expect(move.duration <= maxDuration + 1e-9) }
+        let rolling = move.state(at: (move.duration - slide) / 2)
+        #expect(rolling.digits.count == 4 && rolling.width == 4)
+        let resting = move.state(at: move.duration - slide + 1e-9)
+        #expect(resting.digits == [0, 0, 0, 5])
+        let sliding = move.state(at: move.duration - slide / 2)
+        #expect(sliding.width > 1 && sliding.width < 4)
+        #expect(move.state(at: move.duration) == narrow)
     }
 
     @Test("values the odometer cannot show are refused", arguments: [
@@ -237,8 +250,10 @@ struct OdometerTests {
                 #expect([motion.delay, motion.start, motion.cycle, motion.end].allSatisfy { $0.isFinite && $0 >= 0 })
             }
             for step in 0...40 {
-                let state = animation.state(at: animation.duration * Double(step) / 40)
-                #expect(state.digits.count == end.digits.count)
+                let state = animation.state(at: step == 40 ? animation.duration : animation.duration * Double(step) / 40)
+                let moving = step < 40
+                #expect(state.digits.count == (moving ? max(start.digits.count, end.digits.count) : end.digits.count))
+                #expect(state.width >= Double(min(start.digits.count, end.digits.count)) - 1e-9)
                 #expect(state.digits.allSatisfy { $0 >= 0 && $0 < 10 }, "\(state.digits)")
             }
             #expect(animation.state(at: animation.duration) == end)

@@ -46,6 +46,16 @@ struct OdometerTileTests {
         #expect(!tile.encodedState(at: tile.queue.restTime - 5).contains("behind"))
     }
 
+    @Test("columns a growing odometer no longer needs slide out, the width going with them on the wire")
+    func shrinkingWidth() throws {
+        var tile = try OdometerTile(
+            tileID: "sales", configuration: OdometerConfiguration(maxDuration: 3), value: 1234, backlog: 8, at: 0)
+        try tile.apply(.value(5, interval: 2, animated: true), at: 0)
+        #expect(tile.queue.state(at: 1).digits.count == 4 && !tile.encodedState(at: 1).contains("width"))
+        #expect(tile.encodedState(at: 1.9).contains(#""width":"#))
+        #expect(tile.encodedState(at: 2) == #"{"digits":[5],"negative":false,"target":5}"#)
+    }
+
     @Test("a value too wide for its columns is refused and changes nothing")
     func tooWideIsRefused() throws {
         var tile = try makeTile()

@@ -35,7 +35,9 @@ struct OdometerTile: QueuedTile {
             if index > 0 { text += "," }
             text += jsonNumber(digit)
         }
-        text += "],\"negative\":\(state.negative),\"target\":\(jsonNumber(state.target, places: 6))\(behindMember(at: time))}"
+        text += "]"
+        if state.width != Double(state.digits.count) { text += ",\"width\":\(jsonNumber(state.width))" }
+        text += ",\"negative\":\(state.negative),\"target\":\(jsonNumber(state.target, places: 6))\(behindMember(at: time))}"
         return text
     }
 }

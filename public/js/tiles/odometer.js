@@ -5,7 +5,9 @@
  *
  * STATE: `{"digits":[P,…],"negative":false,"target":V}`, most significant column first; the last
  * `decimals` columns are the fraction. The column count may change (columns that grow on the
- * left); the columns are rebuilt when it does.
+ * left, or that a growing odometer no longer needs); the columns are rebuilt when it does. While
+ * columns slide in or out the STATE carries `"width":W` (fewer than the columns): the leftmost
+ * columns are narrowed by the difference, column by column.
  *
  * Options: `decimals` (default 0), `prefix`, `suffix`, `groupSeparator` (for example ","
  * between groups of three integer columns; none by default), `decimalSeparator` (default ".") and
@@ -69,11 +71,16 @@ export class OdometerView extends TileView {
     let shown = "";
     let atRest = true;
     let leading = !this.pad;
+    const width = finiteNumber(state.width, digits.length);
+    const hidden = Math.max(0, digits.length - width);
     digits.forEach((raw, index) => {
       const position = ((raw % 10) + 10) % 10;
       leading = leading && index < lastInteger && position === 0;
       this.columns[index].classList.toggle("odometer__col--blank", leading);
       this.groupBefore[index]?.classList.toggle("odometer__group--blank", leading);
+      const collapsed = Math.min(1, Math.max(0, hidden - index));
+      this.columns[index].style.width = collapsed > 0 ? `${(1 - collapsed).toFixed(4)}ch` : "";
+      if (this.groupBefore[index]) this.groupBefore[index].style.width = collapsed > 0 ? "0" : "";
       const offset = this.cellHeight ? `${-snapToDevicePixels(position * this.cellHeight)}px`
         : `${(-position / STRIP.length) * 100}%`;
       this.strips[index].style.transform = `translateY(${offset})`;
