@@ -29,6 +29,10 @@ public struct CounterAnimation: TileAnimation {
         let to = final.target
         let value = glide?.value(at: elapsed) ?? from + easing(elapsed / duration) * (to - from)
         let upward = to >= from
+        if format.compact {
+            let clamped = upward ? min(value, to) : max(value, to)
+            return CounterState(value: value, text: format.compactString(clamped, rounding: upward ? .down : .up), target: to)
+        }
         let counted = format.countingScaled(value, upward: upward)
         let shown = upward ? min(counted, targetScaled) : max(counted, targetScaled)
         return CounterState(value: value, text: format.string(scaled: shown), target: to)

@@ -17,6 +17,13 @@ public struct NumberFormat: Hashable, Sendable {
     public let groupSeparator: String
     /// Written between the integer and the fraction.
     public let decimalSeparator: String
+    /// Whether the number is written in compact notation: below 1,000 as a whole number, above in thousands (`K`),
+    /// millions (`M`), billions (`B`) or trillions (`T`) with the format's decimal places, trailing zeros dropped
+    /// (`950`, `12.3K`, `4M`).
+    public let compact: Bool
+
+    /// The compact notation's units, one per power of 1,000.
+    public static let compactUnits = ["", "K", "M", "B", "T"]
 
     /// The minus sign of negative numbers (U+2212, as wide as a plus).
     public static let minus = "\u{2212}"
@@ -37,8 +44,10 @@ public struct NumberFormat: Hashable, Sendable {
     /// `groupsOfThree` groups the integer digits by three when there is no grouping pattern.
     public init(
         format: String = "%f", grouping: String? = nil, prefix: String = "", suffix: String = "",
-        groupSeparator: String = ",", decimalSeparator: String = ".", groupsOfThree: Bool = false
+        groupSeparator: String = ",", decimalSeparator: String = ".", groupsOfThree: Bool = false,
+        compact: Bool = false
     ) throws(AnimationError) {
+        self.compact = compact
         self.format = format
         self.grouping = grouping
         self.prefix = prefix
@@ -132,7 +141,26 @@ public struct NumberFormat: Hashable, Sendable {
     /// round to the nearest (ties to even). `value` must be finite and within range (see
     /// ``Counter/settle(_:after:)``).
     public func string(for value: Double) -> String {
-        string(scaled: restingScaled(value))
+        compact ? compactString(value, rounding: .toNearestOrEven) : string(scaled: restingScaled(value))
+    }
+
+    /// `value` in compact notation, its mantissa rounded by `rule` to the format's places (none below 1,000); a
+    /// mantissa that rounds to 1,000 moves on to the next unit.
+    func compactString(_ value: Double, rounding rule: FloatingPointRoundingRule) -> String {
+        var unit = 0
+        var mantissa = value
+        while unit < Self.compactUnits.count - 1 && abs(mantissa) >= 1_000 {
+            mantissa /= 1_000
+            unit += 1
+        }
+        var places = unit == 0 ? 0 : fractionDigits
+        var scaled = (mantissa * Double(OdometerLeg.powersOfTen[places])).rounded(rule)
+        if abs(scaled) >= 1_000 * Double(OdometerLeg.powersOfTen[places]) && unit < Self.compactUnits.count - 1 {
+            unit += 1
+            places = fractionDigits
+            scaled = (mantissa / 1_000 * Double(OdometerLeg.powersOfTen[places])).rounded(rule)
+        }
+        return string(scaled: Int64(scaled), places: places, unit: Self.compactUnits[unit], trimming: true)
     }
 
     /// `value` × 10^fractionDigits as shown at rest.
@@ -156,6 +184,11 @@ public struct NumberFormat: Hashable, Sendable {
 
     /// The text for the number `scaled` / 10^fractionDigits.
     func string(scaled: Int64) -> String {
+        string(scaled: scaled, places: fractionDigits, unit: "", trimming: false)
+    }
+
+    /// The text for `scaled` / 10^places followed by `unit`; `trimming` drops every trailing zero of the fraction.
+    private func string(scaled: Int64, places fractionDigits: Int, unit: String, trimming: Bool) -> String {
         let magnitude = scaled.magnitude
         let divisor = UInt64(OdometerLeg.powersOfTen[fractionDigits])
         var integer = magnitude / divisor
@@ -163,7 +196,8 @@ public struct NumberFormat: Hashable, Sendable {
 
         var fractionText: [UInt8] = []
         var places = fractionDigits
-        while places > minimumFractionDigits && fraction % 10 == 0 && places > 0 {
+        let minimumPlaces = trimming ? 0 : minimumFractionDigits
+        while places > minimumPlaces && fraction % 10 == 0 && places > 0 {
             fraction /= 10
             places -= 1
         }
@@ -191,6 +225,7 @@ public struct NumberFormat: Hashable, Sendable {
             text += decimalSeparator
             text += String(decoding: fractionText.reversed(), as: UTF8.self)
         }
+        text += unit
         text += literalAfter
         text += suffix
         return text

@@ -78,6 +78,18 @@ struct CounterTests {
         #expect(throws: error) { try counter.settle(value, after: nil) }
     }
 
+    @Test("a compact count changes its unit as it passes 1,000 and never shows more than its target")
+    func compactCount() throws {
+        let counter = try Counter(
+            configuration: CounterConfiguration(duration: 2, easing: .linear, format: NumberFormat(format: "%.1f", compact: true)))
+        let animation = counter.animation(
+            from: try counter.settle(900, after: nil), to: try counter.settle(4_560_000, after: nil), interval: nil)
+        let texts = (0...100).map { animation.state(at: Double($0) / 50).text }
+        #expect(texts.first == "900" && texts.last == "4.6M")
+        #expect(texts.contains { $0.hasSuffix("K") } && texts.contains { $0.hasSuffix("M") })
+        #expect(!texts.dropLast().contains("4.6M"), "a count rounds down until it arrives")
+    }
+
     @Test("over many random counts the text never passes the target and the count ends on it")
     func randomCounts() throws {
         var generator = SplitMix64(seed: 11)

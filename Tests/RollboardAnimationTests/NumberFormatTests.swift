@@ -41,6 +41,15 @@ struct NumberFormatTests {
         #expect(format.string(for: value) == text)
     }
 
+    @Test("compact notation writes whole numbers below 1,000 and K, M, B, T above, trailing zeros dropped",
+          arguments: [
+            (950.4, "950"), (999.6, "1K"), (1_000, "1K"), (12_345, "12.3K"), (12_000, "12K"), (999_960, "1M"),
+            (4_500_000, "4.5M"), (-4_500_000, "\u{2212}4.5M"), (7.26e9, "7.3B"), (3e12, "3T"), (2.5e15, "2500T"),
+          ])
+    func compact(value: Double, text: String) throws {
+        #expect(try NumberFormat(format: "%.1f", compact: true).string(for: value) == text)
+    }
+
     @Test("prefix and suffix surround the number and its sign")
     func prefixAndSuffix() throws {
         let format = try NumberFormat(format: "%.2f", grouping: "#,##0.00", prefix: "$", suffix: " USD")

@@ -8,7 +8,7 @@ extension CounterOptions {
         let format = try NumberFormat(
             format: format, grouping: grouping, prefix: affixes.prefix, suffix: affixes.suffix,
             groupSeparator: group, decimalSeparator: style.effectiveDecimalSeparator,
-            groupsOfThree: grouping == nil && !group.isEmpty)
+            groupsOfThree: grouping == nil && !group.isEmpty, compact: compact)
         let easing = CounterEasing(rawValue: easing.rawValue) ?? .easeInOut
         return try Counter(configuration: CounterConfiguration(duration: duration, easing: easing, format: format))
     }

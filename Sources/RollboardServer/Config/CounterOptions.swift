@@ -11,6 +11,9 @@ public struct CounterOptions: Sendable, Equatable {
     public var suffix: String
     /// Separators and currency; with a locale or a group separator and no `grouping` pattern, digits group by three.
     public var style = NumberStyle()
+    /// Compact notation (`950`, `12.3K`, `4.5M`) with the format's decimal places; the unit changes as the count passes
+    /// each power of 1,000.
+    public var compact = false
 
     public init(
         format: String = "%d",

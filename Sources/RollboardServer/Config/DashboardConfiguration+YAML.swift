@@ -72,7 +72,7 @@ extension TileConfiguration {
     static let commonKeys = ["id", "type", "title", "metric", "position", "staleAfter", "backlog", "queue", "maxLag"]
     static let optionKeys: [TileType: [String]] = [
         .odometer: ["columns", "maxColumns", "decimals", "prefix", "suffix", "maxDuration", "pad"] + NumberStyle.keys,
-        .counter: ["format", "grouping", "easing", "duration", "prefix", "suffix"] + NumberStyle.keys,
+        .counter: ["format", "grouping", "easing", "duration", "prefix", "suffix", "compact"] + NumberStyle.keys,
         .wheel: ["contents", "duration"],
         .carousel: ["slides", "interval", "dotColor", "activeDotColor"],
     ]
@@ -264,6 +264,7 @@ extension CounterOptions {
         }
         prefix = reader.string("prefix") ?? ""
         suffix = reader.string("suffix") ?? ""
+        compact = reader.bool("compact") ?? false
     }
 }
 

@@ -69,6 +69,7 @@ extension RollboardConfiguration {
                 JSONMember("groupSeparator", .string(options.style.effectiveGroupSeparator)),
                 JSONMember("decimalSeparator", .string(options.style.effectiveDecimalSeparator)),
                 JSONMember("currency", .optional(options.style.currency.map(JSONValue.string))),
+                JSONMember("compact", .bool(options.compact)),
             ]
         case .wheel(let options):
             members += [
