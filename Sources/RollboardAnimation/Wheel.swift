@@ -23,13 +23,19 @@ public struct Wheel: TileAnimator {
         self.duration = duration
     }
 
-    /// The position for `progress` (clamped to [0, 1]): min(max(0, count × progress), count − 1).
+    /// The whole position for `progress` (clamped to [0, 1]): the label whose band of progress holds it,
+    /// ⌊min(count × progress, count − 1)⌋, so the wheel always rests on one whole label (the article's top label).
     public func position(forProgress progress: Double) throws(AnimationError) -> Double {
         guard progress.isFinite else {
             throw AnimationError(.notFinite, "wheel progress \(progress) is not a finite number")
         }
         let count = Double(contents.count)
-        return min(max(0, count * min(max(progress, 0), 1)), count - 1)
+        return min(max(0, count * min(max(progress, 0), 1)), count - 1).rounded(.down)
+    }
+
+    /// The position that shows `label` alone, or `nil` when the wheel has no such label.
+    public func position(forLabel label: String) -> Double? {
+        contents.firstIndex(of: label).map(Double.init)
     }
 
     /// The position that shows `contents[index]` alone.

@@ -5,20 +5,31 @@ import RollboardAnimation
 struct WheelTests {
     let wheel = try! Wheel(contents: ["A", "B", "C", "D"], duration: 0.5)
 
-    @Test("progress picks the top and bottom labels and the offset between them", arguments: [
-        (0.4, "B", "C", 0.6),     // the article's example: 4 × 0.4 = 1.6
-        (0.0, "A", "B", 0),
-        (0.7, "C", "D", 0.8),
-        (0.99, "D", "D", 0),      // 3.96 is clamped to the last index
-        (1.0, "D", "D", 0),
-        (1.5, "D", "D", 0),       // progress is clamped to [0, 1]
-        (-0.2, "A", "B", 0),
+    @Test("progress picks the label whose band holds it, and the wheel rests on it alone", arguments: [
+        (0.4, "B"),     // the article's example: 4 × 0.4 = 1.6, its top label B
+        (0.0, "A"),
+        (0.7, "C"),
+        (0.99, "D"),    // 3.96
+        (1.0, "D"),     // 4 is clamped to the last index
+        (1.5, "D"),     // progress is clamped to [0, 1]
+        (-0.2, "A"),
     ])
-    func labels(progress: Double, top: String, bottom: String, offset: Double) throws {
+    func labels(progress: Double, label: String) throws {
         let state = try wheel.settle(wheel.position(forProgress: progress), after: nil)
-        #expect(wheel.contents[state.top] == top)
-        #expect(wheel.contents[state.bottom] == bottom)
-        #expect(isClose(state.offset, offset))
+        #expect(wheel.contents[state.top] == label)
+        #expect(state.offset == 0)
+    }
+
+    @Test("progress 0.5 over three labels rests on the middle one, not between two")
+    func wholeLabel() throws {
+        let status = try Wheel(contents: ["Fine", "Slow", "Failing"])
+        #expect(try status.position(forProgress: 0.5) == 1)
+    }
+
+    @Test("a label names its position")
+    func label() {
+        #expect(wheel.position(forLabel: "C") == 2)
+        #expect(wheel.position(forLabel: "c") == nil)
     }
 
     @Test("the top label squeezes and rises while the bottom one grows in")

@@ -287,7 +287,7 @@ struct ProducerAPITests {
             ),
             (
                 "POST", "/api/v1/wheels/status", #"{"progress": 0.5, "index": 1}"#, token, "application/json",
-                400, "bad_request", "give either progress or index, not both"
+                400, "bad_request", "give one of progress, index or label, not progress and index"
             ),
             (
                 "POST", "/api/v1/wheels/revenue", #"{"index": 1}"#, token, "application/json",
@@ -361,6 +361,17 @@ struct ProducerAPITests {
         let refused = await fixture.send("POST", "/api/v1/metrics/orders", #"{"value": 5}"#)
         #expect(refused.status == .tooManyRequests)
         #expect(refused.headers["Retry-After"] == "1")
+    }
+
+    @Test("a wheel target may name its label, stored as that label's index; an unknown label is refused")
+    func wheelLabel() async throws {
+        let fixture = try Fixture()
+        let response = await fixture.send("POST", "/api/v1/wheels/status", #"{"label": "degraded"}"#)
+        #expect(response.status == .accepted)
+        #expect(fixture.store.wheel("status")?.target == .index(1))
+        let refused = await fixture.send("POST", "/api/v1/wheels/status", #"{"label": "Degraded"}"#)
+        #expect(refused.status.code == 422)
+        #expect(refused.detail == #"label: "Degraded" is not one of the wheel's labels ("ok", "degraded", "down")"#)
     }
 
     @Test("a wheel target is stored and readable")

@@ -224,6 +224,14 @@ struct RollboardConfigurationTests {
             #"config/dashboards/demo.yaml: tile "news": interval: must be between 0.5 and 3600, got 0"#
         ),
         (
+            "id: status\ntype: wheel\ncontents: [ok, down]\ncolors: {up: \"#0f0\"}",
+            #"config/dashboards/demo.yaml: tile "status": colors.up: is not one of the wheel's contents (ok, down)"#
+        ),
+        (
+            "id: status\ntype: wheel\ncontents: [ok, down]\ncolors: {ok: green}",
+            #"config/dashboards/demo.yaml: tile "status": colors.ok: must be a colour like #rgb or #rrggbb"#
+        ),
+        (
             "id: news\ntype: carousel\nslides: [{text: a}]\ndotColor: red",
             #"config/dashboards/demo.yaml: tile "news": dotColor: must be a colour like #rgb or #rrggbb, got "red""#
         ),

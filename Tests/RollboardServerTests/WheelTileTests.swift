@@ -11,7 +11,7 @@ struct WheelTileTests {
 
     @Test(
         "a progress or an index eases the wheel to its position",
-        arguments: [(TileChange.wheelProgress(0.4), 1.6), (.wheelIndex(3), 3.0), (.wheelProgress(1), 3.0)]
+        arguments: [(TileChange.wheelProgress(0.4), 1.0), (.wheelIndex(3), 3.0), (.wheelProgress(1), 3.0)]
     )
     func movesToTarget(change: TileChange, position: Double) throws {
         var tile = try makeTile()

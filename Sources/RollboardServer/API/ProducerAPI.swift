@@ -303,9 +303,20 @@ public final class ProducerAPI: Sendable {
         let token = try authenticate(request)
         try requireKind(id, .wheel)
         guard token.allows(id) else { throw .forbidden("this token may not write \(JSONText.quoted(id))") }
-        let body = try parseBody(request)
-        try rejectUnknownFields(body, allowed: ["progress", "index"], prefix: "")
+        var body = try parseBody(request)
+        try rejectUnknownFields(body, allowed: ["progress", "index", "label"], prefix: "")
         let target: WheelTarget
+        let given = ["progress", "index", "label"].filter { body[$0] != nil }
+        guard given.count <= 1 else { throw .badRequest("give one of progress, index or label, not \(given.joined(separator: " and "))") }
+        if let label = body["label"] {
+            let contents = configuration.catalog.wheelContents(id) ?? []
+            guard case .string(let name) = label else { throw .wrongType("label", expected: "a string", got: label) }
+            guard let index = contents.firstIndex(of: name) else {
+                throw .invalidValue(
+                    "label: \(JSONText.quoted(name)) is not one of the wheel's labels (\(contents.map(JSONText.quoted).joined(separator: ", ")))")
+            }
+            body = .object([JSONMember("index", .number(JSONNumber(literal: String(index))))])
+        }
         switch (body["progress"], body["index"]) {
         case (let progress?, nil):
             guard case .number(let number) = progress else {
@@ -328,9 +339,9 @@ public final class ProducerAPI: Sendable {
             }
             target = .index(value)
         case (.some, .some):
-            throw .badRequest("give either progress or index, not both")
+            throw .badRequest("give one of progress, index or label")
         case (nil, nil):
-            throw .missingField("progress or index")
+            throw .missingField("progress, index or label")
         }
         let respond = answeredWithin(configuration.server.limits.commitTimeout, respond)
         store.setWheel(id, target: target) { result in

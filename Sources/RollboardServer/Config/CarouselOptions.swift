@@ -4,13 +4,13 @@ public struct CarouselOptions: Sendable, Equatable {
     public var slides: [CarouselSlide]
     /// Seconds between automatic page changes.
     public var interval: Double
-    /// CSS colour (`#rgb` or `#rrggbb`) of the page dots.
-    public var dotColor: String
-    /// CSS colour of the current page's dot.
-    public var activeDotColor: String
+    /// CSS colour (`#rgb` or `#rrggbb`) of the page dots; `nil` follows the page's theme.
+    public var dotColor: String?
+    /// CSS colour of the current page's dot; `nil` follows the page's theme.
+    public var activeDotColor: String?
 
     public init(
-        slides: [CarouselSlide], interval: Double = 2, dotColor: String = "#5f6673", activeDotColor: String = "#ffffff"
+        slides: [CarouselSlide], interval: Double = 2, dotColor: String? = nil, activeDotColor: String? = nil
     ) {
         self.slides = slides
         self.interval = interval

@@ -73,7 +73,7 @@ extension TileConfiguration {
     static let optionKeys: [TileType: [String]] = [
         .odometer: ["columns", "maxColumns", "decimals", "prefix", "suffix", "maxDuration", "pad"] + NumberStyle.keys,
         .counter: ["format", "grouping", "easing", "duration", "prefix", "suffix", "compact"] + NumberStyle.keys,
-        .wheel: ["contents", "duration"],
+        .wheel: ["contents", "duration", "colors"],
         .carousel: ["slides", "interval", "dotColor", "activeDotColor"],
     ]
 
@@ -277,7 +277,25 @@ extension WheelOptions {
         }
         let duration = reader.double("duration", in: 0.05...60)
         if reader.node("duration") != nil && duration == nil { return nil }
-        self.init(contents: contents, duration: duration ?? 0.5)
+        var colors: [String: String]?
+        if let mapping = reader.mapping("colors") {
+            var found: [String: String] = [:]
+            for label in mapping.keys {
+                guard contents.contains(label) else {
+                    mapping.report(label, "is not one of the wheel's contents (\(contents.joined(separator: ", ")))")
+                    return nil
+                }
+                guard let color = mapping.string(label), CarouselOptions.isColor(color) else {
+                    mapping.report(label, "must be a colour like #rgb or #rrggbb")
+                    return nil
+                }
+                found[label] = color
+            }
+            colors = found
+        } else if reader.node("colors") != nil {
+            return nil
+        }
+        self.init(contents: contents, duration: duration ?? 0.5, colors: colors)
     }
 }
 

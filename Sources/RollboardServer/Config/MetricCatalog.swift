@@ -84,6 +84,14 @@ public struct MetricCatalog: Sendable, Equatable {
         }.min()
     }
 
+    /// The labels of the first wheel showing `id` (the one whose labels a `label` target names), or `nil`.
+    public func wheelContents(_ id: String) -> [String]? {
+        tiles[id]?.lazy.compactMap { reference -> [String]? in
+            guard case .wheel(let options) = reference.tile.options else { return nil }
+            return options.contents
+        }.first
+    }
+
     /// The number of slides every carousel showing `id` has (the smallest), or `nil`.
     public func carouselPages(_ id: String) -> Int? {
         tiles[id]?.compactMap { reference -> Int? in

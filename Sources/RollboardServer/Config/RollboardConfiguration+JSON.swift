@@ -74,6 +74,13 @@ extension RollboardConfiguration {
         case .wheel(let options):
             members += [
                 JSONMember("contents", .array(options.contents.map(JSONValue.string))),
+                JSONMember(
+                    "colors",
+                    .optional(options.colors.map { colors in
+                        .object(options.contents.compactMap { label in
+                            colors[label].map { JSONMember(label, .string($0)) }
+                        })
+                    })),
                 JSONMember("duration", .number(options.duration)),
             ]
         case .carousel(let options):
@@ -86,8 +93,8 @@ extension RollboardConfiguration {
             members += [
                 JSONMember("slides", .array(slides)),
                 JSONMember("interval", .number(options.interval)),
-                JSONMember("dotColor", .string(options.dotColor)),
-                JSONMember("activeDotColor", .string(options.activeDotColor)),
+                JSONMember("dotColor", .optional(options.dotColor.map(JSONValue.string))),
+                JSONMember("activeDotColor", .optional(options.activeDotColor.map(JSONValue.string))),
             ]
         }
         return .object(members)

@@ -4,9 +4,13 @@ public struct WheelOptions: Sendable, Equatable {
     public var contents: [String]
     /// Seconds the wheel takes to ease to a new target.
     public var duration: Double
+    /// CSS colours (`#rgb` or `#rrggbb`) of some labels, by label; `nil` or a missing label uses the theme's text
+    /// colour.
+    public var colors: [String: String]?
 
-    public init(contents: [String], duration: Double = 0.5) {
+    public init(contents: [String], duration: Double = 0.5, colors: [String: String]? = nil) {
         self.contents = contents
         self.duration = duration
+        self.colors = colors
     }
 }

@@ -48,6 +48,7 @@ export class CarouselView extends TileView {
     const dotBar = el("div", { className: "carousel__dots", hidden: this.options.showDots === false || this.slides.length < 2 },
       ...this.dots);
     this.root = el("div", { className: "carousel", tabindex: "0", "aria-roledescription": "carousel" }, this.viewport, dotBar);
+    // Without configured colours the dots follow the theme's --dot and --dot-current.
     if (dotColor) this.root.style.setProperty("--dot", dotColor);
     if (currentDotColor) this.root.style.setProperty("--dot-current", currentDotColor);
     this.body.append(this.root);

@@ -9,7 +9,8 @@
  * CSS applies a transform list right to left, so "translateY(…) scaleY(…)" scales first; a
  * percentage in translateY is of the label's own height h.
  *
- * STATE: `{"position":X}`. Options: `contents` (array of strings). Test hooks: `data-top`,
+ * STATE: `{"position":X}`. Options: `contents` (array of strings), `colors` (an object: label →
+ * CSS colour; other labels keep the theme's text colour). Test hooks: `data-top`, `data-color`,
  * `data-bottom` (the two labels' texts), `data-position`.
  */
 import { el, finiteNumber } from "../page.js";
@@ -19,6 +20,7 @@ export class WheelView extends TileView {
   constructor(tile) {
     super(tile, "wheel");
     this.contents = Array.isArray(this.options.contents) ? this.options.contents.map((item) => String(item)) : [];
+    this.colors = this.options.colors && typeof this.options.colors === "object" ? this.options.colors : {};
     this.top = el("div", { className: "wheel__label wheel__label--top" });
     this.bottom = el("div", { className: "wheel__label wheel__label--bottom", "aria-hidden": "true" });
     this.wheel = el("div", { className: "wheel" }, this.top, this.bottom);
@@ -41,6 +43,8 @@ export class WheelView extends TileView {
 
     this.top.textContent = this.contents[top];
     this.bottom.textContent = this.contents[bottom];
+    this.top.style.color = this.colorOf(this.contents[top]);
+    this.bottom.style.color = this.colorOf(this.contents[bottom]);
     this.top.style.transform = `translateY(${(-50 * offset).toFixed(4)}%) scaleY(${(1 - offset).toFixed(4)})`;
     this.bottom.style.transform = `translateY(${(50 * (1 - offset)).toFixed(4)}%) scaleY(${offset.toFixed(4)})`;
 
@@ -48,5 +52,12 @@ export class WheelView extends TileView {
     dataset.top = this.contents[top];
     dataset.bottom = this.contents[bottom];
     dataset.position = String(position);
+    dataset.color = this.colorOf(this.contents[top]);
+  }
+
+  /** The configured colour of `label`, or "" for the theme's. */
+  colorOf(label) {
+    const color = this.colors[label];
+    return typeof color === "string" ? color : "";
   }
 }
