@@ -128,6 +128,22 @@ struct RollboardConfigurationTests {
             #"config/dashboards/demo.yaml: tile "news": queue: carousel tiles have no animation queue"#
         ),
         (
+            "id: revenue\ntype: odometer\ngoal: 10\nwarning: 50",
+            #"config/dashboards/demo.yaml: tile "revenue": goal: warning (50) must be below goal (10)"#
+        ),
+        (
+            "id: revenue\ntype: odometer\ndelta: average",
+            #"config/dashboards/demo.yaml: tile "revenue": delta: must be one of previous, baseline, none, got "average""#
+        ),
+        (
+            "id: revenue\ntype: odometer\ndelta: baseline",
+            #"config/dashboards/demo.yaml: tile "revenue": delta: baseline needs a baseline value"#
+        ),
+        (
+            "id: status\ntype: wheel\ncontents: [a]\ngoal: 3",
+            #"config/dashboards/demo.yaml: tile "status": goal: is an option of odometer tiles, not wheel tiles (wheel options: contents, duration, colors)"#
+        ),
+        (
             "id: revenue\ntype: odometer\ndecimal: 2",
             #"config/dashboards/demo.yaml: tile "revenue": decimal: unknown key (did you mean "decimals"?)"#
         ),
@@ -153,7 +169,7 @@ struct RollboardConfigurationTests {
         ),
         (
             "id: revenue\ntype: odometer\nformat: \"%d\"",
-            #"config/dashboards/demo.yaml: tile "revenue": format: is an option of counter tiles, not odometer tiles (odometer options: columns, maxColumns, decimals, prefix, suffix, maxDuration, pad, locale, groupSeparator, decimalSeparator, currency)"#
+            #"config/dashboards/demo.yaml: tile "revenue": format: is an option of counter tiles, not odometer tiles (odometer options: columns, maxColumns, decimals, prefix, suffix, maxDuration, pad, locale, groupSeparator, decimalSeparator, currency, goal, warning, critical, lowerIsBetter, delta, baseline)"#
         ),
         (
             "id: revenue\ntype: gauge",

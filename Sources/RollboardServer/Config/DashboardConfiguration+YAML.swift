@@ -71,8 +71,10 @@ extension DashboardConfiguration {
 extension TileConfiguration {
     static let commonKeys = ["id", "type", "title", "metric", "position", "staleAfter", "backlog", "queue", "maxLag"]
     static let optionKeys: [TileType: [String]] = [
-        .odometer: ["columns", "maxColumns", "decimals", "prefix", "suffix", "maxDuration", "pad"] + NumberStyle.keys,
-        .counter: ["format", "grouping", "easing", "duration", "prefix", "suffix", "compact"] + NumberStyle.keys,
+        .odometer: ["columns", "maxColumns", "decimals", "prefix", "suffix", "maxDuration", "pad"] + NumberStyle.keys
+            + KPIOptions.keys,
+        .counter: ["format", "grouping", "easing", "duration", "prefix", "suffix", "compact"] + NumberStyle.keys
+            + KPIOptions.keys,
         .wheel: ["contents", "duration", "colors"],
         .carousel: ["slides", "interval", "dotColor", "activeDotColor"],
     ]
@@ -133,10 +135,11 @@ extension TileConfiguration {
             case .carousel: CarouselOptions(reader: reader).map(TileOptions.carousel)
             case nil: nil
             }
-        guard problems.lines.count == before, let options else { return nil }
+        let kpi = KPIOptions(reader: reader)
+        guard problems.lines.count == before, let options, let kpi else { return nil }
         self.init(
             id: id, title: title, metric: metric, position: position, staleAfter: staleAfter, backlog: backlog,
-            queue: queue, maxLag: maxLag, options: options
+            queue: queue, maxLag: maxLag, kpi: kpi, options: options
         )
     }
 
@@ -388,5 +391,52 @@ extension NumberStyle {
         }
         currency = reader.string("currency")
         guard valid else { return nil }
+    }
+}
+
+extension KPIOptions {
+    /// The YAML keys of goal, thresholds and change arrow.
+    static let keys = ["goal", "warning", "critical", "lowerIsBetter", "delta", "baseline"]
+
+    /// Reads the goal, thresholds and arrow; `nil` when one is wrong (reported).
+    init?(reader: YAMLMappingReader) {
+        let range = -1e15...1e15
+        self.init(
+            goal: reader.double("goal", in: range), warning: reader.double("warning", in: range),
+            critical: reader.double("critical", in: range), lowerIsBetter: reader.bool("lowerIsBetter") ?? false)
+        for key in ["goal", "warning", "critical", "lowerIsBetter"] where reader.node(key) != nil {
+            let read: Bool =
+                switch key {
+                case "goal": goal != nil
+                case "warning": warning != nil
+                case "critical": critical != nil
+                default: reader.bool(key) != nil
+                }
+            if !read { return nil }
+        }
+        if let problem = orderProblem {
+            reader.report(goal != nil ? "goal" : "warning", problem)
+            return nil
+        }
+        let baseline = reader.double("baseline", in: range)
+        if reader.node("baseline") != nil && baseline == nil { return nil }
+        switch reader.string("delta") {
+        case nil: delta = baseline.map(Delta.baseline) ?? .none
+        case "none": delta = .none
+        case "previous": delta = .previous
+        case "baseline":
+            guard let baseline else {
+                reader.report("delta", "baseline needs a baseline value")
+                return nil
+            }
+            delta = .baseline(baseline)
+        case let other?:
+            reader.report("delta", "must be one of previous, baseline, none, got \"\(other)\"")
+            return nil
+        }
+        if baseline != nil, case .previous = delta {
+            reader.report("baseline", "is only used with delta: baseline")
+            return nil
+        }
     }
 }

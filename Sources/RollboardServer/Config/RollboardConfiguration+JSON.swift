@@ -36,6 +36,24 @@ extension RollboardConfiguration {
         }
         members.append(JSONMember("staleAfter", .optional(staleAfter(tile).map(JSONValue.number))))
         members.append(JSONMember("backlog", .number(backlog(tile))))
+        if !tile.kpi.isEmpty || tile.kpi.lowerIsBetter {
+            let delta: JSONValue =
+                switch tile.kpi.delta {
+                case .none: .string("none")
+                case .previous: .string("previous")
+                case .baseline: .string("baseline")
+                }
+            var baseline: Double?
+            if case .baseline(let value) = tile.kpi.delta { baseline = value }
+            members += [
+                JSONMember("goal", .optional(tile.kpi.goal.map(JSONValue.number))),
+                JSONMember("warning", .optional(tile.kpi.warning.map(JSONValue.number))),
+                JSONMember("critical", .optional(tile.kpi.critical.map(JSONValue.number))),
+                JSONMember("lowerIsBetter", .bool(tile.kpi.lowerIsBetter)),
+                JSONMember("delta", delta),
+                JSONMember("baseline", .optional(baseline.map(JSONValue.number))),
+            ]
+        }
         if tile.type != .carousel {
             members.append(JSONMember("queue", .string((tile.queue ?? .fifo).rawValue)))
             members.append(JSONMember("maxLag", .optional(maxLag(tile).map(JSONValue.number))))

@@ -19,6 +19,8 @@ public struct TileConfiguration: Sendable, Equatable {
     /// How far, in seconds, a screen may fall behind the newest value; `nil` uses the type's default (see
     /// ``RollboardConfiguration/maxLag(_:)``).
     public var maxLag: Double?
+    /// Goal, thresholds and change arrow (odometers and counters).
+    public var kpi: KPIOptions
     /// The type and its options.
     public var options: TileOptions
 
@@ -31,6 +33,7 @@ public struct TileConfiguration: Sendable, Equatable {
         backlog: Int? = nil,
         queue: QueuePolicy? = nil,
         maxLag: Double? = nil,
+        kpi: KPIOptions = KPIOptions(),
         options: TileOptions
     ) {
         self.id = id
@@ -41,6 +44,7 @@ public struct TileConfiguration: Sendable, Equatable {
         self.backlog = backlog
         self.queue = queue
         self.maxLag = maxLag
+        self.kpi = kpi
         self.options = options
     }
 

@@ -21,15 +21,29 @@ struct LiveTileFactory {
         case .odometer(let options):
             let odometer = try options.odometer().configuration
             let value = stored.map { showable($0, tile: tile, canShow: options.canShow) }
+            let group = options.style.effectiveGroupSeparator
+            let indicator = try tile.kpi.isEmpty ? nil : KPIIndicator(
+                options: tile.kpi,
+                deltaFormat: NumberFormat(
+                    format: "%.\(options.decimals)f", groupSeparator: group,
+                    decimalSeparator: options.style.effectiveDecimalSeparator, groupsOfThree: !group.isEmpty))
             return try OdometerTile(
                 tileID: tile.id, configuration: odometer, value: value, backlog: backlog, maxLag: maxLag, policy: policy,
-                at: time)
+                indicator: indicator, at: time)
         case .counter(let options):
             let counter = try options.counter().configuration
             let value = stored.map { showable($0, tile: tile, canShow: options.canShow) }
+            let format = counter.format
+            let indicator = try tile.kpi.isEmpty ? nil : KPIIndicator(
+                options: tile.kpi,
+                deltaFormat: NumberFormat(
+                    format: "%.\(format.fractionDigits)f", groupSeparator: format.groupSeparator,
+                    decimalSeparator: format.decimalSeparator,
+                    groupsOfThree: !options.style.effectiveGroupSeparator.isEmpty || options.grouping != nil,
+                    compact: format.compact))
             return try CounterTile(
                 tileID: tile.id, configuration: counter, value: value, backlog: backlog, maxLag: maxLag, policy: policy,
-                at: time)
+                indicator: indicator, at: time)
         case .wheel(let options):
             let wheel = try Wheel(contents: options.contents, duration: options.duration)
             let position: Double =

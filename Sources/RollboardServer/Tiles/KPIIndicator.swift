@@ -1,0 +1,35 @@
+import RollboardAnimation
+import RollboardNet
+
+/// The status and change arrow of one odometer or counter, written as extra members of its STATE.
+struct KPIIndicator: Sendable {
+    let options: KPIOptions
+    /// Writes the change the way the tile writes its number (decimals, separators), without prefix or suffix.
+    let deltaFormat: NumberFormat
+
+    /// `,"status":…` when the tile has a goal or thresholds, and `,"trend":…,"delta":…,"deltaText":…,"sense":…` when
+    /// it has an arrow and something to compare `target` with (`previous` for `delta: previous`).
+    func members(target: Double, previous: Double?) -> String {
+        var text = ""
+        if let status = options.status(of: target) { text += ",\"status\":\"\(status.rawValue)\"" }
+        let reference: Double? =
+            switch options.delta {
+            case .none: nil
+            case .previous: previous
+            case .baseline(let baseline): baseline
+            }
+        guard let reference else { return text }
+        let delta = target - reference
+        let shown = deltaFormat.string(for: delta)
+        let rounded = (delta * pow10(deltaFormat.fractionDigits)).rounded()
+        let trend = rounded > 0 ? "up" : rounded < 0 ? "down" : "flat"
+        let sense = rounded == 0 ? "same" : (rounded > 0) != options.lowerIsBetter ? "better" : "worse"
+        text += ",\"trend\":\"\(trend)\",\"delta\":\(jsonNumber(delta, places: 6))"
+        text += ",\"deltaText\":\(JSONText.quoted((rounded > 0 ? "+" : "") + shown)),\"sense\":\"\(sense)\""
+        return text
+    }
+
+    private func pow10(_ exponent: Int) -> Double {
+        (0..<exponent).reduce(1) { power, _ in power * 10 }
+    }
+}
