@@ -96,6 +96,8 @@ def parse_arguments():
     parser.add_argument("--chromium", default=os.environ.get("CHROMIUM", "/usr/bin/chromium"))
     parser.add_argument("--chromedriver", default=os.environ.get("CHROMEDRIVER", "/usr/bin/chromedriver"))
     parser.add_argument("--window-size", default="1920,1080")
+    parser.add_argument("--threshold-tile", default="temperature",
+                        help="a tile with thresholds, posted its warning value (empty to skip)")
     return parser.parse_args()
 
 
@@ -157,6 +159,13 @@ def tile_layout(base_url, dashboard, tile_id, timeout):
     status, layout = get_json(base_url, f"/api/v1/dashboards/{urllib.parse.quote(dashboard, safe='')}", timeout)
     tiles = layout.get("tiles", []) if status == 200 and isinstance(layout, dict) else []
     return next((tile for tile in tiles if tile.get("id") == tile_id), {})
+
+
+def tile_of_id(driver, tile_id):
+    """The dataset of tile `tile_id` on the page, or {}."""
+    return driver.execute_script(
+        "const t = document.querySelector(`[data-tile-id=\"${CSS.escape(arguments[0])}\"]`); return t ? {...t.dataset} : {}",
+        tile_id)
 
 
 def formatted(value, decimals):
@@ -264,6 +273,29 @@ def run(arguments, report):
                      normalised(painted.get("digits", "")) == expected and whole_cells and bool(offsets),
                      f"painted {painted.get('digits')!r}, strip offsets in cells {[round(c, 3) for c in offsets]}")
 
+        second = round(value + 12.5, decimals)
+        status, _ = post_value(base_url, arguments.token, arguments.metric, second, arguments.timeout)
+        arrow = wait_for(lambda: (lambda t: t if t.get("trend") == "up" else None)(tile_dataset() or {}), arguments.timeout)
+        layout = tile_layout(base_url, arguments.dashboard, arguments.metric, arguments.timeout)
+        if layout.get("delta") == "previous":
+            change = driver.execute_script(
+                "const c = document.querySelector(`[data-tile-id=\"${CSS.escape(arguments[0])}\"] .tile__change`);"
+                "return c && !c.hidden ? {text: c.textContent, color: getComputedStyle(c).color} : null", arguments.metric)
+            report.check("a second value shows a change arrow with the delta, coloured as better",
+                         status == 202 and arrow is not None and change is not None and change["text"].startswith("\u25B2 +12.5"),
+                         f"arrow {arrow!r}, change {change!r}")
+        if arguments.threshold_tile:
+            threshold = tile_layout(base_url, arguments.dashboard, arguments.threshold_tile, arguments.timeout)
+            limit = threshold.get("warning")
+            status, _ = post_value(base_url, arguments.token, arguments.threshold_tile, limit, arguments.timeout)
+            colored = wait_for(lambda: (lambda t: t if t.get("status") == "warning" else None)(
+                tile_of_id(driver, arguments.threshold_tile)), arguments.timeout)
+            edge = driver.execute_script(
+                "const t = document.querySelector(`[data-tile-id=\"${CSS.escape(arguments[0])}\"]`);"
+                "return getComputedStyle(t).borderLeftColor + ' ' + getComputedStyle(t).borderLeftWidth", arguments.threshold_tile)
+            report.check(f"{arguments.threshold_tile!r} at its warning threshold {limit} shows the warning colour",
+                         status == 202 and colored is not None, f"tile {tile_of_id(driver, arguments.threshold_tile)!r}, edge {edge}")
+
         tile_of = lambda tile_id: driver.execute_script(
             "const t = document.querySelector(`[data-tile-id=\"${CSS.escape(arguments[0])}\"]`); return t ? {...t.dataset} : null",
             tile_id)
@@ -294,6 +326,8 @@ def run(arguments, report):
                      f"connection={state.get('connection')!r}, banner={banner!r}, errors={errors[:3]!r}")
     finally:
         try:
+            wait_for(lambda: not driver.execute_script(
+                "return document.querySelector('[data-at-rest=\"false\"]') !== null"), 5)
             directory = os.path.dirname(os.path.abspath(arguments.screenshot))
             os.makedirs(directory, exist_ok=True)
             saved = driver.save_screenshot(arguments.screenshot)

@@ -5,7 +5,9 @@
  * A tile view is built from the tile's entry in `hello.dashboard.tiles` and then only painted:
  * `paint(state)` receives the tile's STATE object from `hello.tiles` or `frame.tiles` and moves
  * the DOM to it; a `null` STATE (a metric with no value yet) shows "—" instead, and a STATE with
- * `"behind": true` shows a "catching up" badge. `changeKey(state)` names what counts as a change of the tile's value for the
+ * `"behind": true` shows a "catching up" badge; `status` (good, normal, warning, critical) colours the
+ * tile, and `trend`, `deltaText` and `sense` show the change arrow (hooks `data-status`, `data-trend`,
+ * `data-delta`). `changeKey(state)` names what counts as a change of the tile's value for the
  * staleness hint (null: the tile never goes stale).
  */
 import { el, finiteNumber } from "../page.js";
@@ -29,13 +31,15 @@ export class TileView {
     this.body = el("div", { className: "tile__body" });
     this.staleBadge = el("span", { className: "tile__stale", hidden: true });
     this.behindBadge = el("span", { className: "tile__behind", text: "catching up", hidden: true });
+    this.change = el("span", { className: "tile__change", hidden: true });
     this.placeholder = el("div", { className: "tile__empty", text: "\u2014", hidden: true, "aria-label": "no value yet" });
     this.element = el("section", {
       className: `tile tile--${typeName}`,
       "data-tile-id": this.id,
       "data-tile-type": typeName,
       "aria-label": title,
-    }, el("div", { className: "tile__header" }, el("h2", { className: "tile__title", text: title }), this.behindBadge, this.staleBadge),
+    }, el("div", { className: "tile__header" }, el("h2", { className: "tile__title", text: title }), this.change, this.behindBadge,
+      this.staleBadge),
     this.placeholder, this.body);
   }
 
@@ -47,7 +51,28 @@ export class TileView {
     const behind = !empty && state.behind === true;
     this.element.dataset.behind = behind ? "true" : "false";
     this.behindBadge.hidden = !behind;
+    this.showIndicator(empty ? {} : state);
     if (!empty) this.paint(state);
+  }
+
+  /** The server's KPI status (a coloured edge and value) and change arrow ("▲ +250.50"), when the STATE has them. */
+  showIndicator(state) {
+    const dataset = this.element.dataset;
+    const status = typeof state.status === "string" ? state.status : "";
+    if (status) dataset.status = status; else delete dataset.status;
+    const trend = typeof state.trend === "string" ? state.trend : "";
+    this.change.hidden = !trend;
+    if (!trend) {
+      delete dataset.trend;
+      delete dataset.delta;
+      return;
+    }
+    const arrow = trend === "up" ? "\u25B2" : trend === "down" ? "\u25BC" : "\u25B6";
+    const text = typeof state.deltaText === "string" ? state.deltaText : "";
+    this.change.textContent = `${arrow} ${text}`;
+    this.change.dataset.sense = typeof state.sense === "string" ? state.sense : "same";
+    dataset.trend = trend;
+    dataset.delta = text;
   }
 
   /** Moves the DOM to `state`. */
