@@ -7,6 +7,9 @@ public struct Odometer: TileAnimator {
 
     /// The column layout and decimal places.
     public let configuration: OdometerConfiguration
+
+    /// The units of compact notation, one per power of 1,000; a state's `unit` is a position on this strip.
+    public static let compactUnits = ["", "K", "M", "B", "T"]
     private let scale: Double
 
     /// Creates an odometer; throws ``AnimationError/invalidConfiguration`` for settings out of range.
@@ -26,7 +29,15 @@ public struct Odometer: TileAnimator {
         guard value.isFinite else {
             throw AnimationError(.notFinite, "odometer value \(value) is not a finite number")
         }
-        let scaledValue = (value * scale).rounded(.toNearestOrAwayFromZero)
+        var unit = 0
+        var shown = value
+        if configuration.compact {
+            while unit < Self.compactUnits.count - 1 && abs((shown * scale).rounded(.toNearestOrAwayFromZero)) >= 1_000 * scale {
+                shown /= 1_000
+                unit += 1
+            }
+        }
+        let scaledValue = (shown * scale).rounded(.toNearestOrAwayFromZero)
         guard abs(scaledValue) < 1e15 else {
             throw AnimationError(.outOfRange, "odometer value \(value) is out of range (at most 15 digits)")
         }
@@ -47,8 +58,10 @@ public struct Odometer: TileAnimator {
             digits[index] = Double(rest % 10)
             rest /= 10
         }
-        return OdometerState(digits: digits, negative: scaled < 0, target: Double(scaled) / scale,
-                             width: Double(columns), scaledTarget: scaled)
+        var target = Double(scaled) / scale
+        for _ in 0..<unit { target *= 1_000 }
+        return OdometerState(digits: digits, negative: scaled < 0, target: target,
+                             width: Double(columns), scaledTarget: scaled, unit: Double(unit))
     }
 
     public func animation(from start: OdometerState, to end: OdometerState, interval: Double?) -> OdometerAnimation {
@@ -63,8 +76,9 @@ public struct Odometer: TileAnimator {
     ) -> OdometerAnimation {
         let motion = running.map { $0.animation.motion(at: $0.elapsed) }
             ?? (value: Double(start.scaledTarget), velocity: 0, columns: start.digits.count)
+        let unit = running.map { $0.animation.state(at: $0.elapsed).unit } ?? start.unit
         return OdometerAnimation(
-            gliding: motion.value, velocity: motion.velocity, columns: motion.columns, to: end, interval: interval,
-            maxDuration: configuration.maxDuration)
+            gliding: motion.value, velocity: motion.velocity, columns: motion.columns, unit: unit, to: end,
+            interval: interval, maxDuration: configuration.maxDuration)
     }
 }

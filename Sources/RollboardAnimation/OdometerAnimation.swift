@@ -27,6 +27,8 @@ public struct OdometerAnimation: TileAnimation {
     let shrink: Double
     /// The start's value × 10^decimals.
     let startScaled: Int64
+    /// The start's position on the compact unit strip.
+    let startUnit: Double
     /// The retarget's glide of the signed value × 10^decimals, or `nil` for the article's timeline.
     let glide: Glide?
 
@@ -46,6 +48,7 @@ public struct OdometerAnimation: TileAnimation {
         final = end
         startWidth = Double(start.digits.count)
         startScaled = from
+        startUnit = start.unit
         glide = nil
         var first: OdometerLeg
         var second: OdometerLeg?
@@ -81,6 +84,14 @@ public struct OdometerAnimation: TileAnimation {
         duration = max(first.duration + (second?.duration ?? 0), growth) + shrink
     }
 
+    /// The position on the compact unit strip `elapsed` seconds in: from the start's unit to the final one, easing in
+    /// and out over the rolling part of the move.
+    private func unitPosition(at elapsed: Double) -> Double {
+        let rolling = duration - shrink
+        guard startUnit != final.unit, rolling > 0 else { return final.unit }
+        return startUnit + (final.unit - startUnit) * CubicBezier.easeInOut(min(1, elapsed / rolling))
+    }
+
     /// `digits` with leading zero columns added up to `count`.
     static func padded(_ digits: DigitPositions, to count: Int) -> DigitPositions {
         var padded = DigitPositions(count: count, repeating: 0)
@@ -100,7 +111,10 @@ public struct OdometerAnimation: TileAnimation {
     /// Plans a retarget: a glide from `value` × 10^decimals, moving at `velocity` of those units per second, to
     /// `end` over `columns` columns (at least `end`'s). It takes `interval` seconds exactly when given; otherwise as
     /// long as the article's move between the two values would, at least 0.3 s and at most `maxDuration`.
-    init(gliding value: Double, velocity: Double, columns: Int, to end: OdometerState, interval: Double?, maxDuration: Double?) {
+    init(
+        gliding value: Double, velocity: Double, columns: Int, unit: Double = 0, to end: OdometerState, interval: Double?,
+        maxDuration: Double?
+    ) {
         let natural = max(Self.naturalDuration(from: Int64(value.rounded()), to: end.scaledTarget), 0.3)
         let length = interval ?? min(natural, maxDuration ?? natural)
         let columns = max(columns, end.digits.count)
@@ -112,6 +126,7 @@ public struct OdometerAnimation: TileAnimation {
         startWidth = Double(columns)
         growth = 0
         startScaled = Int64(value.rounded())
+        startUnit = unit
         first = OdometerLeg(from: 0, to: 0)
         second = nil
         firstNegative = value < 0
@@ -152,7 +167,9 @@ public struct OdometerAnimation: TileAnimation {
             let value = glide.value(at: elapsed)
             var digits = startDigits
             Self.turn(&digits, to: abs(value))
-            return final.with(digits: digits, negative: value < 0 || (value == 0 && firstNegative), width: startWidth)
+            return final.with(
+                digits: digits, negative: value < 0 || (value == 0 && firstNegative), width: startWidth,
+                unit: unitPosition(at: elapsed))
         }
         var digits = startDigits
         let negative: Bool
@@ -168,7 +185,7 @@ public struct OdometerAnimation: TileAnimation {
         let width = growth > 0 && elapsed < growth
             ? startWidth + (endWidth - startWidth) * CubicBezier.easeInOut(elapsed / growth)
             : endWidth
-        return final.with(digits: digits, negative: negative, width: width)
+        return final.with(digits: digits, negative: negative, width: width, unit: unitPosition(at: elapsed))
     }
 
     /// Sets the columns to a mechanical odometer's positions for `magnitude`: the last column at `magnitude` mod 10,

@@ -16,16 +16,22 @@ public struct OdometerConfiguration: Hashable, Sendable {
     /// The longest a change may take, in seconds, column delays and end phases included: a longer article timeline
     /// keeps its shape and is played faster. `nil` plays the article's timeline as it is, however long.
     public var maxDuration: Double?
+    /// Compact notation: the columns show the value in thousands, millions, billions or trillions (a mantissa below
+    /// 1,000 with `decimals` places) and a unit strip beside them rolls between `""`, K, M, B and T.
+    public var compact: Bool
 
     /// No column waits for the columns below it longer than this share of the move, once the move is bounded (by
     /// `maxDuration` or a given interval); the article lets each column wait for every start phase below it.
     public static let maximumDelayShare = 0.25
 
     /// Creates a configuration; see ``validate()`` for the allowed ranges.
-    public init(columns: Columns = .growing(maximum: 8), decimals: Int = 0, maxDuration: Double? = nil) {
+    public init(
+        columns: Columns = .growing(maximum: 8), decimals: Int = 0, maxDuration: Double? = nil, compact: Bool = false
+    ) {
         self.columns = columns
         self.decimals = decimals
         self.maxDuration = maxDuration
+        self.compact = compact
     }
 
     /// The largest number of columns this configuration can show.
@@ -51,6 +57,10 @@ public struct OdometerConfiguration: Hashable, Sendable {
         }
         guard maximumColumns > decimals else {
             throw AnimationError(.invalidConfiguration, "\(maximumColumns) columns leave no room for \(decimals) decimal places")
+        }
+        if compact && maximumColumns < 3 + decimals {
+            throw AnimationError(
+                .invalidConfiguration, "compact notation needs \(3 + decimals) columns for a mantissa up to 999 with \(decimals) decimal places")
         }
     }
 }

@@ -10,18 +10,23 @@ public struct OdometerState: Hashable, Sendable {
     /// The laid-out width in columns: equal to `digits.count` except while added columns slide in
     /// on the left, when it grows continuously from the old count.
     public let width: Double
-    /// `target` × 10^decimals as an exact integer.
+    /// In compact notation, the position on the unit strip `"" K M B T` (1.5 is half-way from K to M); 0 otherwise.
+    public let unit: Double
+    /// What the columns show × 10^decimals as an exact integer (in compact notation, the mantissa's).
     let scaledTarget: Int64
 
-    init(digits: DigitPositions, negative: Bool, target: Double, width: Double, scaledTarget: Int64) {
+    init(digits: DigitPositions, negative: Bool, target: Double, width: Double, scaledTarget: Int64, unit: Double = 0) {
         self.digits = digits
         self.negative = negative
         self.target = target
         self.width = width
         self.scaledTarget = scaledTarget
+        self.unit = unit
     }
 
-    func with(digits: DigitPositions, negative: Bool, width: Double) -> OdometerState {
-        OdometerState(digits: digits, negative: negative, target: target, width: width, scaledTarget: scaledTarget)
+    func with(digits: DigitPositions, negative: Bool, width: Double, unit: Double? = nil) -> OdometerState {
+        OdometerState(
+            digits: digits, negative: negative, target: target, width: width, scaledTarget: scaledTarget,
+            unit: unit ?? self.unit)
     }
 }

@@ -201,6 +201,40 @@ struct OdometerTests {
         #expect(move.state(at: move.duration) == narrow)
     }
 
+    @Test("compact notation shows a mantissa below 1,000 and the unit beside it", arguments: [
+        (950.0, [9, 5, 0, 0] as [Double], 0.0, 950.0),
+        (12_345, [0, 1, 2, 3], 1, 12_300),
+        (999_960, [0, 0, 1, 0], 2, 1_000_000),
+        (-4_560_000, [0, 0, 4, 6], 2, -4_600_000),
+        (7.26e12, [0, 0, 7, 3], 4, 7.3e12),
+    ])
+    func compact(value: Double, digits: [Double], unit: Double, target: Double) throws {
+        let odometer = try Odometer(configuration: OdometerConfiguration(columns: .fixed(4), decimals: 1, compact: true))
+        let state = try odometer.settle(value, after: nil)
+        #expect(state.digits == DigitPositions(digits))
+        #expect(state.unit == unit)
+        #expect(isClose(state.target, target, tolerance: 1e-3))
+    }
+
+    @Test("a compact move rolls the unit strip from one unit to the next while the digits roll")
+    func compactUnitRolls() throws {
+        let odometer = try Odometer(
+            configuration: OdometerConfiguration(columns: .fixed(4), decimals: 1, maxDuration: 2, compact: true))
+        let move = odometer.animation(
+            from: try odometer.settle(950_000, after: nil), to: try odometer.settle(1_200_000, after: nil), interval: nil)
+        let units = stride(from: 0.0, through: move.duration, by: move.duration / 20).map { move.state(at: $0).unit }
+        #expect(units.first == 1 && units.last == 2)
+        #expect(units.contains { $0 > 1 && $0 < 2 })
+        #expect(zip(units, units.dropFirst()).allSatisfy { $0 <= $1 })
+    }
+
+    @Test("compact notation needs room for a mantissa up to 999")
+    func compactNeedsRoom() {
+        #expect(throws: AnimationError.invalidConfiguration) {
+            try Odometer(configuration: OdometerConfiguration(columns: .fixed(3), decimals: 1, compact: true))
+        }
+    }
+
     @Test("values the odometer cannot show are refused", arguments: [
         (OdometerConfiguration(columns: .fixed(3)), 1000.0, AnimationError.tooWide),
         (OdometerConfiguration(), 123_456_789, .tooWide),

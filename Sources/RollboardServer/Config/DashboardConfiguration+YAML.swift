@@ -71,7 +71,7 @@ extension DashboardConfiguration {
 extension TileConfiguration {
     static let commonKeys = ["id", "type", "title", "metric", "position", "staleAfter", "backlog", "queue", "maxLag"]
     static let optionKeys: [TileType: [String]] = [
-        .odometer: ["columns", "maxColumns", "decimals", "prefix", "suffix", "maxDuration", "pad"] + NumberStyle.keys
+        .odometer: ["columns", "maxColumns", "decimals", "prefix", "suffix", "maxDuration", "pad", "compact"] + NumberStyle.keys
             + KPIOptions.keys,
         .counter: ["format", "grouping", "easing", "duration", "prefix", "suffix", "compact"] + NumberStyle.keys
             + KPIOptions.keys,
@@ -220,6 +220,12 @@ extension OdometerOptions {
         )
         self.style = style
         pad = reader.bool("pad") ?? false
+        compact = reader.bool("compact") ?? false
+        if compact && columns.maximum < 3 + decimals {
+            reader.report(
+                "compact", "needs at least \(3 + decimals) columns (a mantissa up to 999 with \(decimals) decimals), got \(columns.maximum)")
+            return nil
+        }
     }
 }
 

@@ -10,7 +10,8 @@ extension OdometerOptions {
             }
         return try Odometer(
             configuration: OdometerConfiguration(
-                columns: columns, decimals: decimals, maxDuration: maxDuration > 0 ? maxDuration : nil))
+                columns: columns, decimals: decimals, maxDuration: maxDuration > 0 ? maxDuration : nil,
+                compact: compact))
     }
 
     /// Whether the tile can show `value`, by the odometer's own rule (the one its live tile applies): rounded to

@@ -17,6 +17,9 @@ public struct OdometerOptions: Sendable, Equatable {
     public var style = NumberStyle()
     /// Whether leading zero columns show their zeros (`000250`); by default they are blank (`   250`).
     public var pad = false
+    /// Compact notation: the columns show a mantissa below 1,000 (with `decimals` places) and a unit strip rolls
+    /// between K, M, B and T; needs at least 3 + `decimals` columns.
+    public var compact = false
 
     /// The default `maxDuration`: a wall screen shows the new value within three seconds.
     public static let defaultMaxDuration = 3.0

@@ -72,6 +72,7 @@ extension RollboardConfiguration {
                 JSONMember("groupSeparator", .string(options.style.effectiveGroupSeparator)),
                 JSONMember("decimalSeparator", .string(options.style.effectiveDecimalSeparator)),
                 JSONMember("pad", .bool(options.pad)),
+                JSONMember("compact", .bool(options.compact)),
                 JSONMember("locale", .optional(options.style.locale.map { JSONValue.string($0.identifier) })),
                 JSONMember("maxDuration", .number(options.maxDuration)),
             ]

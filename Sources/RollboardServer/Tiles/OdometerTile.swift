@@ -45,6 +45,7 @@ struct OdometerTile: QueuedTile {
         }
         text += "]"
         if state.width != Double(state.digits.count) { text += ",\"width\":\(jsonNumber(state.width))" }
+        if queue.animator.configuration.compact { text += ",\"unit\":\(jsonNumber(state.unit))" }
         text += ",\"negative\":\(state.negative),\"target\":\(jsonNumber(state.target, places: 6))\(behindMember(at: time))\(indicatorMembers)}"
         return text
     }

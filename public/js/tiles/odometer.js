@@ -11,6 +11,7 @@
  *
  * Options: `decimals` (default 0), `prefix`, `suffix`, `groupSeparator` (for example ","
  * between groups of three integer columns; none by default), `decimalSeparator` (default ".") and
+ * `compact` (true: a unit strip "" K M B T after the columns, moved by the STATE's `unit` position),
  * `pad` (true shows leading zero columns; by default a zero column left of every non-zero column is
  * blank while it rests, so fixed columns show `  250`, not `00250`).
  *
@@ -22,6 +23,8 @@ import { el, finiteNumber, fitWidth, snapToDevicePixels } from "../page.js";
 import { TileView } from "./tile.js";
 
 const STRIP = ["0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "0"];
+/** The compact notation's unit strip: STATE `unit` 1.5 is half-way from K to M. */
+const UNITS = ["", "K", "M", "B", "T"];
 const REST_TOLERANCE = 1e-3;
 /** Height of one digit cell in em (matches `--cell` in rollboard.css). */
 const CELL_EM = 1.2;
@@ -36,10 +39,14 @@ export class OdometerView extends TileView {
     this.pad = this.options.pad === true;
     this.sign = el("span", { className: "odometer__sign", text: "\u2212", hidden: true });
     this.columnsBox = el("span", { className: "odometer__columns" });
+    this.compact = this.options.compact === true;
+    this.unitStrip = el("span", { className: "odometer__strip" }, ...UNITS.map((unit) => el("span", { text: unit || "\u00A0" })));
+    this.unitBox = el("span", { className: "odometer__col odometer__unit", hidden: !this.compact }, this.unitStrip);
     this.display = el("div", { className: "odometer", role: "img" },
       el("span", { className: "odometer__prefix", text: stringOption(this.options.prefix) }),
       this.sign,
       this.columnsBox,
+      this.unitBox,
       el("span", { className: "odometer__suffix", text: stringOption(this.options.suffix) }));
     this.body.append(this.display);
     this.element.dataset.decimals = String(this.decimals);
@@ -90,6 +97,15 @@ export class OdometerView extends TileView {
       shown += String(whole % 10);
     });
     shown = (negative ? "-" : "") + shown;
+    if (this.compact) {
+      const unit = Math.min(Math.max(finiteNumber(state.unit, 0), 0), UNITS.length - 1);
+      const offset = this.cellHeight ? `${-snapToDevicePixels(unit * this.cellHeight)}px`
+        : `${(-unit / UNITS.length) * 100}%`;
+      this.unitStrip.style.transform = `translateY(${offset})`;
+      if (Math.abs(unit - Math.round(unit)) > REST_TOLERANCE) atRest = false;
+      shown += UNITS[Math.round(unit)];
+      this.element.dataset.unit = UNITS[Math.round(unit)];
+    }
 
     const dataset = this.element.dataset;
     dataset.digits = shown;
@@ -125,7 +141,7 @@ export class OdometerView extends TileView {
       parts.push(column);
     }
     this.columnsBox.replaceChildren(...parts);
-    this.display.style.setProperty("--chars", String(count + 1));
+    this.display.style.setProperty("--chars", String(count + 1 + (this.compact ? 1 : 0)));
     this.element.dataset.columns = String(count);
   }
 
