@@ -78,13 +78,16 @@ export class OdometerView extends TileView {
     let shown = "";
     let atRest = true;
     let leading = !this.pad;
+    let firstShown = -1;
     const width = finiteNumber(state.width, digits.length);
     const hidden = Math.max(0, digits.length - width);
     digits.forEach((raw, index) => {
       const position = ((raw % 10) + 10) % 10;
+      const blankLeft = leading;
       leading = leading && index < lastInteger && position === 0;
+      if (!leading && firstShown < 0) firstShown = index;
       this.columns[index].classList.toggle("odometer__col--blank", leading);
-      this.groupBefore[index]?.classList.toggle("odometer__group--blank", leading);
+      this.groupBefore[index]?.classList.toggle("odometer__group--blank", blankLeft);
       const collapsed = Math.min(1, Math.max(0, hidden - index));
       this.columns[index].style.width = collapsed > 0 ? `${(1 - collapsed).toFixed(4)}ch` : "";
       if (this.groupBefore[index]) this.groupBefore[index].style.width = collapsed > 0 ? "0" : "";
@@ -97,6 +100,9 @@ export class OdometerView extends TileView {
       shown += String(whole % 10);
     });
     shown = (negative ? "-" : "") + shown;
+    // The minus sits right before the first digit shown, not before blank leading columns.
+    const anchor = this.columns[Math.max(0, firstShown)];
+    if (anchor && this.sign.nextSibling !== anchor) anchor.before(this.sign);
     if (this.compact) {
       const unit = Math.min(Math.max(finiteNumber(state.unit, 0), 0), UNITS.length - 1);
       const offset = this.cellHeight ? `${-snapToDevicePixels(unit * this.cellHeight)}px`
