@@ -250,7 +250,7 @@ def run(arguments, report):
         at_rest = wait_for(settled, arguments.timeout)
         reads_after = time.monotonic() - accepted_at
         print(f"  the odometer read {expected} {reads_after:.2f} s after the 202 (maxDuration {max_duration} s)")
-        report.check(f"the odometer reads the posted value within maxDuration + 0.5 s of the 202",
+        report.check("the odometer reads the posted value within maxDuration + 0.5 s of the 202",
                      at_rest is not None and reads_after <= max_duration + 0.5, f"{reads_after:.2f} s")
         groups = driver.execute_script(
             "return [...document.querySelectorAll(`[data-tile-id=\"${CSS.escape(arguments[0])}\"] .odometer__group`)]"
