@@ -43,7 +43,7 @@ if (!tile) return null;
 const sign = tile.querySelector('.odometer__sign');
 let digits = sign && !sign.hidden ? '-' : '';
 const offsets = [];
-for (const part of tile.querySelectorAll('.odometer__col, .odometer__point')) {
+for (const part of tile.querySelectorAll('.odometer__col:not(.odometer__unit), .odometer__point')) {
   if (part.classList.contains('odometer__point')) { digits += '.'; continue; }
   const window = part.getBoundingClientRect();
   const strip = part.querySelector('.odometer__strip').getBoundingClientRect();
