@@ -56,7 +56,7 @@ struct DashboardDirectoryTests {
         let states = try #require(object["tiles"] as? [String: Any])
         #expect(states["visitors"] is NSNull && states["orders"] is NSNull, "metrics with no value have a null state")
         let tiles = states.compactMapValues { $0 as? [String: Any] }
-        #expect(tiles["revenue"]?["digits"] as? [Double] == [1, 2, 3, 4, 5, 0])
+        #expect(tiles["revenue"]?["d"] as? [Int] == [0, 1000, 2000, 3000, 4000, 5000, 0])
         #expect(tiles["revenue"]?["target"] as? Double == 1234.5)
         let committed = try #require(fixture.store.current("revenue")?.updatedAt)
         #expect(tiles["revenue"]?["updatedAt"] as? Double == (committed * 1000).rounded() / 1000)
@@ -75,10 +75,26 @@ struct DashboardDirectoryTests {
         let sink = RecordingSink()
         _ = hub.connect(sink, fps: 60)
         fixture.store.append([MetricUpdate(id: "visitors", value: 42, interval: 0.3)]) { _ in }
-        let restingState = #""visitors":{"digits":[0,0,0,4,2],"negative":false,"target":42}"#
-        let arrived = await eventually { sink.messages.contains { $0.contains(restingState) } }
-        #expect(arrived, "\(sink.messages.suffix(2))")
-        #expect(sink.messages.count > 3)
+        let arrived = await eventually {
+            let visitors = Self.visitors(after: sink.texts) as? [String: Any]
+            return visitors?["digits"] as? [Double] == [0, 0, 0, 4, 2] && visitors?["target"] as? Double == 42
+        }
+        #expect(arrived, "\(sink.texts.suffix(2))")
+        #expect(sink.texts.count > 3)
+    }
+
+    /// The visitors tile's state after the hello and frames, as a screen patches it.
+    private static func visitors(after messages: [String]) -> Any {
+        var state: Any = NSNull()
+        for text in messages {
+            guard let message = try? jsonObject(Array(text.utf8)) else { continue }
+            if let tiles = message["tiles"] as? [String: Any], let full = tiles["visitors"] {
+                state = Screen.patch(nil, with: full)
+            } else if let entry = (message["t"] as? [String: Any])?["visitors"] {
+                state = Screen.patch(state, with: entry)
+            }
+        }
+        return Screen.longForm(state)
     }
 
     @Test("an unknown dashboard has no hub")
@@ -102,7 +118,7 @@ struct DashboardDirectoryTests {
         _ = hub.connect(sink, fps: nil)
         #expect(await eventually { !sink.messages.isEmpty })
         let hello = try #require(sink.messages.first)
-        #expect(hello.contains(#""visitors":{"digits":[0,0,0,0,0],"negative":false,"target":0,"#), "\(hello)")
-        #expect(hello.contains(#""revenue":{"digits":[1,2,0,0]"#), "\(hello)")
+        #expect(hello.contains(#""visitors":{"n":5,"d":[0,0,0,0,0,0],"negative":false,"target":0,"#), "\(hello)")
+        #expect(hello.contains(#""revenue":{"n":4,"d":[0,1000,2000,0,0]"#), "\(hello)")
     }
 }

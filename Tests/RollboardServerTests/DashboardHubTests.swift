@@ -7,13 +7,13 @@ import Testing
 
 @Suite("Dashboard hub")
 struct DashboardHubTests {
-    private func makeHub(clock: FrameClock = .monotonic(), shards: Int = 2) -> DashboardHub {
+    private func makeHub(clock: FrameClock = .monotonic()) -> DashboardHub {
         DashboardHub(
             dashboardID: "ops",
             helloDashboard: #"{"id":"ops","title":"Ops","tiles":[{"id":"a","type":"counter"}]}"#,
             tiles: [RampTile(tileID: "a", from: 1, to: 1)],
             tilesByMetric: ["orders": ["a"]],
-            configuration: .init(defaultFPS: 30, slowClientTimeout: 10, shards: shards),
+            configuration: .init(defaultFPS: 30, slowClientTimeout: 10),
             clock: clock,
             metrics: ServerMetrics(),
             logger: Logger(label: "test")
@@ -37,7 +37,7 @@ struct DashboardHubTests {
         _ = hub.connect(sink, fps: nil)
         #expect(await eventually { !sink.messages.isEmpty })
         #expect(sink.messages == [
-            #"{"type":"hello","protocol":1,"fps":30,"dashboard":{"id":"ops","title":"Ops","tiles":[{"id":"a","type":"counter"}]},"tiles":{"a":{"value":1}}}"#
+            #"{"type":"hello","protocol":2,"fps":30,"seq":0,"dashboard":{"id":"ops","title":"Ops","tiles":[{"id":"a","type":"counter"}]},"tiles":{"a":{"value":1}}}"#
         ])
     }
 
@@ -49,19 +49,20 @@ struct DashboardHubTests {
         _ = hub.connect(first, fps: 60)
         _ = hub.connect(second, fps: nil)
         hub.apply(.value(9, interval: nil, animated: true), toMetric: "orders")
-        let finished = await eventually { [first, second].allSatisfy { $0.messages.last?.contains(#""a":{"value":9}"#) == true } }
-        #expect(finished, "\(first.messages.suffix(2)) \(second.messages.suffix(2))")
-        #expect(first.messages.count > second.messages.count)
-        #expect(first.messages.dropFirst().allSatisfy { $0.hasPrefix(#"{"type":"frame","seq":"#) })
+        let finished = await eventually { [first, second].allSatisfy { $0.texts.last?.contains(#""a":{"value":9}"#) == true } }
+        #expect(finished, "\(first.texts.suffix(2)) \(second.texts.suffix(2))")
+        #expect(first.texts.count > second.texts.count)
+        #expect(first.texts.dropFirst().allSatisfy { $0.hasPrefix(#"{"f":"#) })
     }
 
-    @Test("screens spread over every shard all roll to the change, and a later screen's hello shows it", arguments: [1, 3])
-    func shardsAllGetChanges(shards: Int) async {
-        let hub = makeHub(shards: shards)
+    @Test("screens at the same rate receive byte-identical frames, and a later screen's hello shows the change")
+    func screensShareFrames() async {
+        let hub = makeHub()
         let sinks = (0..<4).map { _ in RecordingSink() }
         for sink in sinks { _ = hub.connect(sink, fps: 60) }
         hub.apply(.value(7, interval: nil, animated: true), toMetric: "orders")
-        #expect(await eventually { sinks.allSatisfy { $0.messages.last?.contains(#""a":{"value":7}"#) == true } })
+        #expect(await eventually { sinks.allSatisfy { $0.texts.last?.contains(#""a":{"value":7}"#) == true } })
+        #expect(Set(sinks.map { $0.texts.dropFirst() }).count == 1, "every screen got the same frames")
         let late = RecordingSink()
         _ = hub.connect(late, fps: nil)
         #expect(await eventually { !late.messages.isEmpty })
@@ -75,7 +76,7 @@ struct DashboardHubTests {
         let sink = RecordingSink()
         _ = hub.connect(sink, fps: 60)
         try await Task.sleep(nanoseconds: 200_000_000)
-        #expect(sink.messages.count == 1)
+        #expect(sink.texts.count == 1)
     }
 
     @Test("a screen that sends a malformed message is closed with 1007")
@@ -96,8 +97,8 @@ struct DashboardHubTests {
         _ = hub.connect(watching, fps: nil)
         hub.receive(text: #"{"type":"pause"}"#, from: pausedID)
         hub.apply(.value(3, interval: nil, animated: true), toMetric: "orders")
-        #expect(await eventually { watching.messages.last?.contains(#""a":{"value":3}"#) == true })
-        #expect(paused.messages.count == 1)
+        #expect(await eventually { watching.texts.last?.contains(#""a":{"value":3}"#) == true })
+        #expect(paused.texts.count == 1)
     }
 
     @Test("closing the hub sends 1001 to every screen")
@@ -112,11 +113,11 @@ struct DashboardHubTests {
         #expect(hub.sessionCount == 0)
     }
 
-    /// A network loop that connects a screen must never wait for the shard: here the shard is stuck sending the first
+    /// A network loop that connects a screen must never wait for the hub: here the hub is stuck sending the first
     /// screen's hello, and connecting (and messaging) a second screen still returns at once.
-    @Test("connecting never waits for a shard that is busy", .timeLimit(.minutes(1)))
-    func connectDoesNotWaitForTheShard() async {
-        let hub = makeHub(shards: 1)
+    @Test("connecting never waits for a hub that is busy", .timeLimit(.minutes(1)))
+    func connectDoesNotWaitForTheHub() async {
+        let hub = makeHub()
         let stuck = BlockingSink()
         _ = hub.connect(stuck, fps: nil)
         #expect(stuck.waitUntilBlocked())
@@ -125,7 +126,7 @@ struct DashboardHubTests {
         hub.receive(text: #"{"type":"pause"}"#, from: id)
         #expect(other.messages.isEmpty)
         stuck.release()
-        #expect(await eventually { other.messages.count == 1 })
+        #expect(await eventually { other.texts.count == 1 })
     }
 
     @Test("an fps message above the server's maximum is brought down to it")
@@ -133,19 +134,19 @@ struct DashboardHubTests {
         let hub = DashboardHub(
             dashboardID: "ops", helloDashboard: "{}", tiles: [RampTile(tileID: "a", from: 1, to: 1)],
             tilesByMetric: ["orders": ["a"]],
-            configuration: .init(defaultFPS: 10, maxFPS: 12, slowClientTimeout: 10, shards: 1),
+            configuration: .init(defaultFPS: 10, maxFPS: 12, slowClientTimeout: 10),
             clock: .monotonic(), metrics: ServerMetrics(), logger: Logger(label: "test"))
         let sink = RecordingSink()
         let id = hub.connect(sink, fps: 60)
         #expect(await eventually { sink.messages.first?.contains(#""fps":12"#) == true })
         hub.receive(text: #"{"type":"fps","value":60}"#, from: id)
         hub.apply(.value(9, interval: 1, animated: true), toMetric: "orders")
-        #expect(await eventually { sink.messages.last?.contains(#""a":{"value":9}"#) == true })
-        #expect(sink.messages.count <= 1 + 14, "at most 12 frames in one second, got \(sink.messages.count - 1)")
+        #expect(await eventually { sink.texts.last?.contains(#""a":{"value":9}"#) == true })
+        #expect(sink.texts.count <= 2 + 14, "a state, then at most 12 frames in one second, got \(sink.texts.count)")
     }
 }
 
-/// A sink whose first send blocks until released, as a stuck shard would.
+/// A sink whose first send blocks until released, as a stuck hub would.
 private final class BlockingSink: FrameSink {
     private let entered = DispatchSemaphore(value: 0)
     private let gate = DispatchSemaphore(value: 0)
@@ -156,6 +157,8 @@ private final class BlockingSink: FrameSink {
         entered.signal()
         gate.wait()
     }
+
+    func send(_ message: PreparedMessage) {}
 
     func close(code: WebSocketCloseCode, reason: String) {}
 

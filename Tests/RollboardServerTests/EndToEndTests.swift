@@ -9,13 +9,13 @@ import Testing
 struct EndToEndTests {
     // MARK: Hello and frames
 
-    @Test("a screen's first message is hello with protocol 1, the demo layout and every tile's state")
+    @Test("a screen's first message is hello with protocol 2, the demo layout and every tile's state")
     func helloDescribesTheDashboard() throws {
         try withLiveServer { live in
             let screen = try Screen(live.webSocket())
             let hello = try screen.next()
             #expect(hello["type"] as? String == "hello")
-            #expect(hello["protocol"] as? Int == 1)
+            #expect(hello["protocol"] as? Int == 2)
             #expect(hello["fps"] as? Int == 30)
             let dashboard = try #require(hello["dashboard"] as? [String: Any])
             #expect(dashboard["id"] as? String == "demo")
@@ -218,6 +218,43 @@ struct EndToEndTests {
         }
     }
 
+    @Test("a screen asking for a protocol the server does not speak is closed with 4406; asking for 2 is fine")
+    func unsupportedProtocolCloses() throws {
+        try withLiveServer { live in
+            let old = try Screen(live.webSocket("/ws?dashboard=demo&protocol=1"))
+            #expect(try old.closeCode() == 4406)
+            let current = try Screen(live.webSocket("/ws?dashboard=demo&protocol=2"))
+            #expect(try current.hello()["protocol"] as? Int == 2)
+        }
+    }
+
+    @Test("screens at the same rate receive byte-identical frames, numbered by their stream")
+    func screensShareFrames() throws {
+        try withLiveServer { live in
+            let screens = try (0..<3).map { _ in try Screen(live.webSocket()) }
+            for screen in screens { _ = try screen.raw() }
+            let response = try live.request(
+                "POST", "/api/v1/metrics/revenue", body: Array(#"{"value":4321.5}"#.utf8), token: LiveServer.token,
+                contentType: "application/json")
+            #expect(response.status == .accepted)
+            var framesByNumber: [[Int: String]] = []
+            for screen in screens {
+                var mine: [Int: String] = [:]
+                while mine.count < 8 {
+                    guard case .text(let text) = try screen.socket.receive() else { continue }
+                    guard let number = try jsonObject(Array(text.utf8))["f"] as? Int else { continue }
+                    mine[number] = text
+                }
+                framesByNumber.append(mine)
+            }
+            let common = framesByNumber.map { Set($0.keys) }.reduce(Set(framesByNumber[0].keys)) { $0.intersection($1) }
+            #expect(common.count >= 5, "frame numbers: \(framesByNumber.map { $0.keys.sorted() })")
+            for number in common {
+                #expect(Set(framesByNumber.map { $0[number] }).count == 1, "frame \(number) is not the same bytes on every screen")
+            }
+        }
+    }
+
     @Test("an upgrade request gets the status its headers deserve", arguments: UpgradeAttempt.all)
     func upgradeIsCheckedBeforeOpening(_ attempt: UpgradeAttempt) throws {
         try withLiveServer { live in
@@ -346,24 +383,52 @@ struct EndToEndTests {
 
 // MARK: Screens
 
-/// A dashboard screen: a WebSocket client reading protocol messages as JSON objects and checking that frame
-/// numbers go up by one.
+/// A dashboard screen: a WebSocket client that keeps every tile's state as protocol 2 patches it, and hands the tests
+/// each message in the long form (a `frame` with `seq` and, per changed tile, its whole state with `digits` and
+/// `position` as numbers of digits), checking that frame numbers go up.
 final class Screen {
     let socket: WebSocketClient
     private var lastSeq = 0
+    /// Every tile's wire state as the screen knows it (`NSNull` without a value).
+    private var states: [String: Any] = [:]
 
     init(_ socket: WebSocketClient) {
         self.socket = socket
     }
 
-    /// The next message, which must be JSON text.
-    func next() throws -> [String: Any] {
+    /// The next message as sent, which must be JSON text.
+    func raw() throws -> [String: Any] {
         switch try socket.receive() {
         case .text(let text): return try jsonObject(Array(text.utf8))
         case .binary(let bytes): throw LiveServerError("expected a text message, got \(bytes.count) binary bytes")
         case .closed(let code, let reason):
             throw LiveServerError("the server closed the screen (\(code.map(String.init) ?? "no code")): \(reason)")
         }
+    }
+
+    /// The next message in the long form: a `hello` with whole states, or a `frame` with the whole states of the
+    /// tiles it changed (a `state` message becomes a frame with every tile).
+    func next() throws -> [String: Any] {
+        var message = try raw()
+        if let number = message["f"] as? Int {
+            let entries = message["t"] as? [String: Any] ?? [:]
+            var tiles: [String: Any] = [:]
+            for (id, entry) in entries {
+                states[id] = Self.patch(states[id], with: entry)
+                tiles[id] = Self.longForm(states[id])
+            }
+            #expect(number > lastSeq, "frame \(number) after \(lastSeq)")
+            lastSeq = number
+            return ["type": "frame", "seq": number, "tiles": tiles]
+        }
+        guard let type = message["type"] as? String, type == "hello" || type == "state" else { return message }
+        states = (message["tiles"] as? [String: Any] ?? [:]).mapValues { Self.patch(nil, with: $0) }
+        message["tiles"] = states.mapValues(Self.longForm)
+        let seq = message["seq"] as? Int ?? -1
+        #expect(seq >= lastSeq, "\(type) at \(seq) after \(lastSeq)")
+        lastSeq = seq
+        if type == "state" { message["type"] = "frame" }
+        return message
     }
 
     /// The next message, which must be the hello.
@@ -380,13 +445,41 @@ final class Screen {
         while ContinuousClock.now < deadline {
             let message = try next()
             guard message["type"] as? String == "frame" else { throw LiveServerError("expected a frame, got \(message)") }
-            let seq = message["seq"] as? Int ?? -1
-            #expect(seq == lastSeq + 1, "frame seq \(seq) after \(lastSeq)")
-            lastSeq = seq
             frames.append(message)
             if isLast(message) { return frames }
         }
         throw LiveServerError("no awaited frame within \(seconds) s; last frames: \(frames.suffix(3))")
+    }
+
+    /// A tile's wire state patched by one frame entry (protocol 2).
+    static func patch(_ old: Any?, with entry: Any) -> Any {
+        if entry is NSNull { return NSNull() }
+        if let columns = entry as? [Int] { return patch(old, with: ["d": columns]) }
+        guard let members = entry as? [String: Any] else { return old ?? NSNull() }
+        var state = old as? [String: Any] ?? [:]
+        if let count = members["n"] as? Int { state["d"] = [Int](repeating: 0, count: count) }
+        for (name, value) in members where name != "n" && name != "d" {
+            state[name] = value is NSNull ? nil : value
+        }
+        if let columns = members["d"] as? [Int], let first = columns.first {
+            var all = state["d"] as? [Int] ?? []
+            for (offset, position) in columns.dropFirst().enumerated() {
+                if first + offset < all.count { all[first + offset] = position } else { all.append(position) }
+            }
+            state["d"] = all
+        }
+        return state
+    }
+
+    /// A wire state with `digits` and `position` in digits, as the page paints them.
+    static func longForm(_ state: Any?) -> Any {
+        guard var object = state as? [String: Any] else { return NSNull() }
+        if let columns = object.removeValue(forKey: "d") as? [Int] {
+            object["digits"] = columns.map { Double($0) / 1000 }
+        }
+        object["n"] = nil
+        if let position = object.removeValue(forKey: "p") as? Int { object["position"] = Double(position) / 1000 }
+        return object
     }
 
     /// Reads past any messages to the close and returns its code (`nil` when the connection ends without one).

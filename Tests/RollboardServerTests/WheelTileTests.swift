@@ -16,7 +16,7 @@ struct WheelTileTests {
     func movesToTarget(change: TileChange, position: Double) throws {
         var tile = try makeTile()
         try tile.apply(change, at: 0)
-        #expect(tile.encodedState(at: 0.5) == "{\"position\":\(jsonNumber(position))}")
+        #expect(tile.encodedState(at: 0.5) == "{\"p\":\(Int(position * 1000))}")
         #expect(tile.nextMotion(after: 0.5) == nil)
     }
 

@@ -1,7 +1,10 @@
 internal import CZlib
 
-/// A raw-deflate compressor for permessage-deflate (RFC 7692 section 7.2.1) that compresses every
-/// message with a fresh context, so its output can be shared between connections.
+/// A raw-deflate compressor for permessage-deflate (RFC 7692 section 7.2.1).
+///
+/// By default every message is compressed with a fresh context (the stream is reset, not rebuilt, after each), so
+/// its output can be shared between connections; with `keepsContext` the context carries from message to message,
+/// for a stream of messages that every receiver decompresses in the same order.
 ///
 /// Owns a `z_stream`, freed in `deinit`; use from one queue at a time.
 final class Deflater {
@@ -10,16 +13,20 @@ final class Deflater {
     /// The window zlib actually uses: raw deflate refuses 8, so 8 becomes 9 (whose distances never
     /// exceed 250, valid for an 8-bit peer).
     let windowBits: Int
+    /// Whether the context carries from one message to the next.
+    let keepsContext: Bool
 
     /// - Parameters:
     ///   - windowBits: LZ77 window, 8...15.
     ///   - memoryLevel: zlib memLevel, 1...9.
     ///   - level: compression level, 0...9.
-    init(windowBits: Int, memoryLevel: Int, level: Int) throws(ZlibError) {
+    ///   - keepsContext: whether each message may refer to the ones before it.
+    init(windowBits: Int, memoryLevel: Int, level: Int, keepsContext: Bool = false) throws(ZlibError) {
         guard (8...15).contains(windowBits), (1...9).contains(memoryLevel), (0...9).contains(level) else {
             throw .invalidParameters
         }
         self.windowBits = max(9, windowBits)
+        self.keepsContext = keepsContext
         stream = .allocate(capacity: 1)
         stream.initialize(to: z_stream())
         let status = CZlib_deflateInit2(
@@ -40,7 +47,7 @@ final class Deflater {
     /// One whole message compressed and flushed with `Z_SYNC_FLUSH`, without the trailing `00 00 ff ff`.
     func compress(_ input: some Collection<UInt8>) throws(ZlibError) -> [UInt8] {
         let bytes = Array(input)
-        defer { deflateReset(stream) }
+        defer { if !keepsContext { deflateReset(stream) } }
         var output: [UInt8] = []
         var status = Z_OK
         bytes.withUnsafeBytes { inputBuffer in

@@ -1,9 +1,11 @@
 /// How the server offers and uses permessage-deflate (RFC 7692).
 ///
-/// The server always compresses each message with a fresh context (it announces
+/// By default the server compresses each message with a fresh context (it announces
 /// `server_no_context_takeover`), so compressed bytes can be shared between connections and no
-/// compressor state outlives a send; by default it also asks clients not to keep theirs, so an idle
-/// connection holds no zlib state at all.
+/// compressor state outlives a send; with `allowsServerContextTakeover` it leaves the client's window
+/// alone so messages of a ``BroadcastStream`` can be coded against the stream's earlier messages (the
+/// server still keeps no compressor per connection). By default it also asks clients not to keep
+/// theirs, so an idle connection holds no zlib state at all.
 ///
 /// zlib's memory for one compression is `(1 << (serverMaxWindowBits + 2)) + (1 << (memoryLevel + 9))`
 /// plus about 6 KiB: 102 KiB with the defaults (13, 7), 262 KiB with zlib's usual (15, 8). The
@@ -24,6 +26,9 @@ public struct PerMessageDeflateConfiguration: Sendable, Equatable {
     /// Messages shorter than this are sent uncompressed; 0 compresses every message, even when that
     /// does not make it smaller.
     public var minimumCompressedBytes: Int
+    /// Whether the server may keep a compression context across messages (for ``BroadcastStream``s): the
+    /// handshake then names `server_no_context_takeover` only when the client asks for it.
+    public var allowsServerContextTakeover: Bool
 
     public init(
         serverMaxWindowBits: Int = 13,
@@ -31,7 +36,8 @@ public struct PerMessageDeflateConfiguration: Sendable, Equatable {
         memoryLevel: Int = 7,
         compressionLevel: Int = 6,
         requestsClientNoContextTakeover: Bool = true,
-        minimumCompressedBytes: Int = 64
+        minimumCompressedBytes: Int = 64,
+        allowsServerContextTakeover: Bool = false
     ) {
         precondition((9...15).contains(serverMaxWindowBits), "serverMaxWindowBits must be 9...15")
         precondition((8...15).contains(clientMaxWindowBits), "clientMaxWindowBits must be 8...15")
@@ -43,5 +49,6 @@ public struct PerMessageDeflateConfiguration: Sendable, Equatable {
         self.compressionLevel = compressionLevel
         self.requestsClientNoContextTakeover = requestsClientNoContextTakeover
         self.minimumCompressedBytes = minimumCompressedBytes
+        self.allowsServerContextTakeover = allowsServerContextTakeover
     }
 }

@@ -1,6 +1,7 @@
 /// The permessage-deflate parameters agreed with one client (RFC 7692 section 7.1).
 struct PerMessageDeflateParameters: Sendable, Equatable {
-    /// Whether the server compresses each message with a fresh context (always true for Rollboard).
+    /// Whether the server compresses each message with a fresh context (true unless the configuration allows
+    /// context takeover and the client did not ask for it).
     var serverNoContextTakeover: Bool
     /// Whether the client compresses each message with a fresh context.
     var clientNoContextTakeover: Bool
@@ -90,7 +91,7 @@ struct PerMessageDeflateParameters: Sendable, Equatable {
 
         let serverBits = min(offeredServerBits ?? 15, configuration.serverMaxWindowBits)
         var parameters = PerMessageDeflateParameters(
-            serverNoContextTakeover: true,
+            serverNoContextTakeover: serverNoContextTakeoverSeen || !configuration.allowsServerContextTakeover,
             clientNoContextTakeover: clientNoContextTakeover || configuration.requestsClientNoContextTakeover,
             serverMaxWindowBits: serverBits,
             clientMaxWindowBits: 15

@@ -16,6 +16,8 @@ public struct WebSocketCloseCode: Sendable, Equatable, Hashable, RawRepresentabl
     public static let internalError = WebSocketCloseCode(rawValue: 1011)
     /// Rollboard's application code: the requested dashboard does not exist.
     public static let unknownDashboard = WebSocketCloseCode(rawValue: 4404)
+    /// Rollboard's application code: the client asked for a protocol version the server does not speak.
+    public static let unsupportedProtocol = WebSocketCloseCode(rawValue: 4406)
 
     /// Whether a peer may send this code in a close frame (RFC 6455 section 7.4.1 and 7.4.2).
     public var isValidOnTheWire: Bool {

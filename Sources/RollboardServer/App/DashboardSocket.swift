@@ -6,20 +6,24 @@ import Synchronization
 final class DashboardSocket: WebSocketDelegate {
     private let hub: DashboardHub?
     private let fps: Int?
+    private let protocolVersion: String?
     private let gate: ClientMessageGate
     private let clock: FrameClock
     private let sessionID = Mutex<Int?>(nil)
 
     /// - Parameters:
     ///   - hub: `nil` for an unknown dashboard: the socket is closed with 4404 once open.
+    ///   - protocolVersion: the `protocol` the client asked for, if it did; any other than the hub's closes the socket
+    ///     with 4406 once open.
     ///   - messageLimits: how much this screen may send before it is closed with 1008.
     ///   - clock: times the message rate.
     init(
-        hub: DashboardHub?, fps: Int?, messageLimits: ClientMessageGate.Limits = .init(),
+        hub: DashboardHub?, fps: Int?, protocolVersion: String? = nil, messageLimits: ClientMessageGate.Limits = .init(),
         clock: FrameClock = .monotonic()
     ) {
         self.hub = hub
         self.fps = fps
+        self.protocolVersion = protocolVersion
         self.gate = ClientMessageGate(limits: messageLimits)
         self.clock = clock
     }
@@ -27,6 +31,11 @@ final class DashboardSocket: WebSocketDelegate {
     func webSocketDidOpen(_ socket: WebSocket) {
         guard let hub else {
             socket.close(code: .unknownDashboard, reason: "unknown dashboard")
+            return
+        }
+        if let protocolVersion, protocolVersion != "\(HubStateMachine.protocolVersion)" {
+            socket.close(
+                code: .unsupportedProtocol, reason: "this server speaks protocol \(HubStateMachine.protocolVersion)")
             return
         }
         let id = hub.connect(socket, fps: fps)

@@ -90,7 +90,9 @@ public final class RollboardApplication: ServerHandler {
         }
         let hub = query["dashboard"].flatMap { directory.hub($0) }
         return .accept(
-            DashboardSocket(hub: hub, fps: fps, messageLimits: configuration.server.limits.clientMessageLimits))
+            DashboardSocket(
+                hub: hub, fps: fps, protocolVersion: query["protocol"],
+                messageLimits: configuration.server.limits.clientMessageLimits))
     }
 
     private static let methodNotAllowed: HTTPResponse = {

@@ -1,4 +1,4 @@
-/// A message a screen sends to the server (wire protocol version 1).
+/// A message a screen sends to the server (wire protocol version 2; unchanged since version 1).
 enum ClientMessage: Equatable {
     /// `{"type":"fps","value":15}`: the screen's wanted frame rate.
     case fps(Int)

@@ -1,21 +1,26 @@
 import Dispatch
 import Foundation
 import Logging
+import RollboardNet
 import Synchronization
 
-/// The live side of one dashboard: every connected screen's session, fed by producer changes and frame clocks.
+/// The live side of one dashboard: drives a ``HubStateMachine`` on its own serial queue with a frame clock, and
+/// carries out its actions on the screens' WebSockets.
 ///
-/// Screens are spread over a few shards (one per core by default), each with its own serial queue and frame clock;
-/// a change is stamped once with the hub's clock and applied to every shard, so all screens stay in step.
-final class DashboardHub: Sendable {
+/// Entry points hop onto the queue asynchronously and never wait for it, so a busy hub cannot stall the network loop
+/// that calls in. A stream's frame is compressed once (``BroadcastStream``) and the same bytes go to every screen in
+/// step; each screen only pays its own TLS record and write, on its own connection's queue.
+final class DashboardHub: @unchecked Sendable {  // Sendable: every mutable property is touched only on `queue`.
     /// How a hub behaves; the defaults suit a wall of TVs.
     struct Configuration: Sendable {
         var defaultFPS = 30
         /// The highest frame rate a screen gets, whether it asks in the URL or in an `fps` message.
         var maxFPS = 60
         var slowClientTimeout = 10.0
-        /// How many shards share the screens.
-        var shards = max(1, ProcessInfo.processInfo.activeProcessorCount)
+        /// How streams compress their frames (`nil`: not at all); screens that negotiated permessage-deflate get
+        /// the compressed form they can take.
+        var deflate: PerMessageDeflateConfiguration? = PerMessageDeflateConfiguration(
+            minimumCompressedBytes: 0, allowsServerContextTakeover: true)
 
         /// `fps` brought into 1…`maxFPS`.
         func clampedFPS(_ fps: Int) -> Int {
@@ -24,9 +29,19 @@ final class DashboardHub: Sendable {
     }
 
     let dashboardID: String
-    private let shards: [HubShard]
+    private let configuration: Configuration
     private let clock: FrameClock
+    private let metrics: ServerMetrics
+    private let logger: Logger
+    private let queue: DispatchQueue
+    private let timer: any DispatchSourceTimer
     private let nextSessionID = Atomic<Int>(1)
+    private let connectedCount = Atomic<Int>(0)
+    // Confined to `queue`.
+    private var machine: HubStateMachine
+    private var sinks: [Int: any FrameSink] = [:]
+    private var broadcastStreams: [Int: BroadcastStream] = [:]
+    private var timerArmedFor: Double?
 
     /// - Parameters:
     ///   - helloDashboard: the `dashboard` object of the hello message, already encoded.
@@ -45,51 +60,137 @@ final class DashboardHub: Sendable {
         logger: Logger
     ) {
         self.dashboardID = dashboardID
+        self.configuration = configuration
         self.clock = clock
-        shards = (0..<max(1, configuration.shards)).map { index in
-            HubShard(
-                helloDashboard: helloDashboard, tiles: tiles, tilesByMetric: tilesByMetric, updatedAt: updatedAt,
-                configuration: configuration, clock: clock, metrics: metrics, logger: logger,
-                label: "rollboard.hub.\(dashboardID).\(index)")
-        }
+        self.metrics = metrics
+        self.logger = logger
+        self.machine = HubStateMachine(
+            helloDashboard: helloDashboard, tiles: tiles, tilesByMetric: tilesByMetric, updatedAt: updatedAt,
+            configuration: configuration)
+        self.queue = DispatchQueue(label: "rollboard.hub.\(dashboardID)")
+        self.timer = DispatchSource.makeTimerSource(queue: queue)
+        timer.setEventHandler { [weak self] in self?.tick() }
+        timer.schedule(deadline: .distantFuture)
+        timer.activate()
+    }
+
+    deinit {
+        timer.cancel()
     }
 
     /// Adds a screen: it gets the hello with every tile's current state, then frames. Returns its session id.
     func connect(_ sink: any FrameSink, fps: Int?) -> Int {
         let id = nextSessionID.wrappingAdd(1, ordering: .relaxed).oldValue
-        shard(for: id).connect(sink, fps: fps, id: id)
+        connectedCount.wrappingAdd(1, ordering: .relaxed)
+        queue.async { [self] in
+            sinks[id] = sink
+            metrics.webSocketSessionsChanged(by: 1)
+            perform(machine.connect(id, fps: fps, now: clock.now()))
+        }
         return id
     }
 
     /// Removes a screen that went away.
     func disconnect(_ sessionID: Int) {
-        shard(for: sessionID).disconnect(sessionID)
+        queue.async { [self] in
+            guard sinks.removeValue(forKey: sessionID) != nil else { return }
+            sessionLeft()
+            perform(machine.disconnect(sessionID, now: clock.now()))
+        }
     }
 
     /// Applies a producer's change to every tile showing `metricID`, on every screen at once; `committedAt`
     /// (seconds since 1970) is when the change was stored.
     func apply(_ change: TileChange, toMetric metricID: String, committedAt: Double? = nil) {
         let now = clock.now()
-        for shard in shards { shard.apply(change, toMetric: metricID, committedAt: committedAt, at: now) }
+        queue.async { [self] in
+            perform(machine.apply(change, toMetric: metricID, committedAt: committedAt, now: now))
+        }
     }
 
     /// Handles a text message from one screen; malformed messages close it with 1007. The message is parsed on the
-    /// caller's queue; `done` runs once the screen's shard has dealt with it.
+    /// caller's queue; `done` runs once the hub has dealt with it.
     func receive(text: String, from sessionID: Int, done: @escaping @Sendable () -> Void = {}) {
-        shard(for: sessionID).receive(ClientMessage.parse(text), from: sessionID, done: done)
+        let message = ClientMessage.parse(text)
+        queue.async { [self] in
+            defer { done() }
+            perform(machine.receive(message, from: sessionID, now: clock.now()))
+        }
     }
 
-    /// Closes every screen with 1001 (server going away); `group` is left once every shard has closed its screens.
+    /// Closes every screen with 1001 (server going away); `group` is left once they are all closed.
     func closeAll(_ group: DispatchGroup) {
-        for shard in shards { shard.closeAll(group) }
+        group.enter()
+        queue.async { [self] in
+            perform(machine.closeAll())
+            group.leave()
+        }
     }
 
-    /// The number of connected screens.
+    /// The number of connected screens, counting those whose connection is still on its way to the queue.
     var sessionCount: Int {
-        shards.reduce(0) { $0 + $1.sessionCount }
+        connectedCount.load(ordering: .relaxed)
     }
 
-    private func shard(for sessionID: Int) -> HubShard {
-        shards[sessionID % shards.count]
+    private func sessionLeft() {
+        connectedCount.wrappingSubtract(1, ordering: .relaxed)
+        metrics.webSocketSessionsChanged(by: -1)
+    }
+
+    private func tick() {
+        dispatchPrecondition(condition: .onQueue(queue))
+        timerArmedFor = nil
+        perform(machine.tick(now: clock.now()) { [sinks] id in sinks[id]?.isWritable ?? false })
+    }
+
+    private func perform(_ actions: [HubAction]) {
+        dispatchPrecondition(condition: .onQueue(queue))
+        for action in actions {
+            switch action {
+            case .send(let text, let id):
+                sinks[id]?.send(text: text)
+                metrics.frameSent(bytes: text.utf8.count)
+            case .broadcast(let rate, let text, let ids):
+                let message = broadcastStream(rate).message(text: text)
+                for id in ids { sinks[id]?.send(message) }
+                metrics.framesSent(ids.count, bytes: ids.count * text.utf8.count)
+            case .prime(let rate, let ids):
+                guard let primer = broadcastStream(rate).primer() else { continue }
+                for id in ids { sinks[id]?.send(primer) }
+            case .endStream(let rate):
+                broadcastStreams.removeValue(forKey: rate)
+            case .close(let id, let code, let reason):
+                guard let sink = sinks.removeValue(forKey: id) else { continue }
+                sink.close(code: code, reason: reason)
+                sessionLeft()
+            case .closeTooSlow(let id):
+                guard let sink = sinks.removeValue(forKey: id) else { continue }
+                sink.close(code: .policyViolation, reason: "client too slow")
+                sessionLeft()
+                metrics.slowClientClosed()
+                logger.notice("closed a screen that stayed too slow", metadata: ["session": "\(id)"])
+            case .changeRefused(let tile, let reason):
+                logger.error("change refused by tile", metadata: ["tile": "\(tile)", "error": "\(reason)"])
+            case .skipped(let count):
+                metrics.framesSkipped(count)
+            case .wake(let time):
+                arm(for: time)
+            }
+        }
+    }
+
+    private func broadcastStream(_ rate: Int) -> BroadcastStream {
+        if let stream = broadcastStreams[rate] { return stream }
+        let stream = BroadcastStream(deflate: configuration.deflate)
+        broadcastStreams[rate] = stream
+        return stream
+    }
+
+    /// Arms the frame clock for `wake` unless it is already armed for earlier.
+    private func arm(for wake: Double) {
+        if let armed = timerArmedFor, armed <= wake { return }
+        timerArmedFor = wake
+        let delay = max(wake - clock.now(), 0)
+        timer.schedule(deadline: .now() + delay, leeway: .milliseconds(1))
     }
 }

@@ -6,6 +6,8 @@ protocol FrameSink: AnyObject, Sendable {
     var isWritable: Bool { get }
     /// Sends one text message.
     func send(text: String)
+    /// Sends a message encoded once for many sinks (a stream's frame or primer).
+    func send(_ message: PreparedMessage)
     /// Closes the sink with a WebSocket close code.
     func close(code: WebSocketCloseCode, reason: String)
 }

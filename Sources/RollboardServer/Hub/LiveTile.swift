@@ -12,10 +12,17 @@ protocol LiveTile: Sendable {
     /// Applies a viewer's own action (only carousels take any); returns the page-change event, if any.
     mutating func apply(viewerAction: CarouselViewerAction, page: Int?, at time: Double)
 
-    /// The tile's wire state at `time`, encoded as a JSON object.
-    func encodedState(at time: Double) -> String
+    /// The tile's wire state at `time`; `nil` while it has no value.
+    func state(at time: Double) -> TileState?
 
     /// The earliest time at or after `time` when the state can change without a new change arriving;
     /// `nil` when the tile is at rest until the next change.
     func nextMotion(after time: Double) -> Double?
+}
+
+extension LiveTile {
+    /// The tile's full wire state at `time` as JSON (`null` without a value).
+    func encodedState(at time: Double) -> String {
+        TileState.fullJSON(state(at: time))
+    }
 }

@@ -29,9 +29,12 @@ struct CarouselTile: LiveTile {
         }
     }
 
-    func encodedState(at time: Double) -> String {
+    func state(at time: Double) -> TileState? {
         let state = carousel.state(at: time)
-        return "{\"position\":\(jsonNumber(state.position)),\"page\":\(state.page)}"
+        let slides = Int32(clamping: carousel.configuration.slides * 1000)
+        return TileState(members: [
+            .init("p", "\(TileState.thousandths(state.position, modulo: slides))"), .init("page", "\(state.page)"),
+        ])
     }
 
     func nextMotion(after time: Double) -> Double? {

@@ -11,7 +11,7 @@ struct CounterTile: QueuedTile {
     /// The tile's status and change arrow, if it has a goal, thresholds or an arrow.
     let indicator: KPIIndicator?
     /// The indicator's STATE members for the newest value (computed once per change, not per frame).
-    private(set) var indicatorMembers = ""
+    private(set) var indicatorMembers: [TileState.Member] = []
 
     init(
         tileID: String, configuration: CounterConfiguration, value: Double?, backlog: Int, maxLag: Double? = nil,
@@ -34,10 +34,13 @@ struct CounterTile: QueuedTile {
         if let indicator { indicatorMembers = indicator.members(target: queue.target.target, previous: previous) }
     }
 
-    func encodedState(at time: Double) -> String {
-        guard hasValue else { return "null" }
+    func state(at time: Double) -> TileState? {
+        guard hasValue else { return nil }
         let state = queue.state(at: time)
-        return "{\"text\":\(JSONText.quoted(state.text)),\"target\":\(jsonNumber(state.target, places: 6))"
-            + "\(behindMember(at: time))\(indicatorMembers)}"
+        let members = [
+            TileState.Member("text", JSONText.quoted(state.text)),
+            TileState.Member("target", jsonNumber(state.target, places: 6)),
+        ]
+        return TileState(members: members + behindMembers(at: time) + indicatorMembers)
     }
 }

@@ -7,26 +7,28 @@ struct KPIIndicator: Sendable {
     /// Writes the change the way the tile writes its number (decimals, separators), without prefix or suffix.
     let deltaFormat: NumberFormat
 
-    /// `,"status":…` when the tile has a goal or thresholds, and `,"trend":…,"delta":…,"deltaText":…,"sense":…` when
+    /// `status` when the tile has a goal or thresholds, and `trend`, `delta`, `deltaText` and `sense` when
     /// it has an arrow and something to compare `target` with (`previous` for `delta: previous`).
-    func members(target: Double, previous: Double?) -> String {
-        var text = ""
-        if let status = options.status(of: target) { text += ",\"status\":\"\(status.rawValue)\"" }
+    func members(target: Double, previous: Double?) -> [TileState.Member] {
+        var members: [TileState.Member] = []
+        if let status = options.status(of: target) { members.append(.init("status", "\"\(status.rawValue)\"")) }
         let reference: Double? =
             switch options.delta {
             case .none: nil
             case .previous: previous
             case .baseline(let baseline): baseline
             }
-        guard let reference else { return text }
+        guard let reference else { return members }
         let delta = target - reference
         let shown = deltaFormat.string(for: delta)
         let rounded = (delta * pow10(deltaFormat.fractionDigits)).rounded()
         let trend = rounded > 0 ? "up" : rounded < 0 ? "down" : "flat"
         let sense = rounded == 0 ? "same" : (rounded > 0) != options.lowerIsBetter ? "better" : "worse"
-        text += ",\"trend\":\"\(trend)\",\"delta\":\(jsonNumber(delta, places: 6))"
-        text += ",\"deltaText\":\(JSONText.quoted((rounded > 0 ? "+" : "") + shown)),\"sense\":\"\(sense)\""
-        return text
+        members.append(.init("trend", "\"\(trend)\""))
+        members.append(.init("delta", jsonNumber(delta, places: 6)))
+        members.append(.init("deltaText", JSONText.quoted((rounded > 0 ? "+" : "") + shown)))
+        members.append(.init("sense", "\"\(sense)\""))
+        return members
     }
 
     private func pow10(_ exponent: Int) -> Double {

@@ -10,7 +10,7 @@ struct OdometerTile: QueuedTile {
     /// The tile's status and change arrow, if it has a goal, thresholds or an arrow.
     let indicator: KPIIndicator?
     /// The indicator's STATE members for the newest value (computed once per change, not per frame).
-    private(set) var indicatorMembers = ""
+    private(set) var indicatorMembers: [TileState.Member] = []
 
     /// - Parameter maxLag: how far the screen may fall behind the newest value, in seconds (`nil`: only the backlog
     ///   bounds it).
@@ -35,18 +35,16 @@ struct OdometerTile: QueuedTile {
         if let indicator { indicatorMembers = indicator.members(target: queue.target.target, previous: previous) }
     }
 
-    func encodedState(at time: Double) -> String {
-        guard hasValue else { return "null" }
+    func state(at time: Double) -> TileState? {
+        guard hasValue else { return nil }
         let state = queue.state(at: time)
-        var text = "{\"digits\":["
-        for (index, digit) in state.digits.enumerated() {
-            if index > 0 { text += "," }
-            text += jsonNumber(digit)
-        }
-        text += "]"
-        if state.width != Double(state.digits.count) { text += ",\"width\":\(jsonNumber(state.width))" }
-        if queue.animator.configuration.compact { text += ",\"unit\":\(jsonNumber(state.unit))" }
-        text += ",\"negative\":\(state.negative),\"target\":\(jsonNumber(state.target, places: 6))\(behindMember(at: time))\(indicatorMembers)}"
-        return text
+        var members: [TileState.Member] = []
+        if state.width != Double(state.digits.count) { members.append(.init("width", jsonNumber(state.width))) }
+        if queue.animator.configuration.compact { members.append(.init("unit", jsonNumber(state.unit))) }
+        members.append(.init("negative", "\(state.negative)"))
+        members.append(.init("target", jsonNumber(state.target, places: 6)))
+        members += behindMembers(at: time)
+        members += indicatorMembers
+        return TileState(columns: state.digits.map { TileState.thousandths($0, modulo: 10_000) }, members: members)
     }
 }

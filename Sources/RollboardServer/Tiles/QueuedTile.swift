@@ -10,10 +10,10 @@ extension QueuedTile {
     /// Queued tiles take no viewer actions.
     mutating func apply(viewerAction: CarouselViewerAction, page: Int?, at time: Double) {}
 
-    /// `,"behind":true` while the newest value is further than the lag bound from being shown (only possible for a
+    /// `"behind":true` while the newest value is further than the lag bound from being shown (only possible for a
     /// tile without `maxLag`, whose mark then uses ``unboundedLagMark``), else nothing.
-    func behindMember(at time: Double) -> String {
-        queue.restTime - time > (queue.maxLag ?? unboundedLagMark) + 1e-9 ? ",\"behind\":true" : ""
+    func behindMembers(at time: Double) -> [TileState.Member] {
+        queue.restTime - time > (queue.maxLag ?? unboundedLagMark) + 1e-9 ? [TileState.Member("behind", "true")] : []
     }
 
     /// How far behind a tile without `maxLag` may be before it is marked: twice the default odometer `maxDuration`.

@@ -24,7 +24,7 @@ struct WheelTile: QueuedTile {
         }
     }
 
-    func encodedState(at time: Double) -> String {
-        "{\"position\":\(jsonNumber(queue.state(at: time).position))}"
+    func state(at time: Double) -> TileState? {
+        TileState(members: [.init("p", "\(TileState.thousandths(queue.state(at: time).position))")])
     }
 }

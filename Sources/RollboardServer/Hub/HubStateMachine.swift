@@ -1,0 +1,307 @@
+import RollboardNet
+
+/// The live side of one dashboard without I/O or clocks: screens connect, producers' changes arrive, screens send
+/// messages and time passes (`tick(now:isWritable:)`); each input returns the ``HubAction``s to carry out, in order,
+/// ending with `.wake(at:)` when the hub wants a tick.
+///
+/// Screens at the same frame rate form a ``FrameStream``: each tick, the tiles that moved are encoded once as
+/// patches, and every screen in step is sent the same frame. A screen that joins, resumes, changes rate or skipped a
+/// frame is first sent a `state` with every tile (then primed for the stream's compression); a screen whose viewer
+/// moved their own carousel gets frames of its own. What a screen sees is exactly what it would see alone.
+struct HubStateMachine {
+    /// The `dashboard` object of the hello message, already encoded.
+    let helloDashboard: String
+    let configuration: DashboardHub.Configuration
+    /// One live tile per dashboard tile, in layout order: the animation every screen in a stream shows.
+    private(set) var tiles: [any LiveTile]
+    private let tileIDs: [String]
+    private let tilesByMetric: [String: [Int]]
+    /// When each tile's value last changed, in seconds since 1970 (wall clock).
+    private var updatedAt: [String: Double]
+    private var sessions: [Int: ClientSession] = [:]
+    private var streams: [Int: FrameStream] = [:]
+
+    /// - Parameters:
+    ///   - tiles: one live tile per dashboard tile, at rest at the current values, in layout order.
+    ///   - tilesByMetric: which tiles (by id) show each metric.
+    ///   - updatedAt: when each tile's current value was committed, in seconds since 1970.
+    init(
+        helloDashboard: String, tiles: [any LiveTile], tilesByMetric: [String: [String]], updatedAt: [String: Double],
+        configuration: DashboardHub.Configuration
+    ) {
+        self.helloDashboard = helloDashboard
+        self.tiles = tiles
+        self.tileIDs = tiles.map(\.tileID)
+        self.tilesByMetric = tilesByMetric.mapValues { ids in
+            tiles.indices.filter { ids.contains(tiles[$0].tileID) }
+        }
+        self.updatedAt = updatedAt
+        self.configuration = configuration
+    }
+
+    /// The number of connected screens.
+    var sessionCount: Int { sessions.count }
+
+    // MARK: Inputs
+
+    /// Screen `id` connected asking for `fps` (the default when `nil`): it is sent the hello with its stream's states
+    /// and joins the stream.
+    mutating func connect(_ id: Int, fps: Int?, now: Double) -> [HubAction] {
+        let rate = configuration.clampedFPS(fps ?? configuration.defaultFPS)
+        sessions[id] = ClientSession(id: id, fps: rate)
+        let stream = join(id, stream: rate, now: now)
+        var entries: [String] = []
+        for index in tiles.indices {
+            var state = stream.states[index]
+            if let time = updatedAt[tileIDs[index]] { state?.members.append(.init("updatedAt", jsonNumber(time, places: 3))) }
+            entries.append(JSONText.quoted(tileIDs[index]) + ":" + TileState.fullJSON(state))
+        }
+        let hello =
+            "{\"type\":\"hello\",\"protocol\":\(Self.protocolVersion),\"fps\":\(rate),\"seq\":\(stream.frameNumber),"
+            + "\"dashboard\":\(helloDashboard),\"tiles\":{\(entries.joined(separator: ","))}}"
+        return [.send(text: hello, to: id), .prime(stream: rate, to: [id])] + wake(now: now)
+    }
+
+    /// Screen `id` went away.
+    mutating func disconnect(_ id: Int, now: Double) -> [HubAction] {
+        guard let session = sessions.removeValue(forKey: id) else { return [] }
+        return leave(id, stream: session.fps) + wake(now: now)
+    }
+
+    /// A producer's change, made at `now`, to every tile showing `metricID`; `committedAt` (seconds since 1970) is
+    /// when it was stored.
+    mutating func apply(_ change: TileChange, toMetric metricID: String, committedAt: Double?, now: Double)
+        -> [HubAction]
+    {
+        var actions: [HubAction] = []
+        for index in tilesByMetric[metricID] ?? [] {
+            do {
+                try tiles[index].apply(change, at: now)
+            } catch {
+                actions.append(.changeRefused(tile: tileIDs[index], reason: "\(error)"))
+                continue
+            }
+            if let committedAt { updatedAt[tileIDs[index]] = committedAt }
+            let owners = sessions.compactMap { $0.value.ownTiles[index] == nil ? nil : $0.key }
+            for id in owners {
+                try? sessions[id]!.ownTiles[index]!.tile.apply(change, at: now)
+            }
+        }
+        return actions + wake(now: now)
+    }
+
+    /// A parsed message from screen `id` (or its parse failure, which closes the screen with 1007).
+    mutating func receive(_ message: Result<ClientMessage, ClientMessage.ParseError>, from id: Int, now: Double)
+        -> [HubAction]
+    {
+        guard var session = sessions[id] else { return [] }
+        var actions: [HubAction] = []
+        switch message {
+        case .success(.fps(let value)):
+            let rate = configuration.clampedFPS(value)
+            if rate != session.fps {
+                actions += leave(id, stream: session.fps)
+                session.setFPS(rate)
+                sessions[id] = session
+                join(id, stream: rate, now: now)
+            }
+        case .success(.pause):
+            sessions[id]?.isPaused = true
+        case .success(.resume):
+            if session.isPaused {
+                sessions[id]?.isPaused = false
+                sessions[id]?.needsState = true
+            }
+        case .success(.carousel(let tileID, let action, let page)):
+            for index in tiles.indices where tileIDs[index] == tileID {
+                if session.ownTiles[index] == nil {
+                    session.ownTiles[index] = ClientSession.OwnTile(
+                        tile: tiles[index], sent: streams[session.fps]?.states[index])
+                }
+                session.ownTiles[index]!.tile.apply(viewerAction: action, page: page, at: now)
+            }
+            sessions[id] = session
+        case .success(.ignored):
+            break
+        case .failure(let error):
+            sessions.removeValue(forKey: id)
+            return leave(id, stream: session.fps) + [.close(session: id, code: .invalidPayload, reason: error.detail)]
+                + wake(now: now)
+        }
+        return actions + wake(now: now)
+    }
+
+    /// Closes every screen with 1001 (the server is going away).
+    mutating func closeAll() -> [HubAction] {
+        let actions = sessions.keys.sorted().map {
+            HubAction.close(session: $0, code: .goingAway, reason: "server shutting down")
+        }
+        sessions.removeAll()
+        let ended = streams.keys.sorted().map(HubAction.endStream)
+        streams.removeAll()
+        return actions + ended
+    }
+
+    /// Time passed: every stream that is due sends its frame to the screens in step, a `state` to the screens that
+    /// need one, and frames of their own to screens with their own tiles; backed-up screens skip (and are closed
+    /// after the slow-client timeout).
+    mutating func tick(now: Double, isWritable: (Int) -> Bool) -> [HubAction] {
+        var actions: [HubAction] = []
+        for rate in streams.keys.sorted() where streams[rate]!.isDue(at: now) && streamWantsFrame(rate, now: now) {
+            actions += tickStream(rate, now: now, isWritable: isWritable)
+        }
+        return actions + wake(now: now)
+    }
+
+    // MARK: Streams
+
+    static let protocolVersion = 2
+
+    /// Adds screen `id` to the stream at `rate`, starting the stream if it is new.
+    @discardableResult
+    private mutating func join(_ id: Int, stream rate: Int, now: Double) -> FrameStream {
+        var stream = streams[rate] ?? FrameStream(fps: rate, tiles: tiles, now: now)
+        stream.members.append(id)
+        streams[rate] = stream
+        return stream
+    }
+
+    private mutating func leave(_ id: Int, stream rate: Int) -> [HubAction] {
+        streams[rate]?.members.removeAll { $0 == id }
+        guard streams[rate]?.members.isEmpty == true else { return [] }
+        streams.removeValue(forKey: rate)
+        return [.endStream(rate)]
+    }
+
+    /// Whether stream `rate` has anything to do: a tile moved, or a screen waits for its state, is backed up or shows
+    /// tiles of its own that move.
+    private func streamWantsFrame(_ rate: Int, now: Double) -> Bool {
+        wakeTime(of: rate, now: now) != nil
+    }
+
+    private func wakeTime(of rate: Int, now: Double) -> Double? {
+        guard let stream = streams[rate] else { return nil }
+        var wake = stream.nextMotion(of: tiles, after: now)
+        for id in stream.members {
+            guard let session = sessions[id], !session.isPaused else { continue }
+            if session.needsState || session.blockedSince != nil {
+                return max(stream.nextFrameAt, now)
+            }
+            for own in session.ownTiles.values {
+                if let motion = own.tile.nextMotion(after: stream.statesTime) {
+                    wake = min(wake ?? .infinity, max(motion, stream.nextFrameAt, now))
+                }
+            }
+        }
+        return wake
+    }
+
+    private func wake(now: Double) -> [HubAction] {
+        let times = streams.keys.compactMap { wakeTime(of: $0, now: now) }
+        guard let earliest = times.min() else { return [] }
+        return [.wake(at: earliest)]
+    }
+
+    private mutating func tickStream(_ rate: Int, now: Double, isWritable: (Int) -> Bool) -> [HubAction] {
+        guard var stream = streams[rate] else { return [] }
+        let previous = stream.statesTime
+        let patches = stream.advance(tiles, to: now)
+        streams[rate] = stream
+        let frame: String? =
+            patches.isEmpty ? nil : Self.frameText(number: stream.frameNumber, patches.map { (tileIDs[$0.index], $0.patch) })
+        var recipients: [Int] = []
+        var primed: [Int] = []
+        var own: [HubAction] = []
+        var skipped = 0
+        var tooSlow: [Int] = []
+        for id in stream.members {
+            guard var session = sessions[id], !session.isPaused else { continue }
+            let owed = frame != nil || session.needsState || session.hasOwnTiles
+            if !owed { continue }
+            guard isWritable(id) else {
+                let since = session.blockedSince ?? now
+                session.blockedSince = since
+                if frame != nil { session.needsState = true }
+                if now - since >= configuration.slowClientTimeout {
+                    tooSlow.append(id)
+                } else {
+                    skipped += 1
+                }
+                sessions[id] = session
+                continue
+            }
+            session.blockedSince = nil
+            if session.needsState {
+                session.needsState = false
+                own.append(.send(text: stateText(for: &session, stream: stream, now: now), to: id))
+                if !session.hasOwnTiles { primed.append(id) }
+            } else if session.hasOwnTiles {
+                if let text = ownFrame(for: &session, stream: stream, patches: patches, since: previous, now: now) {
+                    own.append(.send(text: text, to: id))
+                }
+            } else if frame != nil {
+                recipients.append(id)
+            }
+            sessions[id] = session
+        }
+        var actions: [HubAction] = []
+        if let frame, !recipients.isEmpty { actions.append(.broadcast(stream: rate, text: frame, to: recipients)) }
+        actions += own
+        if !primed.isEmpty { actions.append(.prime(stream: rate, to: primed)) }
+        if skipped > 0 { actions.append(.skipped(skipped)) }
+        for id in tooSlow {
+            sessions.removeValue(forKey: id)
+            actions += leave(id, stream: rate)
+            actions.append(.closeTooSlow(session: id))
+        }
+        return actions
+    }
+
+    /// `{"f":N,"t":{…}}`: a protocol 2 frame.
+    private static func frameText(number: Int, _ entries: [(id: String, patch: String)]) -> String {
+        var text = "{\"f\":\(number),\"t\":{"
+        for (offset, entry) in entries.enumerated() {
+            if offset > 0 { text += "," }
+            text += JSONText.quoted(entry.id) + ":" + entry.patch
+        }
+        return text + "}}"
+    }
+
+    /// `{"type":"state",…}` with every tile: the stream's states, and the screen's own tiles as they are now.
+    private func stateText(for session: inout ClientSession, stream: FrameStream, now: Double) -> String {
+        var entries: [String] = []
+        for index in tiles.indices {
+            var state = stream.states[index]
+            if let own = session.ownTiles[index] {
+                state = own.tile.state(at: now)
+                session.ownTiles[index]!.sent = state
+            }
+            entries.append(JSONText.quoted(tileIDs[index]) + ":" + TileState.fullJSON(state))
+        }
+        return "{\"type\":\"state\",\"seq\":\(stream.frameNumber),\"tiles\":{\(entries.joined(separator: ","))}}"
+    }
+
+    /// The frame of a screen with tiles of its own: the stream's patches for the others, its own tiles' changes.
+    private func ownFrame(
+        for session: inout ClientSession, stream: FrameStream, patches: [(index: Int, patch: String)],
+        since previous: Double, now: Double
+    ) -> String? {
+        var entries: [(index: Int, patch: String)] = patches.filter { session.ownTiles[$0.index] == nil }
+        for index in session.ownTiles.keys.sorted() {
+            let own = session.ownTiles[index]!
+            guard let motion = own.tile.nextMotion(after: previous), motion <= now else { continue }
+            let state = own.tile.state(at: now)
+            var patch = ""
+            if TileState.appendPatch(from: own.sent, to: state, into: &patch) {
+                entries.append((index, patch))
+                session.ownTiles[index]!.sent = state
+            }
+        }
+        guard !entries.isEmpty else { return nil }
+        entries.sort { $0.index < $1.index }
+        return Self.frameText(number: stream.frameNumber, entries.map { (tileIDs[$0.index], $0.patch) })
+    }
+}
+
+@available(*, unavailable)
+extension HubStateMachine: Sendable {}

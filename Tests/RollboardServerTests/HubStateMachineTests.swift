@@ -1,0 +1,215 @@
+import Testing
+
+@testable import RollboardNet
+@testable import RollboardServer
+
+/// The hub's logic driven with explicit times: no clocks, no sleeping.
+@Suite("Hub state machine")
+struct HubStateMachineTests {
+    private static let dashboard = #"{"id":"ops"}"#
+    private static let rise = TileChange.value(10, interval: nil, animated: true, policy: nil)
+
+    private func makeMachine(
+        tiles: [RampTile] = [RampTile(tileID: "a", from: 0, to: 0), RampTile(tileID: "b", from: 5, to: 5)],
+        updatedAt: [String: Double] = [:], timeout: Double = 5
+    ) -> HubStateMachine {
+        HubStateMachine(
+            helloDashboard: Self.dashboard, tiles: tiles, tilesByMetric: ["m": ["a"], "n": ["b"]], updatedAt: updatedAt,
+            configuration: .init(defaultFPS: 10, maxFPS: 60, slowClientTimeout: timeout))
+    }
+
+    /// Every action but the wake-ups.
+    private func effects(_ actions: [HubAction]) -> [HubAction] {
+        actions.filter { if case .wake = $0 { false } else { true } }
+    }
+
+    private func wake(_ actions: [HubAction]) -> Double? {
+        for case .wake(let time) in actions { return time }
+        return nil
+    }
+
+    private func always(_ id: Int) -> Bool { true }
+
+    @Test("a new screen gets the hello with protocol 2, the stream's frame number and every tile's full state, then the primer")
+    func helloComesFirst() {
+        var machine = makeMachine(updatedAt: ["b": 1_700_000_000.5])
+        let actions = machine.connect(1, fps: nil, now: 0)
+        #expect(effects(actions) == [
+            .send(
+                text: #"{"type":"hello","protocol":2,"fps":10,"seq":0,"dashboard":{"id":"ops"},"tiles":{"a":{"value":0},"b":{"value":5,"updatedAt":1700000000.5}}}"#,
+                to: 1),
+            .prime(stream: 10, to: [1]),
+        ])
+        #expect(wake(actions) == nil, "nothing moves, so the hub sleeps")
+    }
+
+    @Test("screens at the same rate get each frame as one broadcast holding only the tiles that moved, numbered by the stream")
+    func framesAreSharedByTheStream() {
+        var machine = makeMachine()
+        _ = machine.connect(1, fps: nil, now: 0)
+        _ = machine.connect(2, fps: nil, now: 0)
+        let applied = machine.apply(Self.rise, toMetric: "m", committedAt: nil, now: 0)
+        #expect(wake(applied) == 0)
+        #expect(effects(machine.tick(now: 0.5, isWritable: always)) == [
+            .broadcast(stream: 10, text: #"{"f":1,"t":{"a":{"value":5}}}"#, to: [1, 2])
+        ])
+        let last = machine.tick(now: 1.0, isWritable: always)
+        #expect(effects(last) == [.broadcast(stream: 10, text: #"{"f":2,"t":{"a":{"value":10}}}"#, to: [1, 2])])
+        #expect(effects(machine.tick(now: 1.1, isWritable: always)).isEmpty)
+        #expect(wake(machine.tick(now: 1.2, isWritable: always)) == nil, "at rest: no more wake-ups")
+    }
+
+    @Test("a tick encodes each moving tile once however many screens watch, and never a tile at rest")
+    func tilesAreEncodedOncePerTick() {
+        let moving = RampTile(tileID: "a", from: 0, to: 0)
+        let still = RampTile(tileID: "b", from: 5, to: 5)
+        var machine = makeMachine(tiles: [moving, still])
+        for id in 1...50 { _ = machine.connect(id, fps: nil, now: 0) }
+        _ = machine.apply(Self.rise, toMetric: "m", committedAt: nil, now: 0)
+        let before = (moving.encodes.value, still.encodes.value)
+        for frame in 1...10 { _ = machine.tick(now: Double(frame) / 10, isWritable: always) }
+        #expect(moving.encodes.value - before.0 == 10)
+        #expect(still.encodes.value == before.1)
+    }
+
+    @Test("screens at different rates are different streams, each with its own frame numbers")
+    func ratesAreSeparateStreams() {
+        var machine = makeMachine()
+        _ = machine.connect(1, fps: 10, now: 0)
+        _ = machine.connect(2, fps: 2, now: 0)
+        _ = machine.apply(Self.rise, toMetric: "m", committedAt: nil, now: 0)
+        var broadcasts: [Int: [String]] = [:]
+        for step in 1...15 {
+            for case .broadcast(let stream, let text, _) in machine.tick(now: Double(step) / 10, isWritable: always) {
+                broadcasts[stream, default: []].append(text)
+            }
+        }
+        #expect(broadcasts[10]?.count == 10)
+        #expect(broadcasts[2] == [
+            #"{"f":1,"t":{"a":{"value":1}}}"#, #"{"f":2,"t":{"a":{"value":4}}}"#, #"{"f":3,"t":{"a":{"value":9}}}"#,
+            #"{"f":4,"t":{"a":{"value":10}}}"#,
+        ])
+    }
+
+    @Test("a screen that joins mid-move gets the stream's states in its hello and the very next shared frame")
+    func joinMidMove() {
+        var machine = makeMachine()
+        _ = machine.connect(1, fps: nil, now: 0)
+        _ = machine.apply(Self.rise, toMetric: "m", committedAt: nil, now: 0)
+        _ = machine.tick(now: 0.3, isWritable: always)
+        let hello = machine.connect(2, fps: nil, now: 0.35)
+        guard case .send(let text, 2) = hello.first else {
+            Issue.record("no hello: \(hello)")
+            return
+        }
+        #expect(text.contains(#""seq":1,"#) && text.contains(#""a":{"value":3}"#))
+        #expect(effects(machine.tick(now: 0.4, isWritable: always)) == [
+            .broadcast(stream: 10, text: #"{"f":2,"t":{"a":{"value":4}}}"#, to: [1, 2])
+        ])
+    }
+
+    @Test("a paused screen gets nothing; on resume it gets a state with every tile, its primer, and then shared frames")
+    func pauseAndResume() {
+        var machine = makeMachine()
+        _ = machine.connect(1, fps: nil, now: 0)
+        _ = machine.connect(2, fps: nil, now: 0)
+        _ = machine.receive(.success(.pause), from: 2, now: 0)
+        _ = machine.apply(Self.rise, toMetric: "m", committedAt: nil, now: 0)
+        #expect(effects(machine.tick(now: 0.5, isWritable: always)) == [
+            .broadcast(stream: 10, text: #"{"f":1,"t":{"a":{"value":5}}}"#, to: [1])
+        ])
+        let resumed = machine.receive(.success(.resume), from: 2, now: 0.55)
+        #expect(wake(resumed) == 0.55, "the next frame slot")
+        #expect(effects(machine.tick(now: 0.6, isWritable: always)) == [
+            .broadcast(stream: 10, text: #"{"f":2,"t":{"a":{"value":6}}}"#, to: [1]),
+            .send(text: #"{"type":"state","seq":2,"tiles":{"a":{"value":6},"b":{"value":5}}}"#, to: 2),
+            .prime(stream: 10, to: [2]),
+        ])
+        #expect(effects(machine.tick(now: 0.7, isWritable: always)) == [
+            .broadcast(stream: 10, text: #"{"f":3,"t":{"a":{"value":7}}}"#, to: [1, 2])
+        ])
+    }
+
+    @Test("a backed-up screen skips frames, then gets a state and rejoins; one stuck past the timeout is closed")
+    func backpressure() {
+        var machine = makeMachine(timeout: 1)
+        _ = machine.connect(1, fps: nil, now: 0)
+        _ = machine.connect(2, fps: nil, now: 0)
+        _ = machine.connect(3, fps: nil, now: 0)
+        _ = machine.apply(Self.rise, toMetric: "m", committedAt: nil, now: 0)
+        var blocked: Set<Int> = [2, 3]
+        #expect(effects(machine.tick(now: 0.2, isWritable: { !blocked.contains($0) })) == [
+            .broadcast(stream: 10, text: #"{"f":1,"t":{"a":{"value":2}}}"#, to: [1]), .skipped(2),
+        ])
+        _ = machine.tick(now: 0.3, isWritable: { !blocked.contains($0) })
+        blocked = [3]
+        #expect(effects(machine.tick(now: 0.4, isWritable: { !blocked.contains($0) })) == [
+            .broadcast(stream: 10, text: #"{"f":3,"t":{"a":{"value":4}}}"#, to: [1]),
+            .send(text: #"{"type":"state","seq":3,"tiles":{"a":{"value":4},"b":{"value":5}}}"#, to: 2),
+            .prime(stream: 10, to: [2]),
+            .skipped(1),
+        ])
+        var closed: [HubAction] = []
+        for step in 5...12 { closed += machine.tick(now: Double(step) / 10, isWritable: { !blocked.contains($0) }) }
+        #expect(closed.contains(.closeTooSlow(session: 3)))
+        #expect(machine.sessionCount == 2)
+    }
+
+    @Test("a viewer's own carousel move gives that screen frames of its own while the others stay on the stream")
+    func ownTilesDiverge() {
+        var machine = makeMachine()
+        _ = machine.connect(1, fps: nil, now: 0)
+        _ = machine.connect(2, fps: nil, now: 0)
+        _ = machine.receive(.success(.carousel(tileID: "b", action: .next, page: nil)), from: 2, now: 0)
+        _ = machine.apply(Self.rise, toMetric: "m", committedAt: nil, now: 0)
+        #expect(effects(machine.tick(now: 0.5, isWritable: always)) == [
+            .broadcast(stream: 10, text: #"{"f":1,"t":{"a":{"value":5}}}"#, to: [1]),
+            .send(text: #"{"f":1,"t":{"a":{"value":5},"b":{"value":55}}}"#, to: 2),
+        ])
+    }
+
+    @Test("a screen that changes its rate moves to that rate's stream with a state of its own")
+    func fpsChangeMovesStreams() {
+        var machine = makeMachine()
+        _ = machine.connect(1, fps: nil, now: 0)
+        #expect(effects(machine.receive(.success(.fps(500)), from: 1, now: 0)) == [.endStream(10)])
+        #expect(effects(machine.tick(now: 0.1, isWritable: always)) == [
+            .send(text: #"{"type":"state","seq":0,"tiles":{"a":{"value":0},"b":{"value":5}}}"#, to: 1),
+            .prime(stream: 60, to: [1]),
+        ])
+    }
+
+    @Test("a malformed message closes its screen with 1007; closing the hub closes every screen with 1001")
+    func closes() {
+        var machine = makeMachine()
+        _ = machine.connect(1, fps: nil, now: 0)
+        _ = machine.connect(2, fps: nil, now: 0)
+        _ = machine.connect(3, fps: nil, now: 0)
+        let refused = machine.receive(.failure(.init(detail: "bad")), from: 1, now: 0)
+        #expect(effects(refused) == [.close(session: 1, code: .invalidPayload, reason: "bad")])
+        #expect(effects(machine.closeAll()) == [
+            .close(session: 2, code: .goingAway, reason: "server shutting down"),
+            .close(session: 3, code: .goingAway, reason: "server shutting down"),
+            .endStream(10),
+        ])
+        #expect(machine.sessionCount == 0)
+    }
+
+    @Test("a change a tile refuses is reported and changes nothing")
+    func refusedChange() {
+        var machine = makeMachine()
+        _ = machine.connect(1, fps: nil, now: 0)
+        let actions = machine.apply(.value(.nan, interval: nil, animated: true, policy: nil), toMetric: "m", committedAt: nil, now: 0)
+        #expect(effects(actions) == [.changeRefused(tile: "a", reason: "refused")])
+        #expect(effects(machine.tick(now: 0.1, isWritable: always)).isEmpty)
+    }
+
+    @Test("the last screen of a stream leaving ends the stream")
+    func lastScreenEndsStream() {
+        var machine = makeMachine()
+        _ = machine.connect(1, fps: nil, now: 0)
+        _ = machine.connect(2, fps: nil, now: 0)
+        #expect(effects(machine.disconnect(1, now: 1)).isEmpty)
+        #expect(effects(machine.disconnect(2, now: 1)) == [.endStream(10)])
+    }
+}
