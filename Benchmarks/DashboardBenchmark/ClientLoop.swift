@@ -20,6 +20,12 @@ final class ScreenClient {
     var targets: [(Double, Double)] = []
     var helloSeen = false
     var framesSeen = 0
+    /// When the last frame arrived (for frame intervals).
+    var lastFrameAt = 0.0
+    /// The screen's inflater, kept between messages when the server keeps its context (no
+    /// `server_no_context_takeover`), as a browser's is.
+    var inflater: UnsafeMutablePointer<z_stream>?
+    var keepsServerContext = false
 
     init(id: Int) { self.id = id }
 }
@@ -29,12 +35,22 @@ final class ClientLoop: @unchecked Sendable {  // Confined to whichever thread r
     let clients: [ScreenClient]
     let port: Int
     let deflate: Bool
+    /// The upgrade request's target, e.g. `/ws?dashboard=moving`.
+    let path: String
+    /// The tile whose `"target":` changes are timed.
+    let latencyTile: [UInt8]
+    /// Client 0's text messages, kept when `recording` (hello and frames, decompressed).
+    var recording = false
+    private(set) var recorded: [String] = []
+    /// Frame intervals (seconds) inside the window, over every client.
+    private(set) var intervals: [Double] = []
+    /// WebSocket bytes (header and payload, as sent) of the frames inside the window.
+    private(set) var windowWireBytes = 0
     private let epoll: Int32
     private let context: OpaquePointer
     private var scratch = [UInt8](repeating: 0, count: 65536)
     private var inflated = [UInt8](repeating: 0, count: 262_144)
     private var inflateInput: [UInt8] = []
-    private var stream = z_stream()
     private var events = [UInt8](repeating: 0, count: 512 * EPoll.eventSize)
     private var nextToConnect = 0
     private var inFlight = 0
@@ -50,19 +66,21 @@ final class ClientLoop: @unchecked Sendable {  // Confined to whichever thread r
     private static let epollIn: UInt32 = 0x001
     private static let epollOut: UInt32 = 0x004
 
-    init(clients: [ScreenClient], port: Int, deflate: Bool, context: OpaquePointer) {
+    init(
+        clients: [ScreenClient], port: Int, deflate: Bool, context: OpaquePointer, path: String, latencyTile: String
+    ) {
         self.clients = clients
         self.port = port
         self.deflate = deflate
+        self.path = path
+        self.latencyTile = Array("\"\(latencyTile)\":".utf8)
         self.context = context
         epoll = EPoll.create(0)
-        _ = CZlib_inflateInit2(&stream, -15)
     }
 
     deinit {
         for client in clients where client.fd >= 0 { closeClient(client) }
         close(epoll)
-        inflateEnd(&stream)
     }
 
     /// Opens every screen (at most `parallel` handshakes at once) and waits for each hello; gives up at `deadline`.
@@ -151,7 +169,7 @@ final class ClientLoop: @unchecked Sendable {  // Confined to whichever thread r
         let result = SSL_connect(client.ssl)
         if result == 1 {
             client.phase = .upgrading
-            var head = "GET /ws?dashboard=demo HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\n"
+            var head = "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\n"
             head += "Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n"
             if deflate { head += "Sec-WebSocket-Extensions: permessage-deflate; client_max_window_bits\r\n" }
             head += "\r\n"
@@ -195,7 +213,14 @@ final class ClientLoop: @unchecked Sendable {  // Confined to whichever thread r
                 guard let end = client.buffer.firstRange(of: [13, 10, 13, 10]) else { continue }
                 let head = String(decoding: client.buffer[..<end.lowerBound], as: UTF8.self)
                 guard head.hasPrefix("HTTP/1.1 101") else { return fail(client, "upgrade refused: \(head.prefix(80))") }
-                if head.lowercased().contains("permessage-deflate") { deflateNegotiated += 1 }
+                if head.lowercased().contains("permessage-deflate") {
+                    deflateNegotiated += 1
+                    client.keepsServerContext = !head.lowercased().contains("server_no_context_takeover")
+                    let inflater = UnsafeMutablePointer<z_stream>.allocate(capacity: 1)
+                    inflater.initialize(to: z_stream())
+                    _ = CZlib_inflateInit2(inflater, -15)
+                    client.inflater = inflater
+                }
                 client.offset = end.upperBound
                 client.phase = .open
             }
@@ -239,14 +264,18 @@ final class ClientLoop: @unchecked Sendable {  // Confined to whichever thread r
             client.offset += header + length
             switch first & 0x0F {
             case 1:
+                if now >= windowStart && now < windowEnd { windowWireBytes += header + length }
                 if first & 0x40 != 0 {
-                    let produced = inflate(buffer, start: start, count: length)
+                    let produced = inflate(client, buffer, start: start, count: length)
                     inflated.withUnsafeBytes { message(client, UnsafeRawBufferPointer(rebasing: $0[..<produced]), now) }
                 } else {
                     buffer.withUnsafeBytes {
                         message(client, UnsafeRawBufferPointer(rebasing: $0[start..<(start + length)]), now)
                     }
                 }
+            case 2:
+                // A compression primer: inflated into the window, then dropped.
+                if first & 0x40 != 0 { _ = inflate(client, buffer, start: start, count: length) }
             case 8:
                 return fail(client, "close frame from the server")
             case 9:
@@ -259,41 +288,55 @@ final class ClientLoop: @unchecked Sendable {  // Confined to whichever thread r
         }
     }
 
-    /// Inflates one compressed message (fresh server context: `server_no_context_takeover`) into `inflated`.
-    private func inflate(_ buffer: [UInt8], start: Int, count: Int) -> Int {
+    /// Inflates one compressed message into `inflated` with the screen's inflater, reset first unless the server
+    /// keeps its context.
+    private func inflate(_ client: ScreenClient, _ buffer: [UInt8], start: Int, count: Int) -> Int {
+        guard let stream = client.inflater else { return 0 }
         inflateInput.removeAll(keepingCapacity: true)
         inflateInput.append(contentsOf: buffer[start..<(start + count)])
         inflateInput.append(contentsOf: [0, 0, 0xFF, 0xFF])
-        inflateReset(&stream)
+        if !client.keepsServerContext { inflateReset(stream) }
         let capacity = inflated.count
         return inflateInput.withUnsafeMutableBytes { input in
             inflated.withUnsafeMutableBytes { output in
-                stream.next_in = input.baseAddress!.assumingMemoryBound(to: Bytef.self)
-                stream.avail_in = uInt(input.count)
-                stream.next_out = output.baseAddress!.assumingMemoryBound(to: Bytef.self)
-                stream.avail_out = uInt(capacity)
-                _ = CZlib.inflate(&stream, Z_SYNC_FLUSH)
-                return capacity - Int(stream.avail_out)
+                stream.pointee.next_in = input.baseAddress!.assumingMemoryBound(to: Bytef.self)
+                stream.pointee.avail_in = uInt(input.count)
+                stream.pointee.next_out = output.baseAddress!.assumingMemoryBound(to: Bytef.self)
+                stream.pointee.avail_out = uInt(capacity)
+                let status = CZlib.inflate(stream, Z_SYNC_FLUSH)
+                if status != Z_OK && status != Z_BUF_ERROR, failures.count < 5 {
+                    failures.append("client \(client.id): inflate failed (\(status))")
+                }
+                return capacity - Int(stream.pointee.avail_out)
             }
         }
     }
 
-    private static let framePrefix = Array(#"{"type":"frame""#.utf8)
+    private static let framePrefix = Array(#"{"f":"#.utf8)
+    private static let statePrefix = Array(#"{"type":"state""#.utf8)
     private static let helloPrefix = Array(#"{"type":"hello""#.utf8)
     private static let targetKey = Array(#""target":"#.utf8)
 
-    /// Counts a frame and notes a new target; the hello marks the screen open.
+    /// Counts a frame (or a state) and notes a new target of the latency tile; the hello marks the screen open.
     private func message(_ client: ScreenClient, _ text: UnsafeRawBufferPointer, _ now: Double) {
-        let isFrame = text.starts(with: Self.framePrefix)
+        if recording, client.id == 0 { recorded.append(String(decoding: text, as: UTF8.self)) }
+        let isFrame = text.starts(with: Self.framePrefix) || text.starts(with: Self.statePrefix)
         if isFrame {
             client.framesSeen += 1
-            if now >= windowStart && now < windowEnd { windowFrames += 1 }
+            if now >= windowStart && now < windowEnd {
+                windowFrames += 1
+                if client.lastFrameAt >= windowStart { intervals.append(now - client.lastFrameAt) }
+            }
+            client.lastFrameAt = now
         } else if text.starts(with: Self.helloPrefix), !client.helloSeen {
             client.helloSeen = true
             openCount += 1
             inFlight -= 1
         }
-        guard let found = find(Self.targetKey, in: text) else { return }
+        // The tile's entry holds no nested object: its target, if any, is before the entry's first `}`.
+        guard let tile = find(latencyTile, in: text), let found = find(Self.targetKey, in: text, from: tile),
+            !text[tile..<found].contains(UInt8(ascii: "}"))
+        else { return }
         let valueStart = found + Self.targetKey.count
         var valueEnd = valueStart
         while valueEnd < text.count, text[valueEnd] != UInt8(ascii: ","), text[valueEnd] != UInt8(ascii: "}") {
@@ -325,6 +368,11 @@ final class ClientLoop: @unchecked Sendable {  // Confined to whichever thread r
         if client.fd >= 0 {
             close(client.fd)
             client.fd = -1
+        }
+        if let inflater = client.inflater {
+            inflateEnd(inflater)
+            inflater.deallocate()
+            client.inflater = nil
         }
     }
 }
@@ -370,11 +418,11 @@ enum EPoll {
     }
 }
 
-/// The first occurrence of `needle` in `haystack`, as an offset.
-func find(_ needle: [UInt8], in haystack: UnsafeRawBufferPointer) -> Int? {
+/// The first occurrence of `needle` in `haystack` at or after `from`, as an offset.
+func find(_ needle: [UInt8], in haystack: UnsafeRawBufferPointer, from: Int = 0) -> Int? {
     guard needle.count <= haystack.count, let base = haystack.baseAddress else { return nil }
     let first = needle[0]
-    var start = 0
+    var start = from
     let last = haystack.count - needle.count
     while start <= last {
         guard let hit = memchr(base + start, Int32(first), last - start + 1) else { return nil }

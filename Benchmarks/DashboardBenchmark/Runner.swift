@@ -9,17 +9,23 @@ import Glibc
 #endif
 
 struct BenchmarkOptions {
-    var clientCounts = [500, 1000, 2000]
+    var clientCounts = [500, 1000, 3000]
     var deflateModes = [false, true]
+    /// `moving`: eight odometers all moving every tick, fed a batch of eight values every `postEvery` seconds; `demo`:
+    /// the six-tile dashboard with one odometer posted to.
+    var scenario = "moving"
     /// Seconds of posting (one POST every `postEvery` seconds).
     var duration = 20
-    var runs = 2
+    var runs = 1
     var clientThreads = 1
-    /// The `interval` of each POST: how long the revenue odometer animates after each change (the whole move).
+    /// The `interval` of each POST: how long the odometers animate after each change (the whole move).
     var animationSeconds = 1.0
     /// Seconds between two POSTs. At 1 s with a 1 s interval the odometer never rests and each change starts as the
     /// previous one ends; at 3 s each change starts at once and the tile rests between changes.
     var postEvery = 1.0
+    /// A peer server to compare with (`Benchmarks/Peers/HummingbirdBroadcast`'s executable): after each Rollboard
+    /// scenario it broadcasts the frames one Rollboard screen received, to as many screens, at 30 fps.
+    var peer: String?
 }
 
 /// One POST: the value, and when it was sent and acknowledged (202).
@@ -32,6 +38,7 @@ struct Post: Sendable {
 
 /// One scenario's numbers.
 struct ScenarioResult {
+    var server = "Rollboard"
     var clients = 0
     var deflate = false
     var run = 0
@@ -52,6 +59,12 @@ struct ScenarioResult {
     var commitP50 = 0.0
     var serverMetrics = ""
     var failures: [String] = []
+    var cpuMicrosecondsPerFrame = 0.0
+    var wireBytesPerFrame = 0.0
+    var animatingKiBPerScreen = 0.0
+    var intervalP99 = 0.0
+    /// Client 0's hello and frames, when recorded.
+    var recorded: [String] = []
 }
 
 /// A keep-alive TLS HTTP connection for the producer, reading responses by Content-Length.
@@ -99,15 +112,25 @@ func prometheusValue(_ text: String, _ name: String) -> Double? {
     return nil
 }
 
-func runScenario(clients count: Int, deflate: Bool, run: Int, options: BenchmarkOptions, folder: String) throws
-    -> ScenarioResult
-{
+/// One scenario against Rollboard (`framesFile` nil) or against the peer broadcasting `framesFile`.
+func runScenario(
+    clients count: Int, deflate: Bool, run: Int, options: BenchmarkOptions, folder: String, framesFile: String? = nil,
+    record: Bool = false
+) throws -> ScenarioResult {
     var result = ScenarioResult()
     result.clients = count
     result.deflate = deflate
     result.run = run
-    let server = try ServerChild.start(folder: folder)
+    let server: ServerChild
+    if let framesFile, let peer = options.peer {
+        result.server = "Hummingbird 2 peer"
+        server = try ServerChild.startPeer(executable: peer, folder: folder, frames: framesFile, deflate: deflate)
+    } else {
+        server = try ServerChild.start(folder: folder)
+    }
     defer { server.stop() }
+    let isPeer = framesFile != nil
+    let dashboard = options.scenario == "moving" ? "moving" : "demo"
 
     guard let context = SSL_CTX_new(TLS_client_method()) else { throw BenchError("SSL_CTX_new") }
     defer { SSL_CTX_free(context) }
@@ -124,7 +147,11 @@ func runScenario(clients count: Int, deflate: Bool, run: Int, options: Benchmark
         // Each loop indexes its own clients from 0.
         let mine = (count - thread + threads - 1) / threads
         let screens: [ScreenClient] = (0..<mine).map { ScreenClient(id: $0) }
-        return ClientLoop(clients: screens, port: server.port, deflate: deflate, context: context)
+        let loop = ClientLoop(
+            clients: screens, port: server.port, deflate: deflate, context: context,
+            path: "/ws?dashboard=\(dashboard)&protocol=2", latencyTile: dashboard == "moving" ? "k1" : "revenue")
+        loop.recording = record && thread == 0
+        return loop
     }
     let connectStart = monotonicNow()
     let group = DispatchGroup()
@@ -170,16 +197,30 @@ func runScenario(clients count: Int, deflate: Bool, run: Int, options: Benchmark
     let postEvery = options.postEvery
     let posterDone = DispatchSemaphore(value: 0)
     nonisolated(unsafe) let poster = producer
+    let moving = dashboard == "moving"
     Thread.detachNewThread {
-        for index in 0..<max(1, Int(Double(duration) / postEvery)) {
+        for index in 0..<max(1, Int(Double(duration) / postEvery)) where !isPeer {
             let due = firstPost + Double(index) * postEvery
             let wait = due - monotonicNow()
             if wait > 0 { usleep(useconds_t(wait * 1e6)) }
             // Alternating between two bands keeps every change the same size, so each animation is alike.
-            let value = (index % 2 == 0 ? 1_000_000.0 : 2_000_000.0) + Double(index) * 1111.11
-            let body = #"{"value":\#(String(format: "%.2f", value)),"interval":\#(animation)}"#
+            let band = index % 2 == 0 ? 1.0 : 6.0
             let sent = monotonicNow()
-            let status = (try? poster.request("POST", "/api/v1/metrics/revenue", body: body).0) ?? "failed"
+            let status: String
+            let value: Double
+            if moving {
+                let values = (1...8).map { tile in band * 100_000 + Double(tile) * 1111.11 + Double(index) * 123.45 }
+                value = values[0]
+                let updates = values.enumerated().map { offset, value in
+                    #"{"id":"k\#(offset + 1)","value":\#(String(format: "%.2f", value)),"interval":\#(animation)}"#
+                }
+                let body = #"{"updates":[\#(updates.joined(separator: ","))]}"#
+                status = (try? poster.request("POST", "/api/v1/metrics", body: body).0) ?? "failed"
+            } else {
+                value = band * 200_000 + Double(index) * 1111.11
+                let body = #"{"value":\#(String(format: "%.2f", value)),"interval":\#(animation)}"#
+                status = (try? poster.request("POST", "/api/v1/metrics/revenue", body: body).0) ?? "failed"
+            }
             posts.withLock { $0.append(Post(value: value, sent: sent, acknowledged: monotonicNow(), status: status)) }
         }
         posterDone.signal()
@@ -191,14 +232,25 @@ func runScenario(clients count: Int, deflate: Bool, run: Int, options: Benchmark
             group.leave()
         }
     }
+    let middle = firstPost + Double(options.duration) / 2 - monotonicNow()
+    if middle > 0 { usleep(useconds_t(middle * 1e6)) }
+    let rssAnimating = residentBytes(of: server.pid)
     group.wait()
     posterDone.wait()
+    result.animatingKiBPerScreen = Double(rssAnimating - rssBefore) / 1024 / Double(max(result.opened, 1))
     let window = windowEnd - firstPost
     result.serverCPU = (cpuSeconds(of: server.pid) - serverCPUStart) / (runEnd - firstPost) * 100
     result.clientCPU = (ownCPUSeconds() - clientCPUStart) / (runEnd - firstPost) * 100
     let frames = loops.reduce(0) { $0 + $1.windowFrames }
     result.framesPerSecond = Double(frames) / window
     result.expectedFramesPerSecond = Double(result.opened) * 30
+    // CPU over [first POST, run end]; frames counted over the window, scaled to the same length.
+    result.cpuMicrosecondsPerFrame =
+        (cpuSeconds(of: server.pid) - serverCPUStart) / max(result.framesPerSecond * (runEnd - firstPost), 1) * 1e6
+    result.wireBytesPerFrame = Double(loops.reduce(0) { $0 + $1.windowWireBytes }) / Double(max(frames, 1))
+    let intervals = loops.flatMap(\.intervals).sorted()
+    result.intervalP99 = percentile(intervals, 0.99) * 1000
+    result.recorded = loops.first?.recorded ?? []
     result.failures = loops.flatMap { $0.failures }
     let deflated = loops.reduce(0) { $0 + $1.deflateNegotiated }
     if deflate && deflated != result.opened { result.failures.append("deflate negotiated on \(deflated) only") }
@@ -209,7 +261,7 @@ func runScenario(clients count: Int, deflate: Bool, run: Int, options: Benchmark
     if !badPosts.isEmpty { result.failures.append("\(badPosts.count) POSTs not 202: \(badPosts[0].status)") }
     var fromAck: [Double] = []
     var fromSend: [Double] = []
-    for loop in loops {
+    for loop in loops where !isPeer {
         for client in loop.clients where client.helloSeen {
             for post in done {
                 if let seen = client.targets.first(where: { abs($0.0 - post.value) < 0.005 }) {
@@ -229,7 +281,7 @@ func runScenario(clients count: Int, deflate: Bool, run: Int, options: Benchmark
     result.sendP50 = percentile(fromSend, 0.5) * 1000
     result.sendP99 = percentile(fromSend, 0.99) * 1000
 
-    if let metrics = try? producer.request("GET", "/metrics").1 {
+    if !isPeer, let metrics = try? producer.request("GET", "/metrics").1 {
         let sent = prometheusValue(metrics, "rollboard_frames_sent_total") ?? -1
         let skipped = prometheusValue(metrics, "rollboard_frames_skipped_total") ?? -1
         let slow = prometheusValue(metrics, "rollboard_slow_clients_closed_total") ?? -1
@@ -255,43 +307,64 @@ func runBenchmark(_ options: BenchmarkOptions) throws {
     let folder = NSTemporaryDirectory() + "dashboard-bench-\(getpid())"
     defer { try? FileManager.default.removeItem(atPath: folder) }
     try prepareFolder(folder)
-    print("DashboardBenchmark: \(ProcessInfo.processInfo.activeProcessorCount) cores, loopback TLS, dashboard of 6 tiles, "
-        + "one POST every \(options.postEvery) s for \(options.duration) s (interval \(options.animationSeconds) s), 30 fps, "
+    let what =
+        options.scenario == "moving"
+        ? "dashboard of 8 odometers (8 columns), a batch of 8 values"
+        : "dashboard of 6 tiles, one revenue value"
+    print("DashboardBenchmark: \(ProcessInfo.processInfo.activeProcessorCount) cores, loopback TLS, \(what) "
+        + "every \(options.postEvery) s for \(options.duration) s (interval \(options.animationSeconds) s), 30 fps, "
         + "\(options.clientThreads) client thread(s)")
-    print("expected frames/s = clients × 30 fps: each change (interval \(options.animationSeconds) s, the whole move) "
-        + "keeps the revenue tile moving until the next one when the interval is at least the posting period")
+    print("fps/screen: frames received per screen per second; µs/frame: server CPU (utime+stime) per delivered frame; "
+        + "wire B/frame: WebSocket bytes (header + payload) per frame; KiB/screen: RSS growth per screen, sampled "
+        + "mid-window while animating")
     print("")
     let header = [
-        "clients", "deflate", "run", "opened", "conn_s", "frames/s", "expected", "ratio", "ack→frame p50/p99/max ms",
-        "send→frame p50/p99 ms", "missed", "srv CPU%", "cli CPU%", "RSS MiB", "KiB/conn",
+        "server", "clients", "deflate", "run", "opened", "fps/screen", "µs/frame", "wire B/frame", "KiB/screen",
+        "post→frame p50/p99 ms", "interval p99 ms", "missed", "srv CPU%", "cli CPU%",
     ]
     print(header.joined(separator: " | "))
-    var results: [ScenarioResult] = []
     for count in options.clientCounts {
         for deflate in options.deflateModes {
             for run in 1...options.runs {
                 // Each scenario starts from an empty store.
                 try? FileManager.default.removeItem(atPath: folder + "/data/store")
-                let result = try runScenario(clients: count, deflate: deflate, run: run, options: options, folder: folder)
-                results.append(result)
-                let row = [
-                    "\(result.clients)", result.deflate ? "on" : "off", "\(result.run)", "\(result.opened)",
-                    String(format: "%.1f", result.connectSeconds),
-                    String(format: "%.0f", result.framesPerSecond),
-                    String(format: "%.0f", result.expectedFramesPerSecond),
-                    String(format: "%.2f", result.framesPerSecond / max(result.expectedFramesPerSecond, 1)),
-                    String(format: "%.1f / %.1f / %.1f", result.ackP50, result.ackP99, result.ackMax),
-                    String(format: "%.1f / %.1f", result.sendP50, result.sendP99),
-                    "\(result.missing)",
-                    String(format: "%.0f", result.serverCPU),
-                    String(format: "%.0f", result.clientCPU),
-                    String(format: "%.0f", result.rssMiB),
-                    String(format: "%.1f", result.rssPerConnectionKiB),
-                ]
-                print(row.joined(separator: " | "))
-                print("    \(result.serverMetrics); mean store commit \(String(format: "%.2f", result.commitP50)) ms"
-                    + (result.failures.isEmpty ? "" : "; problems: \(result.failures.joined(separator: "; "))"))
+                let result = try runScenario(
+                    clients: count, deflate: deflate, run: run, options: options, folder: folder,
+                    record: options.peer != nil)
+                printRow(result)
+                guard options.peer != nil else { continue }
+                let hello = result.recorded.first { $0.hasPrefix(#"{"type":"hello""#) }
+                let frames = result.recorded.filter { $0.hasPrefix(#"{"f":"#) }
+                guard let hello, !frames.isEmpty else {
+                    print("    peer skipped: no frames recorded")
+                    continue
+                }
+                let framesFile = folder + "/frames.txt"
+                try ([hello] + frames).joined(separator: "\n").write(toFile: framesFile, atomically: true, encoding: .utf8)
+                printRow(try runScenario(
+                    clients: count, deflate: deflate, run: run, options: options, folder: folder,
+                    framesFile: framesFile))
             }
         }
     }
+}
+
+/// Prints one scenario's row and its notes.
+func printRow(_ result: ScenarioResult) {
+    let row = [
+        result.server, "\(result.clients)", result.deflate ? "on" : "off", "\(result.run)", "\(result.opened)",
+        String(format: "%.1f", result.framesPerSecond / Double(max(result.opened, 1))),
+        String(format: "%.1f", result.cpuMicrosecondsPerFrame),
+        String(format: "%.0f", result.wireBytesPerFrame),
+        String(format: "%.1f", result.animatingKiBPerScreen),
+        result.server == "Rollboard" ? String(format: "%.1f / %.1f", result.ackP50, result.ackP99) : "—",
+        String(format: "%.1f", result.intervalP99),
+        result.server == "Rollboard" ? "\(result.missing)" : "—",
+        String(format: "%.0f", result.serverCPU),
+        String(format: "%.0f", result.clientCPU),
+    ]
+    print(row.joined(separator: " | "))
+    let notes = [result.serverMetrics] + (result.failures.isEmpty ? [] : ["problems: " + result.failures.joined(separator: "; ")])
+    let shown = notes.filter { !$0.isEmpty }
+    if !shown.isEmpty { print("    " + shown.joined(separator: "; ")) }
 }

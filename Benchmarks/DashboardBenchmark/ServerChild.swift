@@ -60,7 +60,27 @@ let benchmarkDashboardYAML = """
 
     """
 
-/// Writes config/server.yaml, config/dashboards/demo.yaml and a self-signed certificate into `folder`.
+/// The scale scenario's dashboard: eight odometers of eight columns (two decimals), kept moving by a batch of eight new
+/// values every second, each change moving every column (the values alternate between two bands).
+let movingDashboardYAML = """
+    id: moving
+    title: Eight moving odometers
+    grid:
+      columns: 4
+      rows: 2
+    tiles:
+
+    """ + (1...8).map { index in
+        """
+          - id: k\(index)
+            type: odometer
+            columns: 8
+            decimals: 2
+
+        """
+    }.joined()
+
+/// Writes config/server.yaml, config/dashboards/{demo,moving}.yaml and a self-signed certificate into `folder`.
 func prepareFolder(_ folder: String) throws {
     let manager = FileManager.default
     try manager.createDirectory(atPath: folder + "/config/dashboards", withIntermediateDirectories: true)
@@ -77,6 +97,7 @@ func prepareFolder(_ folder: String) throws {
         """
     try server.write(toFile: folder + "/config/server.yaml", atomically: true, encoding: .utf8)
     try benchmarkDashboardYAML.write(toFile: folder + "/config/dashboards/demo.yaml", atomically: true, encoding: .utf8)
+    try movingDashboardYAML.write(toFile: folder + "/config/dashboards/moving.yaml", atomically: true, encoding: .utf8)
     try SelfSignedCertificate.generate(certificatePath: folder + "/cert.pem", privateKeyPath: folder + "/key.pem")
 }
 
@@ -147,8 +168,46 @@ struct ServerChild {
         return ServerChild(process: process, port: port, input: input)
     }
 
+    /// The Hummingbird peer (`Benchmarks/Peers/HummingbirdBroadcast`), broadcasting `frames` over TLS on a free
+    /// port.
+    static func startPeer(executable: String, folder: String, frames: String, deflate: Bool) throws -> ServerChild {
+        var port = 0
+        let probe = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                _ = bind(probe, $0, length)
+                _ = getsockname(probe, $0, &length)
+            }
+        }
+        port = Int(UInt16(bigEndian: address.sin_port))
+        close(probe)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = [
+            "--port", "\(port)", "--frames", frames, "--fps", "30", "--cert", folder + "/cert.pem", "--key",
+            folder + "/key.pem", "--deflate", deflate ? "on" : "off",
+        ]
+        let input = Pipe()
+        let output = Pipe()
+        process.standardInput = input
+        process.standardOutput = output
+        try process.run()
+        var text = Data()
+        while !text.contains(UInt8(ascii: "\n")) {
+            let chunk = output.fileHandleForReading.availableData
+            if chunk.isEmpty { throw BenchError("the peer did not start") }
+            text += chunk
+        }
+        return ServerChild(process: process, port: port, input: input)
+    }
+
     func stop() {
         try? input.fileHandleForWriting.close()
+        if process.isRunning, process.arguments?.first == "--port" { process.terminate() }
         process.waitUntilExit()
     }
 }

@@ -1,19 +1,23 @@
 // DashboardBenchmark: the real Rollboard stack (configuration, MetricStore, ProducerAPI, DashboardDirectory,
-// RollboardApplication, Server with TLS) in a child process, watched by N TLS WebSocket screens on
-// /ws?dashboard=demo while a producer posts a new value every second.
+// RollboardApplication, Server with TLS) in a child process, watched by N TLS WebSocket screens while a producer
+// keeps the tiles moving.
 //
 //   swift build -c release --product DashboardBenchmark
-//   .build/release/DashboardBenchmark [--clients 500,1000,2000] [--deflate off,on] [--duration 20] [--runs 2]
-//       [--client-threads 1] [--interval 1] [--post-every 1]
+//   .build/release/DashboardBenchmark [--clients 500,1000,3000] [--deflate off,on] [--duration 20] [--runs 1]
+//       [--scenario moving|demo] [--peer PATH] [--client-threads 1] [--interval 1] [--post-every 1]
 //
-// Measures, per scenario: frames received per second across clients against the expected rate, the delay from
-// the POST's 202 (and from the POST being sent) to the first frame carrying the new target at each client
-// (p50/p99/max), the server's CPU (utime+stime from /proc/PID/stat over the window), the client process's CPU
-// (to show whether the clients kept up), and the server's resident memory per connection.
+// `moving` (the default): eight odometers of eight columns, all moving on every tick, fed a batch of eight values
+// every second; `demo`: six tiles, one odometer posted to. `--peer PATH` runs the Hummingbird peer
+// (Benchmarks/Peers/HummingbirdBroadcast) after each scenario, broadcasting the frames one Rollboard screen received.
+//
+// Measures, per scenario: frames per screen per second, server CPU µs per delivered frame, wire bytes per frame, RSS
+// per screen while animating, the delay from the POST's 202 (and from the POST being sent) to the first frame
+// carrying the new target at each screen (p50/p99), the p99 of the intervals between frames, and the client
+// process's CPU (to show whether the clients kept up).
 //
 // The clients are non-blocking sockets on epoll (one or two threads), TLS through OpenSSL with SSL_set_fd, and
-// decode frames minimally: count `frame` messages and look for `"target":`. With `--deflate on` they offer
-// `permessage-deflate; client_max_window_bits` (as Chrome does) and inflate what the server compresses.
+// decode frames minimally. With `--deflate on` they offer `permessage-deflate; client_max_window_bits` (as Chrome
+// does) and inflate what the server compresses, keeping their window when the server keeps its context.
 
 import Foundation
 
@@ -38,6 +42,8 @@ while !arguments.isEmpty {
     case "--client-threads": options.clientThreads = max(1, Int(value) ?? options.clientThreads)
     case "--interval": options.animationSeconds = Double(value) ?? options.animationSeconds
     case "--post-every": options.postEvery = max(0.1, Double(value) ?? options.postEvery)
+    case "--scenario": options.scenario = value
+    case "--peer": options.peer = value
     default:
         FileHandle.standardError.write(Data("unknown option \(flag)\n".utf8))
         exit(2)

@@ -1,6 +1,10 @@
 /**
- * The tile grid of one dashboard: built from `hello`, painted from `hello.tiles` and every
- * `frame.tiles`, and watched for staleness.
+ * The tile grid of one dashboard: built from `hello`, painted from `hello.tiles`, `state.tiles`
+ * and every frame's patches (wire protocol 2), and watched for staleness.
+ *
+ * The board keeps each tile's wire state and applies frames to it as patches; the views get the
+ * state in painting form: an odometer's `digits` and a wheel's or carousel's `position` in digits
+ * and slides (the wire's `d` and `p` are thousandths).
  *
  * Painting is batched per animation frame: only the newest state of each tile is painted, so a
  * slow screen never falls behind the server's frames. Staleness is judged when states arrive.
@@ -23,6 +27,7 @@ export class Board {
     this.container = container;
     this.send = send;
     this.views = new Map();
+    this.wire = new Map();
     this.changes = new Map();
     this.pending = new Map();
     this.layoutKey = null;
@@ -48,13 +53,36 @@ export class Board {
     const dashboard = message.dashboard;
     const layoutKey = JSON.stringify(dashboard);
     if (layoutKey !== this.layoutKey) this.build(dashboard, layoutKey);
-    const states = message.tiles && typeof message.tiles === "object" ? message.tiles : {};
-    this.receive(states, true);
+    this.replace(message.tiles, true);
   }
 
-  /** Applies a `frame`: only the tiles it holds changed. */
+  /** Applies a frame (`{"f":N,"t":{…}}`: patches of the tiles that changed) or a `state` (every tile anew). */
   frame(message) {
-    if (message.tiles && typeof message.tiles === "object") this.receive(message.tiles, false);
+    if (message.type === "state") {
+      this.replace(message.tiles, false);
+      return;
+    }
+    if (!message.t || typeof message.t !== "object") return;
+    const states = {};
+    for (const [id, entry] of Object.entries(message.t)) {
+      if (!this.views.has(id)) continue;
+      const state = patched(this.wire.get(id) ?? null, entry);
+      this.wire.set(id, state);
+      states[id] = paintingForm(state);
+    }
+    this.receive(states, false);
+  }
+
+  /** Replaces every tile's wire state with the full states of a `hello` or `state`. */
+  replace(tiles, isHello) {
+    this.wire.clear();
+    const states = {};
+    for (const [id, entry] of Object.entries(tiles && typeof tiles === "object" ? tiles : {})) {
+      const state = patched(null, entry);
+      this.wire.set(id, state);
+      states[id] = paintingForm(state);
+    }
+    this.receive(states, isHello);
   }
 
   build(dashboard, layoutKey) {
@@ -141,6 +169,40 @@ export class Board {
       view.showStale(age >= view.staleAfter ? age : null);
     }
   }
+}
+
+/**
+ * A tile's wire state after one frame entry: `null` (no value), the odometer shorthand
+ * `[i, P_i, …]` for `{"d":[i, P_i, …]}`, or a patch whose members replace the state's (`null`
+ * removes one); `n` resets the columns to that many, `d` overwrites columns from index i on.
+ */
+function patched(old, entry) {
+  if (entry === null) return null;
+  const patch = Array.isArray(entry) ? { d: entry } : entry;
+  if (!patch || typeof patch !== "object") return old;
+  const state = { ...(old ?? {}) };
+  if (Number.isInteger(patch.n) && patch.n >= 0) state.d = new Array(patch.n).fill(0);
+  for (const [name, value] of Object.entries(patch)) {
+    if (name === "n" || name === "d") continue;
+    if (value === null) delete state[name];
+    else state[name] = value;
+  }
+  if (Array.isArray(patch.d) && patch.d.length > 0) {
+    const columns = Array.isArray(state.d) ? state.d.slice() : [];
+    const first = Math.max(0, Math.trunc(finiteNumber(patch.d[0], 0)));
+    patch.d.slice(1).forEach((position, offset) => { columns[first + offset] = finiteNumber(position, 0); });
+    state.d = columns;
+  }
+  return state;
+}
+
+/** A wire state as the views paint it: `digits` and `position` in digits (the wire has thousandths). */
+function paintingForm(state) {
+  if (state === null) return null;
+  const { d, p, n, ...rest } = state;
+  if (Array.isArray(d)) rest.digits = d.map((position) => finiteNumber(position, 0) / 1000);
+  if (p !== undefined) rest.position = finiteNumber(p, 0) / 1000;
+  return rest;
 }
 
 /**

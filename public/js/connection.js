@@ -8,11 +8,21 @@
  *   "open"         a `hello` arrived; frames follow
  *   "reconnecting" the connection was lost or refused; `detail.retryAt` (ms since epoch) says when
  *                  the next attempt starts
- *   "closed"       terminal: the server closed with 4404 (unknown dashboard); no reconnect
+ *   "closed"       terminal: the server closed with 4404 (unknown dashboard) or 4406 (protocol), or its
+ *                  `hello` speaks another protocol (`detail.protocol`); no reconnect
+ *
+ * Frames (`{"f":N,"t":{…}}`) and `state` messages go to `onFrame`; binary messages (compression
+ * primers) are ignored.
  */
+
+/** The wire protocol version this page speaks. */
+export const PROTOCOL = 2;
 
 /** Close code for "unknown dashboard"; the page stops reconnecting. */
 export const CLOSE_UNKNOWN_DASHBOARD = 4404;
+
+/** Close code for "protocol not spoken"; the page stops reconnecting. */
+export const CLOSE_UNSUPPORTED_PROTOCOL = 4406;
 
 /** Backoff: first retry after about 1 s, doubling up to 30 s, with "equal jitter" (½…1 × delay). */
 const BACKOFF_BASE_MS = 1000;
@@ -48,7 +58,7 @@ export class DashboardConnection {
   /** The WebSocket URL for this page: wss:// under https, ws:// under http. */
   url() {
     const scheme = location.protocol === "https:" ? "wss:" : "ws:";
-    const query = new URLSearchParams({ dashboard: this.dashboardId });
+    const query = new URLSearchParams({ dashboard: this.dashboardId, protocol: String(PROTOCOL) });
     if (this.preferences.fps) query.set("fps", String(this.preferences.fps));
     return `${scheme}//${location.host}/ws?${query}`;
   }
@@ -97,11 +107,12 @@ export class DashboardConnection {
       return;
     }
     this.socket = socket;
+    socket.binaryType = "arraybuffer";
     socket.addEventListener("message", (event) => this.receive(event.data));
     socket.addEventListener("close", (event) => {
       if (this.socket !== socket) return;
       this.socket = null;
-      if (event.code === CLOSE_UNKNOWN_DASHBOARD) {
+      if (event.code === CLOSE_UNKNOWN_DASHBOARD || event.code === CLOSE_UNSUPPORTED_PROTOCOL) {
         this.setState("closed", { code: event.code, reason: event.reason });
         return;
       }
@@ -119,6 +130,13 @@ export class DashboardConnection {
     }
     if (!message || typeof message !== "object") return;
     if (message.type === "hello") {
+      if (message.protocol !== PROTOCOL) {
+        const socket = this.socket;
+        this.socket = null;
+        socket?.close(1000, "protocol not spoken");
+        this.setState("closed", { protocol: message.protocol });
+        return;
+      }
       if (!message.dashboard || !Array.isArray(message.dashboard.tiles)) return;
       this.helloReceived = true;
       this.failures = 0;
@@ -126,7 +144,7 @@ export class DashboardConnection {
       this.onHello(message);
       this.setState("open", {});
       this.resendPreferences();
-    } else if (message.type === "frame" && this.helloReceived) {
+    } else if ((typeof message.f === "number" || message.type === "state") && this.helloReceived) {
       this.onFrame(message);
     }
   }

@@ -9,7 +9,7 @@
  * twice a second instead of sliding smoothly.
  */
 import { Board } from "./board.js";
-import { DashboardConnection } from "./connection.js";
+import { CLOSE_UNSUPPORTED_PROTOCOL, DashboardConnection, PROTOCOL } from "./connection.js";
 import { applyPageOptions, pageOptions } from "./page.js";
 
 /** Frames per second asked for when the viewer prefers reduced motion. */
@@ -55,6 +55,14 @@ function setConnectionState(state, detail) {
   } else if (state === "reconnecting") {
     showReconnectBanner(detail.retryAt);
     countdown = setInterval(() => showReconnectBanner(detail.retryAt), 250);
+  } else if (state === "closed" && (detail.protocol !== undefined || detail.code === CLOSE_UNSUPPORTED_PROTOCOL)) {
+    banner.hidden = true;
+    const theirs = detail.protocol === undefined ? "another protocol" : `protocol ${detail.protocol}`;
+    if (detail.protocol !== undefined) document.body.dataset.protocol = String(detail.protocol);
+    board.showMessage(`This page speaks protocol ${PROTOCOL}; the server speaks ${theirs}`,
+      "Reload the page to get the server's own page; this one will not retry.");
+    title.textContent = "Rollboard";
+    document.title = "Protocol mismatch — Rollboard";
   } else if (state === "closed") {
     banner.hidden = true;
     board.showMessage(`Unknown dashboard “${dashboardId}”`, "The server has no dashboard with this id; the page will not retry.");
@@ -87,11 +95,14 @@ function start() {
       const name = typeof hello.dashboard.title === "string" && hello.dashboard.title ? hello.dashboard.title : dashboardId;
       title.textContent = name;
       document.title = `${name} — Rollboard`;
+      document.body.dataset.protocol = String(hello.protocol);
       board.hello(hello);
+      if (typeof hello.seq === "number") document.body.dataset.seq = String(hello.seq);
     },
     onFrame(frame) {
       board.frame(frame);
-      if (typeof frame.seq === "number") document.body.dataset.seq = String(frame.seq);
+      const seq = frame.f ?? frame.seq;
+      if (typeof seq === "number") document.body.dataset.seq = String(seq);
     },
     onState: setConnectionState,
   });

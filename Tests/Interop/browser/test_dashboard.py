@@ -324,6 +324,10 @@ def run(arguments, report):
         report.check("page is still connected, without banner or script errors",
                      state.get("connection") == "open" and banner is None and not errors,
                      f"connection={state.get('connection')!r}, banner={banner!r}, errors={errors[:3]!r}")
+        report.check("the page speaks protocol 2 and counts the stream's frames",
+                     state.get("protocol") == "2" and int(state.get("seq") or 0) > 0,
+                     f"data-protocol={state.get('protocol')!r}, data-seq={state.get('seq')!r}")
+        check_protocol_refusal(driver, page, arguments, report)
     finally:
         try:
             wait_for(lambda: not driver.execute_script(
@@ -335,6 +339,33 @@ def run(arguments, report):
         except (OSError, WebDriverException) as error:
             report.check(f"screenshot saved to {arguments.screenshot}", False, str(error))
         driver.quit()
+
+
+def check_protocol_refusal(driver, page, arguments, report):
+    """A second tab whose WebSocket sees the server's hello claim protocol 3: the page must say so and not paint."""
+    driver.switch_to.new_window("tab")
+    driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": """
+        const Native = window.WebSocket;
+        window.WebSocket = class extends Native {
+          addEventListener(type, listener, options) {
+            if (type !== "message") return super.addEventListener(type, listener, options);
+            return super.addEventListener(type, (event) => {
+              const data = typeof event.data === "string" ? event.data.replace('"protocol":2,', '"protocol":3,') : event.data;
+              listener(new MessageEvent("message", { data }));
+            }, options);
+          }
+        };
+    """})
+    driver.get(page)
+    closed = wait_for(lambda: driver.execute_script("return document.body.dataset.connection") == "closed",
+                      arguments.timeout)
+    message = driver.execute_script("return document.getElementById('board')?.textContent ?? ''")
+    tiles = driver.execute_script("return document.querySelectorAll('[data-tile-id]').length")
+    report.check("a hello in a protocol the page does not speak is refused with a visible message, no tiles painted",
+                 closed and "protocol 3" in message and tiles == 0,
+                 f"connection closed={closed}, board says {message[:100]!r}, {tiles} tiles")
+    driver.close()
+    driver.switch_to.window(driver.window_handles[0])
 
 
 def main():

@@ -17,7 +17,6 @@ Usage: test_live_numbers.py --binary .build/debug/rollboard [--seconds 60]
 
 import argparse
 import asyncio
-import json
 import os
 import shutil
 import sys
@@ -28,6 +27,7 @@ import websockets
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from rollboard_process import Checks, RollboardProcess, insecure_client_context  # noqa: E402
+from screen_state import ScreenState  # noqa: E402
 
 REPOSITORY = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", ".."))
 TOKEN = "live-numbers-token-0123456789abcdef"
@@ -79,9 +79,12 @@ class Screen:
         uri = f"wss://127.0.0.1:{self.port}/ws?dashboard=live"
         async with websockets.connect(uri, ssl=insecure_client_context(), max_size=None,
                                       origin=f"https://127.0.0.1:{self.port}") as socket:
+            screen = ScreenState()
             async for message in socket:
                 now = time.monotonic()
-                payload = json.loads(message)
+                payload = screen.read(message)
+                if payload is None:
+                    continue
                 for tile, state in (payload.get("tiles") or {}).items():
                     if tile in self.states and state is not None:
                         self.states[tile].append((now, state))

@@ -69,8 +69,8 @@ def main() -> int:
                 check(status == 202, "posts are accepted over the renewed certificate", f"status {status}")
                 try:
                     while True:
-                        message = json.loads(await asyncio.wait_for(screen.recv(), 10))
-                        if message.get("type") == "frame" and "revenue" in message.get("tiles", {}):
+                        message = await asyncio.wait_for(screen.recv(), 10)
+                        if isinstance(message, str) and "revenue" in json.loads(message).get("t", {}):
                             break
                     kept = True
                 except Exception as error:  # noqa: BLE001 - reported

@@ -5,7 +5,8 @@
  * The track holds the slides followed by a copy of the first, so a position between the last
  * slide and the wrap (3.5 of 4 slides) shows half of the last slide and half of the first.
  *
- * STATE: `{"position":X,"page":K}`, X in [0, slides) and K the page the dots show.
+ * STATE (painting form; the wire's `p` is X in thousandths): `{"position":X,"page":K}`, X in [0, slides)
+ * and K the page the dots show.
  *
  * Options:
  *   `slides`: array; a string is an image when it looks like an image URL (…png/jpg/jpeg/gif/webp/

@@ -3,7 +3,8 @@
  * `0 1 2 … 9 0`; the server's position P of a column moves the strip so that P shows (3.25 is a
  * quarter of the way from 3 to 4, 9.5 half-way from 9 to the trailing 0).
  *
- * STATE: `{"digits":[P,…],"negative":false,"target":V}`, most significant column first; the last
+ * STATE, in the painting form the board derives from the wire (`digits` = the wire's thousandths / 1000):
+ * `{"digits":[P,…],"negative":false,"target":V}`, most significant column first; the last
  * `decimals` columns are the fraction. The column count may change (columns that grow on the
  * left, or that a growing odometer no longer needs); the columns are rebuilt when it does. While
  * columns slide in or out the STATE carries `"width":W` (fewer than the columns): the leftmost

@@ -9,7 +9,7 @@
  * CSS applies a transform list right to left, so "translateY(…) scaleY(…)" scales first; a
  * percentage in translateY is of the label's own height h.
  *
- * STATE: `{"position":X}`. Options: `contents` (array of strings), `colors` (an object: label →
+ * STATE (painting form; the wire's `p` is X in thousandths): `{"position":X}`. Options: `contents` (array of strings), `colors` (an object: label →
  * CSS colour; other labels keep the theme's text colour). Test hooks: `data-top`, `data-color`,
  * `data-bottom` (the two labels' texts), `data-position`.
  */
