@@ -152,19 +152,10 @@ struct ServerChild {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
         process.arguments = ["serve", folder]
-        let input = Pipe()
-        let output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        try process.run()
-        var line = Data()
-        while !line.contains(UInt8(ascii: "\n")) {
-            let chunk = output.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            line += chunk
+        let (input, line) = try launch(process)
+        guard let port = Int(line.trimmingCharacters(in: .whitespacesAndNewlines)) else {
+            throw BenchError("server did not start")
         }
-        guard let port = Int(String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
-        else { throw BenchError("server did not start") }
         return ServerChild(process: process, port: port, input: input)
     }
 
@@ -191,18 +182,25 @@ struct ServerChild {
             "--port", "\(port)", "--frames", frames, "--fps", "30", "--cert", folder + "/cert.pem", "--key",
             folder + "/key.pem", "--deflate", deflate ? "on" : "off",
         ]
+        let (input, line) = try launch(process)
+        guard line.hasPrefix("listening") else { throw BenchError("the peer did not start") }
+        return ServerChild(process: process, port: port, input: input)
+    }
+
+    /// Runs `process` with pipes for stdin and stdout; returns the stdin pipe and the first line it prints.
+    private static func launch(_ process: Process) throws -> (Pipe, String) {
         let input = Pipe()
         let output = Pipe()
         process.standardInput = input
         process.standardOutput = output
         try process.run()
-        var text = Data()
-        while !text.contains(UInt8(ascii: "\n")) {
+        var line = Data()
+        while !line.contains(UInt8(ascii: "\n")) {
             let chunk = output.fileHandleForReading.availableData
-            if chunk.isEmpty { throw BenchError("the peer did not start") }
-            text += chunk
+            if chunk.isEmpty { break }
+            line += chunk
         }
-        return ServerChild(process: process, port: port, input: input)
+        return (input, String(decoding: line, as: UTF8.self))
     }
 
     func stop() {
