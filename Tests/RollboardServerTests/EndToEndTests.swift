@@ -451,22 +451,29 @@ final class Screen {
         throw LiveServerError("no awaited frame within \(seconds) s; last frames: \(frames.suffix(3))")
     }
 
-    /// A tile's wire state patched by one frame entry (protocol 2).
+    /// A tile's wire state patched by one frame entry (protocol 2): `d` sets the columns (and `v` their velocities),
+    /// `m` (or the array shorthand) adds its corrections to the velocities from column `i` on and moves every column
+    /// by its velocity; other members replace the state's, `null` removes one.
     static func patch(_ old: Any?, with entry: Any) -> Any {
         if entry is NSNull { return NSNull() }
-        if let columns = entry as? [Int] { return patch(old, with: ["d": columns]) }
+        if let motion = entry as? [Int] { return patch(old, with: ["m": motion]) }
         guard let members = entry as? [String: Any] else { return old ?? NSNull() }
         var state = old as? [String: Any] ?? [:]
-        if let count = members["n"] as? Int { state["d"] = [Int](repeating: 0, count: count) }
-        for (name, value) in members where name != "n" && name != "d" {
+        for (name, value) in members where !["d", "v", "m"].contains(name) {
             state[name] = value is NSNull ? nil : value
         }
-        if let columns = members["d"] as? [Int], let first = columns.first {
-            var all = state["d"] as? [Int] ?? []
-            for (offset, position) in columns.dropFirst().enumerated() {
-                if first + offset < all.count { all[first + offset] = position } else { all.append(position) }
+        if let columns = members["d"] as? [Int] {
+            state["d"] = columns
+            state["v"] = members["v"] as? [Int] ?? [Int](repeating: 0, count: columns.count)
+        }
+        if let motion = members["m"] as? [Int] {
+            let columns = state["d"] as? [Int] ?? []
+            var velocities = state["v"] as? [Int] ?? [Int](repeating: 0, count: columns.count)
+            if let first = motion.first {
+                for (offset, correction) in motion.dropFirst().enumerated() { velocities[first + offset] += correction }
             }
-            state["d"] = all
+            state["d"] = zip(columns, velocities).map { (($0 + $1) % 10_000 + 10_000) % 10_000 }
+            state["v"] = velocities
         }
         return state
     }
@@ -477,7 +484,7 @@ final class Screen {
         if let columns = object.removeValue(forKey: "d") as? [Int] {
             object["digits"] = columns.map { Double($0) / 1000 }
         }
-        object["n"] = nil
+        object["v"] = nil
         if let position = object.removeValue(forKey: "p") as? Int { object["position"] = Double(position) / 1000 }
         return object
     }

@@ -85,9 +85,22 @@ struct HubStateMachineTests {
             }
         }
         #expect(broadcasts[10]?.count == 10)
-        #expect(broadcasts[2] == [
-            #"{"f":1,"t":{"a":{"value":1}}}"#, #"{"f":2,"t":{"a":{"value":4}}}"#, #"{"f":3,"t":{"a":{"value":9}}}"#,
-            #"{"f":4,"t":{"a":{"value":10}}}"#,
+        #expect(broadcasts[2] == [#"{"f":1,"t":{"a":{"value":5}}}"#, #"{"f":2,"t":{"a":{"value":10}}}"#],
+                "frames show the stream's own slots, half a second apart from its start")
+    }
+
+    @Test("frames show moments one frame apart however late the timer fires; a tick over a frame late starts anew")
+    func framesFollowTheGrid() {
+        var machine = makeMachine()
+        _ = machine.connect(1, fps: nil, now: 0)
+        _ = machine.apply(Self.rise, toMetric: "m", committedAt: nil, now: 0)
+        var texts: [String] = []
+        for now in [0, 0.104, 0.197, 0.3089, 0.4, 0.65] {
+            for case .broadcast(_, let text, _) in machine.tick(now: now, isWritable: always) { texts.append(text) }
+        }
+        #expect(texts == [
+            #"{"f":1,"t":{"a":{"value":1}}}"#, #"{"f":2,"t":{"a":{"value":2}}}"#, #"{"f":3,"t":{"a":{"value":3}}}"#,
+            #"{"f":4,"t":{"a":{"value":4}}}"#, #"{"f":5,"t":{"a":{"value":6.5}}}"#,
         ])
     }
 
@@ -119,7 +132,7 @@ struct HubStateMachineTests {
             .broadcast(stream: 10, text: #"{"f":1,"t":{"a":{"value":5}}}"#, to: [1])
         ])
         let resumed = machine.receive(.success(.resume), from: 2, now: 0.55)
-        #expect(wake(resumed) == 0.55, "the next frame slot")
+        #expect(wake(resumed) == 0.6, "the next frame slot")
         #expect(effects(machine.tick(now: 0.6, isWritable: always)) == [
             .broadcast(stream: 10, text: #"{"f":2,"t":{"a":{"value":6}}}"#, to: [1]),
             .send(text: #"{"type":"state","seq":2,"tiles":{"a":{"value":6},"b":{"value":5}}}"#, to: 2),

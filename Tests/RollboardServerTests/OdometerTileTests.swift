@@ -12,7 +12,7 @@ struct OdometerTileTests {
 
     @Test("at rest it sends whole digits, the sign and the target")
     func restingState() throws {
-        #expect(try makeTile().encodedState(at: 0) == #"{"n":3,"d":[0,5000,2000,1000],"negative":false,"target":521}"#)
+        #expect(try makeTile().encodedState(at: 0) == #"{"d":[5000,2000,1000],"negative":false,"target":521}"#)
     }
 
     @Test("a change rolls the digits and ends exactly on the new value; the target is where the running roll heads")
@@ -23,7 +23,7 @@ struct OdometerTileTests {
         #expect(tile.encodedState(at: 0.5).hasSuffix(#""target":542}"#))
         #expect(tile.nextMotion(after: 0.5) == 0.5)
         let rest = tile.queue.restTime
-        #expect(tile.encodedState(at: rest) == #"{"n":3,"d":[0,0,0,3000],"negative":true,"target":-3}"#)
+        #expect(tile.encodedState(at: rest) == #"{"d":[0,0,3000],"negative":true,"target":-3}"#)
         #expect(tile.nextMotion(after: rest) == nil)
     }
 
@@ -33,8 +33,8 @@ struct OdometerTileTests {
             tileID: "sales", configuration: OdometerConfiguration(columns: .fixed(3)), value: nil, backlog: 8, at: 0)
         #expect(tile.encodedState(at: 0) == "null")
         try tile.apply(.value(7, interval: 1, animated: true), at: 1)
-        #expect(tile.encodedState(at: 1) == #"{"n":3,"d":[0,0,0,0],"negative":false,"target":7}"#)
-        #expect(tile.encodedState(at: 2) == #"{"n":3,"d":[0,0,0,7000],"negative":false,"target":7}"#)
+        #expect(tile.encodedState(at: 1) == #"{"d":[0,0,0],"negative":false,"target":7}"#)
+        #expect(tile.encodedState(at: 2) == #"{"d":[0,0,7000],"negative":false,"target":7}"#)
     }
 
     @Test("a tile further behind its newest value than its lag bound is marked behind until it catches up")
@@ -53,14 +53,14 @@ struct OdometerTileTests {
         try tile.apply(.value(5, interval: 2, animated: true), at: 0)
         #expect(tile.queue.state(at: 1).digits.count == 4 && !tile.encodedState(at: 1).contains("width"))
         #expect(tile.encodedState(at: 1.9).contains(#""width":"#))
-        #expect(tile.encodedState(at: 2) == #"{"n":1,"d":[0,5000],"negative":false,"target":5}"#)
+        #expect(tile.encodedState(at: 2) == #"{"d":[5000],"negative":false,"target":5}"#)
     }
 
     @Test("a value too wide for its columns is refused and changes nothing")
     func tooWideIsRefused() throws {
         var tile = try makeTile()
         #expect(throws: AnimationError.tooWide) { try tile.apply(.value(1000, interval: nil, animated: true), at: 0) }
-        #expect(tile.encodedState(at: 5) == #"{"n":3,"d":[0,5000,2000,1000],"negative":false,"target":521}"#)
+        #expect(tile.encodedState(at: 5) == #"{"d":[5000,2000,1000],"negative":false,"target":521}"#)
     }
 
     @Test("wheel and carousel changes do not touch an odometer")

@@ -172,26 +172,34 @@ export class Board {
 }
 
 /**
- * A tile's wire state after one frame entry: `null` (no value), the odometer shorthand
- * `[i, P_i, …]` for `{"d":[i, P_i, …]}`, or a patch whose members replace the state's (`null`
- * removes one); `n` resets the columns to that many, `d` overwrites columns from index i on.
+ * A tile's wire state after one frame entry: `null` (no value), the odometer's motion shorthand
+ * `[i, R_i, …]` (or `[]`) for `{"m":[…]}`, or a patch whose members replace the state's (`null`
+ * removes one). `d` sets every column (thousandths of a digit) and `v` their velocities (thousandths
+ * per frame, zero when absent); `m` adds its corrections to the velocities from column i on, then
+ * moves every column by its velocity, round the strip of 10,000.
  */
 function patched(old, entry) {
   if (entry === null) return null;
-  const patch = Array.isArray(entry) ? { d: entry } : entry;
+  const patch = Array.isArray(entry) ? { m: entry } : entry;
   if (!patch || typeof patch !== "object") return old;
   const state = { ...(old ?? {}) };
-  if (Number.isInteger(patch.n) && patch.n >= 0) state.d = new Array(patch.n).fill(0);
   for (const [name, value] of Object.entries(patch)) {
-    if (name === "n" || name === "d") continue;
+    if (name === "d" || name === "v" || name === "m") continue;
     if (value === null) delete state[name];
     else state[name] = value;
   }
-  if (Array.isArray(patch.d) && patch.d.length > 0) {
-    const columns = Array.isArray(state.d) ? state.d.slice() : [];
-    const first = Math.max(0, Math.trunc(finiteNumber(patch.d[0], 0)));
-    patch.d.slice(1).forEach((position, offset) => { columns[first + offset] = finiteNumber(position, 0); });
-    state.d = columns;
+  if (Array.isArray(patch.d)) {
+    state.d = patch.d.map((position) => finiteNumber(position, 0));
+    state.v = state.d.map((_, index) => finiteNumber(Array.isArray(patch.v) ? patch.v[index] : 0, 0));
+  }
+  if (Array.isArray(patch.m) && Array.isArray(state.d)) {
+    const velocities = state.d.map((_, index) => finiteNumber(Array.isArray(state.v) ? state.v[index] : 0, 0));
+    const first = Math.max(0, Math.trunc(finiteNumber(patch.m[0], 0)));
+    patch.m.slice(1).forEach((correction, offset) => {
+      if (first + offset < velocities.length) velocities[first + offset] += finiteNumber(correction, 0);
+    });
+    state.d = state.d.map((position, index) => (((position + velocities[index]) % 10000) + 10000) % 10000);
+    state.v = velocities;
   }
   return state;
 }
@@ -199,7 +207,7 @@ function patched(old, entry) {
 /** A wire state as the views paint it: `digits` and `position` in digits (the wire has thousandths). */
 function paintingForm(state) {
   if (state === null) return null;
-  const { d, p, n, ...rest } = state;
+  const { d, v, p, ...rest } = state;
   if (Array.isArray(d)) rest.digits = d.map((position) => finiteNumber(position, 0) / 1000);
   if (p !== undefined) rest.position = finiteNumber(p, 0) / 1000;
   return rest;

@@ -31,20 +31,28 @@ struct FrameStream {
         return max(motion, nextFrameAt, now)
     }
 
-    /// Moves the stream to `now`: every tile that moved since the last frame is encoded once, as a patch of its last
-    /// state. Returns the changed tiles' indices and patches, in layout order (empty: nothing to send).
-    mutating func advance(_ tiles: [any LiveTile], to now: Double) -> [(index: Int, patch: String)] {
+    /// Moves the stream to its next frame, due at `now`: every tile that moved since the last frame is encoded once,
+    /// as a patch of its last state. Returns the changed tiles' indices and patches, in layout order (empty: nothing
+    /// to send); `statesTime` is then the moment the frame shows.
+    ///
+    /// Frames show the moments of a grid one frame apart, not the moment the timer fired, so a column turning at a
+    /// constant speed moves by the same amount in every frame. A tick more than a frame late restarts the grid at
+    /// `now`; a frame never shows a moment before `floor` (the last change the tiles took).
+    mutating func advance(_ tiles: [any LiveTile], to now: Double, notBefore floor: Double = -.infinity)
+        -> [(index: Int, patch: String)]
+    {
         let previous = statesTime
-        statesTime = now
-        nextFrameAt = max(nextFrameAt + 1 / Double(fps), now + 0.5 / Double(fps))
+        let period = 1 / Double(fps)
+        let time = now - nextFrameAt < period ? max(nextFrameAt, floor) : now
+        statesTime = time
+        nextFrameAt = time + period
         var patches: [(index: Int, patch: String)] = []
         for index in tiles.indices {
-            guard let motion = tiles[index].nextMotion(after: previous), motion <= now else { continue }
-            let state = tiles[index].state(at: now)
-            var patch = ""
-            if TileState.appendPatch(from: states[index], to: state, into: &patch) {
-                patches.append((index, patch))
-                states[index] = state
+            guard let motion = tiles[index].nextMotion(after: previous), motion <= time else { continue }
+            let atRest = (tiles[index].nextMotion(after: time) ?? .infinity) > time
+            if let patch = TileState.patch(from: states[index], to: tiles[index].state(at: time), exact: atRest) {
+                patches.append((index, patch.text))
+                states[index] = patch.state
             }
         }
         if !patches.isEmpty { frameNumber += 1 }

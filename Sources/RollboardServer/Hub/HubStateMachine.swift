@@ -20,6 +20,8 @@ struct HubStateMachine {
     private var updatedAt: [String: Double]
     private var sessions: [Int: ClientSession] = [:]
     private var streams: [Int: FrameStream] = [:]
+    /// When the tiles last took a change: no frame shows an earlier moment.
+    private var lastChangeAt = -Double.infinity
 
     /// - Parameters:
     ///   - tiles: one live tile per dashboard tile, at rest at the current values, in layout order.
@@ -74,6 +76,7 @@ struct HubStateMachine {
         -> [HubAction]
     {
         var actions: [HubAction] = []
+        lastChangeAt = max(lastChangeAt, now)
         for index in tilesByMetric[metricID] ?? [] {
             do {
                 try tiles[index].apply(change, at: now)
@@ -113,6 +116,7 @@ struct HubStateMachine {
                 sessions[id]?.needsState = true
             }
         case .success(.carousel(let tileID, let action, let page)):
+            lastChangeAt = max(lastChangeAt, now)
             for index in tiles.indices where tileIDs[index] == tileID {
                 if session.ownTiles[index] == nil {
                     session.ownTiles[index] = ClientSession.OwnTile(
@@ -205,8 +209,9 @@ struct HubStateMachine {
     private mutating func tickStream(_ rate: Int, now: Double, isWritable: (Int) -> Bool) -> [HubAction] {
         guard var stream = streams[rate] else { return [] }
         let previous = stream.statesTime
-        let patches = stream.advance(tiles, to: now)
+        let patches = stream.advance(tiles, to: now, notBefore: lastChangeAt)
         streams[rate] = stream
+        let shown = stream.statesTime
         let frame: String? =
             patches.isEmpty ? nil : Self.frameText(number: stream.frameNumber, patches.map { (tileIDs[$0.index], $0.patch) })
         var recipients: [Int] = []
@@ -233,10 +238,10 @@ struct HubStateMachine {
             session.blockedSince = nil
             if session.needsState {
                 session.needsState = false
-                own.append(.send(text: stateText(for: &session, stream: stream, now: now), to: id))
+                own.append(.send(text: stateText(for: &session, stream: stream, now: shown), to: id))
                 if !session.hasOwnTiles { primed.append(id) }
             } else if session.hasOwnTiles {
-                if let text = ownFrame(for: &session, stream: stream, patches: patches, since: previous, now: now) {
+                if let text = ownFrame(for: &session, stream: stream, patches: patches, since: previous, now: shown) {
                     own.append(.send(text: text, to: id))
                 }
             } else if frame != nil {
@@ -290,11 +295,10 @@ struct HubStateMachine {
         for index in session.ownTiles.keys.sorted() {
             let own = session.ownTiles[index]!
             guard let motion = own.tile.nextMotion(after: previous), motion <= now else { continue }
-            let state = own.tile.state(at: now)
-            var patch = ""
-            if TileState.appendPatch(from: own.sent, to: state, into: &patch) {
-                entries.append((index, patch))
-                session.ownTiles[index]!.sent = state
+            let atRest = (own.tile.nextMotion(after: now) ?? .infinity) > now
+            if let patch = TileState.patch(from: own.sent, to: own.tile.state(at: now), exact: atRest) {
+                entries.append((index, patch.text))
+                session.ownTiles[index]!.sent = patch.state
             }
         }
         guard !entries.isEmpty else { return nil }

@@ -7,30 +7,33 @@ import json
 
 
 def patch(old: dict | None, entry) -> dict | None:
-    """A tile's wire state patched by one frame entry: null, the column shorthand, or a member patch."""
+    """A tile's wire state patched by one frame entry: null, the motion shorthand, or a member patch (`d` sets every
+    column and its velocity `v`, `m` moves the columns: corrections added to the velocities from column `i` on, then
+    every column moved by its velocity)."""
     if entry is None:
         return None
     if isinstance(entry, list):
-        entry = {"d": entry}
+        entry = {"m": entry}
     state = dict(old or {})
-    if "n" in entry:
-        state["d"] = [0] * entry["n"]
     for name, value in entry.items():
-        if name in ("n", "d"):
+        if name in ("d", "v", "m"):
             continue
         if value is None:
             state.pop(name, None)
         else:
             state[name] = value
-    if entry.get("d"):
-        first, *positions = entry["d"]
+    if "d" in entry:
+        state["d"] = list(entry["d"])
+        state["v"] = list(entry.get("v") or [0] * len(entry["d"]))
+    if "m" in entry:
         columns = list(state.get("d", []))
-        for offset, position in enumerate(positions):
-            if first + offset < len(columns):
-                columns[first + offset] = position
-            else:
-                columns.append(position)
-        state["d"] = columns
+        velocities = list(state.get("v") or [0] * len(columns))
+        if entry["m"]:
+            first, *corrections = entry["m"]
+            for offset, correction in enumerate(corrections):
+                velocities[first + offset] += correction
+        state["d"] = [(position + velocity) % 10000 for position, velocity in zip(columns, velocities)]
+        state["v"] = velocities
     return state
 
 
@@ -38,7 +41,7 @@ def long_form(state: dict | None) -> dict | None:
     """A wire state with `digits` and `position` in digits."""
     if state is None:
         return None
-    shown = {name: value for name, value in state.items() if name not in ("d", "n", "p")}
+    shown = {name: value for name, value in state.items() if name not in ("d", "v", "p")}
     if "d" in state:
         shown["digits"] = [position / 1000 for position in state["d"]]
     if "p" in state:
