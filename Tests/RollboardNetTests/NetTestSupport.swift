@@ -127,7 +127,9 @@ final class TestClient {
         guard let tls else { return try writeSocket(bytes) }
         var ciphertext: [[UInt8]] = []
         try bytes.withUnsafeBytes { raw in
-            try tls.writePlaintext(raw) { ciphertext.append($0) }
+            let scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
+            defer { scratch.deallocate() }
+            try tls.writePlaintext(raw, scratch: scratch) { ciphertext.append(Array($0)) }
         }
         for chunk in ciphertext { try writeSocket(chunk) }
         try flushTLS()

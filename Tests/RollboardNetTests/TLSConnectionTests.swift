@@ -35,7 +35,9 @@ struct TLSConnectionTests {
     private func transfer(_ from: TLSConnection, to: TLSConnection, _ text: String) throws {
         var ciphertext: [UInt8] = []
         try Array(text.utf8).withUnsafeBytes { raw in
-            try from.writePlaintext(raw) { ciphertext += $0 }
+            let scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 * 1024, alignment: 16)
+            defer { scratch.deallocate() }
+            try from.writePlaintext(raw, scratch: scratch) { ciphertext += $0 }
         }
         ciphertext.withUnsafeBytes { to.receiveFromNetwork($0) }
     }

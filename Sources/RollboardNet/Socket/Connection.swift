@@ -7,6 +7,12 @@ import Dispatch
 import Logging
 import Synchronization
 
+#if canImport(Glibc)
+private let systemSend = Glibc.send
+#else
+private let systemSend = Darwin.send
+#endif
+
 /// One accepted TCP connection: its descriptor, Dispatch sources, optional TLS session and outbound buffer.
 ///
 /// It only moves bytes: what they mean is up to its `handler`. All mutable state is touched only on `queue`,
@@ -52,7 +58,8 @@ final class Connection: @unchecked Sendable {  // Mutable state is confined to `
     private var isReadPausedByHandler = false
     private var isWriteArmed = false
     private var liveSources = 0
-    private var isReading = false
+    /// True while a read is handled: what it sends is written once, when it ends.
+    private var defersFlush = false
     private var isFlushScheduled = false
     private var sentFIN = false
 
@@ -113,14 +120,35 @@ final class Connection: @unchecked Sendable {  // Mutable state is confined to `
 
     // MARK: Writing
 
-    /// Queues application bytes (encrypted first under TLS). Ignored unless the connection is active.
+    /// Sends application bytes (encrypted first under TLS). Ignored unless the connection is active.
+    ///
+    /// When nothing waits before them and no read is in progress, the bytes go straight to the socket (through the
+    /// loop's scratch buffer under TLS) and only what the socket does not take is kept; otherwise they queue behind
+    /// the rest.
     func send(_ bytes: [UInt8]) {
         dispatchPrecondition(condition: .onQueue(queue))
         guard case .active = state, !bytes.isEmpty else { return }
+        var writesNow = !defersFlush && outbound.isEmpty && !isWriteArmed
+        var failed = false
+        func take(_ piece: UnsafeRawBufferPointer) {
+            if writesNow {
+                guard let rest = write(piece) else {
+                    failed = true
+                    writesNow = false
+                    return
+                }
+                if rest.isEmpty { return }
+                writesNow = false
+                outbound.append(Array(rest))
+                armWriteSource()
+            } else if !failed {
+                outbound.append(Array(piece))
+            }
+        }
         if let tls {
             let failure = bytes.withUnsafeBytes { raw -> TLSError? in
                 do throws(TLSError) {
-                    try tls.writePlaintext(raw) { outbound.append($0) }
+                    try tls.writePlaintext(raw, scratch: loop.ciphertextBuffer, output: take)
                     return nil
                 } catch {
                     return error
@@ -132,9 +160,35 @@ final class Connection: @unchecked Sendable {  // Mutable state is confined to `
                 return
             }
         } else {
-            outbound.append(bytes)
+            bytes.withUnsafeBytes(take)
+        }
+        if failed {
+            abort()
+            return
         }
         didAppend()
+    }
+
+    /// Writes `bytes` to the socket; returns what it did not take (empty: all of it), or `nil` on a failure.
+    private func write(_ bytes: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer? {
+        var offset = 0
+        while offset < bytes.count {
+            let written = systemSend(fd, bytes.baseAddress! + offset, bytes.count - offset, Int32(MSG_NOSIGNAL))
+            if written >= 0 {
+                offset += written
+                continue
+            }
+            switch errno {
+            case EINTR:
+                continue
+            case EAGAIN, EWOULDBLOCK:
+                return UnsafeRawBufferPointer(rebasing: bytes[offset...])
+            default:
+                logger.debug("write failed", metadata: ["error": "\(errnoText())"])
+                return nil
+            }
+        }
+        return UnsafeRawBufferPointer(rebasing: bytes[bytes.count...])
     }
 
     private func sendTLSOutput() {
@@ -161,7 +215,7 @@ final class Connection: @unchecked Sendable {  // Mutable state is confined to `
     }
 
     private func scheduleFlush() {
-        guard !isReading, !isFlushScheduled, !isWriteArmed else { return }
+        guard !defersFlush, !isFlushScheduled, !isWriteArmed, !outbound.isEmpty else { return }
         isFlushScheduled = true
         queue.async {
             self.isFlushScheduled = false
@@ -259,9 +313,9 @@ final class Connection: @unchecked Sendable {  // Mutable state is confined to `
         let buffer = loop.readBuffer
         let count = recv(fd, buffer.baseAddress, buffer.count, 0)
         if count > 0 {
-            isReading = true
+            defersFlush = true
             received(UnsafeRawBufferPointer(rebasing: buffer[..<count]))
-            isReading = false
+            defersFlush = false
             flushNow()
             if case .closing = state { queue.async { if case .closing = self.state { self.readable() } } }  // the peer's RST may raise no new event
         } else if count == 0 {

@@ -12,6 +12,8 @@ final class EventLoop: @unchecked Sendable {  // The buffers are used only by wo
     let readBuffer: UnsafeMutableRawBufferPointer
     /// Scratch space for plaintext decrypted by TLS.
     let plaintextBuffer: UnsafeMutableRawBufferPointer
+    /// Scratch space for records encrypted by TLS on their way to a socket.
+    let ciphertextBuffer: UnsafeMutableRawBufferPointer
     private let connections = Mutex<[ObjectIdentifier: Connection]>([:])
     private let timer: any DispatchSourceTimer
 
@@ -21,6 +23,7 @@ final class EventLoop: @unchecked Sendable {  // The buffers are used only by wo
         queue = DispatchQueue(label: label)
         readBuffer = .allocate(byteCount: Self.bufferSize, alignment: 16)
         plaintextBuffer = .allocate(byteCount: Self.bufferSize, alignment: 16)
+        ciphertextBuffer = .allocate(byteCount: Self.bufferSize, alignment: 16)
         timer = DispatchSource.makeTimerSource(queue: queue)
         let interval = DispatchTimeInterval.nanoseconds(Int(tickInterval.components.seconds * 1_000_000_000
             + tickInterval.components.attoseconds / 1_000_000_000))
@@ -35,6 +38,7 @@ final class EventLoop: @unchecked Sendable {  // The buffers are used only by wo
         timer.cancel()
         readBuffer.deallocate()
         plaintextBuffer.deallocate()
+        ciphertextBuffer.deallocate()
     }
 
     /// The connection is ticked from now on, and kept alive until `unregister`.

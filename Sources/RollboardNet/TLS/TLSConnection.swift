@@ -101,9 +101,13 @@ final class TLSConnection {
         }
     }
 
-    /// Encrypts `bytes`; the records wait in `takeNetworkOutput()`. `output` receives ciphertext per slice.
-    func writePlaintext(_ bytes: UnsafeRawBufferPointer, output: ([UInt8]) -> Void) throws(TLSError) {
-        guard let base = bytes.baseAddress else { return }
+    /// Encrypts `bytes` and hands the records to `output`, read through `scratch`: each piece is valid only during
+    /// the call.
+    func writePlaintext(
+        _ bytes: UnsafeRawBufferPointer, scratch: UnsafeMutableRawBufferPointer,
+        output: (UnsafeRawBufferPointer) -> Void
+    ) throws(TLSError) {
+        guard let base = bytes.baseAddress, let buffer = scratch.baseAddress else { return }
         var offset = 0
         while offset < bytes.count {
             let length = min(bytes.count - offset, Self.writeSlice)
@@ -113,7 +117,11 @@ final class TLSConnection {
                 throw .openSSL(.protocolError, "cannot write a TLS record")
             }
             offset += Int(written)
-            if let ciphertext = takeNetworkOutput() { output(ciphertext) }
+            while COpenSSL_BIO_pending(networkOut) > 0 {
+                let read = BIO_read(networkOut, buffer, Int32(min(scratch.count, Int(Int32.max))))
+                guard read > 0 else { break }
+                output(UnsafeRawBufferPointer(start: buffer, count: Int(read)))
+            }
         }
     }
 
