@@ -85,6 +85,31 @@ struct ServerWebSocketTests {
         #expect(stopped.wait(timeout: .now() + 10) == .success)
     }
 
+    @Test("a prepared message sent to many sockets on several loops reaches each socket once, in order with its own")
+    func sendToMany() throws {
+        let certificate = try TestCertificate()
+        defer { certificate.remove() }
+        try withTestServer(tls: certificate.configuration, configure: { $0.loopCount = 3 }) { server, handler in
+            let clients = try (0..<7).map { _ in
+                try WebSocketClient(
+                    host: "127.0.0.1", port: server.localPort, target: "/ws",
+                    tls: ClientTLSOptions(verifiesCertificate: false))
+            }
+            #expect(eventually { handler.delegate.record.withLock { $0.opened.count } == clients.count })
+            let sockets = handler.delegate.record.withLock { $0.opened }
+            #expect(Set(sockets.map { ObjectIdentifier($0.connection.loop) }).count > 1, "the sockets span loops")
+            WebSocket.send(PreparedMessage(text: "one"), to: sockets)
+            for socket in sockets { socket.send(text: "own") }
+            WebSocket.send(PreparedMessage(text: "two"), to: sockets)
+            for client in clients {
+                #expect(try client.receive() == .text("one"))
+                #expect(try client.receive() == .text("own"))
+                #expect(try client.receive() == .text("two"))
+            }
+            for client in clients { client.disconnect() }
+        }
+    }
+
     @Test("answers a refused upgrade with the handler's response")
     func refused() throws {
         _ = try withTestServer { server, _ in

@@ -174,7 +174,6 @@ import Testing
                 .send(WebSocketFrameEncoder.close(code: .goingAway, reason: "shutdown"))
             ])
         #expect(handler.encode(text: "late") == [])
-        #expect(handler.encode(prepared: PreparedMessage(text: "late")) == [])
         #expect(handler.close(code: .normalClosure) == [])
         #expect(handler.receive(maskedClientFrame(.text, Array("ignored".utf8)) + maskedClientFrame(.ping)) == [])
         let actions = handler.receive(maskedClientFrame(.close, Self.closePayload(1001)))
@@ -331,14 +330,6 @@ import Testing
                 == WebSocketFrameEncoder.frame(.text, payload: Array("short".utf8)))
         #expect(Self.handler().encode(text: text) == WebSocketFrameEncoder.frame(.text, payload: Array(text.utf8)))
         #expect(Self.handler().encode(binary: [1]) == [0x82, 0x01, 0x01])
-    }
-
-    @Test("a prepared message goes out compressed only to connections that negotiated deflate")
-    func encodePrepared() throws {
-        let message = PreparedMessage(text: String(repeating: "carousel ", count: 50))
-        #expect(
-            Self.handler(deflate: PerMessageDeflateParameters()).encode(prepared: message) == message.compressedFrame)
-        #expect(Self.handler().encode(prepared: message) == message.plainFrame)
     }
 
     @Test("random chunking of a mixed stream gives the same actions as one read")

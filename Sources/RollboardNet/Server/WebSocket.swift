@@ -1,3 +1,5 @@
+import Dispatch
+
 /// One open WebSocket. Safe to use from any queue: sends hop to the connection's queue.
 public final class WebSocket: Sendable {
     /// The upgrade request that opened this socket (path, query, headers).
@@ -32,6 +34,20 @@ public final class WebSocket: Sendable {
     /// Sends a message encoded once for many sockets: the same bytes go to every socket that can take them.
     public func send(_ message: PreparedMessage) {
         connection.execute { ($0.handler as? WebSocketConnectionHandler)?.send(message, $0) }
+    }
+
+    /// Sends `message` to every socket in `sockets`, with one hop to each event loop they are on rather than one per
+    /// socket.
+    public static func send(_ message: PreparedMessage, to sockets: [WebSocket]) {
+        var byLoop: [ObjectIdentifier: [Connection]] = [:]
+        for socket in sockets { byLoop[ObjectIdentifier(socket.connection.loop), default: []].append(socket.connection) }
+        for connections in byLoop.values {
+            connections[0].loop.queue.async {
+                for connection in connections {
+                    (connection.handler as? WebSocketConnectionHandler)?.send(message, connection)
+                }
+            }
+        }
     }
 
     /// Starts the closing handshake with `code` (a code that may not be sent, such as 1006, becomes 1000).

@@ -6,6 +6,8 @@ final class WebSocketConnectionHandler: ConnectionHandler {
     let socket: WebSocket
     private let delegate: any WebSocketDelegate
     private var protocolHandler: WebSocketProtocolHandler
+    /// The negotiated permessage-deflate parameters, which pick a prepared message's frame.
+    private let deflate: PerMessageDeflateParameters?
 
     init(
         socket: WebSocket, delegate: any WebSocketDelegate, configuration: WebSocketConfiguration,
@@ -14,6 +16,7 @@ final class WebSocketConnectionHandler: ConnectionHandler {
         self.socket = socket
         self.delegate = delegate
         self.protocolHandler = WebSocketProtocolHandler(configuration: configuration, deflate: deflate, now: .now)
+        self.deflate = deflate
     }
 
     /// The 101 is queued: tells the delegate, then handles frames that arrived with the upgrade request.
@@ -36,7 +39,7 @@ final class WebSocketConnectionHandler: ConnectionHandler {
 
     func send(_ message: PreparedMessage, _ connection: Connection) {
         guard protocolHandler.isOpen else { return }
-        connection.send(protocolHandler.encode(prepared: message))
+        connection.send(message.frame(for: deflate))
     }
 
     func close(code: WebSocketCloseCode, reason: String, _ connection: Connection) {

@@ -15,9 +15,9 @@ private let systemSend = Darwin.send
 
 /// One accepted TCP connection: its descriptor, Dispatch sources, optional TLS session and outbound buffer.
 ///
-/// It only moves bytes: what they mean is up to its `handler`. All mutable state is touched only on `queue`,
-/// a serial queue targeting the connection's `EventLoop`; `isWritable` and `bufferedBytes` are atomics readable
-/// from anywhere.
+/// It only moves bytes: what they mean is up to its `handler`. All mutable state is touched only on `queue`, its
+/// `EventLoop`'s serial queue (shared by the loop's connections, so work for many of them can run in one block);
+/// `isWritable` and `bufferedBytes` are atomics readable from anywhere.
 final class Connection: @unchecked Sendable {  // Mutable state is confined to `queue` (checked with dispatchPrecondition); the rest are atomics and lets.
     /// Limits and timeouts a connection needs from the server configuration.
     struct Options: Sendable {
@@ -69,13 +69,12 @@ final class Connection: @unchecked Sendable {  // Mutable state is confined to `
     ) throws(TLSError) {
         self.fd = fd
         self.loop = loop
-        self.queue = DispatchQueue(label: "rollboard.connection", target: loop.queue)
+        self.queue = loop.queue
         self.options = options
         self.logger = logger
         self.onClose = onClose
         self.tls = try tls.map { context throws(TLSError) in try TLSConnection(context: context) }
         self.state = tls == nil ? .active : .handshaking(deadline: .now + options.tlsHandshakeTimeout)
-        queue.setSpecific(key: Self.queueKey, value: ObjectIdentifier(self))
     }
 
     /// False while more than the high watermark is buffered, until it falls below the low watermark.
@@ -87,14 +86,12 @@ final class Connection: @unchecked Sendable {  // Mutable state is confined to `
     /// Runs `body` on the connection's queue: at once when already there (keeping order with the callback
     /// in progress), otherwise asynchronously.
     func execute(_ body: @escaping @Sendable (Connection) -> Void) {
-        if DispatchQueue.getSpecific(key: Self.queueKey) == ObjectIdentifier(self) {
+        if loop.isCurrent {
             body(self)
         } else {
             queue.async { body(self) }
         }
     }
-
-    private static let queueKey = DispatchSpecificKey<ObjectIdentifier>()
 
     /// Whether the connection speaks TLS.
     var isSecure: Bool { tls != nil }

@@ -1,12 +1,12 @@
 import Dispatch
 import Synchronization
 
-/// One loop queue (there is one per core): connection queues target it, so their work is serialised on it, and
-/// one shared timer ticks every connection registered here instead of a timer per connection.
+/// One loop queue (there is one per core): it is the queue of every connection on the loop, so their work is
+/// serialised on it, and one shared timer ticks every connection registered here instead of a timer per connection.
 ///
-/// Because every connection queue targets this serial queue, no two of its connections run at once; they share
-/// its read buffers.
-final class EventLoop: @unchecked Sendable {  // The buffers are used only by work running on `queue` (directly or through a queue targeting it); the registry is a Mutex.
+/// Because every connection of the loop runs on this serial queue, no two of them run at once; they share its
+/// buffers, and one block can send to many of them.
+final class EventLoop: @unchecked Sendable {  // The buffers are used only by work running on `queue`; the registry is a Mutex.
     let queue: DispatchQueue
     /// Scratch space for bytes read from a socket.
     let readBuffer: UnsafeMutableRawBufferPointer
@@ -18,6 +18,10 @@ final class EventLoop: @unchecked Sendable {  // The buffers are used only by wo
     private let timer: any DispatchSourceTimer
 
     static let bufferSize = 64 * 1024
+    private static let key = DispatchSpecificKey<ObjectIdentifier>()
+
+    /// Whether the caller runs on this loop's queue.
+    var isCurrent: Bool { DispatchQueue.getSpecific(key: Self.key) == ObjectIdentifier(self) }
 
     init(label: String, tickInterval: Duration) {
         queue = DispatchQueue(label: label)
@@ -25,6 +29,7 @@ final class EventLoop: @unchecked Sendable {  // The buffers are used only by wo
         plaintextBuffer = .allocate(byteCount: Self.bufferSize, alignment: 16)
         ciphertextBuffer = .allocate(byteCount: Self.bufferSize, alignment: 16)
         timer = DispatchSource.makeTimerSource(queue: queue)
+        queue.setSpecific(key: Self.key, value: ObjectIdentifier(self))
         let interval = DispatchTimeInterval.nanoseconds(Int(tickInterval.components.seconds * 1_000_000_000
             + tickInterval.components.attoseconds / 1_000_000_000))
         timer.schedule(deadline: .now() + interval, repeating: interval, leeway: .milliseconds(20))

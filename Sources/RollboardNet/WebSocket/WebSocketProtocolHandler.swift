@@ -227,13 +227,6 @@ struct WebSocketProtocolHandler {
         encode(.binary, payload: binary)
     }
 
-    /// The shared frame of a prepared message: its compressed form when this connection can take it;
-    /// empty once closing.
-    func encode(prepared: PreparedMessage) -> [UInt8] {
-        guard isOpen else { return [] }
-        return prepared.frame(for: deflate)
-    }
-
     private func encode(_ opcode: WebSocketOpcode, payload: [UInt8]) -> [UInt8] {
         guard isOpen else { return [] }
         if let deflate,
