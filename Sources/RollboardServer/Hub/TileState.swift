@@ -71,8 +71,8 @@ struct TileState: Equatable, Sendable {
     /// every column when the column count changed.
     ///
     /// A column that moves stays within max(1, |v|/100) thousandths of `new` (v: its velocity per frame, so within a
-    /// hundredth of what it travels in a frame) and is corrected once it strays further; with `exact` (the tile is at
-    /// rest after this frame) every column lands exactly on `new`.
+    /// hundredth of what it travels in a frame) and is corrected once it strays further; a column on a whole digit is
+    /// exact, and with `exact` (the tile is at rest after this frame) every column lands exactly on `new`.
     static func patch(from old: TileState?, to new: TileState?, exact: Bool = true) -> Patch? {
         guard let new else { return old == nil ? nil : Patch(text: "null", state: nil) }
         let arriving = TileState(columns: new.columns, members: new.members)
@@ -109,7 +109,7 @@ struct TileState: Equatable, Sendable {
         for index in columns.indices {
             let velocity = velocities[index]
             let error = Self.wrapped(target[index] - columns[index] - velocity)
-            let tolerance = exact ? 0 : max(1, abs(velocity) / 100)
+            let tolerance = exact || target[index] % 1000 == 0 ? 0 : max(1, abs(velocity) / 100)
             if abs(error) > tolerance {
                 corrections[index] = Self.wrapped(target[index] - columns[index]) - velocity
             }
