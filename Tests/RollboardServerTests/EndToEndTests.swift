@@ -327,7 +327,7 @@ struct EndToEndTests {
     func pagesAnswer(_ page: PageRequest) throws {
         try withLiveServer { live in
             #expect(try live.post("/api/v1/metrics/orders", #"{"value": 12}"#).status.code == 202)
-            let response = try live.request("GET", page.target)
+            let response = try live.request("GET", page.target, accept: page.accept)
             #expect(response.status.code == page.status)
             #expect(response.headers["Content-Type"]?.hasPrefix(page.contentType) == true)
             let text = String(decoding: response.body, as: UTF8.self)
@@ -788,11 +788,15 @@ struct BadProducerRequest: Sendable, CustomTestStringConvertible {
 /// A read that must answer, with what its answer holds.
 struct PageRequest: Sendable, CustomTestStringConvertible {
     let target: String
+    var accept: String? = nil
     let status: Int
     let contentType: String
     let contains: String
 
-    var testDescription: String { "GET \(target) → \(status)" }
+    var testDescription: String { "GET \(target)\(accept.map { " (Accept: \($0))" } ?? "") → \(status)" }
+
+    /// What a browser sends as `Accept` for a page.
+    static let browser = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"
 
     static let all = [
         PageRequest(target: "/healthz", status: 200, contentType: "application/json", contains: #""status":"ok""#),
@@ -800,6 +804,12 @@ struct PageRequest: Sendable, CustomTestStringConvertible {
         PageRequest(target: "/metrics", status: 200, contentType: "text/plain", contains: "rollboard_store_commit_seconds_count 1\n"),
         PageRequest(target: "/d/demo", status: 200, contentType: "text/html", contains: "<html"),
         PageRequest(target: "/d/nope", status: 404, contentType: "application/json", contains: "unknown_dashboard"),
+        PageRequest(
+            target: "/d/nope", accept: browser, status: 404, contentType: "text/html",
+            contains: #"No dashboard “nope”"#),
+        PageRequest(
+            target: "/d/%3Cb%3Ex", accept: browser, status: 404, contentType: "text/html",
+            contains: #"<a class="index__link" href="/">the list of dashboards</a>"#),
         PageRequest(target: "/", status: 200, contentType: "text/html", contains: "<html"),
         PageRequest(target: "/api/v1/dashboards/demo", status: 200, contentType: "application/json", contains: #""id":"demo""#),
         PageRequest(target: "/api/v1/metrics/orders", status: 200, contentType: "application/json", contains: #""value":12"#),

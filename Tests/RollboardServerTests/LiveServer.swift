@@ -90,11 +90,13 @@ final class LiveServer {
         _ target: String,
         body: [UInt8] = [],
         token: String? = nil,
-        contentType: String? = nil
+        contentType: String? = nil,
+        accept: String? = nil
     ) throws -> HTTPResponse {
         var headers: HTTPHeaders = [:]
         if let token { headers.add(name: "Authorization", value: "Bearer \(token)") }
         if let contentType { headers.add(name: "Content-Type", value: contentType) }
+        if let accept { headers.add(name: "Accept", value: accept) }
         let client = HTTPClient(host: host, port: port, tls: tls, timeout: 5)
         return try client.send(HTTPRequest(method: method, target: target, headers: headers, body: body))
     }

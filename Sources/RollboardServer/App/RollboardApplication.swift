@@ -56,7 +56,7 @@ public final class RollboardApplication: ServerHandler {
         if path.hasPrefix("/d/") {
             let id = String(path.dropFirst(3))
             guard configuration.dashboard(id) != nil else {
-                respond(.error(.notFound, "unknown_dashboard", detail: "no dashboard \"\(id)\" is configured"))
+                respond(UnknownDashboardPage.response(id: id, accept: request.headers["Accept"]))
                 return
             }
             var page = request
