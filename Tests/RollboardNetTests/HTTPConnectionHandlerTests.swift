@@ -100,6 +100,28 @@ struct HTTPConnectionHandlerTests {
         }
     }
 
+    @Test("a slow reader gets the whole last response even when reading it takes longer than the close timeout")
+    func slowReaderOfTheLastResponse() throws {
+        let bodyBytes = 8 * 1024 * 1024  // more than the kernel buffers hold, so the rest waits in the server
+        let handler = SizedResponseHandler(bodyBytes: bodyBytes)
+        try withInspectableServer(handler: handler, configure: { $0.closeTimeout = .milliseconds(200) }) { server, _ in
+            let client = try TestClient(port: server.localPort, timeout: 20, receiveBufferBytes: 16 * 1024)
+            try client.write(pipelinedRequests(1))
+            let started = ContinuousClock.now
+            var received: [UInt8] = []
+            while true {
+                let bytes = try client.read()
+                if bytes.isEmpty { break }
+                received += bytes
+                if ContinuousClock.now - started < .seconds(1) { Thread.sleep(forTimeInterval: 0.01) }
+            }
+            #expect(ContinuousClock.now - started > .milliseconds(600), "read too fast to test the close timeout")
+            let responses = parseResponses(received)
+            #expect(responses.map(\.status) == [200])
+            #expect(responses.first?.body.count == bodyBytes)
+        }
+    }
+
     @Test("a client that pipelines requests and never reads is closed after the idle timeout")
     func stuckClientIsClosed() throws {
         let handler = SizedResponseHandler(bodyBytes: 64 * 1024)

@@ -27,7 +27,8 @@ public struct ServerConfiguration: Sendable {
     public var idleTimeout: Duration
     /// A TLS handshake not complete within this time is abandoned.
     public var tlsHandshakeTimeout: Duration
-    /// How long a closing connection may take to flush its last bytes and see the peer close.
+    /// How long a closing connection may go without the peer taking any of its last bytes, or without closing once
+    /// they are all sent.
     public var closeTimeout: Duration
     /// Above this many buffered outbound bytes a connection is not writable (`WebSocket.isWritable` is false).
     public var outboundHighWatermark: Int

@@ -33,7 +33,8 @@ final class Connection: @unchecked Sendable {  // Mutable state is confined to `
     private enum State {
         case handshaking(deadline: ContinuousClock.Instant)
         case active
-        /// Flushing what is buffered, then half-closed and waiting for the peer's FIN (or the deadline).
+        /// Flushing what is buffered, then half-closed and waiting for the peer's FIN, until the deadline (pushed
+        /// back while the peer keeps taking bytes, so a slow reader still gets the end).
         case closing(deadline: ContinuousClock.Instant)
         case closed
     }
@@ -62,6 +63,8 @@ final class Connection: @unchecked Sendable {  // Mutable state is confined to `
     private var defersFlush = false
     private var isFlushScheduled = false
     private var sentFIN = false
+    /// While closing: the bytes the peer had not yet taken when the deadline was last pushed back.
+    private var undeliveredWhenClosing = Int.max
 
     init(
         fd: Int32, loop: EventLoop, tls: TLSContext?, options: Options, logger: Logger,
@@ -104,7 +107,7 @@ final class Connection: @unchecked Sendable {  // Mutable state is confined to `
         setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
         loop.register(self)
         let source = DispatchSource.makeReadSource(fileDescriptor: fd, queue: queue)
-        source.setEventHandler { [weak self] in self?.readable() }
+        source.setEventHandler { self.readable() }  // a strong reference, as the cancel handler's: both are released on cancel
         source.setCancelHandler { self.sourceCancelled() }
         liveSources += 1
         readSource = source
@@ -268,7 +271,7 @@ final class Connection: @unchecked Sendable {  // Mutable state is confined to `
         guard !isWriteArmed else { return }
         if writeSource == nil {
             let source = DispatchSource.makeWriteSource(fileDescriptor: fd, queue: queue)
-            source.setEventHandler { [weak self] in self?.flushNow() }
+            source.setEventHandler { self.flushNow() }
             source.setCancelHandler { self.sourceCancelled() }
             liveSources += 1
             writeSource = source
@@ -402,7 +405,17 @@ final class Connection: @unchecked Sendable {  // Mutable state is confined to `
 
     private func beginClosing() {
         state = .closing(deadline: .now + options.closeTimeout)
+        undeliveredWhenClosing = .max
         flushNow()
+    }
+
+    /// Bytes in the kernel's send queue the peer has not acknowledged.
+    private func unacknowledgedBytes() -> Int {
+        var count: Int32 = 0
+        #if canImport(Glibc)
+        guard ioctl(fd, UInt(TIOCOUTQ), &count) == 0 else { return 0 }
+        #endif
+        return Int(count)
     }
 
     /// Closes at once, dropping anything buffered.
@@ -420,7 +433,14 @@ final class Connection: @unchecked Sendable {  // Mutable state is confined to `
                 finish()
             }
         case .closing(let deadline):
-            if now >= deadline { finish() }
+            guard now >= deadline else { return }
+            let undelivered = outbound.count + unacknowledgedBytes()
+            if undelivered > 0, undelivered < undeliveredWhenClosing {
+                undeliveredWhenClosing = undelivered
+                state = .closing(deadline: now + options.closeTimeout)
+            } else {
+                finish()
+            }
         case .active:
             handler?.connection(self, tick: now)
         case .closed:
