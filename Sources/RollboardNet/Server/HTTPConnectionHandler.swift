@@ -96,12 +96,12 @@ final class HTTPConnectionHandler: ConnectionHandler {
         let latch = ResponseLatch()
         let logger = connection.logger
         let target = request.target
-        context.handler.handle(request) { [weak connection] response in
+        context.handler.handle(request) { response in
             guard latch.claim() else {
                 logger.warning("respond called more than once; ignored", metadata: ["target": "\(target)"])
                 return
             }
-            connection?.execute { connection in
+            connection.execute { connection in
                 (connection.handler as? HTTPConnectionHandler)?.complete(id, with: response, connection)
             }
         }

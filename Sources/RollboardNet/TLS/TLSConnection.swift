@@ -111,16 +111,19 @@ final class TLSConnection {
         var offset = 0
         while offset < bytes.count {
             let length = min(bytes.count - offset, Self.writeSlice)
-            ERR_clear_error()
+            // No ERR_clear_error first (it costs per frame): a failure here is not read with SSL_get_error.
             let written = SSL_write(ssl, base + offset, Int32(length))
             guard written > 0 else {
+                ERR_clear_error()
                 throw .openSSL(.protocolError, "cannot write a TLS record")
             }
             offset += Int(written)
-            while COpenSSL_BIO_pending(networkOut) > 0 {
-                let read = BIO_read(networkOut, buffer, Int32(min(scratch.count, Int(Int32.max))))
+            let capacity = Int32(min(scratch.count, Int(Int32.max)))
+            while true {
+                let read = BIO_read(networkOut, buffer, capacity)
                 guard read > 0 else { break }
                 output(UnsafeRawBufferPointer(start: buffer, count: Int(read)))
+                if read < capacity { break }  // a memory BIO fills the buffer unless it ran dry
             }
         }
     }
