@@ -39,10 +39,17 @@ public final class WebSocket: Sendable {
     /// Sends `message` to every socket in `sockets`, with one hop to each event loop they are on rather than one per
     /// socket.
     public static func send(_ message: PreparedMessage, to sockets: [WebSocket]) {
-        var byLoop: [ObjectIdentifier: [Connection]] = [:]
-        for socket in sockets { byLoop[ObjectIdentifier(socket.connection.loop), default: []].append(socket.connection) }
-        for connections in byLoop.values {
-            connections[0].loop.queue.async {
+        var byLoop: [(loop: EventLoop, connections: [Connection])] = []  // as many as the server has loops
+        for socket in sockets {
+            let loop = socket.connection.loop
+            if let index = byLoop.firstIndex(where: { $0.loop === loop }) {
+                byLoop[index].connections.append(socket.connection)
+            } else {
+                byLoop.append((loop, [socket.connection]))
+            }
+        }
+        for (loop, connections) in byLoop {
+            loop.queue.async {
                 for connection in connections {
                     (connection.handler as? WebSocketConnectionHandler)?.send(message, connection)
                 }

@@ -220,32 +220,33 @@ struct HubStateMachine {
         var skipped = 0
         var tooSlow: [Int] = []
         for id in stream.members {
-            guard var session = sessions[id], !session.isPaused else { continue }
-            let owed = frame != nil || session.needsState || session.hasOwnTiles
-            if !owed { continue }
+            guard let index = sessions.index(forKey: id), !sessions.values[index].isPaused else { continue }
+            let needsState = sessions.values[index].needsState
+            let hasOwnTiles = sessions.values[index].hasOwnTiles
+            if frame == nil, !needsState, !hasOwnTiles { continue }
             guard isWritable(id) else {
-                let since = session.blockedSince ?? now
-                session.blockedSince = since
-                if frame != nil { session.needsState = true }
+                let since = sessions.values[index].blockedSince ?? now
+                sessions.values[index].blockedSince = since
+                if frame != nil { sessions.values[index].needsState = true }
                 if now - since >= configuration.slowClientTimeout {
                     tooSlow.append(id)
                 } else {
                     skipped += 1
                 }
-                sessions[id] = session
                 continue
             }
-            session.blockedSince = nil
-            if session.needsState {
+            if sessions.values[index].blockedSince != nil { sessions.values[index].blockedSince = nil }
+            if !needsState, !hasOwnTiles {
+                recipients.append(id)  // the common case: the shared frame, with no copy of the session
+                continue
+            }
+            var session = sessions.values[index]
+            if needsState {
                 session.needsState = false
                 own.append(.send(text: stateText(for: &session, stream: stream, now: shown), to: id))
-                if !session.hasOwnTiles { primed.append(id) }
-            } else if session.hasOwnTiles {
-                if let text = ownFrame(for: &session, stream: stream, patches: patches, since: previous, now: shown) {
-                    own.append(.send(text: text, to: id))
-                }
-            } else if frame != nil {
-                recipients.append(id)
+                if !hasOwnTiles { primed.append(id) }
+            } else if let text = ownFrame(for: &session, stream: stream, patches: patches, since: previous, now: shown) {
+                own.append(.send(text: text, to: id))
             }
             sessions[id] = session
         }
