@@ -50,6 +50,7 @@ let package = Package(
         .target(
             name: "RollboardServer",
             dependencies: [
+                "COpenSSL",
                 "RollboardAnimation",
                 "RollboardNet",
                 .product(name: "Logging", package: "swift-log"),

@@ -57,18 +57,31 @@ struct Serve: ParsableCommand {
         if let path = tokens.generatedTokenPath, let token = tokens.tokens.last?.token {
             announce("Producer token (stored in \(path), mode 0600): \(token)")
         }
+        let adminTokens = try AdminTokens.resolve(
+            configured: settings.adminTokens,
+            environment: ProcessInfo.processInfo.environment,
+            dataDirectory: settings.dataDirectory)
+        if let path = adminTokens.generatedTokenPath {
+            announce("Admin token (viewer keys): stored in \(path), mode 0600")
+        }
+        let viewerKeys = try ViewerKeys(path: settings.viewerKeysPath)
 
         let store = try MetricStore(
             directory: settings.storeDirectory, historyLimit: settings.historyLength,
             compactionThreshold: settings.journalCompactionBytes, logger: logger)
         let metrics = ServerMetrics()
         metrics.recordCommits(of: store)
-        let api = ProducerAPI(configuration: configuration, tokens: tokens.tokens, store: store, logger: logger)
+        let api = ProducerAPI(
+            configuration: configuration, tokens: tokens.tokens, store: store, logger: logger, viewerKeys: viewerKeys,
+            adminTokens: adminTokens.tokens)
+        let admin = AdminAPI(
+            configuration: configuration, tokens: adminTokens.tokens, producerTokens: tokens.tokens, keys: viewerKeys,
+            logger: logger)
         let directory = try DashboardDirectory(
             configuration: configuration, store: store, api: api, metrics: metrics, logger: logger)
         let application = RollboardApplication(
-            configuration: configuration, api: api, directory: directory, metrics: metrics, publicDirectory: publicDir,
-            isSecure: tls != nil)
+            configuration: configuration, api: api, admin: admin, directory: directory, metrics: metrics,
+            publicDirectory: publicDir, isSecure: tls != nil)
         let server = Server(
             configuration: settings.transportConfiguration(tls: tls),
             logger: logger,
@@ -91,7 +104,8 @@ struct Serve: ParsableCommand {
         let urlHost = shownHost.contains(":") ? "[\(shownHost)]" : shownHost
         announce("Rollboard is serving \(configuration.dashboards.count) dashboard(s) on \(scheme)://\(urlHost):\(server.localPort)/")
         for dashboard in configuration.dashboards {
-            announce("  \(scheme)://\(urlHost):\(server.localPort)/d/\(dashboard.id)  \(dashboard.title)")
+            let access = configuration.access(of: dashboard) == .everyone ? "public" : "needs a viewer key"
+            announce("  \(scheme)://\(urlHost):\(server.localPort)/d/\(dashboard.id)  \(dashboard.title) (\(access))")
         }
 
         let stopFeeder = { feeder?.stop() }

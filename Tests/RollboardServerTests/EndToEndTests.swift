@@ -491,10 +491,15 @@ final class Screen {
 
     /// Reads past any messages to the close and returns its code (`nil` when the connection ends without one).
     func closeCode() throws -> UInt16? {
+        try closing().code
+    }
+
+    /// Reads until the server closes the screen; its close code and reason.
+    func closing() throws -> (code: UInt16?, reason: String) {
         while true {
-            if case .closed(let code, _) = try socket.receive() {
+            if case .closed(let code, let reason) = try socket.receive() {
                 socket.disconnect()
-                return code
+                return (code, reason)
             }
         }
     }

@@ -11,6 +11,8 @@ import RollboardServer
 final class LiveServer {
     /// The producer token every live server accepts.
     static let token = "end-to-end-producer-token-0123456789"
+    /// The admin token every live server accepts.
+    static let adminToken = "end-to-end-admin-token-0123456789"
     /// The repository root, where the shipped `config/` and `public/` live.
     static let repositoryRoot = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
@@ -25,8 +27,9 @@ final class LiveServer {
     private var sockets: [WebSocketClient] = []
     private var isStopped = false
 
-    /// Starts the stack on `dataDirectory` (created if needed), generating the certificate there on first start.
-    init(dataDirectory: String) throws {
+    /// Starts the stack on `dataDirectory` (created if needed), generating the certificate there on first start;
+    /// `dashboardAccess` is the server's default access for the shipped dashboards.
+    init(dataDirectory: String, dashboardAccess: DashboardAccess = .everyone) throws {
         var logger = Logger(label: "rollboard.e2e")
         logger.logLevel = .error
         let loaded = try RollboardConfiguration.load(directory: Self.repositoryRoot + "/config")
@@ -34,6 +37,7 @@ final class LiveServer {
         settings.dataDirectory = dataDirectory
         settings.host = "127.0.0.1"
         settings.port = 0
+        settings.dashboardAccess = dashboardAccess
         configuration = loaded.replacingServer(settings)
         try FileManager.default.createDirectory(atPath: dataDirectory, withIntermediateDirectories: true)
 
@@ -49,12 +53,18 @@ final class LiveServer {
         do {
             let metrics = ServerMetrics()
             metrics.recordCommits(of: store)
+            let tokens = [ProducerToken(token: Self.token)]
+            let keys = try ViewerKeys(path: settings.viewerKeysPath)
             let api = ProducerAPI(
-                configuration: configuration, tokens: [ProducerToken(token: Self.token)], store: store, logger: logger)
+                configuration: configuration, tokens: tokens, store: store, logger: logger, viewerKeys: keys,
+                adminTokens: [Self.adminToken])
+            let admin = AdminAPI(
+                configuration: configuration, tokens: [Self.adminToken], producerTokens: tokens, keys: keys,
+                logger: logger)
             directory = try DashboardDirectory(
                 configuration: configuration, store: store, api: api, metrics: metrics, logger: logger)
             let application = RollboardApplication(
-                configuration: configuration, api: api, directory: directory, metrics: metrics,
+                configuration: configuration, api: api, admin: admin, directory: directory, metrics: metrics,
                 publicDirectory: Self.repositoryRoot + "/public")
             server = Server(
                 configuration: settings.transportConfiguration(
@@ -183,10 +193,12 @@ struct LiveServerError: Error, CustomStringConvertible {
 
 /// Runs `body` against a live server on a fresh data folder, then stops the server and removes the folder,
 /// whether `body` returns or throws.
-func withLiveServer<Result>(_ body: (LiveServer) throws -> Result) throws -> Result {
+func withLiveServer<Result>(
+    dashboardAccess: DashboardAccess = .everyone, _ body: (LiveServer) throws -> Result
+) throws -> Result {
     let folder = TemporaryDirectory()
     defer { folder.remove() }
-    let server = try LiveServer(dataDirectory: folder.path)
+    let server = try LiveServer(dataDirectory: folder.path, dashboardAccess: dashboardAccess)
     defer { server.stop() }
     return try body(server)
 }

@@ -8,8 +8,9 @@
  *   "open"         a `hello` arrived; frames follow
  *   "reconnecting" the connection was lost or refused; `detail.retryAt` (ms since epoch) says when
  *                  the next attempt starts
- *   "closed"       terminal: the server closed with 4404 (unknown dashboard) or 4406 (protocol), or its
- *                  `hello` speaks another protocol (`detail.protocol`); no reconnect
+ *   "closed"       terminal: the server closed with 4404 (unknown dashboard), 4406 (protocol) or 1008 for
+ *                  a viewer key (required, refused or revoked: `detail.viewerKey`), or its `hello` speaks
+ *                  another protocol (`detail.protocol`); no reconnect
  *
  * Frames (`{"f":N,"t":{…}}`) and `state` messages go to `onFrame`; binary messages (compression
  * primers) are ignored.
@@ -24,6 +25,9 @@ export const CLOSE_UNKNOWN_DASHBOARD = 4404;
 /** Close code for "protocol not spoken"; the page stops reconnecting. */
 export const CLOSE_UNSUPPORTED_PROTOCOL = 4406;
 
+/** Close code for a policy refusal; with a reason starting "viewer key" the page stops reconnecting. */
+export const CLOSE_POLICY = 1008;
+
 /** Backoff: first retry after about 1 s, doubling up to 30 s, with "equal jitter" (½…1 × delay). */
 const BACKOFF_BASE_MS = 1000;
 const BACKOFF_MAX_MS = 30000;
@@ -33,12 +37,14 @@ export class DashboardConnection {
    * @param {object} options
    * @param {string} options.dashboardId   the dashboard to subscribe to
    * @param {number|null} options.fps      frames per second to ask for in the URL (null: server default)
+   * @param {string|null} options.key      the viewer key from the page's address, passed on to the server
    * @param {(hello: object) => void} options.onHello
    * @param {(frame: object) => void} options.onFrame
    * @param {(state: string, detail: object) => void} options.onState
    */
-  constructor({ dashboardId, fps, onHello, onFrame, onState }) {
+  constructor({ dashboardId, fps, key, onHello, onFrame, onState }) {
     this.dashboardId = dashboardId;
+    this.key = key ?? null;
     this.onHello = onHello;
     this.onFrame = onFrame;
     this.onState = onState;
@@ -60,6 +66,7 @@ export class DashboardConnection {
     const scheme = location.protocol === "https:" ? "wss:" : "ws:";
     const query = new URLSearchParams({ dashboard: this.dashboardId, protocol: String(PROTOCOL) });
     if (this.preferences.fps) query.set("fps", String(this.preferences.fps));
+    if (this.key) query.set("key", this.key);
     return `${scheme}//${location.host}/ws?${query}`;
   }
 
@@ -114,6 +121,10 @@ export class DashboardConnection {
       this.socket = null;
       if (event.code === CLOSE_UNKNOWN_DASHBOARD || event.code === CLOSE_UNSUPPORTED_PROTOCOL) {
         this.setState("closed", { code: event.code, reason: event.reason });
+        return;
+      }
+      if (event.code === CLOSE_POLICY && event.reason.startsWith("viewer key")) {
+        this.setState("closed", { code: event.code, reason: event.reason, viewerKey: event.reason.slice(11) });
         return;
       }
       this.scheduleRetry({ code: event.code, reason: event.reason });

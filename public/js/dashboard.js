@@ -63,6 +63,16 @@ function setConnectionState(state, detail) {
       "Reload the page to get the server's own page; this one will not retry.");
     title.textContent = "Rollboard";
     document.title = "Protocol mismatch — Rollboard";
+  } else if (state === "closed" && detail.viewerKey !== undefined) {
+    banner.hidden = true;
+    document.body.dataset.viewerKey = detail.viewerKey;
+    const why = {
+      required: ["This dashboard needs a viewer key", "Open it with the link your administrator gave you (it ends in ?key=…)."],
+      refused: ["This viewer key does not open this dashboard", "The key is unknown, was revoked, or was made for other dashboards. Ask for a new link."],
+      revoked: ["This screen's viewer key was revoked", "Ask your administrator for a new link; the page will not retry."],
+    }[detail.viewerKey] ?? ["This screen was refused", detail.reason];
+    board.showMessage(why[0], why[1]);
+    document.title = `${why[0]} — Rollboard`;
   } else if (state === "closed") {
     banner.hidden = true;
     board.showMessage(`Unknown dashboard “${dashboardId}”`, "The server has no dashboard with this id; the page will not retry.");
@@ -90,6 +100,7 @@ function start() {
   board.showMessage("Connecting…");
   connection = new DashboardConnection({
     dashboardId,
+    key: new URLSearchParams(location.search).get("key"),
     fps: reducedMotion.matches ? calmFps() : options.fps,
     onHello(hello) {
       const name = typeof hello.dashboard.title === "string" && hello.dashboard.title ? hello.dashboard.title : dashboardId;

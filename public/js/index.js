@@ -25,7 +25,9 @@ function dashboardsFrom(body) {
 
 async function load() {
   try {
-    const response = await fetch("/api/v1/dashboards", { headers: { Accept: "application/json" } });
+    const key = new URLSearchParams(location.search).get("key");
+    const target = key ? `/api/v1/dashboards?${new URLSearchParams({ key })}` : "/api/v1/dashboards";
+    const response = await fetch(target, { headers: { Accept: "application/json" } });
     if (!response.ok) throw new Error(`the server answered ${response.status}`);
     const dashboards = dashboardsFrom(await response.json());
     if (dashboards.length === 0) {

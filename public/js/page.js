@@ -45,11 +45,11 @@ export function applyPageOptions(options = pageOptions()) {
   if (options.kiosk) root.dataset.kiosk = "";
 }
 
-/** The query string to carry `theme`/`kiosk`/`fps` over to links between pages ("" when none). */
+/** The query string to carry `theme`/`kiosk`/`fps`/`key` over to links between pages ("" when none). */
 export function carriedQuery(search = location.search) {
   const query = new URLSearchParams(search);
   const carried = new URLSearchParams();
-  for (const name of ["theme", "kiosk", "fps"]) {
+  for (const name of ["theme", "kiosk", "fps", "key"]) {
     if (query.has(name)) carried.set(name, query.get(name));
   }
   const text = carried.toString();

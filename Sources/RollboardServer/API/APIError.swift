@@ -114,3 +114,26 @@ struct APIError: Error, Equatable {
             detail: "a write has waited \(Int(seconds)) s for the disk to confirm it")
     }
 }
+
+extension APIError {
+    static func viewerKeyRequired(_ detail: String) -> APIError {
+        APIError(
+            status: .unauthorized, code: "viewer_key_required", detail: detail,
+            headers: [("WWW-Authenticate", "Bearer realm=\"rollboard\"")])
+    }
+
+    static func viewerKeyRefused(_ detail: String) -> APIError {
+        APIError(status: .forbidden, code: "invalid_viewer_key", detail: detail)
+    }
+
+    static let missingAdminToken = APIError(
+        status: .unauthorized, code: "unauthorized",
+        detail: "admin requests need an Authorization: Bearer <admin token> header",
+        headers: [("WWW-Authenticate", "Bearer realm=\"rollboard-admin\"")]
+    )
+
+    static let invalidAdminToken = APIError(
+        status: .unauthorized, code: "unauthorized", detail: "the bearer token is not an admin token",
+        headers: [("WWW-Authenticate", "Bearer realm=\"rollboard-admin\", error=\"invalid_token\"")]
+    )
+}

@@ -7,7 +7,8 @@ import Synchronization
 /// The producer HTTP API (`/api/v1/…` and `/healthz`): value updates, wheel and carousel commands, reads.
 /// See `docs/producer-api.md`.
 ///
-/// Writes need `Authorization: Bearer TOKEN`. Every refusal is a JSON `{"error":…,"detail":…}` with the fitting
+/// Writes need `Authorization: Bearer TOKEN`. Reads of a dashboard that is not public, and of the values it shows,
+/// need a viewer key that opens it or a producer or admin token (``ViewerAccess``). Every refusal is a JSON `{"error":…,"detail":…}` with the fitting
 /// status; nothing is half-applied. A metric update is answered `202` only once the store has made it durable.
 public final class ProducerAPI: Sendable {
     public let configuration: RollboardConfiguration
@@ -18,19 +19,28 @@ public final class ProducerAPI: Sendable {
     private let monotonicSeconds: @Sendable () -> Double
     private let carouselHandlers = Mutex<[@Sendable (CarouselCommand) -> Void]>([])
     private let counters = Mutex(ProducerAPIStatistics())
+    /// Who may read what; the page and the WebSocket ask it too.
+    let access: ViewerAccess
 
     /// - Parameters:
     ///   - tokens: the tokens in force (see `ProducerTokens.resolve`).
+    ///   - viewerKeys: the viewer keys that open dashboards that are not public (`nil`: none).
+    ///   - adminTokens: admin tokens, which read everything too.
     ///   - monotonicSeconds: the clock of the rate limiter (default: the system's monotonic clock).
     public init(
         configuration: RollboardConfiguration,
         tokens: [ProducerToken],
         store: MetricStore,
         logger: Logger,
+        viewerKeys: ViewerKeys? = nil,
+        adminTokens: [String] = [],
         monotonicSeconds: (@Sendable () -> Double)? = nil
     ) {
         self.configuration = configuration
         self.tokens = tokens
+        self.access = ViewerAccess(
+            configuration: configuration, keys: viewerKeys,
+            readerTokens: tokens.map { Array($0.token.utf8) } + adminTokens.map { Array($0.utf8) })
         self.store = store
         self.logger = logger
         let rate = configuration.server.limits.producerRequestsPerSecond
@@ -93,28 +103,42 @@ public final class ProducerAPI: Sendable {
             respond(try readiness())
         case ["api", "v1", "metrics"]:
             try allow("GET, HEAD, POST")
-            if isRead { return respond(listMetrics()) }
+            if isRead { return respond(listMetrics(access.credential(of: request))) }
             try postBatch(request, respond: respond)
         case let s where s.count == 4 && s[0...2] == ["api", "v1", "metrics"]:
             try allow("GET, HEAD, POST")
-            if isRead { return respond(try getMetric(s[3])) }
+            if isRead {
+                try requireKind(s[3], .metric)
+                try requireAccess(toValueOf: s[3], request)
+                return respond(getMetric(s[3]))
+            }
             try postMetric(s[3], request, respond: respond)
         case let s where s.count == 4 && s[0...2] == ["api", "v1", "wheels"]:
             try allow("GET, HEAD, POST")
-            if isRead { return respond(try getWheel(s[3])) }
+            if isRead {
+                try requireKind(s[3], .wheel)
+                try requireAccess(toValueOf: s[3], request)
+                return respond(getWheel(s[3]))
+            }
             try postWheel(s[3], request, respond: respond)
         case let s where s.count == 4 && s[0...2] == ["api", "v1", "carousels"]:
             try allow("POST")
             respond(try postCarousel(s[3], request))
         case ["api", "v1", "dashboards"]:
             try allow("GET, HEAD")
-            respond(ok(.object([JSONMember("dashboards", .array(configuration.dashboards.map(configuration.json)))])))
+            let credential = access.credential(of: request)
+            let visible = access.visibleDashboards(credential)
+            respond(ok(.object([JSONMember("dashboards", .array(visible.map(configuration.json)))])))
         case let s where s.count == 4 && s[0...2] == ["api", "v1", "dashboards"]:
             try allow("GET, HEAD")
             guard let dashboard = configuration.dashboard(s[3]) else {
                 throw .notFound("unknown_dashboard", "no dashboard \(JSONText.quoted(s[3]))")
             }
-            respond(ok(configuration.json(dashboard)))
+            switch access.decide(dashboard, access.credential(of: request)) {
+            case .granted: respond(ok(configuration.json(dashboard)))
+            case .keyRequired: throw .viewerKeyRequired("dashboard \(JSONText.quoted(dashboard.id)) needs a viewer key")
+            case .keyRefused: throw .viewerKeyRefused("the key is not valid for dashboard \(JSONText.quoted(dashboard.id))")
+            }
         default:
             throw .notFound("not_found", "no such endpoint: \(path)")
         }
@@ -148,10 +172,12 @@ public final class ProducerAPI: Sendable {
             ]))
     }
 
-    private func listMetrics() -> HTTPResponse {
+    /// Every value `credential` may read: those shown on a dashboard it may see.
+    private func listMetrics(_ credential: ViewerAccess.Credential) -> HTTPResponse {
         let catalog = configuration.catalog
-        let metrics = store.all().filter { catalog.kind(of: $0.id) == .metric }.map(Self.json)
-        let wheels = store.allWheels().filter { catalog.kind(of: $0.id) == .wheel }.map(Self.json)
+        let visible = { (id: String) in self.access.decide(valueOf: id, credential).isGranted }
+        let metrics = store.all().filter { catalog.kind(of: $0.id) == .metric && visible($0.id) }.map(Self.json)
+        let wheels = store.allWheels().filter { catalog.kind(of: $0.id) == .wheel && visible($0.id) }.map(Self.json)
         return ok(
             .object([
                 JSONMember("epoch", .string(store.epoch)),
@@ -161,8 +187,7 @@ public final class ProducerAPI: Sendable {
             ]))
     }
 
-    private func getMetric(_ id: String) throws(APIError) -> HTTPResponse {
-        try requireKind(id, .metric)
+    private func getMetric(_ id: String) -> HTTPResponse {
         let history = store.history(id).map { entry in
             JSONValue.object([
                 JSONMember("value", .number(entry.value)),
@@ -182,8 +207,7 @@ public final class ProducerAPI: Sendable {
         return ok(.object(members))
     }
 
-    private func getWheel(_ id: String) throws(APIError) -> HTTPResponse {
-        try requireKind(id, .wheel)
+    private func getWheel(_ id: String) -> HTTPResponse {
         guard let wheel = store.wheel(id) else {
             return ok(
                 .object([
@@ -240,7 +264,7 @@ public final class ProducerAPI: Sendable {
     {
         let token = try authenticate(request)
         let body = try parseBody(request)
-        try rejectUnknownFields(body, allowed: ["updates"], prefix: "")
+        try Self.rejectUnknownFields(body, allowed: ["updates"], prefix: "")
         guard let list = body["updates"] else { throw .missingField("updates") }
         guard case .array(let items) = list else { throw .wrongType("updates", expected: "an array", got: list) }
         guard !items.isEmpty else { throw .invalidValue("updates: must not be empty") }
@@ -304,7 +328,7 @@ public final class ProducerAPI: Sendable {
         try requireKind(id, .wheel)
         guard token.allows(id) else { throw .forbidden("this token may not write \(JSONText.quoted(id))") }
         var body = try parseBody(request)
-        try rejectUnknownFields(body, allowed: ["progress", "index", "label"], prefix: "")
+        try Self.rejectUnknownFields(body, allowed: ["progress", "index", "label"], prefix: "")
         let target: WheelTarget
         let given = ["progress", "index", "label"].filter { body[$0] != nil }
         guard given.count <= 1 else { throw .badRequest("give one of progress, index or label, not \(given.joined(separator: " and "))") }
@@ -363,7 +387,7 @@ public final class ProducerAPI: Sendable {
         try requireKind(id, .carousel)
         guard token.allows(id) else { throw .forbidden("this token may not write \(JSONText.quoted(id))") }
         let body = try parseBody(request)
-        try rejectUnknownFields(body, allowed: ["action", "page"], prefix: "")
+        try Self.rejectUnknownFields(body, allowed: ["action", "page"], prefix: "")
         guard let actionValue = body["action"] else { throw .missingField("action") }
         guard case .string(let actionName) = actionValue else {
             throw .wrongType("action", expected: "a string", got: actionValue)
@@ -399,10 +423,8 @@ public final class ProducerAPI: Sendable {
 
     /// The token of the request; throws 401 for none or an unknown one, 429 over the rate limit.
     private func authenticate(_ request: HTTPRequest) throws(APIError) -> ProducerToken {
-        guard let header = request.headers["Authorization"] else { throw .missingToken }
-        let parts = header.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
-        guard parts.count == 2, parts[0].lowercased() == "bearer" else { throw .missingToken }
-        let presented = Array(parts[1].trimmingCharacters().utf8)
+        guard let bearer = request.bearerToken else { throw .missingToken }
+        let presented = Array(bearer.utf8)
         var match: ProducerToken?
         for token in tokens where ConstantTime.equals(Array(token.token.utf8), presented) {
             match = token
@@ -412,6 +434,19 @@ public final class ProducerAPI: Sendable {
             throw .rateLimited(retryAfter: wait)
         }
         return match
+    }
+
+    /// Throws 401 or 403 unless `request` may read `id`, a value shown on some dashboard.
+    private func requireAccess(toValueOf id: String, _ request: HTTPRequest) throws(APIError) {
+        switch access.decide(valueOf: id, access.credential(of: request)) {
+        case .granted: return
+        case .keyRequired:
+            throw .viewerKeyRequired(
+                "\(JSONText.quoted(id)) is shown only on dashboards that need a viewer key: add ?key=KEY or "
+                    + "Authorization: Bearer KEY")
+        case .keyRefused:
+            throw .viewerKeyRefused("the key is not valid for any dashboard that shows \(JSONText.quoted(id))")
+        }
     }
 
     private func requireKind(_ id: String, _ kind: MetricCatalog.Kind) throws(APIError) {
@@ -425,12 +460,15 @@ public final class ProducerAPI: Sendable {
         throw .notFound("unknown_\(noun)", "\(JSONText.quoted(id)) is a \(actual.rawValue); use /api/v1/\(route)/\(id)")
     }
 
-    /// The body as a JSON object, after the content type and size checks.
     private func parseBody(_ request: HTTPRequest) throws(APIError) -> JSONValue {
+        try Self.parseBody(request, limit: configuration.server.limits.maxBodyBytes)
+    }
+
+    /// The body as a JSON object, after the content type and size checks.
+    static func parseBody(_ request: HTTPRequest, limit: Int) throws(APIError) -> JSONValue {
         let contentType = request.headers["Content-Type"]
         let mediaType = contentType?.split(separator: ";", maxSplits: 1).first?.trimmingCharacters().lowercased()
         guard mediaType == "application/json" else { throw .unsupportedMediaType(contentType) }
-        let limit = configuration.server.limits.maxBodyBytes
         guard request.body.count <= limit else { throw .bodyTooLarge(request.body.count, limit: limit) }
         let value: JSONValue
         do {
@@ -444,7 +482,7 @@ public final class ProducerAPI: Sendable {
         return value
     }
 
-    private func rejectUnknownFields(_ object: JSONValue, allowed: [String], prefix: String) throws(APIError) {
+    static func rejectUnknownFields(_ object: JSONValue, allowed: [String], prefix: String) throws(APIError) {
         guard case .object(let members) = object else { return }
         if let unknown = members.first(where: { !allowed.contains($0.key) }) {
             throw .unknownField(prefix + unknown.key, allowed: allowed)
@@ -454,7 +492,7 @@ public final class ProducerAPI: Sendable {
     /// Reads `value`, `interval` and `animated` from `object` for metric `id`; `field` prefixes error fields.
     private func metricUpdate(_ object: JSONValue, id: String, field: String) throws(APIError) -> MetricUpdate {
         let allowed = (field.isEmpty ? [] : ["id"]) + ["value", "interval", "animated", "policy"]
-        try rejectUnknownFields(object, allowed: allowed, prefix: field)
+        try Self.rejectUnknownFields(object, allowed: allowed, prefix: field)
         guard let valueJSON = object["value"] else { throw .missingField(field + "value") }
         guard case .number(let number) = valueJSON else {
             throw .wrongType(field + "value", expected: "a number", got: valueJSON)

@@ -7,6 +7,8 @@ final class DashboardSocket: WebSocketDelegate {
     private let hub: DashboardHub?
     private let fps: Int?
     private let protocolVersion: String?
+    private let access: AccessDecision
+    private let viewerKeys: ViewerKeys?
     private let gate: ClientMessageGate
     private let clock: FrameClock
     private let sessionID = Mutex<Int?>(nil)
@@ -15,15 +17,19 @@ final class DashboardSocket: WebSocketDelegate {
     ///   - hub: `nil` for an unknown dashboard: the socket is closed with 4404 once open.
     ///   - protocolVersion: the `protocol` the client asked for, if it did; any other than the hub's closes the socket
     ///     with 4406 once open.
+    ///   - access: whether the screen may watch the dashboard; it is closed with 1008 once open if not, and with 1008
+    ///     when the viewer key it opened with is revoked.
     ///   - messageLimits: how much this screen may send before it is closed with 1008.
     ///   - clock: times the message rate.
     init(
-        hub: DashboardHub?, fps: Int?, protocolVersion: String? = nil, messageLimits: ClientMessageGate.Limits = .init(),
-        clock: FrameClock = .monotonic()
+        hub: DashboardHub?, fps: Int?, protocolVersion: String? = nil, access: AccessDecision = .granted(viewerKey: nil),
+        viewerKeys: ViewerKeys? = nil, messageLimits: ClientMessageGate.Limits = .init(), clock: FrameClock = .monotonic()
     ) {
         self.hub = hub
         self.fps = fps
         self.protocolVersion = protocolVersion
+        self.access = access
+        self.viewerKeys = viewerKeys
         self.gate = ClientMessageGate(limits: messageLimits)
         self.clock = clock
     }
@@ -37,6 +43,21 @@ final class DashboardSocket: WebSocketDelegate {
             socket.close(
                 code: .unsupportedProtocol, reason: "this server speaks protocol \(HubStateMachine.protocolVersion)")
             return
+        }
+        switch access {
+        case .keyRequired:
+            socket.close(code: .policyViolation, reason: "viewer key required")
+            return
+        case .keyRefused:
+            socket.close(code: .policyViolation, reason: "viewer key refused")
+            return
+        case .granted(let key?):
+            guard viewerKeys?.attach(socket, to: key) == true else {
+                socket.close(code: .policyViolation, reason: "viewer key revoked")
+                return
+            }
+        case .granted(nil):
+            break
         }
         let id = hub.connect(socket, fps: fps)
         sessionID.withLock { $0 = id }
@@ -57,6 +78,7 @@ final class DashboardSocket: WebSocketDelegate {
     }
 
     func webSocketDidClose(_ socket: WebSocket, code: WebSocketCloseCode?, reason: String) {
+        if case .granted(let key?) = access { viewerKeys?.detach(socket, from: key) }
         guard let hub, let id = sessionID.withLock({ $0 }) else { return }
         hub.disconnect(id)
     }

@@ -6,6 +6,7 @@ public import RollboardNet
 public final class RollboardApplication: ServerHandler {
     private let configuration: RollboardConfiguration
     private let api: ProducerAPI
+    private let admin: AdminAPI?
     private let directory: DashboardDirectory
     private let metrics: ServerMetrics
     private let files: StaticFileResponder
@@ -14,10 +15,12 @@ public final class RollboardApplication: ServerHandler {
 
     /// - Parameters:
     ///   - publicDirectory: the folder of the page's static files (`public/`).
+    ///   - admin: the admin API (`nil`: `/api/v1/admin/…` answers 404).
     ///   - isSecure: whether the server speaks TLS, so its own pages have `https` origins.
     public init(
         configuration: RollboardConfiguration,
         api: ProducerAPI,
+        admin: AdminAPI? = nil,
         directory: DashboardDirectory,
         metrics: ServerMetrics,
         publicDirectory: String,
@@ -25,6 +28,7 @@ public final class RollboardApplication: ServerHandler {
     ) {
         self.configuration = configuration
         self.api = api
+        self.admin = admin
         self.directory = directory
         self.metrics = metrics
         self.publicDirectory = publicDirectory
@@ -35,6 +39,10 @@ public final class RollboardApplication: ServerHandler {
 
     public func handle(_ request: HTTPRequest, respond: @escaping @Sendable (HTTPResponse) -> Void) {
         let path = request.path
+        if AdminAPI.handles(path: path), let admin {
+            respond(admin.handle(request))
+            return
+        }
         if ProducerAPI.handles(path: path) {
             let metrics = self.metrics
             let isWrite = !["GET", "HEAD"].contains(request.method)
@@ -55,13 +63,22 @@ public final class RollboardApplication: ServerHandler {
         }
         if path.hasPrefix("/d/") {
             let id = String(path.dropFirst(3))
-            guard configuration.dashboard(id) != nil else {
-                respond(UnknownDashboardPage.response(id: id, accept: request.headers["Accept"]))
+            let accept = request.headers["Accept"]
+            guard let dashboard = configuration.dashboard(id) else {
+                respond(DashboardRefusal.unknown(id: id).response(accept: accept))
                 return
+            }
+            switch api.access.decide(dashboard, api.access.credential(of: request)) {
+            case .granted: break
+            case .keyRequired: return respond(DashboardRefusal.keyRequired(id: id).response(accept: accept))
+            case .keyRefused: return respond(DashboardRefusal.keyRefused(id: id).response(accept: accept))
             }
             var page = request
             page.target = "/dashboard.html"
-            respond(files.respond(to: page))
+            var response = files.respond(to: page)
+            // The address may carry a viewer key: no Referer for links and assets to leak it.
+            response.headers.add(name: "Referrer-Policy", value: "no-referrer")
+            respond(response)
             return
         }
         if path == "/ws" {
@@ -89,10 +106,13 @@ public final class RollboardApplication: ServerHandler {
             fps = value
         }
         let hub = query["dashboard"].flatMap { directory.hub($0) }
+        let access = query["dashboard"].flatMap { configuration.dashboard($0) }.map {
+            api.access.decide($0, api.access.credential(of: request))
+        }
         return .accept(
             DashboardSocket(
-                hub: hub, fps: fps, protocolVersion: query["protocol"],
-                messageLimits: configuration.server.limits.clientMessageLimits))
+                hub: hub, fps: fps, protocolVersion: query["protocol"], access: access ?? .granted(viewerKey: nil),
+                viewerKeys: api.access.keys, messageLimits: configuration.server.limits.clientMessageLimits))
     }
 
     private static let methodNotAllowed: HTTPResponse = {

@@ -8,13 +8,19 @@ public struct DashboardConfiguration: Sendable, Equatable {
     public var tiles: [TileConfiguration]
     /// The file the dashboard came from, as named in error messages.
     public var file: String
+    /// Who may watch it; `nil` means the server's `dashboardAccess`.
+    public var access: DashboardAccess?
 
-    public init(id: String, title: String, grid: GridSize, tiles: [TileConfiguration], file: String) {
+    public init(
+        id: String, title: String, grid: GridSize, tiles: [TileConfiguration], file: String,
+        access: DashboardAccess? = nil
+    ) {
         self.id = id
         self.title = title
         self.grid = grid
         self.tiles = tiles
         self.file = file
+        self.access = access
     }
 
     /// The tile with the given id.

@@ -111,6 +111,11 @@ public struct RollboardConfiguration: Sendable, Equatable {
         dashboards.first { $0.id == id }
     }
 
+    /// Who may watch `dashboard`: its own `access`, else the server's `dashboardAccess`.
+    public func access(of dashboard: DashboardConfiguration) -> DashboardAccess {
+        dashboard.access ?? server.dashboardAccess
+    }
+
     /// Seconds after which `tile` shows as stale: its own `staleAfter`, else the server's; `nil` = never.
     public func staleAfter(_ tile: TileConfiguration) -> Double? {
         tile.staleAfter ?? server.staleAfter

@@ -2,7 +2,8 @@ import Yams
 
 extension ServerSettings {
     static let topLevelKeys = [
-        "host", "port", "tls", "dataDirectory", "limits", "allowedOrigins", "producerTokens", "staleAfter",
+        "host", "port", "tls", "dataDirectory", "limits", "allowedOrigins", "producerTokens", "adminTokens",
+        "dashboardAccess", "staleAfter",
         "historyLength", "journalCompactionBytes", "shutdownTimeout",
     ]
     static let limitKeys = [
@@ -55,6 +56,13 @@ extension ServerSettings {
                 ProducerToken(node: node, field: "producerTokens[\(index)]", reader: reader)
             }
         }
+        if let tokens = reader.strings("adminTokens") {
+            for (index, token) in tokens.enumerated() where !ProducerToken.isAcceptable(token) {
+                reader.report("adminTokens[\(index)]", ProducerToken.rule)
+            }
+            adminTokens = tokens.filter(ProducerToken.isAcceptable)
+        }
+        dashboardAccess = reader.access("dashboardAccess") ?? dashboardAccess
         staleAfter = reader.double("staleAfter", in: 1...31_536_000)
         historyLength = reader.int("historyLength", in: 1...10_000) ?? historyLength
         journalCompactionBytes =
@@ -98,18 +106,20 @@ extension ServerSettings.Limits {
 extension ProducerToken {
     /// Shortest token accepted in the file.
     static let minimumLength = 16
+    static let rule = "must be at least \(minimumLength) printable ASCII characters without spaces"
+
+    /// Whether `token` may be configured: long enough, printable ASCII, no spaces.
+    static func isAcceptable(_ token: String) -> Bool {
+        token.count >= minimumLength && token.unicodeScalars.allSatisfy { (0x21...0x7e).contains($0.value) }
+    }
 
     init?(node: Node, field: String, reader parent: YAMLMappingReader) {
         guard let reader = YAMLMappingReader(node, context: parent.context, field: field, problems: parent.problems)
         else { return nil }
         reader.rejectUnknownKeys(allowed: ["token", "metrics"])
         guard reader.require("token"), let token = reader.string("token") else { return nil }
-        guard token.count >= Self.minimumLength, token.unicodeScalars.allSatisfy({ (0x21...0x7e).contains($0.value) })
-        else {
-            reader.report(
-                "token",
-                "must be at least \(Self.minimumLength) printable ASCII characters without spaces"
-            )
+        guard Self.isAcceptable(token) else {
+            reader.report("token", Self.rule)
             return nil
         }
         let metrics = reader.strings("metrics")
@@ -117,5 +127,17 @@ extension ProducerToken {
             reader.report("metrics", "must not be empty (leave it out to allow every id)")
         }
         self.init(token: token, metrics: metrics.map(Set.init))
+    }
+}
+
+extension YAMLMappingReader {
+    /// `public` or `key` at `key`; anything else is reported.
+    func access(_ key: String) -> DashboardAccess? {
+        guard let text = string(key) else { return nil }
+        guard let access = DashboardAccess(rawValue: text) else {
+            report(key, "must be public or key, got \"\(text)\"")
+            return nil
+        }
+        return access
     }
 }

@@ -6,13 +6,18 @@ public struct ServerSettings: Sendable, Equatable {
     public var port: Int = 8443
     /// The certificate and key files; `nil` means a self-signed pair generated in the data directory on first start.
     public var tls: TLSFiles?
-    /// Where the store, the generated certificate and the generated producer token live.
+    /// Where the store, the viewer keys, the generated certificate and the generated tokens live.
     public var dataDirectory: String = ".data"
     public var limits = Limits()
     /// Values of the `Origin` header allowed to open a WebSocket; empty means the same host as the request.
     public var allowedOrigins: [String] = []
     /// Producer tokens from the file (see `ProducerTokens.resolve` for the environment and generated ones).
     public var producerTokens: [ProducerToken] = []
+    /// Admin tokens from the file (see `AdminTokens.resolve` for the environment and generated ones): they manage
+    /// viewer keys and read everything, and cannot write values.
+    public var adminTokens: [String] = []
+    /// Who may watch a dashboard that does not say: `public` (anyone who reaches the port) unless set to `key`.
+    public var dashboardAccess: DashboardAccess = .everyone
     /// Seconds without a new value after which a tile shows as stale, unless the tile says otherwise; `nil` = never.
     public var staleAfter: Double?
     /// How many past values the store keeps per metric.
@@ -78,6 +83,9 @@ public struct ServerSettings: Sendable, Equatable {
             privateKey: dataDirectory + "/tls/private-key.pem"
         )
     }
+
+    /// The viewer keys' file inside the data directory.
+    public var viewerKeysPath: String { dataDirectory + "/" + ViewerKeys.fileName }
 
     /// The store's directory inside the data directory.
     public var storeDirectory: String { dataDirectory + "/store" }

@@ -1,0 +1,64 @@
+import RollboardNet
+
+/// Who may see what: each dashboard's access (`public` or `key`), the viewer keys, and the producer and admin tokens,
+/// which read everything.
+///
+/// A request presents a viewer key as `?key=…` or, like any token, as `Authorization: Bearer …`.
+struct ViewerAccess: Sendable {
+    let configuration: RollboardConfiguration
+    let keys: ViewerKeys?
+    /// Producer and admin tokens: each reads every dashboard and value.
+    let readerTokens: [[UInt8]]
+
+    /// What a request presented.
+    enum Credential {
+        case none
+        /// A producer or admin token.
+        case token
+        case key(ViewerKey)
+        /// Something that is neither a token nor a viewer key in force.
+        case unknown
+    }
+
+    /// The credential of `request`: its `?key=` or its bearer token.
+    func credential(of request: HTTPRequest) -> Credential {
+        guard let presented = request.query["key"].flatMap({ $0.isEmpty ? nil : $0 }) ?? request.bearerToken else {
+            return .none
+        }
+        let bytes = Array(presented.utf8)
+        var isToken = false
+        for token in readerTokens where ConstantTime.equals(token, bytes) { isToken = true }
+        if isToken { return .token }
+        if let key = keys?.match(presented) { return .key(key) }
+        return .unknown
+    }
+
+    /// Whether `credential` may see dashboard `dashboard`.
+    func decide(_ dashboard: DashboardConfiguration, _ credential: Credential) -> AccessDecision {
+        switch (configuration.access(of: dashboard), credential) {
+        case (.everyone, _), (_, .token): return .granted(viewerKey: nil)
+        case (.viewerKey, .key(let key)): return key.grants(dashboard.id) ? .granted(viewerKey: key.id) : .keyRefused
+        case (.viewerKey, .none): return .keyRequired
+        case (.viewerKey, .unknown): return .keyRefused
+        }
+    }
+
+    /// Whether `credential` may read id `id` (a metric or wheel): it may when it may see some dashboard that shows it.
+    func decide(valueOf id: String, _ credential: Credential) -> AccessDecision {
+        var decision = AccessDecision.keyRefused
+        for reference in configuration.catalog.tiles[id] ?? [] {
+            guard let dashboard = configuration.dashboard(reference.dashboard) else { continue }
+            switch decide(dashboard, credential) {
+            case .granted: return .granted(viewerKey: nil)
+            case .keyRequired: decision = .keyRequired
+            case .keyRefused: break
+            }
+        }
+        return decision
+    }
+
+    /// The dashboards `credential` may see, in configuration order.
+    func visibleDashboards(_ credential: Credential) -> [DashboardConfiguration] {
+        configuration.dashboards.filter { decide($0, credential).isGranted }
+    }
+}

@@ -1,0 +1,149 @@
+import Foundation
+import RollboardNet
+import Testing
+
+@testable import RollboardServer
+
+/// The admin API and viewer keys through the real TLS server, with every shipped dashboard behind a key.
+@Suite("AdminAPI")
+struct AdminAPITests {
+    /// Creates a key through the admin API; its id and secret.
+    private func createKey(_ live: LiveServer, _ body: String) throws -> (id: String, secret: String) {
+        let response = try live.request(
+            "POST", "/api/v1/admin/keys", body: Array(body.utf8), token: LiveServer.adminToken,
+            contentType: "application/json")
+        guard response.status == .created else { throw LiveServerError("create: \(response.status.code) \(response.text)") }
+        let json = try jsonObject(response.body)
+        return (try #require(json["id"] as? String), try #require(json["key"] as? String))
+    }
+
+    @Test("an admin creates a key shown once, lists it without its secret, and revokes it")
+    func lifecycle() throws {
+        try withLiveServer(dashboardAccess: .viewerKey) { live in
+            let (id, secret) = try createKey(live, #"{"name":"lobby TV","dashboards":["demo"]}"#)
+            let list = try live.request("GET", "/api/v1/admin/keys", token: LiveServer.adminToken)
+            #expect(list.status == .ok)
+            #expect(list.text.contains(#""id":"\#(id)","name":"lobby TV","dashboards":["demo"]"#))
+            #expect(list.text.contains(#""screens":0"#))
+            #expect(!list.text.contains(secret))
+            let revoked = try live.request("DELETE", "/api/v1/admin/keys/\(id)", token: LiveServer.adminToken)
+            #expect(revoked.text == #"{"id":"\#(id)","revoked":true,"closedScreens":0}"#)
+            let again = try live.request("DELETE", "/api/v1/admin/keys/\(id)", token: LiveServer.adminToken)
+            #expect(again.status == .notFound && again.errorCode == "unknown_key")
+        }
+    }
+
+    @Test(
+        "admin requests without the admin token are refused: none or unknown 401, a producer token 403",
+        arguments: [(nil as String?, 401), ("not-a-token-at-all-12345", 401), (LiveServer.token, 403)])
+    func adminOnly(token: String?, status: Int) throws {
+        try withLiveServer { live in
+            let list = try live.request("GET", "/api/v1/admin/keys", token: token)
+            #expect(list.status.code == status)
+            let create = try live.request(
+                "POST", "/api/v1/admin/keys", body: Array(#"{"name":"x"}"#.utf8), token: token,
+                contentType: "application/json")
+            #expect(create.status.code == status)
+        }
+    }
+
+    @Test(
+        "a bad key request gets its precise error",
+        arguments: [
+            (#"{}"#, 400, "missing_field"),
+            (#"{"name":3}"#, 400, "wrong_type"),
+            (#"{"name":""}"#, 422, "invalid_value"),
+            (#"{"name":"x","dashboards":["nope"]}"#, 422, "invalid_value"),
+            (#"{"name":"x","dashboards":[]}"#, 422, "invalid_value"),
+            (#"{"name":"x","dashboards":"demo"}"#, 400, "wrong_type"),
+            (#"{"name":"x","colour":"red"}"#, 400, "unknown_field"),
+            (#"{"name":"x""#, 400, "malformed_json"),
+        ])
+    func badRequests(body: String, status: Int, code: String) throws {
+        try withLiveServer { live in
+            let response = try live.request(
+                "POST", "/api/v1/admin/keys", body: Array(body.utf8), token: LiveServer.adminToken,
+                contentType: "application/json")
+            #expect(response.status.code == status)
+            #expect(response.errorCode == code)
+            let list = try live.request("GET", "/api/v1/admin/keys", token: LiveServer.adminToken)
+            #expect(list.text == #"{"keys":[]}"#)
+        }
+    }
+
+    @Test("a dashboard behind a key: the page, the WebSocket and the reads open to the key and refuse without it")
+    func keyOpensDashboard() throws {
+        try withLiveServer(dashboardAccess: .viewerKey) { live in
+            let (_, secret) = try createKey(live, #"{"name":"demo only","dashboards":["demo"]}"#)
+            let otherSecret = "rbv_" + String(repeating: "0", count: 64)
+
+            let html = "text/html"
+            #expect(try live.request("GET", "/d/demo", accept: html).status == .unauthorized)
+            #expect(try live.request("GET", "/d/demo?key=\(otherSecret)", accept: html).status == .forbidden)
+            let page = try live.request("GET", "/d/demo?key=\(secret)", accept: html)
+            #expect(page.status == .ok)
+            #expect(page.headers["Referrer-Policy"] == "no-referrer")
+
+            let refused = try Screen(live.webSocket("/ws?dashboard=demo"))
+            #expect(try refused.closing() == (1008, "viewer key required"))
+            let wrong = try Screen(live.webSocket("/ws?dashboard=demo&key=\(otherSecret)"))
+            #expect(try wrong.closing() == (1008, "viewer key refused"))
+            let screen = try Screen(live.webSocket("/ws?dashboard=demo&key=\(secret)"))
+            #expect(try screen.hello()["protocol"] as? Int == 2)
+
+            #expect(try live.post("/api/v1/metrics/revenue", #"{"value":5}"#).status == .accepted)
+            #expect(try live.request("GET", "/api/v1/metrics/revenue").status == .unauthorized)
+            #expect(try live.request("GET", "/api/v1/metrics/revenue?key=\(otherSecret)").status == .forbidden)
+            #expect(try live.request("GET", "/api/v1/metrics/revenue?key=\(secret)").status == .ok)
+            #expect(try live.request("GET", "/api/v1/metrics/revenue", token: secret).status == .ok)
+            #expect(try live.request("GET", "/api/v1/metrics/revenue", token: LiveServer.token).status == .ok)
+            let listed = try live.request("GET", "/api/v1/metrics")
+            #expect(listed.status == .ok && !listed.text.contains("revenue"))
+            #expect(try live.request("GET", "/api/v1/dashboards").text == #"{"dashboards":[]}"#)
+            #expect(try live.request("GET", "/api/v1/dashboards?key=\(secret)").text.hasPrefix(#"{"dashboards":[{"id":"demo""#))
+        }
+    }
+
+    @Test("revoking a key closes the screens open with it with 1008 at once; other screens carry on")
+    func revokeClosesScreens() throws {
+        try withLiveServer(dashboardAccess: .viewerKey) { live in
+            let (id, secret) = try createKey(live, #"{"name":"wall"}"#)
+            let (_, otherSecret) = try createKey(live, #"{"name":"kept"}"#)
+            let first = try Screen(live.webSocket("/ws?dashboard=demo&key=\(secret)"))
+            let second = try Screen(live.webSocket("/ws?dashboard=demo&key=\(secret)"))
+            let other = try Screen(live.webSocket("/ws?dashboard=demo&key=\(otherSecret)"))
+            for screen in [first, second, other] { _ = try screen.hello() }
+            let listed = try live.request("GET", "/api/v1/admin/keys", token: LiveServer.adminToken)
+            #expect(listed.text.contains(#""name":"wall","dashboards":null"#))
+
+            let revoked = try live.request("DELETE", "/api/v1/admin/keys/\(id)", token: LiveServer.adminToken)
+            #expect(revoked.text == #"{"id":"\#(id)","revoked":true,"closedScreens":2}"#)
+            #expect(try first.closing() == (1008, "viewer key revoked"))
+            #expect(try second.closing() == (1008, "viewer key revoked"))
+
+            #expect(try live.post("/api/v1/metrics/revenue", #"{"value":7,"animated":false}"#).status == .accepted)
+            let frames = try other.frames { ($0["tiles"] as? [String: Any])?["revenue"] != nil }
+            #expect(!frames.isEmpty)
+            let again = try Screen(live.webSocket("/ws?dashboard=demo&key=\(secret)"))
+            #expect(try again.closing() == (1008, "viewer key refused"))
+            #expect(try live.request("GET", "/d/demo?key=\(secret)", accept: "text/html").status == .forbidden)
+        }
+    }
+
+    @Test("keys survive a restart of the server on the same data folder")
+    func keysSurviveRestart() throws {
+        let folder = TemporaryDirectory()
+        defer { folder.remove() }
+        let secret: String
+        do {
+            let live = try LiveServer(dataDirectory: folder.path, dashboardAccess: .viewerKey)
+            defer { live.stop() }
+            secret = try createKey(live, #"{"name":"kept"}"#).secret
+        }
+        let live = try LiveServer(dataDirectory: folder.path, dashboardAccess: .viewerKey)
+        defer { live.stop() }
+        #expect(try live.request("GET", "/d/demo?key=\(secret)").status == .ok)
+        let screen = try Screen(live.webSocket("/ws?dashboard=demo&key=\(secret)"))
+        #expect(try screen.hello()["type"] as? String == "hello")
+    }
+}
