@@ -95,10 +95,10 @@ final class HTTPConnectionHandler: ConnectionHandler {
         if !keepAlive { isFinishing = true }
         let latch = ResponseLatch()
         let logger = connection.logger
-        let target = request.target
+        let path = request.path  // never the query: it may carry a viewer key
         context.handler.handle(request) { response in
             guard latch.claim() else {
-                logger.warning("respond called more than once; ignored", metadata: ["target": "\(target)"])
+                logger.warning("respond called more than once; ignored", metadata: ["path": "\(path)"])
                 return
             }
             connection.execute { connection in

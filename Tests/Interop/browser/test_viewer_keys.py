@@ -148,8 +148,13 @@ def main() -> int:
     try:
         config = os.path.join(folder, "config")
         shutil.copytree(os.path.join(REPOSITORY, "config"), config)
-        with open(os.path.join(config, "server.yaml"), "a") as handle:
-            handle.write("\ndashboardAccess: key\n")
+        server_yaml = os.path.join(config, "server.yaml")
+        with open(server_yaml) as handle:
+            settings = handle.read()
+        if "\ndashboardAccess: public" not in settings:
+            raise SystemExit("config/server.yaml no longer says dashboardAccess: public; update this test")
+        with open(server_yaml, "w") as handle:
+            handle.write(settings.replace("\ndashboardAccess: public", "\ndashboardAccess: key"))
         server = RollboardProcess(arguments.binary, os.path.join(folder, "data"), TOKEN, config=config,
                                   environment={"ROLLBOARD_ADMIN_TOKEN": ADMIN})
         server.start()
