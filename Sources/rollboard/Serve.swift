@@ -74,11 +74,11 @@ struct Serve: ParsableCommand {
         let api = ProducerAPI(
             configuration: configuration, tokens: tokens.tokens, store: store, logger: logger, viewerKeys: viewerKeys,
             adminTokens: adminTokens.tokens)
-        let admin = AdminAPI(
-            configuration: configuration, tokens: adminTokens.tokens, producerTokens: tokens.tokens, keys: viewerKeys,
-            logger: logger)
         let directory = try DashboardDirectory(
             configuration: configuration, store: store, api: api, metrics: metrics, logger: logger)
+        let admin = AdminAPI(
+            configuration: configuration, tokens: adminTokens.tokens, producerTokens: tokens.tokens, keys: viewerKeys,
+            directory: directory, logger: logger)
         let application = RollboardApplication(
             configuration: configuration, api: api, admin: admin, directory: directory, metrics: metrics,
             publicDirectory: publicDir, isSecure: tls != nil)

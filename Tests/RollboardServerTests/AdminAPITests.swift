@@ -147,3 +147,136 @@ struct AdminAPITests {
         #expect(try screen.hello()["type"] as? String == "hello")
     }
 }
+
+extension Screen {
+    /// Reads past frames until a message of `type` arrives; fails after `seconds`.
+    func awaitMessage(_ type: String, within seconds: Double = 4) throws -> [String: Any] {
+        let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
+        while ContinuousClock.now < deadline {
+            let message = try next()
+            if message["type"] as? String == type { return message }
+        }
+        throw LiveServerError("no \(type) message within \(seconds) s")
+    }
+}
+
+/// Screens listed and controlled through the admin API on the real TLS server.
+@Suite("AdminAPI screens")
+struct AdminAPIScreensTests {
+    private func adminPost(_ live: LiveServer, _ path: String, _ body: String? = nil) throws -> HTTPResponse {
+        try live.request(
+            "POST", path, body: Array((body ?? "").utf8), token: LiveServer.adminToken,
+            contentType: body == nil ? nil : "application/json")
+    }
+
+    private func screens(_ live: LiveServer) throws -> [[String: Any]] {
+        let response = try live.request("GET", "/api/v1/screens", token: LiveServer.adminToken)
+        guard response.status == .ok else { throw LiveServerError("screens: \(response.status.code) \(response.text)") }
+        return try jsonObject(response.body)["screens"] as? [[String: Any]] ?? []
+    }
+
+    /// Polls the list until `count` screens are in it.
+    private func screens(_ live: LiveServer, count: Int) throws -> [[String: Any]] {
+        let deadline = ContinuousClock.now + .seconds(4)
+        var listed = try screens(live)
+        while listed.count != count && ContinuousClock.now < deadline {
+            Thread.sleep(forTimeInterval: 0.02)
+            listed = try screens(live)
+        }
+        return listed
+    }
+
+    @Test("the list of screens names each one, its address, browser, dashboard, rate and skipped frames; admins only")
+    func listsScreens() throws {
+        try withLiveServer { live in
+            var headers: HTTPHeaders = [:]
+            headers.add(name: "User-Agent", value: "LobbyTV/1.0 (test)")
+            let lobby = try Screen(live.webSocket("/ws?dashboard=demo&name=Lobby%20TV&fps=10", headers: headers))
+            let other = try Screen(live.webSocket("/ws?dashboard=demo&name=%0A%20"))
+            _ = try lobby.hello()
+            _ = try other.hello()
+            let listed = try screens(live, count: 2)
+            #expect(listed.count == 2)
+            let first = try #require(listed.first)
+            #expect(first["dashboard"] as? String == "demo")
+            #expect(first["name"] as? String == "Lobby TV")
+            #expect(first["address"] as? String == "127.0.0.1")
+            #expect(first["userAgent"] as? String == "LobbyTV/1.0 (test)")
+            #expect(first["fps"] as? Int == 10)
+            #expect(first["paused"] as? Bool == false)
+            #expect(first["framesSkipped"] as? Int == 0)
+            #expect((first["connectedAt"] as? String)?.hasSuffix("Z") == true)
+            #expect(listed.last?["name"] is NSNull, "a name of blanks and control characters is no name")
+            #expect(listed.last?["fps"] as? Int == 30)
+
+            #expect(try live.request("GET", "/api/v1/screens").status == .unauthorized)
+            #expect(try live.request("GET", "/api/v1/screens", token: LiveServer.token).status == .forbidden)
+
+            other.socket.disconnect()
+            #expect(try screens(live, count: 1).map { $0["name"] as? String } == ["Lobby TV"])
+        }
+    }
+
+    @Test("reload and an announcement reach every screen of the dashboard; a screen that joins gets the announcement")
+    func reloadAndAnnounce() throws {
+        try withLiveServer { live in
+            let first = try Screen(live.webSocket("/ws?dashboard=demo"))
+            let second = try Screen(live.webSocket("/ws?dashboard=demo&fps=5"))
+            _ = try first.hello()
+            _ = try second.hello()
+            _ = try screens(live, count: 2)
+
+            let reload = try adminPost(live, "/api/v1/admin/dashboards/demo/reload")
+            #expect(reload.status == .accepted)
+            #expect(reload.text == #"{"dashboard":"demo","screens":2}"#)
+            _ = try first.awaitMessage("reload")
+            _ = try second.awaitMessage("reload")
+
+            let announce = try adminPost(
+                live, "/api/v1/admin/dashboards/demo/announce", #"{"text":"Fire drill at 3 pm","seconds":20}"#)
+            #expect(announce.text == #"{"dashboard":"demo","screens":2,"seconds":20}"#)
+            for screen in [first, second] {
+                let message = try screen.awaitMessage("announce")
+                #expect(message["text"] as? String == "Fire drill at 3 pm")
+                #expect(message["seconds"] as? Double == 20)
+            }
+            let late = try Screen(live.webSocket("/ws?dashboard=demo"))
+            _ = try late.hello()
+            let joined = try late.awaitMessage("announce")
+            #expect(joined["text"] as? String == "Fire drill at 3 pm")
+            #expect((joined["seconds"] as? Double).map { $0 > 15 && $0 <= 20 } == true)
+
+            #expect(try adminPost(live, "/api/v1/admin/dashboards/nope/reload").status == .notFound)
+            for (body, status) in [
+                (#"{"seconds":5}"#, 400), (#"{"text":""}"#, 422), (#"{"text":"x","seconds":-1}"#, 422),
+                (#"{"text":"x","seconds":"5"}"#, 400), (#"{"text":"x","colour":1}"#, 400),
+            ] {
+                #expect(try adminPost(live, "/api/v1/admin/dashboards/demo/announce", body).status.code == status, "\(body)")
+            }
+            #expect(try live.request("POST", "/api/v1/admin/dashboards/demo/reload", token: LiveServer.token).status == .forbidden)
+        }
+    }
+
+    @Test("identify reaches only the screen named, with its name")
+    func identify() throws {
+        try withLiveServer { live in
+            let lobby = try Screen(live.webSocket("/ws?dashboard=demo&name=Lobby%20TV"))
+            let other = try Screen(live.webSocket("/ws?dashboard=demo&name=Kitchen"))
+            _ = try lobby.hello()
+            _ = try other.hello()
+            let listed = try screens(live, count: 2)
+            let id = try #require(listed.first { $0["name"] as? String == "Lobby TV" }?["id"] as? Int)
+            let answer = try adminPost(live, "/api/v1/admin/screens/\(id)/identify", #"{"seconds":3}"#)
+            #expect(answer.text == #"{"screen":\#(id),"name":"Lobby TV","seconds":3}"#)
+            let message = try lobby.awaitMessage("identify")
+            #expect(message["name"] as? String == "Lobby TV")
+            #expect(message["seconds"] as? Double == 3)
+            _ = try adminPost(live, "/api/v1/admin/dashboards/demo/reload")
+            var kitchen: [String] = []
+            while kitchen.last != "reload" { kitchen.append(try other.next()["type"] as? String ?? "") }
+            #expect(!kitchen.contains("identify"), "the kitchen screen got \(kitchen)")
+            #expect(try adminPost(live, "/api/v1/admin/screens/999/identify").status == .notFound)
+            #expect(try adminPost(live, "/api/v1/admin/screens/\(id)/identify", #"{"seconds":0}"#).status.code == 422)
+        }
+    }
+}

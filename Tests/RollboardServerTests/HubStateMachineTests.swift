@@ -162,10 +162,59 @@ struct HubStateMachineTests {
             .prime(stream: 10, to: [2]),
             .skipped(1),
         ])
+        #expect(machine.screenStatuses[1]?.framesSkipped == 0)
+        #expect(machine.screenStatuses[2]?.framesSkipped == 2)
+        #expect(machine.screenStatuses[3]?.framesSkipped == 3)
         var closed: [HubAction] = []
         for step in 5...12 { closed += machine.tick(now: Double(step) / 10, isWritable: { !blocked.contains($0) }) }
         #expect(closed.contains(.closeTooSlow(session: 3)))
         #expect(machine.sessionCount == 2)
+    }
+
+    @Test("a reload goes to every screen as a message of its own, each primed again for its stream")
+    func reloadReachesEveryScreen() {
+        var machine = makeMachine()
+        _ = machine.connect(1, fps: 10, now: 0)
+        _ = machine.connect(2, fps: 2, now: 0)
+        _ = machine.connect(3, fps: 10, now: 0)
+        let reload = #"{"type":"reload"}"#
+        #expect(machine.reload() == [
+            .send(text: reload, to: 1), .send(text: reload, to: 2), .send(text: reload, to: 3),
+            .prime(stream: 2, to: [2]), .prime(stream: 10, to: [1, 3]),
+        ])
+    }
+
+    @Test("an announcement reaches every screen, and a screen that connects before it ends gets the time left; 0 takes it down")
+    func announcementReachesJoiners() {
+        var machine = makeMachine()
+        _ = machine.connect(1, fps: nil, now: 0)
+        #expect(machine.announce("Fire drill at 3 pm", seconds: 30, now: 10) == [
+            .send(text: #"{"type":"announce","text":"Fire drill at 3 pm","seconds":30}"#, to: 1),
+            .prime(stream: 10, to: [1]),
+        ])
+        let joined = effects(machine.connect(2, fps: nil, now: 25.5))
+        #expect(joined.count == 3)
+        #expect(joined[1] == .send(text: #"{"type":"announce","text":"Fire drill at 3 pm","seconds":14.5}"#, to: 2))
+        #expect(joined[2] == .prime(stream: 10, to: [2]))
+        #expect(effects(machine.connect(3, fps: nil, now: 40.5)).count == 2, "the announcement is over")
+        _ = machine.announce("Lunch", seconds: 60, now: 50)
+        #expect(machine.announce("", seconds: 0, now: 51).first == .send(text: #"{"type":"announce","text":"","seconds":0}"#, to: 1))
+        #expect(effects(machine.connect(4, fps: nil, now: 52)).count == 2, "taken down")
+    }
+
+    @Test("identify goes to one screen only, primed again; an unknown screen gets nothing")
+    func identifyOneScreen() {
+        var machine = makeMachine()
+        _ = machine.connect(1, fps: nil, now: 0)
+        _ = machine.connect(2, fps: nil, now: 0)
+        #expect(machine.identify(2, name: "Lobby \"TV\"", seconds: 5) == [
+            .send(text: #"{"type":"identify","name":"Lobby \"TV\"","seconds":5}"#, to: 2), .prime(stream: 10, to: [2]),
+        ])
+        #expect(machine.identify(9, name: "x", seconds: 5).isEmpty)
+        #expect(machine.screenStatuses == [
+            1: ScreenStatus(fps: 10, isPaused: false, framesSkipped: 0),
+            2: ScreenStatus(fps: 10, isPaused: false, framesSkipped: 0),
+        ])
     }
 
     @Test("a viewer's own carousel move gives that screen frames of its own while the others stay on the stream")

@@ -58,11 +58,11 @@ final class LiveServer {
             let api = ProducerAPI(
                 configuration: configuration, tokens: tokens, store: store, logger: logger, viewerKeys: keys,
                 adminTokens: [Self.adminToken])
-            let admin = AdminAPI(
-                configuration: configuration, tokens: [Self.adminToken], producerTokens: tokens, keys: keys,
-                logger: logger)
             directory = try DashboardDirectory(
                 configuration: configuration, store: store, api: api, metrics: metrics, logger: logger)
+            let admin = AdminAPI(
+                configuration: configuration, tokens: [Self.adminToken], producerTokens: tokens, keys: keys,
+                directory: directory, logger: logger)
             let application = RollboardApplication(
                 configuration: configuration, api: api, admin: admin, directory: directory, metrics: metrics,
                 publicDirectory: Self.repositoryRoot + "/public")

@@ -167,6 +167,7 @@ public final class Server: Sendable {
         do {
             connection = try Connection(
                 fd: fd, loop: loop, tls: tls, options: configuration.connectionOptions, logger: logger,
+                peerAddress: address,
                 onClose: { [self] in
                     limiter.release(address)
                     liveConnections.leave()

@@ -14,6 +14,9 @@ public final class WebSocket: Sendable {
         self.connection = connection
     }
 
+    /// The client's IP address (`127.0.0.1`, `::1`), as the socket sees it (a proxy's, behind one).
+    public var remoteAddress: String? { connection.peerAddress?.description }
+
     /// False while buffered outbound bytes exceed the high watermark; a sender should skip or coalesce until
     /// `webSocketDidDrain`.
     public var isWritable: Bool { connection.isWritable }

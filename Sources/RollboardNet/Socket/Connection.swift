@@ -43,6 +43,8 @@ final class Connection: @unchecked Sendable {  // Mutable state is confined to `
     let loop: EventLoop
     let logger: Logger
     private let fd: Int32
+    /// The client's IP address, when the socket was accepted from one.
+    let peerAddress: PeerAddress?
     private let options: Options
     private let onClose: @Sendable () -> Void
     private let writable = Atomic<Bool>(true)
@@ -67,10 +69,11 @@ final class Connection: @unchecked Sendable {  // Mutable state is confined to `
     private var undeliveredWhenClosing = Int.max
 
     init(
-        fd: Int32, loop: EventLoop, tls: TLSContext?, options: Options, logger: Logger,
+        fd: Int32, loop: EventLoop, tls: TLSContext?, options: Options, logger: Logger, peerAddress: PeerAddress? = nil,
         onClose: @escaping @Sendable () -> Void
     ) throws(TLSError) {
         self.fd = fd
+        self.peerAddress = peerAddress
         self.loop = loop
         self.queue = loop.queue
         self.options = options

@@ -1,8 +1,11 @@
+import Dispatch
 import Foundation
 public import Logging
 public import RollboardNet
+import Synchronization
 
-/// The admin API (`/api/v1/admin/…`): viewer keys are created, listed and revoked here, without a restart.
+/// The admin API (`/api/v1/admin/…` and `/api/v1/screens`): viewer keys are created, listed and revoked, screens are
+/// listed, reloaded, shown an announcement or asked to identify themselves, all without a restart.
 /// See `docs/producer-api.md`.
 ///
 /// Every request needs `Authorization: Bearer <admin token>`; producer tokens are refused. Secrets are shown once, in
@@ -12,17 +15,20 @@ public final class AdminAPI: Sendable {
     private let tokens: [[UInt8]]
     private let producerTokens: [[UInt8]]
     private let keys: ViewerKeys
+    private let directory: DashboardDirectory?
     private let logger: Logger
     private let now: @Sendable () -> Double
 
     /// - Parameters:
     ///   - tokens: the admin tokens in force (see ``AdminTokens/resolve(configured:environment:dataDirectory:)``).
     ///   - producerTokens: recognised only to answer 403 rather than 401 when one is used here.
+    ///   - directory: the dashboards' hubs and their screens (`nil`: no screens to list or control).
     ///   - now: the wall clock, in seconds since 1970 (a key's `createdAt`).
     public init(
         configuration: RollboardConfiguration, tokens: [String], producerTokens: [ProducerToken] = [],
-        keys: ViewerKeys, logger: Logger, now: (@Sendable () -> Double)? = nil
+        keys: ViewerKeys, directory: DashboardDirectory? = nil, logger: Logger, now: (@Sendable () -> Double)? = nil
     ) {
+        self.directory = directory
         self.configuration = configuration
         self.tokens = tokens.map { Array($0.utf8) }
         self.producerTokens = producerTokens.map { Array($0.token.utf8) }
@@ -33,37 +39,153 @@ public final class AdminAPI: Sendable {
 
     /// Whether `path` belongs to this API.
     public static func handles(path: String) -> Bool {
-        path == "/api/v1/admin" || path.hasPrefix("/api/v1/admin/")
+        path == "/api/v1/admin" || path.hasPrefix("/api/v1/admin/") || path == "/api/v1/screens"
     }
 
-    /// Answers `request`.
-    public func handle(_ request: HTTPRequest) -> HTTPResponse {
+    /// Answers `request`; `respond` is called exactly once, on any queue.
+    public func handle(_ request: HTTPRequest, respond: @escaping @Sendable (HTTPResponse) -> Void) {
         do {
-            return try route(request)
+            try route(request, respond: respond)
         } catch {
             if error.status.code >= 500 {
                 logger.error("admin request failed", metadata: ["path": "\(request.path)", "detail": "\(error.detail)"])
             }
-            return error.response
+            respond(error.response)
         }
     }
 
-    private func route(_ request: HTTPRequest) throws(APIError) -> HTTPResponse {
+    private func route(_ request: HTTPRequest, respond: @escaping @Sendable (HTTPResponse) -> Void) throws(APIError) {
         let path = request.path
         let method = request.method
+        func allow(_ allowed: String) throws(APIError) {
+            guard allowed.split(separator: ",").contains(where: { String($0).trimmingWhitespaceAndNewlines() == method }) else {
+                throw .methodNotAllowed(method, path: path, allow: allowed)
+            }
+        }
         try authenticate(request)
         switch path.split(separator: "/").map(String.init) {
         case ["api", "v1", "admin", "keys"]:
-            switch method {
-            case "GET", "HEAD": return list()
-            case "POST": return try create(request)
-            default: throw .methodNotAllowed(method, path: path, allow: "GET, HEAD, POST")
-            }
+            try allow("GET, HEAD, POST")
+            respond(method == "POST" ? try create(request) : list())
         case let s where s.count == 5 && s[0...3] == ["api", "v1", "admin", "keys"]:
-            guard method == "DELETE" else { throw .methodNotAllowed(method, path: path, allow: "DELETE") }
-            return try revoke(s[4])
+            try allow("DELETE")
+            respond(try revoke(s[4]))
+        case ["api", "v1", "screens"]:
+            try allow("GET, HEAD")
+            listScreens(respond: respond)
+        case let s where s.count == 6 && s[0...3] == ["api", "v1", "admin", "dashboards"] && s[5] == "reload":
+            try allow("POST")
+            let hub = try hub(s[4])
+            hub.reload()
+            logger.notice("screens reloaded", metadata: ["dashboard": "\(s[4])"])
+            respond(accepted(dashboard: s[4], extra: []))
+        case let s where s.count == 6 && s[0...3] == ["api", "v1", "admin", "dashboards"] && s[5] == "announce":
+            try allow("POST")
+            let hub = try hub(s[4])
+            let (text, seconds) = try announcement(request)
+            hub.announce(text, seconds: seconds)
+            logger.notice("announcement shown", metadata: ["dashboard": "\(s[4])", "seconds": "\(seconds)"])
+            respond(accepted(dashboard: s[4], extra: [JSONMember("seconds", .number(seconds))]))
+        case let s where s.count == 6 && s[0...3] == ["api", "v1", "admin", "screens"] && s[5] == "identify":
+            try allow("POST")
+            guard let id = Int(s[4]), let screen = directory?.screens.screen(id) else {
+                throw .notFound("unknown_screen", "no screen \(JSONText.quoted(s[4])) is connected")
+            }
+            let seconds = try identifySeconds(request)
+            screen.hub.identify(screen.sessionID, name: screen.name ?? "Screen \(id)", seconds: seconds)
+            let body = JSONValue.object([
+                JSONMember("screen", .number(id)), JSONMember("name", .optional(screen.name.map(JSONValue.string))),
+                JSONMember("seconds", .number(seconds)),
+            ])
+            respond(HTTPResponse(status: .accepted, contentType: "application/json", text: body.serialized))
         default:
             throw .notFound("not_found", "no such endpoint: \(path)")
+        }
+    }
+
+    // MARK: Screens
+
+    /// The hub of dashboard `id`, or 404.
+    private func hub(_ id: String) throws(APIError) -> DashboardHub {
+        guard let hub = directory?.hub(id) else {
+            throw .notFound("unknown_dashboard", "no dashboard \(JSONText.quoted(id)) is configured")
+        }
+        return hub
+    }
+
+    private func accepted(dashboard: String, extra: [JSONMember]) -> HTTPResponse {
+        let count = directory?.screens.all.filter { $0.dashboard == dashboard }.count ?? 0
+        let body = JSONValue.object(
+            [JSONMember("dashboard", .string(dashboard)), JSONMember("screens", .number(count))] + extra)
+        return HTTPResponse(status: .accepted, contentType: "application/json", text: body.serialized)
+    }
+
+    /// `{"text": …, "seconds": …}`: 1 to 500 characters, shown 0 (take it down) to 86,400 seconds (default 30).
+    private func announcement(_ request: HTTPRequest) throws(APIError) -> (String, Double) {
+        let body = try ProducerAPI.parseBody(request, limit: configuration.server.limits.maxBodyBytes)
+        try ProducerAPI.rejectUnknownFields(body, allowed: ["text", "seconds"], prefix: "")
+        guard let textValue = body["text"] else { throw .missingField("text") }
+        guard case .string(let text) = textValue else { throw .wrongType("text", expected: "a string", got: textValue) }
+        guard (1...500).contains(text.count) else { throw .invalidValue("text: must be 1 to 500 characters") }
+        return (text, try seconds(body, default: 30, range: 0...86_400))
+    }
+
+    /// The optional `{"seconds": …}` of an identify request: 1 to 60, default 5.
+    private func identifySeconds(_ request: HTTPRequest) throws(APIError) -> Double {
+        guard !request.body.isEmpty else { return 5 }
+        let body = try ProducerAPI.parseBody(request, limit: configuration.server.limits.maxBodyBytes)
+        try ProducerAPI.rejectUnknownFields(body, allowed: ["seconds"], prefix: "")
+        return try seconds(body, default: 5, range: 1...60)
+    }
+
+    private func seconds(_ body: JSONValue, default value: Double, range: ClosedRange<Double>) throws(APIError)
+        -> Double
+    {
+        switch body["seconds"] {
+        case nil, .null?: return value
+        case .number(let number)?:
+            guard number.double.isFinite, range.contains(number.double) else {
+                throw .invalidValue(
+                    "seconds: must be from \(formatNumber(range.lowerBound)) to \(formatNumber(range.upperBound)), "
+                        + "got \(number.literal)")
+            }
+            return number.double
+        case let other?:
+            throw .wrongType("seconds", expected: "a number", got: other)
+        }
+    }
+
+    /// `{"screens":[…]}`: every connected screen with what its hub knows of it (frame rate, pause, skipped frames).
+    private func listScreens(respond: @escaping @Sendable (HTTPResponse) -> Void) {
+        let screens = directory?.screens.all ?? []
+        let hubs = Dictionary(screens.map { ($0.dashboard, $0.hub) }, uniquingKeysWith: { first, _ in first })
+        let statuses = Mutex<[String: [Int: ScreenStatus]]>([:])
+        let group = DispatchGroup()
+        for (dashboard, hub) in hubs {
+            group.enter()
+            hub.screenStatuses { found in
+                statuses.withLock { $0[dashboard] = found }
+                group.leave()
+            }
+        }
+        group.notify(queue: .global()) {
+            let known = statuses.withLock { $0 }
+            let items = screens.compactMap { screen -> JSONValue? in
+                guard let status = known[screen.dashboard]?[screen.sessionID] else { return nil }  // left meanwhile
+                return .object([
+                    JSONMember("id", .number(screen.id)),
+                    JSONMember("dashboard", .string(screen.dashboard)),
+                    JSONMember("name", .optional(screen.name.map(JSONValue.string))),
+                    JSONMember("address", .optional(screen.address.map(JSONValue.string))),
+                    JSONMember("userAgent", .optional(screen.userAgent.map(JSONValue.string))),
+                    JSONMember("connectedAt", .string(iso8601(screen.connectedAt))),
+                    JSONMember("fps", .number(status.fps)),
+                    JSONMember("paused", .bool(status.isPaused)),
+                    JSONMember("framesSkipped", .number(status.framesSkipped)),
+                ])
+            }
+            let body = JSONValue.object([JSONMember("screens", .array(items))])
+            respond(HTTPResponse(status: .ok, contentType: "application/json", text: body.serialized))
         }
     }
 

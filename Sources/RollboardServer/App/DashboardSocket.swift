@@ -1,3 +1,4 @@
+import Foundation
 import RollboardNet
 import Synchronization
 
@@ -9,6 +10,8 @@ final class DashboardSocket: WebSocketDelegate {
     private let protocolVersion: String?
     private let access: AccessDecision
     private let viewerKeys: ViewerKeys?
+    private let screens: ScreenRegistry?
+    private let screenID = Mutex<Int?>(nil)
     private let gate: ClientMessageGate
     private let clock: FrameClock
     private let sessionID = Mutex<Int?>(nil)
@@ -19,12 +22,15 @@ final class DashboardSocket: WebSocketDelegate {
     ///     with 4406 once open.
     ///   - access: whether the screen may watch the dashboard; it is closed with 1008 once open if not, and with 1008
     ///     when the viewer key it opened with is revoked.
+    ///   - screens: where the screen is listed while it is connected (with the `name` of its address, its browser).
     ///   - messageLimits: how much this screen may send before it is closed with 1008.
     ///   - clock: times the message rate.
     init(
         hub: DashboardHub?, fps: Int?, protocolVersion: String? = nil, access: AccessDecision = .granted(viewerKey: nil),
-        viewerKeys: ViewerKeys? = nil, messageLimits: ClientMessageGate.Limits = .init(), clock: FrameClock = .monotonic()
+        viewerKeys: ViewerKeys? = nil, screens: ScreenRegistry? = nil, messageLimits: ClientMessageGate.Limits = .init(),
+        clock: FrameClock = .monotonic()
     ) {
+        self.screens = screens
         self.hub = hub
         self.fps = fps
         self.protocolVersion = protocolVersion
@@ -61,6 +67,13 @@ final class DashboardSocket: WebSocketDelegate {
         }
         let id = hub.connect(socket, fps: fps)
         sessionID.withLock { $0 = id }
+        if let screens {
+            let listed = screens.add(
+                dashboard: hub.dashboardID, name: socket.request.query["name"], address: socket.remoteAddress,
+                userAgent: socket.request.headers["User-Agent"], connectedAt: Date().timeIntervalSince1970, hub: hub,
+                sessionID: id)
+            screenID.withLock { $0 = listed }
+        }
     }
 
     func webSocket(_ socket: WebSocket, didReceiveText text: String) {
@@ -79,6 +92,7 @@ final class DashboardSocket: WebSocketDelegate {
 
     func webSocketDidClose(_ socket: WebSocket, code: WebSocketCloseCode?, reason: String) {
         if case .granted(let key?) = access { viewerKeys?.detach(socket, from: key) }
+        if let listed = screenID.withLock({ $0 }) { screens?.remove(listed) }
         guard let hub, let id = sessionID.withLock({ $0 }) else { return }
         hub.disconnect(id)
     }

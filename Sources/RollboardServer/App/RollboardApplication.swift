@@ -40,7 +40,7 @@ public final class RollboardApplication: ServerHandler {
     public func handle(_ request: HTTPRequest, respond: @escaping @Sendable (HTTPResponse) -> Void) {
         let path = request.path
         if AdminAPI.handles(path: path), let admin {
-            respond(admin.handle(request))
+            admin.handle(request, respond: respond)
             return
         }
         if ProducerAPI.handles(path: path) {
@@ -112,7 +112,7 @@ public final class RollboardApplication: ServerHandler {
         return .accept(
             DashboardSocket(
                 hub: hub, fps: fps, protocolVersion: query["protocol"], access: access ?? .granted(viewerKey: nil),
-                viewerKeys: api.access.keys, messageLimits: configuration.server.limits.clientMessageLimits))
+                viewerKeys: api.access.keys, screens: directory.screens, messageLimits: configuration.server.limits.clientMessageLimits))
     }
 
     private static let methodNotAllowed: HTTPResponse = {

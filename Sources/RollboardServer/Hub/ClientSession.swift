@@ -15,6 +15,8 @@ struct ClientSession {
     var needsState = false
     /// Since when the screen's connection has been backed up while frames were due.
     var blockedSince: Double?
+    /// Frames the screen was due but could not take, since it connected.
+    var framesSkipped = 0
     /// Tiles by index that this screen shows on its own; while there are any, its frames are its own.
     var ownTiles: [Int: OwnTile] = [:]
 

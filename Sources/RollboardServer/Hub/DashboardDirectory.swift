@@ -4,6 +4,8 @@ public import Logging
 /// Every configured dashboard's hub, fed by the store's committed changes and the producers' carousel commands.
 public final class DashboardDirectory: Sendable {
     private let hubs: [String: DashboardHub]
+    /// The screens connected to any of the hubs.
+    let screens = ScreenRegistry()
 
     /// Builds one hub per dashboard, each tile at rest on the store's current value, and subscribes them
     /// to `store` and `api`.

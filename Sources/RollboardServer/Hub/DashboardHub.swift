@@ -118,6 +118,26 @@ final class DashboardHub: @unchecked Sendable {  // Sendable: every mutable prop
         }
     }
 
+    /// Every screen of the dashboard reloads its page.
+    func reload() {
+        queue.async { [self] in perform(machine.reload()) }
+    }
+
+    /// Every screen shows `text` full-screen for `seconds`, screens that connect meanwhile too; `0` takes it down.
+    func announce(_ text: String, seconds: Double) {
+        queue.async { [self] in perform(machine.announce(text, seconds: seconds, now: clock.now())) }
+    }
+
+    /// Screen `sessionID` shows `name` large for `seconds`.
+    func identify(_ sessionID: Int, name: String, seconds: Double) {
+        queue.async { [self] in perform(machine.identify(sessionID, name: name, seconds: seconds)) }
+    }
+
+    /// Calls `body` (on the hub's queue) with every screen's status, by session id.
+    func screenStatuses(_ body: @escaping @Sendable ([Int: ScreenStatus]) -> Void) {
+        queue.async { [self] in body(machine.screenStatuses) }
+    }
+
     /// Closes every screen with 1001 (server going away); `group` is left once they are all closed.
     func closeAll(_ group: DispatchGroup) {
         group.enter()

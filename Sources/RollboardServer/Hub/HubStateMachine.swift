@@ -22,6 +22,8 @@ struct HubStateMachine {
     private var streams: [Int: FrameStream] = [:]
     /// When the tiles last took a change: no frame shows an earlier moment.
     private var lastChangeAt = -Double.infinity
+    /// The announcement every screen shows until `until`, screens that connect meanwhile included.
+    private var announcement: (text: String, until: Double)?
 
     /// - Parameters:
     ///   - tiles: one live tile per dashboard tile, at rest at the current values, in layout order.
@@ -61,7 +63,11 @@ struct HubStateMachine {
         let hello =
             "{\"type\":\"hello\",\"protocol\":\(Self.protocolVersion),\"fps\":\(rate),\"seq\":\(stream.frameNumber),"
             + "\"dashboard\":\(helloDashboard),\"tiles\":{\(entries.joined(separator: ","))}}"
-        return [.send(text: hello, to: id), .prime(stream: rate, to: [id])] + wake(now: now)
+        var actions: [HubAction] = [.send(text: hello, to: id)]
+        if let announcement, announcement.until > now {
+            actions.append(.send(text: Self.announcementText(announcement.text, seconds: announcement.until - now), to: id))
+        }
+        return actions + [.prime(stream: rate, to: [id])] + wake(now: now)
     }
 
     /// Screen `id` went away.
@@ -133,6 +139,48 @@ struct HubStateMachine {
                 + wake(now: now)
         }
         return actions + wake(now: now)
+    }
+
+    // MARK: Remote control
+
+    /// Every screen reloads its page.
+    func reload() -> [HubAction] {
+        sendToEveryScreen(#"{"type":"reload"}"#)
+    }
+
+    /// Every screen shows `text` full-screen for `seconds` (and so do screens that connect before then); `0` takes a
+    /// running announcement down.
+    mutating func announce(_ text: String, seconds: Double, now: Double) -> [HubAction] {
+        announcement = seconds > 0 ? (text, now + seconds) : nil
+        return sendToEveryScreen(Self.announcementText(text, seconds: seconds))
+    }
+
+    /// Screen `id` shows `name` large for `seconds`, so an operator can tell which TV it is.
+    func identify(_ id: Int, name: String, seconds: Double) -> [HubAction] {
+        guard let session = sessions[id] else { return [] }
+        let text = "{\"type\":\"identify\",\"name\":\(JSONText.quoted(name)),\"seconds\":\(jsonNumber(seconds, places: 3))}"
+        return [.send(text: text, to: id), .prime(stream: session.fps, to: [id])]
+    }
+
+    /// Every connected screen's frame rate, pause and skipped frames, by session id.
+    var screenStatuses: [Int: ScreenStatus] {
+        sessions.mapValues { ScreenStatus(fps: $0.fps, isPaused: $0.isPaused, framesSkipped: $0.framesSkipped) }
+    }
+
+    /// `text` to every screen as a message of its own, each then primed again for its stream (a message of its own
+    /// moves the screen's compression window away from the stream's).
+    private func sendToEveryScreen(_ text: String) -> [HubAction] {
+        var actions: [HubAction] = []
+        var byRate: [Int: [Int]] = [:]
+        for id in sessions.keys.sorted() {
+            actions.append(.send(text: text, to: id))
+            byRate[sessions[id]!.fps, default: []].append(id)
+        }
+        return actions + byRate.keys.sorted().map { HubAction.prime(stream: $0, to: byRate[$0]!) }
+    }
+
+    private static func announcementText(_ text: String, seconds: Double) -> String {
+        "{\"type\":\"announce\",\"text\":\(JSONText.quoted(text)),\"seconds\":\(jsonNumber(max(seconds, 0), places: 3))}"
     }
 
     /// Closes every screen with 1001 (the server is going away).
@@ -232,6 +280,7 @@ struct HubStateMachine {
                     tooSlow.append(id)
                 } else {
                     skipped += 1
+                    sessions.values[index].framesSkipped += 1
                 }
                 continue
             }

@@ -1,0 +1,61 @@
+import Synchronization
+
+/// The screens connected right now, across every dashboard: who they are (the name the page remembers, the address,
+/// the browser), since when, and which hub session shows them.
+final class ScreenRegistry: Sendable {
+    /// One connected screen.
+    struct Screen: Sendable {
+        let id: Int
+        let dashboard: String
+        let name: String?
+        let address: String?
+        let userAgent: String?
+        /// Seconds since 1970.
+        let connectedAt: Double
+        let hub: DashboardHub
+        let sessionID: Int
+    }
+
+    /// Longest screen name kept, in characters.
+    static let nameLimit = 64
+
+    private let screens = Mutex<[Int: Screen]>([:])
+    private let nextID = Atomic<Int>(1)
+
+    /// Records a screen that connected; returns its id.
+    func add(
+        dashboard: String, name: String?, address: String?, userAgent: String?, connectedAt: Double, hub: DashboardHub,
+        sessionID: Int
+    ) -> Int {
+        let id = nextID.wrappingAdd(1, ordering: .relaxed).oldValue
+        let screen = Screen(
+            id: id, dashboard: dashboard, name: name.flatMap(Self.cleanName), address: address,
+            userAgent: userAgent.map { String($0.prefix(256)) }, connectedAt: connectedAt, hub: hub,
+            sessionID: sessionID)
+        screens.withLock { $0[id] = screen }
+        return id
+    }
+
+    /// Forgets a screen that went away.
+    func remove(_ id: Int) {
+        _ = screens.withLock { $0.removeValue(forKey: id) }
+    }
+
+    /// Every connected screen, oldest first.
+    var all: [Screen] {
+        screens.withLock { $0.values.sorted { $0.id < $1.id } }
+    }
+
+    /// The screen with id `id`, if it is connected.
+    func screen(_ id: Int) -> Screen? {
+        screens.withLock { $0[id] }
+    }
+
+    /// `name` without control characters or surrounding blanks, at most ``nameLimit`` characters; `nil` if nothing is
+    /// left.
+    static func cleanName(_ name: String) -> String? {
+        let kept = String(String.UnicodeScalarView(name.unicodeScalars.filter { !$0.properties.isDefaultIgnorableCodePoint && $0.properties.generalCategory != .control }))
+            .trimmingWhitespaceAndNewlines()
+        return kept.isEmpty ? nil : String(kept.prefix(nameLimit))
+    }
+}
