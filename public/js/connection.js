@@ -12,8 +12,8 @@
  *                  a viewer key (required, refused or revoked: `detail.viewerKey`), or its `hello` speaks
  *                  another protocol (`detail.protocol`); no reconnect
  *
- * Frames (`{"f":N,"t":{…}}`) and `state` messages go to `onFrame`; binary messages (compression
- * primers) are ignored.
+ * Frames (`{"f":N,"t":{…}}`) and `state` messages go to `onFrame`; an operator's `reload`,
+ * `announce` and `identify` go to `onControl`; binary messages (compression primers) are ignored.
  */
 
 /** The wire protocol version this page speaks. */
@@ -38,13 +38,17 @@ export class DashboardConnection {
    * @param {string} options.dashboardId   the dashboard to subscribe to
    * @param {number|null} options.fps      frames per second to ask for in the URL (null: server default)
    * @param {string|null} options.key      the viewer key from the page's address, passed on to the server
+   * @param {string|null} options.name     this screen's name, shown to operators in the list of screens
+   * @param {(message: object) => void} options.onControl  an operator's reload, announce or identify
    * @param {(hello: object) => void} options.onHello
    * @param {(frame: object) => void} options.onFrame
    * @param {(state: string, detail: object) => void} options.onState
    */
-  constructor({ dashboardId, fps, key, onHello, onFrame, onState }) {
+  constructor({ dashboardId, fps, key, name, onHello, onFrame, onState, onControl }) {
     this.dashboardId = dashboardId;
     this.key = key ?? null;
+    this.name = name ?? null;
+    this.onControl = onControl ?? (() => {});
     this.onHello = onHello;
     this.onFrame = onFrame;
     this.onState = onState;
@@ -67,6 +71,7 @@ export class DashboardConnection {
     const query = new URLSearchParams({ dashboard: this.dashboardId, protocol: String(PROTOCOL) });
     if (this.preferences.fps) query.set("fps", String(this.preferences.fps));
     if (this.key) query.set("key", this.key);
+    if (this.name) query.set("name", this.name);
     return `${scheme}//${location.host}/ws?${query}`;
   }
 
@@ -74,6 +79,18 @@ export class DashboardConnection {
   start() {
     this.setState("connecting", {});
     this.open();
+  }
+
+  /**
+   * Closes the connection for good (the page is going away, perhaps into the back/forward cache,
+   * where an open socket would keep a frozen screen connected); `start()` opens it again.
+   */
+  stop() {
+    clearTimeout(this.retryTimer);
+    this.retryTimer = null;
+    const socket = this.socket;
+    this.socket = null;
+    socket?.close(1000, "page hidden");
   }
 
   /** Skips the remaining backoff and tries again at once. */
@@ -157,6 +174,8 @@ export class DashboardConnection {
       this.resendPreferences();
     } else if ((typeof message.f === "number" || message.type === "state") && this.helloReceived) {
       this.onFrame(message);
+    } else if (["reload", "announce", "identify"].includes(message.type)) {
+      this.onControl(message);
     }
   }
 

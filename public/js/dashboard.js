@@ -10,7 +10,7 @@
  */
 import { Board } from "./board.js";
 import { CLOSE_UNSUPPORTED_PROTOCOL, DashboardConnection, PROTOCOL } from "./connection.js";
-import { applyPageOptions, pageOptions } from "./page.js";
+import { applyPageOptions, pageOptions, screenName } from "./page.js";
 
 /** Frames per second asked for when the viewer prefers reduced motion. */
 export const REDUCED_MOTION_FPS = 2;
@@ -24,6 +24,9 @@ const banner = document.getElementById("banner");
 const bannerText = document.getElementById("banner-text");
 const bannerAction = document.getElementById("banner-action");
 const title = document.getElementById("board-title");
+const overlay = document.getElementById("overlay");
+const overlayText = document.getElementById("overlay-text");
+let overlayTimer = null;
 
 /** The dashboard id: `/d/{id}` (a trailing slash is fine), or `?dashboard=` as a fallback. */
 function dashboardIdFromLocation() {
@@ -81,6 +84,33 @@ function setConnectionState(state, detail) {
   }
 }
 
+/**
+ * An operator's message: `reload` reloads the page; `announce` shows its text over the whole screen
+ * for `seconds` (0 takes it down); `identify` shows this screen's name the same way.
+ */
+function control(message) {
+  if (message.type === "reload") {
+    location.reload();
+    return;
+  }
+  const text = message.type === "announce" ? message.text : message.name;
+  const seconds = typeof message.seconds === "number" ? message.seconds : 0;
+  clearTimeout(overlayTimer);
+  if (typeof text !== "string" || !text || seconds <= 0) {
+    overlay.hidden = true;
+    delete document.body.dataset.overlay;
+    return;
+  }
+  overlayText.textContent = text;
+  overlay.className = `overlay overlay--${message.type}`;
+  overlay.hidden = false;
+  document.body.dataset.overlay = message.type;
+  overlayTimer = setTimeout(() => {
+    overlay.hidden = true;
+    delete document.body.dataset.overlay;
+  }, seconds * 1000);
+}
+
 function showReconnectBanner(retryAt) {
   const seconds = Math.ceil((retryAt - Date.now()) / 1000);
   banner.className = "banner";
@@ -101,6 +131,7 @@ function start() {
   connection = new DashboardConnection({
     dashboardId,
     key: new URLSearchParams(location.search).get("key"),
+    name: screenName(),
     fps: reducedMotion.matches ? calmFps() : options.fps,
     onHello(hello) {
       const name = typeof hello.dashboard.title === "string" && hello.dashboard.title ? hello.dashboard.title : dashboardId;
@@ -116,12 +147,17 @@ function start() {
       if (typeof seq === "number") document.body.dataset.seq = String(seq);
     },
     onState: setConnectionState,
+    onControl: control,
   });
   connection.setPaused(document.hidden);
   bannerAction.addEventListener("click", () => connection.reconnectNow());
   document.addEventListener("visibilitychange", () => connection.setPaused(document.hidden));
   reducedMotion.addEventListener("change", () => {
     connection.setFps(reducedMotion.matches ? calmFps() : options.fps ?? DEFAULT_FPS);
+  });
+  window.addEventListener("pagehide", () => connection.stop());
+  window.addEventListener("pageshow", (event) => {
+    if (event.persisted) connection.start();  // back from the back/forward cache
   });
   connection.start();
 }

@@ -56,6 +56,29 @@ export function carriedQuery(search = location.search) {
   return text ? `?${text}` : "";
 }
 
+const SCREEN_NAME_KEY = "rollboard.screenName";
+
+/**
+ * This screen's name for the operators' list: `?name=` (remembered from then on), else the name
+ * remembered in localStorage, else a new "Screen XXXX" that is remembered.
+ */
+export function screenName(search = location.search, storage = globalThis.localStorage) {
+  const given = new URLSearchParams(search).get("name")?.trim();
+  try {
+    if (given) {
+      storage?.setItem(SCREEN_NAME_KEY, given);
+      return given;
+    }
+    const remembered = storage?.getItem(SCREEN_NAME_KEY);
+    if (remembered) return remembered;
+    const made = `Screen ${Math.floor(Math.random() * 0x10000).toString(16).toUpperCase().padStart(4, "0")}`;
+    storage?.setItem(SCREEN_NAME_KEY, made);
+    return made;
+  } catch {
+    return given || null;  // storage refused (private mode): a name for this visit only
+  }
+}
+
 /** Rounds a CSS pixel length to whole device pixels so text at rest is painted crisply. */
 export function snapToDevicePixels(cssPixels) {
   const ratio = window.devicePixelRatio || 1;

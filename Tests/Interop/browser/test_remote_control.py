@@ -1,0 +1,130 @@
+"""Remote control of a wall screen, seen in headless Chromium against a real server.
+
+Chromium opens /d/demo?name=Lobby TV. Then, with the admin token:
+
+- `GET /api/v1/screens` lists it with that name, Chromium's user agent, its address and rate;
+- an announcement covers the screen with its text, and goes away after its seconds;
+- identify shows the screen's name over it;
+- reload reloads the page (a marker set in the page is gone, the page is connected again), and the page, opened
+  again without `?name=`, is still listed as "Lobby TV" (the name is remembered in localStorage).
+
+A screenshot of the announcement is written to reports/browser/announcement.png.
+
+Usage: test_remote_control.py --binary .build/debug/rollboard
+"""
+
+import argparse
+import os
+import shutil
+import sys
+import tempfile
+
+from selenium.common.exceptions import WebDriverException
+
+here = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(os.path.dirname(here), "server"))
+sys.path.insert(0, here)
+from rollboard_process import Checks, RollboardProcess  # noqa: E402
+from test_dashboard import start_browser, wait_for  # noqa: E402
+
+TOKEN = "remote-control-producer-token-0123456789"
+ADMIN = "remote-control-admin-token-0123456789"
+REPOSITORY = os.path.dirname(os.path.dirname(os.path.dirname(here)))
+
+
+def body_data(driver, name):
+    return driver.execute_script(f"return document.body ? document.body.dataset.{name} ?? null : null")
+
+
+def listed_screens(server):
+    status, body = server.request("GET", "/api/v1/screens", token=ADMIN)
+    return body.get("screens", []) if status == 200 and isinstance(body, dict) else []
+
+
+def scenario(server: RollboardProcess, arguments, checks: Checks) -> None:
+    base = server.base_url
+    driver = start_browser(arguments)
+    try:
+        driver.get(f"{base}/d/demo?name=Lobby%20TV")
+        opened = wait_for(lambda: body_data(driver, "connection") == "open", arguments.timeout)
+        checks.check(opened, "Chromium opens the demo dashboard")
+
+        screens = wait_for(lambda: listed_screens(server), arguments.timeout) or []
+        screen = screens[0] if screens else {}
+        checks.check(len(screens) == 1 and screen.get("name") == "Lobby TV" and "Chrome" in (screen.get("userAgent") or "")
+                     and screen.get("address") == "127.0.0.1" and screen.get("fps") == 30 and screen.get("dashboard") == "demo",
+                     "GET /api/v1/screens lists the page with its name, Chromium's user agent, address and rate",
+                     f"{screens}")
+
+        status, body = server.request("POST", "/api/v1/admin/dashboards/demo/announce",
+                                      {"text": "Fire drill at 3 pm", "seconds": 3}, token=ADMIN)
+        shown = wait_for(lambda: body_data(driver, "overlay") == "announce", arguments.timeout)
+        text = driver.execute_script("return document.getElementById('overlay-text').textContent")
+        visible = driver.execute_script(
+            "const r = document.getElementById('overlay').getBoundingClientRect();"
+            "return !document.getElementById('overlay').hidden && r.width >= innerWidth && r.height >= innerHeight")
+        checks.check(status == 202 and shown and text == "Fire drill at 3 pm" and visible,
+                     "an announcement covers the whole screen with its text",
+                     f"status {status} {body}, overlay={body_data(driver, 'overlay')!r}, text={text!r}, covers={visible}")
+        if shown:
+            os.makedirs(os.path.dirname(arguments.screenshot), exist_ok=True)
+            driver.save_screenshot(arguments.screenshot)
+        gone = wait_for(lambda: body_data(driver, "overlay") is None, 3 + arguments.timeout)
+        checks.check(gone, "the announcement goes away after its seconds")
+
+        status, _ = server.request("POST", f"/api/v1/admin/screens/{screen.get('id')}/identify", {"seconds": 2},
+                                   token=ADMIN)
+        identified = wait_for(lambda: body_data(driver, "overlay") == "identify", arguments.timeout)
+        text = driver.execute_script("return document.getElementById('overlay-text').textContent")
+        checks.check(status == 202 and identified and text == "Lobby TV", "identify shows the screen's name over it",
+                     f"status {status}, overlay={body_data(driver, 'overlay')!r}, text={text!r}")
+
+        driver.execute_script("window.rollboardMarker = 1")
+        status, _ = server.request("POST", "/api/v1/admin/dashboards/demo/reload", token=ADMIN)
+        reloaded = wait_for(lambda: driver.execute_script("return window.rollboardMarker === undefined")
+                            and body_data(driver, "connection") == "open", arguments.timeout)
+        checks.check(status == 202 and reloaded, "reload reloads the page, which connects again")
+
+        driver.get(f"{base}/d/demo")
+        wait_for(lambda: body_data(driver, "connection") == "open", arguments.timeout)
+
+        def names():
+            return [entry.get("name") for entry in listed_screens(server)]
+
+        wait_for(lambda: names() == ["Lobby TV"], arguments.timeout)  # the previous page's socket closes meanwhile
+        names = names()
+        checks.check(names == ["Lobby TV"], "opened again without ?name=, the page is still listed as Lobby TV",
+                     f"names {names}: {listed_screens(server)}")
+    finally:
+        driver.quit()
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--binary", required=True)
+    parser.add_argument("--timeout", type=float, default=20.0)
+    parser.add_argument("--chromium", default=os.environ.get("CHROMIUM", "/usr/bin/chromium"))
+    parser.add_argument("--chromedriver", default=os.environ.get("CHROMEDRIVER", "/usr/bin/chromedriver"))
+    parser.add_argument("--window-size", default="1280,720")
+    parser.add_argument("--screenshot", default=os.path.join(REPOSITORY, "reports", "browser", "announcement.png"))
+    arguments = parser.parse_args()
+    checks = Checks()
+    folder = tempfile.mkdtemp(prefix="rollboard-remote-")
+    try:
+        server = RollboardProcess(arguments.binary, os.path.join(folder, "data"), TOKEN,
+                                  config=os.path.join(REPOSITORY, "config"),
+                                  environment={"ROLLBOARD_ADMIN_TOKEN": ADMIN})
+        server.start()
+        try:
+            scenario(server, arguments, checks)
+        except WebDriverException as error:
+            checks.check(False, "browser session", error.msg or str(error))
+        finally:
+            server.stop()
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+    return checks.finish()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
