@@ -78,7 +78,7 @@ struct HubStateMachineTests {
         _ = machine.connect(1, fps: 10, now: 0)
         _ = machine.connect(2, fps: 2, now: 0)
         _ = machine.apply(Self.rise, toMetric: "m", committedAt: nil, now: 0)
-        var broadcasts: [Int: [String]] = [:]
+        var broadcasts: [StreamKey: [String]] = [:]
         for step in 1...15 {
             for case .broadcast(let stream, let text, _) in machine.tick(now: Double(step) / 10, isWritable: always) {
                 broadcasts[stream, default: []].append(text)
@@ -169,6 +169,35 @@ struct HubStateMachineTests {
         for step in 5...12 { closed += machine.tick(now: Double(step) / 10, isWritable: { !blocked.contains($0) }) }
         #expect(closed.contains(.closeTooSlow(session: 3)))
         #expect(machine.sessionCount == 2)
+    }
+
+    @Test("a calm screen gets one frame with where the change ends and nothing in between, beside a moving stream")
+    func calmScreensJump() {
+        var machine = makeMachine()
+        let hello = effects(machine.connect(1, fps: 10, calm: true, now: 0))
+        guard case .send(let text, 1) = hello.first else { Issue.record("no hello: \(hello)"); return }
+        #expect(text.contains(#""fps":10,"motion":"reduced","seq":0"#))
+        #expect(hello.last == .prime(stream: StreamKey(fps: 10, isCalm: true), to: [1]))
+        _ = machine.connect(2, fps: 10, now: 0)
+        _ = machine.apply(Self.rise, toMetric: "m", committedAt: nil, now: 0)
+        var calm: [String] = []
+        var moving: [String] = []
+        for step in 1...15 {
+            for case .broadcast(let stream, let text, _) in machine.tick(now: Double(step) / 10, isWritable: always) {
+                if stream.isCalm { calm.append(text) } else { moving.append(text) }
+            }
+        }
+        #expect(calm == [#"{"f":1,"t":{"a":{"value":10}}}"#])
+        #expect(moving.count == 10)
+        #expect(wake(machine.tick(now: 2, isWritable: always)) == nil, "both at rest")
+    }
+
+    @Test("a dashboard in calm motion makes every screen calm")
+    func calmDashboard() {
+        var machine = HubStateMachine(
+            helloDashboard: Self.dashboard, tiles: [RampTile(tileID: "a", from: 0, to: 0)], tilesByMetric: ["m": ["a"]],
+            updatedAt: [:], configuration: .init(defaultFPS: 10, maxFPS: 60, slowClientTimeout: 5, calm: true))
+        #expect(effects(machine.connect(1, fps: nil, now: 0)).last == .prime(stream: StreamKey(fps: 10, isCalm: true), to: [1]))
     }
 
     @Test("a reload goes to every screen as a message of its own, each primed again for its stream")

@@ -46,6 +46,14 @@ struct RampTile: LiveTile {
     func nextMotion(after time: Double) -> Double? {
         from != to && time < start + 1 ? time : nil
     }
+
+    func calmState(at time: Double) -> TileState? {
+        state(at: max(time, start + 1))
+    }
+
+    func nextCalmMotion(after time: Double) -> Double? {
+        nil
+    }
 }
 
 enum AnimationTestError: Error {

@@ -9,6 +9,8 @@ struct ClientSession {
 
     let id: Int
     private(set) var fps: Int
+    /// Reduced motion: the screen is sent only final states.
+    let isCalm: Bool
     var isPaused = false
     /// Whether the screen must be sent every tile's state before frames (it joined a stream, resumed, or skipped a
     /// frame).
@@ -20,10 +22,14 @@ struct ClientSession {
     /// Tiles by index that this screen shows on its own; while there are any, its frames are its own.
     var ownTiles: [Int: OwnTile] = [:]
 
-    init(id: Int, fps: Int) {
+    init(id: Int, fps: Int, isCalm: Bool = false) {
         self.id = id
         self.fps = fps
+        self.isCalm = isCalm
     }
+
+    /// The stream the screen is on.
+    var stream: StreamKey { StreamKey(fps: fps, isCalm: isCalm) }
 
     /// Whether the screen's frames are its own rather than the stream's.
     var hasOwnTiles: Bool { !ownTiles.isEmpty }

@@ -17,6 +17,8 @@ final class DashboardHub: @unchecked Sendable {  // Sendable: every mutable prop
         /// The highest frame rate a screen gets, whether it asks in the URL or in an `fps` message.
         var maxFPS = 60
         var slowClientTimeout = 10.0
+        /// Every screen is calm (the dashboard's `motion: reduced`), whatever it asks for.
+        var calm = false
         /// How streams compress their frames (`nil`: not at all); screens that negotiated permessage-deflate get
         /// the compressed form they can take.
         var deflate: PerMessageDeflateConfiguration? = PerMessageDeflateConfiguration(
@@ -40,7 +42,7 @@ final class DashboardHub: @unchecked Sendable {  // Sendable: every mutable prop
     // Confined to `queue`.
     private var machine: HubStateMachine
     private var sinks: [Int: any FrameSink] = [:]
-    private var broadcastStreams: [Int: BroadcastStream] = [:]
+    private var broadcastStreams: [StreamKey: BroadcastStream] = [:]
     private var timerArmedFor: Double?
 
     /// - Parameters:
@@ -78,14 +80,15 @@ final class DashboardHub: @unchecked Sendable {  // Sendable: every mutable prop
         timer.cancel()
     }
 
-    /// Adds a screen: it gets the hello with every tile's current state, then frames. Returns its session id.
-    func connect(_ sink: any FrameSink, fps: Int?) -> Int {
+    /// Adds a screen: it gets the hello with every tile's current state, then frames (only final states when
+    /// `calm`). Returns its session id.
+    func connect(_ sink: any FrameSink, fps: Int?, calm: Bool = false) -> Int {
         let id = nextSessionID.wrappingAdd(1, ordering: .relaxed).oldValue
         connectedCount.wrappingAdd(1, ordering: .relaxed)
         queue.async { [self] in
             sinks[id] = sink
             metrics.webSocketSessionsChanged(by: 1)
-            perform(machine.connect(id, fps: fps, now: clock.now()))
+            perform(machine.connect(id, fps: fps, calm: calm, now: clock.now()))
         }
         return id
     }
@@ -204,7 +207,7 @@ final class DashboardHub: @unchecked Sendable {  // Sendable: every mutable prop
         }
     }
 
-    private func broadcastStream(_ rate: Int) -> BroadcastStream {
+    private func broadcastStream(_ rate: StreamKey) -> BroadcastStream {
         if let stream = broadcastStreams[rate] { return stream }
         let stream = BroadcastStream(deflate: configuration.deflate)
         broadcastStreams[rate] = stream

@@ -1,7 +1,9 @@
-/// The frames of every screen of one dashboard at one frame rate: the tile states the stream last sent, its frame
-/// number and its clock. Screens in the stream are sent the same bytes.
+/// The frames of every screen of one dashboard at one frame rate and motion: the tile states the stream last sent,
+/// its frame number and its clock. Screens in the stream are sent the same bytes. A calm stream shows every tile as
+/// its animation will end (``LiveTile/calmState(at:)``): a change is one jump, never frames in between.
 struct FrameStream {
     let fps: Int
+    let isCalm: Bool
     /// The number of the last frame; the next frame patches `states`.
     private(set) var frameNumber = 0
     /// Every tile's state as of the last frame (or the stream's start).
@@ -10,12 +12,15 @@ struct FrameStream {
     private(set) var statesTime: Double
     /// The earliest time of the next frame.
     private(set) var nextFrameAt: Double
+    /// For a calm stream: how many of the hub's changes its states show.
+    var changesShown = 0
     /// The stream's screens, in the order they joined.
     var members: [Int] = []
 
-    init(fps: Int, tiles: [any LiveTile], now: Double) {
+    init(fps: Int, isCalm: Bool = false, tiles: [any LiveTile], now: Double) {
         self.fps = fps
-        self.states = tiles.map { $0.state(at: now) }
+        self.isCalm = isCalm
+        self.states = tiles.map { isCalm ? $0.calmState(at: now) : $0.state(at: now) }
         self.statesTime = now
         self.nextFrameAt = now
     }
@@ -25,9 +30,11 @@ struct FrameStream {
         now + 0.25 / Double(fps) >= nextFrameAt
     }
 
-    /// The earliest time at or after `now` when a tile moves, no earlier than the next frame slot.
+    /// The earliest time at or after `now` when a tile moves (in a calm stream: when a calm state may change by
+    /// itself), no earlier than the next frame slot.
     func nextMotion(of tiles: [any LiveTile], after now: Double) -> Double? {
-        guard let motion = tiles.compactMap({ $0.nextMotion(after: statesTime) }).min() else { return nil }
+        let motions = tiles.compactMap { isCalm ? $0.nextCalmMotion(after: statesTime) : $0.nextMotion(after: statesTime) }
+        guard let motion = motions.min() else { return nil }
         return max(motion, nextFrameAt, now)
     }
 
@@ -47,6 +54,16 @@ struct FrameStream {
         statesTime = time
         nextFrameAt = time + period
         var patches: [(index: Int, patch: String)] = []
+        if isCalm {
+            for index in tiles.indices {
+                if let patch = TileState.patch(from: states[index], to: tiles[index].calmState(at: time)) {
+                    patches.append((index, patch.text))
+                    states[index] = patch.state
+                }
+            }
+            if !patches.isEmpty { frameNumber += 1 }
+            return patches
+        }
         for index in tiles.indices {
             guard let motion = tiles[index].nextMotion(after: previous), motion <= time else { continue }
             let atRest = (tiles[index].nextMotion(after: time) ?? .infinity) > time

@@ -4,13 +4,13 @@ import RollboardNet
 enum HubAction: Equatable {
     /// Sends a message of one screen's own (its `hello`, a `state`, a frame of a screen with its own carousel).
     case send(text: String, to: Int)
-    /// Sends the next message of stream `stream` (the screens at that frame rate) to the screens `to`; it is encoded
+    /// Sends the next message of stream `stream` (the screens at that frame rate and motion) to the screens `to`; it is encoded
     /// and compressed once for all of them.
-    case broadcast(stream: Int, text: String, to: [Int])
+    case broadcast(stream: StreamKey, text: String, to: [Int])
     /// Sends stream `stream`'s primer to the screens `to`, which take the stream's messages from the next one on.
-    case prime(stream: Int, to: [Int])
+    case prime(stream: StreamKey, to: [Int])
     /// Stream `stream` has no screens left; its compressor can go.
-    case endStream(Int)
+    case endStream(StreamKey)
     /// Closes one screen's WebSocket.
     case close(session: Int, code: WebSocketCloseCode, reason: String)
     /// Closes a screen that stayed over its outbound watermark for longer than the slow-client timeout.

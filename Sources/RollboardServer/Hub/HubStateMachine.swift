@@ -4,8 +4,9 @@ import RollboardNet
 /// messages and time passes (`tick(now:isWritable:)`); each input returns the ``HubAction``s to carry out, in order,
 /// ending with `.wake(at:)` when the hub wants a tick.
 ///
-/// Screens at the same frame rate form a ``FrameStream``: each tick, the tiles that moved are encoded once as
-/// patches, and every screen in step is sent the same frame. A screen that joins, resumes, changes rate or skipped a
+/// Screens at the same frame rate and motion form a ``FrameStream``: each tick, the tiles that moved are encoded once
+/// as patches, and every screen in step is sent the same frame. Calm screens (reduced motion) are on streams of their
+/// own that send only final states: a change jumps to where its animation ends. A screen that joins, resumes, changes rate or skipped a
 /// frame is first sent a `state` with every tile (then primed for the stream's compression); a screen whose viewer
 /// moved their own carousel gets frames of its own. What a screen sees is exactly what it would see alone.
 struct HubStateMachine {
@@ -19,9 +20,11 @@ struct HubStateMachine {
     /// When each tile's value last changed, in seconds since 1970 (wall clock).
     private var updatedAt: [String: Double]
     private var sessions: [Int: ClientSession] = [:]
-    private var streams: [Int: FrameStream] = [:]
+    private var streams: [StreamKey: FrameStream] = [:]
     /// When the tiles last took a change: no frame shows an earlier moment.
     private var lastChangeAt = -Double.infinity
+    /// How many producers' changes the tiles took: a calm stream that has shown fewer owes its screens a frame.
+    private var changeCount = 0
     /// The announcement every screen shows until `until`, screens that connect meanwhile included.
     private var announcement: (text: String, until: Double)?
 
@@ -48,12 +51,13 @@ struct HubStateMachine {
 
     // MARK: Inputs
 
-    /// Screen `id` connected asking for `fps` (the default when `nil`): it is sent the hello with its stream's states
-    /// and joins the stream.
-    mutating func connect(_ id: Int, fps: Int?, now: Double) -> [HubAction] {
+    /// Screen `id` connected asking for `fps` (the default when `nil`) and, with `calm`, for final states only: it is
+    /// sent the hello with its stream's states and joins the stream.
+    mutating func connect(_ id: Int, fps: Int?, calm: Bool = false, now: Double) -> [HubAction] {
         let rate = configuration.clampedFPS(fps ?? configuration.defaultFPS)
-        sessions[id] = ClientSession(id: id, fps: rate)
-        let stream = join(id, stream: rate, now: now)
+        let session = ClientSession(id: id, fps: rate, isCalm: calm || configuration.calm)
+        sessions[id] = session
+        let stream = join(id, stream: session.stream, now: now)
         var entries: [String] = []
         for index in tiles.indices {
             var state = stream.states[index]
@@ -61,19 +65,20 @@ struct HubStateMachine {
             entries.append(JSONText.quoted(tileIDs[index]) + ":" + TileState.fullJSON(state))
         }
         let hello =
-            "{\"type\":\"hello\",\"protocol\":\(Self.protocolVersion),\"fps\":\(rate),\"seq\":\(stream.frameNumber),"
+            "{\"type\":\"hello\",\"protocol\":\(Self.protocolVersion),\"fps\":\(rate),"
+            + (session.isCalm ? "\"motion\":\"reduced\"," : "") + "\"seq\":\(stream.frameNumber),"
             + "\"dashboard\":\(helloDashboard),\"tiles\":{\(entries.joined(separator: ","))}}"
         var actions: [HubAction] = [.send(text: hello, to: id)]
         if let announcement, announcement.until > now {
             actions.append(.send(text: Self.announcementText(announcement.text, seconds: announcement.until - now), to: id))
         }
-        return actions + [.prime(stream: rate, to: [id])] + wake(now: now)
+        return actions + [.prime(stream: session.stream, to: [id])] + wake(now: now)
     }
 
     /// Screen `id` went away.
     mutating func disconnect(_ id: Int, now: Double) -> [HubAction] {
         guard let session = sessions.removeValue(forKey: id) else { return [] }
-        return leave(id, stream: session.fps) + wake(now: now)
+        return leave(id, stream: session.stream) + wake(now: now)
     }
 
     /// A producer's change, made at `now`, to every tile showing `metricID`; `committedAt` (seconds since 1970) is
@@ -83,6 +88,7 @@ struct HubStateMachine {
     {
         var actions: [HubAction] = []
         lastChangeAt = max(lastChangeAt, now)
+        changeCount += 1
         for index in tilesByMetric[metricID] ?? [] {
             do {
                 try tiles[index].apply(change, at: now)
@@ -109,10 +115,10 @@ struct HubStateMachine {
         case .success(.fps(let value)):
             let rate = configuration.clampedFPS(value)
             if rate != session.fps {
-                actions += leave(id, stream: session.fps)
+                actions += leave(id, stream: session.stream)
                 session.setFPS(rate)
                 sessions[id] = session
-                join(id, stream: rate, now: now)
+                join(id, stream: session.stream, now: now)
             }
         case .success(.pause):
             sessions[id]?.isPaused = true
@@ -126,7 +132,7 @@ struct HubStateMachine {
             for index in tiles.indices where tileIDs[index] == tileID {
                 if session.ownTiles[index] == nil {
                     session.ownTiles[index] = ClientSession.OwnTile(
-                        tile: tiles[index], sent: streams[session.fps]?.states[index])
+                        tile: tiles[index], sent: streams[session.stream]?.states[index])
                 }
                 session.ownTiles[index]!.tile.apply(viewerAction: action, page: page, at: now)
             }
@@ -135,7 +141,7 @@ struct HubStateMachine {
             break
         case .failure(let error):
             sessions.removeValue(forKey: id)
-            return leave(id, stream: session.fps) + [.close(session: id, code: .invalidPayload, reason: error.detail)]
+            return leave(id, stream: session.stream) + [.close(session: id, code: .invalidPayload, reason: error.detail)]
                 + wake(now: now)
         }
         return actions + wake(now: now)
@@ -159,7 +165,7 @@ struct HubStateMachine {
     func identify(_ id: Int, name: String, seconds: Double) -> [HubAction] {
         guard let session = sessions[id] else { return [] }
         let text = "{\"type\":\"identify\",\"name\":\(JSONText.quoted(name)),\"seconds\":\(jsonNumber(seconds, places: 3))}"
-        return [.send(text: text, to: id), .prime(stream: session.fps, to: [id])]
+        return [.send(text: text, to: id), .prime(stream: session.stream, to: [id])]
     }
 
     /// Every connected screen's frame rate, pause and skipped frames, by session id.
@@ -171,10 +177,10 @@ struct HubStateMachine {
     /// moves the screen's compression window away from the stream's).
     private func sendToEveryScreen(_ text: String) -> [HubAction] {
         var actions: [HubAction] = []
-        var byRate: [Int: [Int]] = [:]
+        var byRate: [StreamKey: [Int]] = [:]
         for id in sessions.keys.sorted() {
             actions.append(.send(text: text, to: id))
-            byRate[sessions[id]!.fps, default: []].append(id)
+            byRate[sessions[id]!.stream, default: []].append(id)
         }
         return actions + byRate.keys.sorted().map { HubAction.prime(stream: $0, to: byRate[$0]!) }
     }
@@ -209,16 +215,17 @@ struct HubStateMachine {
 
     static let protocolVersion = 2
 
-    /// Adds screen `id` to the stream at `rate`, starting the stream if it is new.
+    /// Adds screen `id` to the stream `rate`, starting the stream if it is new.
     @discardableResult
-    private mutating func join(_ id: Int, stream rate: Int, now: Double) -> FrameStream {
-        var stream = streams[rate] ?? FrameStream(fps: rate, tiles: tiles, now: now)
+    private mutating func join(_ id: Int, stream rate: StreamKey, now: Double) -> FrameStream {
+        var stream = streams[rate] ?? FrameStream(fps: rate.fps, isCalm: rate.isCalm, tiles: tiles, now: now)
+        if stream.members.isEmpty { stream.changesShown = changeCount }
         stream.members.append(id)
         streams[rate] = stream
         return stream
     }
 
-    private mutating func leave(_ id: Int, stream rate: Int) -> [HubAction] {
+    private mutating func leave(_ id: Int, stream rate: StreamKey) -> [HubAction] {
         streams[rate]?.members.removeAll { $0 == id }
         guard streams[rate]?.members.isEmpty == true else { return [] }
         streams.removeValue(forKey: rate)
@@ -227,20 +234,25 @@ struct HubStateMachine {
 
     /// Whether stream `rate` has anything to do: a tile moved, or a screen waits for its state, is backed up or shows
     /// tiles of its own that move.
-    private func streamWantsFrame(_ rate: Int, now: Double) -> Bool {
+    private func streamWantsFrame(_ rate: StreamKey, now: Double) -> Bool {
         wakeTime(of: rate, now: now) != nil
     }
 
-    private func wakeTime(of rate: Int, now: Double) -> Double? {
+    private func wakeTime(of rate: StreamKey, now: Double) -> Double? {
         guard let stream = streams[rate] else { return nil }
         var wake = stream.nextMotion(of: tiles, after: now)
+        if stream.isCalm, stream.changesShown != changeCount {
+            wake = max(stream.nextFrameAt, now)  // a calm stream jumps to where a change ends
+        }
         for id in stream.members {
             guard let session = sessions[id], !session.isPaused else { continue }
             if session.needsState || session.blockedSince != nil {
                 return max(stream.nextFrameAt, now)
             }
             for own in session.ownTiles.values {
-                if let motion = own.tile.nextMotion(after: stream.statesTime) {
+                if let motion = stream.isCalm
+                    ? own.tile.nextCalmMotion(after: stream.statesTime) : own.tile.nextMotion(after: stream.statesTime)
+                {
                     wake = min(wake ?? .infinity, max(motion, stream.nextFrameAt, now))
                 }
             }
@@ -254,9 +266,10 @@ struct HubStateMachine {
         return [.wake(at: earliest)]
     }
 
-    private mutating func tickStream(_ rate: Int, now: Double, isWritable: (Int) -> Bool) -> [HubAction] {
+    private mutating func tickStream(_ rate: StreamKey, now: Double, isWritable: (Int) -> Bool) -> [HubAction] {
         guard var stream = streams[rate] else { return [] }
         let previous = stream.statesTime
+        stream.changesShown = changeCount
         let patches = stream.advance(tiles, to: now, notBefore: lastChangeAt)
         streams[rate] = stream
         let shown = stream.statesTime
@@ -328,7 +341,7 @@ struct HubStateMachine {
         for index in tiles.indices {
             var state = stream.states[index]
             if let own = session.ownTiles[index] {
-                state = own.tile.state(at: now)
+                state = stream.isCalm ? own.tile.calmState(at: now) : own.tile.state(at: now)
                 session.ownTiles[index]!.sent = state
             }
             entries.append(JSONText.quoted(tileIDs[index]) + ":" + TileState.fullJSON(state))
@@ -344,6 +357,13 @@ struct HubStateMachine {
         var entries: [(index: Int, patch: String)] = patches.filter { session.ownTiles[$0.index] == nil }
         for index in session.ownTiles.keys.sorted() {
             let own = session.ownTiles[index]!
+            if stream.isCalm {
+                if let patch = TileState.patch(from: own.sent, to: own.tile.calmState(at: now)) {
+                    entries.append((index, patch.text))
+                    session.ownTiles[index]!.sent = patch.state
+                }
+                continue
+            }
             guard let motion = own.tile.nextMotion(after: previous), motion <= now else { continue }
             let atRest = (own.tile.nextMotion(after: now) ?? .infinity) > now
             if let patch = TileState.patch(from: own.sent, to: own.tile.state(at: now), exact: atRest) {

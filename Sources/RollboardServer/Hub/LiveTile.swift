@@ -18,6 +18,14 @@ protocol LiveTile: Sendable {
     /// The earliest time at or after `time` when the state can change without a new change arriving;
     /// `nil` when the tile is at rest until the next change.
     func nextMotion(after time: Double) -> Double?
+
+    /// What a calm screen (reduced motion) shows at `time`: the state where the changes under way end, so a change is
+    /// one jump.
+    func calmState(at time: Double) -> TileState?
+
+    /// The earliest time at or after `time` when ``calmState(at:)`` can change without a new change arriving; `nil`
+    /// until the next change.
+    func nextCalmMotion(after time: Double) -> Double?
 }
 
 extension LiveTile {

@@ -40,4 +40,14 @@ struct CarouselTile: LiveTile {
     func nextMotion(after time: Double) -> Double? {
         carousel.nextMotion(after: time)
     }
+
+    /// On the page the dots show: a slide change is a jump, never a slide across.
+    func calmState(at time: Double) -> TileState? {
+        let page = carousel.state(at: time).page
+        return TileState(members: [.init("p", "\(page * 1000)"), .init("page", "\(page)")])
+    }
+
+    func nextCalmMotion(after time: Double) -> Double? {
+        carousel.nextMotion(after: time)
+    }
 }

@@ -19,6 +19,16 @@ extension QueuedTile {
     /// How far behind a tile without `maxLag` may be before it is marked: twice the default odometer `maxDuration`.
     var unboundedLagMark: Double { 2 * OdometerOptions.defaultMaxDuration }
 
+    /// Where the last queued change ends.
+    func calmState(at time: Double) -> TileState? {
+        state(at: max(time, queue.restTime))
+    }
+
+    /// Calm tiles change only when a change arrives.
+    func nextCalmMotion(after time: Double) -> Double? {
+        nil
+    }
+
     /// Moving until the last queued change ends, then at rest.
     func nextMotion(after time: Double) -> Double? {
         queue.isAtRest(at: time) ? nil : time
