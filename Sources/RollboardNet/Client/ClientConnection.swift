@@ -122,6 +122,10 @@ public final class ClientConnection {
         SSL_set_fd(ssl, descriptor)
         guard SSL_connect(ssl) == 1 else {
             let code = ERR_get_error()
+            let verification = SSL_get_verify_result(ssl)
+            if options.verifiesCertificate, verification != X509_V_OK {
+                throw ClientError.certificateRejected(String(cString: X509_verify_cert_error_string(verification)))
+            }
             let reason = ERR_reason_error_string(code).map { String(cString: $0) } ?? "error \(code)"
             throw ClientError("TLS handshake failed: \(reason)")
         }
