@@ -80,6 +80,34 @@ struct EndToEndTests {
         }
     }
 
+    @Test("a calm screen (motion=reduced) gets the posted value as one jump, with no frames in between")
+    func calmScreenJumps() throws {
+        try withLiveServer { live in
+            let calm = try Screen(live.webSocket("/ws?dashboard=demo&motion=reduced"))
+            let moving = try Screen(live.webSocket())
+            #expect(try calm.hello()["motion"] as? String == "reduced")
+            #expect(try moving.hello()["motion"] == nil)
+            #expect(try live.post("/api/v1/metrics/revenue", #"{"value": 1234.56, "interval": 0.5}"#).status.code == 202)
+            let rolled = try moving.frames { revenue(in: $0)?.rests(on: [1, 2, 3, 4, 5, 6]) == true }
+            #expect(rolled.compactMap { revenue(in: $0) }.count > 3, "the full-motion screen rolls")
+            let jumped = try calm.frames { revenue(in: $0) != nil }
+            #expect(revenue(in: jumped.last!)?.rests(on: [1, 2, 3, 4, 5, 6]) == true, "the first calm frame is final")
+            for frame in jumped {
+                for (id, state) in frame["tiles"] as? [String: Any] ?? [:] where id == "news" {
+                    let position = (state as? [String: Any])?["position"] as? Double ?? -1
+                    #expect(position == position.rounded(), "a calm carousel rests on a page, got \(position)")
+                }
+            }
+            let refused = try live.rawRequest(
+                "GET /ws?dashboard=demo&motion=slow HTTP/1.1",
+                headers: [
+                    ("Upgrade", "websocket"), ("Connection", "Upgrade"), ("Sec-WebSocket-Version", "13"),
+                    ("Sec-WebSocket-Key", "dGhlIHNhbXBsZSBub25jZQ=="),
+                ])
+            #expect(refused.status == 400)
+        }
+    }
+
     /// The article's own timeline takes 18.9 s for 0 → 86,420.00 and 10.8 s for one cent; the demo's revenue tile
     /// has the default maxDuration of 3 s, so at 30 fps the roll fits in 3 × 30 frames (plus the resting one).
     @Test(

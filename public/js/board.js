@@ -22,10 +22,13 @@ export class Board {
   /**
    * @param {HTMLElement} container  the <main> that holds the grid
    * @param {(message: object) => void} send  sends a client message (carousel commands)
+   * @param {HTMLElement|null} announcer  an aria-live region told the value each odometer or counter
+   *   heads for when it changes (the final value, never the ones rolled through)
    */
-  constructor(container, send) {
+  constructor(container, send, announcer = null) {
     this.container = container;
     this.send = send;
+    this.announcer = announcer;
     this.views = new Map();
     this.wire = new Map();
     this.changes = new Map();
@@ -48,11 +51,17 @@ export class Board {
     this.container.replaceChildren(el("p", { className: "board__message" }, text, detail ? el("small", { text: detail }) : null));
   }
 
-  /** Applies a `hello`: rebuilds the grid when the layout changed, then paints every state. */
+  /**
+   * Applies a `hello`: rebuilds the grid when the layout changed, then paints every state; a
+   * `"motion":"reduced"` hello puts the tiles in calm mode (carousels stop and get a play button).
+   */
   hello(message) {
     const dashboard = message.dashboard;
     const layoutKey = JSON.stringify(dashboard);
     if (layoutKey !== this.layoutKey) this.build(dashboard, layoutKey);
+    const calm = message.motion === "reduced";
+    document.body.dataset.motion = calm ? "reduced" : "full";
+    for (const view of this.views.values()) view.setCalm?.(calm);
     this.replace(message.tiles, true);
   }
 
@@ -66,11 +75,31 @@ export class Board {
     const states = {};
     for (const [id, entry] of Object.entries(message.t)) {
       if (!this.views.has(id)) continue;
-      const state = patched(this.wire.get(id) ?? null, entry);
+      const before = this.wire.get(id) ?? null;
+      const state = patched(before, entry);
       this.wire.set(id, state);
       states[id] = paintingForm(state);
+      if (state && typeof state.target === "number" && state.target !== before?.target) {
+        this.announce(this.views.get(id), state.target);
+      }
     }
     this.receive(states, false);
+  }
+
+  /** Tells screen readers the value a tile now heads for: "Revenue: 1,234.56". */
+  announce(view, value) {
+    if (!this.announcer) return;
+    const options = view.options ?? {};
+    const decimals = Number.isInteger(options.decimals) ? options.decimals : undefined;
+    let text;
+    try {
+      text = new Intl.NumberFormat(options.locale || undefined, {
+        minimumFractionDigits: decimals, maximumFractionDigits: decimals ?? 20 }).format(value);
+    } catch {
+      text = String(value);
+    }
+    const title = view.element.getAttribute("aria-label") ?? view.id;
+    this.announcer.textContent = `${title}: ${options.prefix ?? ""}${options.currency ?? ""}${text}${options.suffix ?? ""}`;
   }
 
   /** Replaces every tile's wire state with the full states of a `hello` or `state`. */

@@ -39,12 +39,13 @@ export class DashboardConnection {
    * @param {number|null} options.fps      frames per second to ask for in the URL (null: server default)
    * @param {string|null} options.key      the viewer key from the page's address, passed on to the server
    * @param {string|null} options.name     this screen's name, shown to operators in the list of screens
+   * @param {boolean} options.calm          reduced motion: ask for final values only (`motion=reduced`)
    * @param {(message: object) => void} options.onControl  an operator's reload, announce or identify
    * @param {(hello: object) => void} options.onHello
    * @param {(frame: object) => void} options.onFrame
    * @param {(state: string, detail: object) => void} options.onState
    */
-  constructor({ dashboardId, fps, key, name, onHello, onFrame, onState, onControl }) {
+  constructor({ dashboardId, fps, key, name, calm, onHello, onFrame, onState, onControl }) {
     this.dashboardId = dashboardId;
     this.key = key ?? null;
     this.name = name ?? null;
@@ -58,7 +59,7 @@ export class DashboardConnection {
     this.state = null;
     this.helloReceived = false;
     /** What this client wants from its session; re-sent after every `hello`. */
-    this.preferences = { fps, paused: false };
+    this.preferences = { fps, paused: false, calm: Boolean(calm) };
     this.serverFps = null;
     window.addEventListener("online", () => {
       if (this.state === "reconnecting") this.reconnectNow();
@@ -72,6 +73,7 @@ export class DashboardConnection {
     if (this.preferences.fps) query.set("fps", String(this.preferences.fps));
     if (this.key) query.set("key", this.key);
     if (this.name) query.set("name", this.name);
+    if (this.preferences.calm) query.set("motion", "reduced");
     return `${scheme}//${location.host}/ws?${query}`;
   }
 
@@ -112,6 +114,14 @@ export class DashboardConnection {
   setFps(fps) {
     this.preferences.fps = fps;
     this.send({ type: "fps", value: fps });
+  }
+
+  /** Switches between calm (final values only) and full motion: a new session with the server. */
+  setCalm(calm) {
+    if (this.preferences.calm === Boolean(calm)) return;
+    this.preferences.calm = Boolean(calm);
+    this.stop();
+    this.start();
   }
 
   /** Pauses or resumes this client's frames (the page is hidden or shown). */

@@ -1,21 +1,17 @@
 /**
  * Entry point of `/d/{id}`: reads the dashboard id from the path, connects, and wires the page's
  * surroundings to the connection — the reconnect banner, `document.body.dataset.connection`,
- * `pause`/`resume` on visibility changes, and a calm frame rate for prefers-reduced-motion.
+ * `pause`/`resume` on visibility changes, and calm mode.
  *
  * Page URL options: `?theme=dark|light`, `?fps=1…60` (frames per second to ask for), `?kiosk`
- * (no header). With prefers-reduced-motion the page asks for REDUCED_MOTION_FPS frames per second
- * (or fewer if `?fps=` says so): the server still computes every move, the screen just updates
- * twice a second instead of sliding smoothly.
+ * (no header), `?motion=reduced|full`. Calm mode — `?motion=reduced`, or prefers-reduced-motion
+ * unless `?motion=full` — asks the server for final values only: odometers, counters and wheels
+ * jump to where a change ends, carousels stop and show a play button. A dashboard configured with
+ * `motion: reduced` is calm on every screen.
  */
 import { Board } from "./board.js";
 import { CLOSE_UNSUPPORTED_PROTOCOL, DashboardConnection, PROTOCOL } from "./connection.js";
 import { applyPageOptions, pageOptions, screenName } from "./page.js";
-
-/** Frames per second asked for when the viewer prefers reduced motion. */
-export const REDUCED_MOTION_FPS = 2;
-/** The design's default frame rate, asked for again when reduced motion is switched off. */
-const DEFAULT_FPS = 30;
 
 const options = pageOptions();
 applyPageOptions(options);
@@ -42,11 +38,12 @@ function dashboardIdFromLocation() {
 }
 
 const reducedMotion = window.matchMedia("(prefers-reduced-motion: reduce)");
-const calmFps = () => Math.min(REDUCED_MOTION_FPS, options.fps ?? REDUCED_MOTION_FPS);
+const wantsCalm = () => options.motion === "reduced" || (options.motion === null && reducedMotion.matches);
 
 const dashboardId = dashboardIdFromLocation();
 let connection = null;
-const board = new Board(document.getElementById("board"), (message) => connection?.send(message));
+const board = new Board(document.getElementById("board"), (message) => connection?.send(message),
+  document.getElementById("announcer"));
 let countdown = null;
 
 function setConnectionState(state, detail) {
@@ -132,7 +129,8 @@ function start() {
     dashboardId,
     key: new URLSearchParams(location.search).get("key"),
     name: screenName(),
-    fps: reducedMotion.matches ? calmFps() : options.fps,
+    fps: options.fps,
+    calm: wantsCalm(),
     onHello(hello) {
       const name = typeof hello.dashboard.title === "string" && hello.dashboard.title ? hello.dashboard.title : dashboardId;
       title.textContent = name;
@@ -152,9 +150,7 @@ function start() {
   connection.setPaused(document.hidden);
   bannerAction.addEventListener("click", () => connection.reconnectNow());
   document.addEventListener("visibilitychange", () => connection.setPaused(document.hidden));
-  reducedMotion.addEventListener("change", () => {
-    connection.setFps(reducedMotion.matches ? calmFps() : options.fps ?? DEFAULT_FPS);
-  });
+  reducedMotion.addEventListener("change", () => connection.setCalm(wantsCalm()));
   window.addEventListener("pagehide", () => connection.stop());
   window.addEventListener("pageshow", (event) => {
     if (event.persisted) connection.start();  // back from the back/forward cache

@@ -23,7 +23,7 @@ export function el(tag, attributes = {}, ...children) {
   return node;
 }
 
-/** The page URL's query options the pages understand (`theme`, `fps`, `kiosk`). */
+/** The page URL's query options the pages understand (`theme`, `fps`, `kiosk`, `motion`). */
 export function pageOptions(search = location.search) {
   const query = new URLSearchParams(search);
   const theme = query.get("theme");
@@ -32,6 +32,7 @@ export function pageOptions(search = location.search) {
     theme: theme === "dark" || theme === "light" ? theme : null,
     fps: Number.isInteger(fps) && fps >= 1 && fps <= 60 ? fps : null,
     kiosk: query.has("kiosk") && query.get("kiosk") !== "0",
+    motion: query.get("motion") === "reduced" || query.get("motion") === "full" ? query.get("motion") : null,
   };
 }
 
@@ -45,11 +46,11 @@ export function applyPageOptions(options = pageOptions()) {
   if (options.kiosk) root.dataset.kiosk = "";
 }
 
-/** The query string to carry `theme`/`kiosk`/`fps`/`key` over to links between pages ("" when none). */
+/** The query string to carry `theme`/`kiosk`/`fps`/`key`/`motion` over to links between pages ("" when none). */
 export function carriedQuery(search = location.search) {
   const query = new URLSearchParams(search);
   const carried = new URLSearchParams();
-  for (const name of ["theme", "kiosk", "fps", "key"]) {
+  for (const name of ["theme", "kiosk", "fps", "key", "motion"]) {
     if (query.has(name)) carried.set(name, query.get(name));
   }
   const text = carried.toString();

@@ -7,6 +7,7 @@ import Synchronization
 final class DashboardSocket: WebSocketDelegate {
     private let hub: DashboardHub?
     private let fps: Int?
+    private let calm: Bool
     private let protocolVersion: String?
     private let access: AccessDecision
     private let viewerKeys: ViewerKeys?
@@ -18,6 +19,7 @@ final class DashboardSocket: WebSocketDelegate {
 
     /// - Parameters:
     ///   - hub: `nil` for an unknown dashboard: the socket is closed with 4404 once open.
+    ///   - calm: reduced motion: the screen is sent only where changes end.
     ///   - protocolVersion: the `protocol` the client asked for, if it did; any other than the hub's closes the socket
     ///     with 4406 once open.
     ///   - access: whether the screen may watch the dashboard; it is closed with 1008 once open if not, and with 1008
@@ -26,13 +28,14 @@ final class DashboardSocket: WebSocketDelegate {
     ///   - messageLimits: how much this screen may send before it is closed with 1008.
     ///   - clock: times the message rate.
     init(
-        hub: DashboardHub?, fps: Int?, protocolVersion: String? = nil, access: AccessDecision = .granted(viewerKey: nil),
+        hub: DashboardHub?, fps: Int?, calm: Bool = false, protocolVersion: String? = nil, access: AccessDecision = .granted(viewerKey: nil),
         viewerKeys: ViewerKeys? = nil, screens: ScreenRegistry? = nil, messageLimits: ClientMessageGate.Limits = .init(),
         clock: FrameClock = .monotonic()
     ) {
         self.screens = screens
         self.hub = hub
         self.fps = fps
+        self.calm = calm
         self.protocolVersion = protocolVersion
         self.access = access
         self.viewerKeys = viewerKeys
@@ -65,7 +68,7 @@ final class DashboardSocket: WebSocketDelegate {
         case .granted(nil):
             break
         }
-        let id = hub.connect(socket, fps: fps)
+        let id = hub.connect(socket, fps: fps, calm: calm)
         sessionID.withLock { $0 = id }
         if let screens {
             let listed = screens.add(

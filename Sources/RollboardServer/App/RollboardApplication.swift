@@ -105,13 +105,21 @@ public final class RollboardApplication: ServerHandler {
             }
             fps = value
         }
+        let calm: Bool
+        switch query["motion"] {
+        case nil, "full": calm = false
+        case "reduced": calm = true
+        case let other?:
+            return .refuse(.error(
+                .badRequest, "invalid_motion", detail: "motion must be full or reduced, got \(JSONText.quoted(other))"))
+        }
         let hub = query["dashboard"].flatMap { directory.hub($0) }
         let access = query["dashboard"].flatMap { configuration.dashboard($0) }.map {
             api.access.decide($0, api.access.credential(of: request))
         }
         return .accept(
             DashboardSocket(
-                hub: hub, fps: fps, protocolVersion: query["protocol"], access: access ?? .granted(viewerKey: nil),
+                hub: hub, fps: fps, calm: calm, protocolVersion: query["protocol"], access: access ?? .granted(viewerKey: nil),
                 viewerKeys: api.access.keys, screens: directory.screens, messageLimits: configuration.server.limits.clientMessageLimits))
     }
 

@@ -2,7 +2,7 @@ import RollboardAnimation
 import Yams
 
 extension DashboardConfiguration {
-    static let keys = ["id", "title", "access", "grid", "tiles"]
+    static let keys = ["id", "title", "access", "motion", "grid", "tiles"]
     static let idLimit = 64
 
     /// Whether `id` may name a dashboard, tile or metric: 1 to 64 of `A-Z a-z 0-9 _ . -`, starting with a letter
@@ -25,6 +25,14 @@ extension DashboardConfiguration {
         if !Self.isValidID(id) { reader.report("id", "\(Self.idRule), got \"\(id)\"") }
         let title = reader.string("title") ?? id
         let access = reader.access("access")
+        var motion = Motion.full
+        if let text = reader.string("motion") {
+            if let parsed = Motion(rawValue: text) {
+                motion = parsed
+            } else {
+                reader.report("motion", "must be full or reduced, got \"\(text)\"")
+            }
+        }
 
         var columns = 4
         var rows: Int?
@@ -66,7 +74,7 @@ extension DashboardConfiguration {
         guard problems.lines.count == before else { return nil }
         self.init(
             id: id, title: title, grid: GridSize(columns: columns, rows: rows ?? autoRows), tiles: tiles, file: file,
-            access: access)
+            access: access, motion: motion)
     }
 }
 

@@ -10,11 +10,22 @@ public struct DashboardConfiguration: Sendable, Equatable {
     public var file: String
     /// Who may watch it; `nil` means the server's `dashboardAccess`.
     public var access: DashboardAccess?
+    /// How its tiles move on every screen: `reduced` makes every screen calm (only final values, no motion).
+    public var motion: Motion = .full
+
+    /// How a dashboard's tiles move.
+    public enum Motion: String, Sendable, Equatable {
+        /// Rolling, counting, sliding: the animations.
+        case full
+        /// Calm: a change jumps to its final value; carousels wait for the viewer.
+        case reduced
+    }
 
     public init(
         id: String, title: String, grid: GridSize, tiles: [TileConfiguration], file: String,
-        access: DashboardAccess? = nil
+        access: DashboardAccess? = nil, motion: Motion = .full
     ) {
+        self.motion = motion
         self.id = id
         self.title = title
         self.grid = grid

@@ -42,7 +42,8 @@ public final class DashboardDirectory: Sendable {
                     (store.current(tile.metric)?.updatedAt ?? store.wheel(tile.metric)?.updatedAt).map { (tile.id, $0) }
                 }),
                 configuration: .init(
-                    defaultFPS: limits.defaultFPS, maxFPS: limits.maxFPS, slowClientTimeout: limits.slowClientTimeout),
+                    defaultFPS: limits.defaultFPS, maxFPS: limits.maxFPS, slowClientTimeout: limits.slowClientTimeout,
+                    calm: dashboard.motion == .reduced),
                 clock: clock,
                 metrics: metrics,
                 logger: logger

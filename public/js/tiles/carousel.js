@@ -19,7 +19,11 @@
  * sends `hold`, letting go sends `release` (after `next`/`prev` when the drag went further than
  * a sixth of the width); a dot sends `goto` with its page; arrow keys send `prev`/`next`.
  *
- * Test hooks: `data-page`, `data-position`, `data-held`.
+ * Calm mode (reduced motion): the carousel starts stopped (`hold`) and shows a pause/play button
+ * (WCAG 2.2.2); play sends `release`, pause `hold` again. Slides then change as jumps: a calm
+ * screen's server sends only pages.
+ *
+ * Test hooks: `data-page`, `data-position`, `data-held`, `data-playing` (calm mode).
  */
 import { el, finiteNumber, snapToDevicePixels } from "../page.js";
 import { TileView } from "./tile.js";
@@ -46,9 +50,14 @@ export class CarouselView extends TileView {
       dot.addEventListener("click", () => this.send({ type: "carousel", id: this.id, action: "goto", page }));
       return dot;
     });
+    this.playButton = el("button", { className: "carousel__play", type: "button", hidden: true });
+    this.playButton.addEventListener("click", () => this.setPlaying(!this.playing));
+    this.calm = false;
+    this.playing = true;
     const dotBar = el("div", { className: "carousel__dots", hidden: this.options.showDots === false || this.slides.length < 2 },
       ...this.dots);
-    this.root = el("div", { className: "carousel", tabindex: "0", "aria-roledescription": "carousel" }, this.viewport, dotBar);
+    this.root = el("div", { className: "carousel", tabindex: "0", "aria-roledescription": "carousel" }, this.viewport, dotBar,
+      this.playButton);
     // Without configured colours the dots follow the theme's --dot and --dot-current.
     if (dotColor) this.root.style.setProperty("--dot", dotColor);
     if (currentDotColor) this.root.style.setProperty("--dot-current", currentDotColor);
@@ -72,6 +81,30 @@ export class CarouselView extends TileView {
     this.dots.forEach((dot, index) => dot.setAttribute("aria-current", index === page ? "true" : "false"));
     this.element.dataset.page = String(page);
     this.element.dataset.position = String(position);
+  }
+
+  /**
+   * Calm mode on a new session: the carousel stops (its screen's own `hold`) and shows the play
+   * button; a carousel the viewer set playing keeps playing. Off: the button goes, slides advance.
+   */
+  setCalm(calm) {
+    const wasCalm = this.calm;
+    this.calm = calm;
+    this.playButton.hidden = !calm || this.slides.length < 2;
+    if (!calm) {
+      delete this.element.dataset.playing;
+      return;
+    }
+    this.setPlaying(wasCalm ? this.playing : false);
+  }
+
+  /** Plays (`release`) or stops (`hold`) this screen's carousel; calm mode only. */
+  setPlaying(playing) {
+    this.playing = playing;
+    this.send({ type: "carousel", id: this.id, action: playing ? "release" : "hold" });
+    this.element.dataset.playing = playing ? "true" : "false";
+    this.playButton.textContent = playing ? "Pause" : "Play";
+    this.playButton.setAttribute("aria-label", playing ? "Pause the slides" : "Play the slides");
   }
 
   resized() {
@@ -98,7 +131,7 @@ export class CarouselView extends TileView {
       if (!cancelled && Math.abs(travel) > this.viewport.clientWidth * SWIPE_FRACTION) {
         command(travel < 0 ? "next" : "prev");
       }
-      command("release");
+      if (!this.calm || this.playing) command("release");  // a stopped calm carousel stays stopped
     };
     this.viewport.addEventListener("pointerup", (event) => letGo(event, false));
     this.viewport.addEventListener("pointercancel", (event) => letGo(event, true));
