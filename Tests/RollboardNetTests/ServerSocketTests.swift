@@ -91,6 +91,25 @@ struct ServerSocketTests {
         server.shutdown()
     }
 
+    @Test(
+        "plain HTTP on the TLS port is answered in clear text with a 400 that says to use https, then closed",
+        arguments: ["GET / HTTP/1.1", "POST /api/v1/metrics/x HTTP/1.1", "HEAD /healthz HTTP/1.0"])
+    func plainHTTPOnTLSPort(requestLine: String) throws {
+        let certificate = try TestCertificate()
+        defer { certificate.remove() }
+        try withEchoServer(tls: certificate.configuration) { server in
+            let client = try TestClient(port: server.localPort)
+            try client.write(requestLine + "\r\nHost: localhost\r\n\r\n")
+            let answer = String(decoding: try client.readToEnd(), as: UTF8.self)
+            #expect(answer.hasPrefix("HTTP/1.1 400 Bad Request\r\n"))
+            #expect(answer.contains("Connection: close"))
+            #expect(answer.contains(#""error":"tls_required""#))
+            #expect(answer.contains("https://"))
+            let tls = try TestClient(port: server.localPort, tls: TLSContext())
+            #expect(tls.protocolVersion == "TLSv1.3", "TLS clients are served as before")
+        }
+    }
+
     @Test("speaks TLS 1.3 with ALPN http/1.1 over a socket")
     func tlsEcho() throws {
         let certificate = try TestCertificate()

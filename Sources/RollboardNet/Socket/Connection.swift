@@ -45,6 +45,8 @@ final class Connection: @unchecked Sendable {  // Mutable state is confined to `
     private let fd: Int32
     /// The client's IP address, when the socket was accepted from one.
     let peerAddress: PeerAddress?
+    /// Whether the peer's first bytes went to TLS (a plain HTTP request is answered in clear text instead).
+    private var isTLSStarted = false
     private let options: Options
     private let onClose: @Sendable () -> Void
     private let writable = Atomic<Bool>(true)
@@ -340,6 +342,14 @@ final class Connection: @unchecked Sendable {  // Mutable state is confined to `
             handler?.connection(self, didRead: bytes)
             return
         }
+        if case .handshaking = state, !isTLSStarted, Self.looksLikePlainHTTP(bytes) {
+            logger.debug("plain HTTP on the TLS port; answered in clear text")
+            outbound.append(Self.plainHTTPOnTLSPortResponse)
+            didAppend()
+            beginClosing()
+            return
+        }
+        isTLSStarted = true
         tls.receiveFromNetwork(bytes)
         if case .handshaking = state {
             let complete: Bool
@@ -369,6 +379,25 @@ final class Connection: @unchecked Sendable {  // Mutable state is confined to `
             abort()
         }
     }
+
+    /// Whether the first bytes on a TLS port are a plain HTTP request line (a TLS handshake starts with 0x16).
+    private static func looksLikePlainHTTP(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        let methods = ["GET ", "HEAD", "POST", "PUT ", "DELE", "OPTI", "PATC", "CONN", "TRAC"]
+        guard bytes.count >= 4 else { return false }
+        let start = String(decoding: bytes.prefix(4), as: UTF8.self)
+        return methods.contains(start)
+    }
+
+    /// What a browser or curl that spoke plain HTTP to the TLS port reads, unencrypted, before the connection closes.
+    private static let plainHTTPOnTLSPortResponse: [UInt8] = {
+        let body = """
+            {"error":"tls_required","detail":"this port speaks HTTPS: use https:// rather than http://"}
+
+            """
+        return Array(
+            ("HTTP/1.1 400 Bad Request\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n"
+                + "Connection: close\r\n\r\n" + body).utf8)
+    }()
 
     private func readEOF() {
         if let readSource {
