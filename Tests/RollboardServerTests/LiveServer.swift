@@ -28,11 +28,12 @@ final class LiveServer {
     private var isStopped = false
 
     /// Starts the stack on `dataDirectory` (created if needed), generating the certificate there on first start;
-    /// `dashboardAccess` is the server's default access for the shipped dashboards.
-    init(dataDirectory: String, dashboardAccess: DashboardAccess = .everyone) throws {
+    /// `dashboardAccess` is the server's default access for the dashboards, and `configDirectory` where they are
+    /// (default: the shipped `config/`).
+    init(dataDirectory: String, dashboardAccess: DashboardAccess = .everyone, configDirectory: String? = nil) throws {
         var logger = Logger(label: "rollboard.e2e")
         logger.logLevel = .error
-        let loaded = try RollboardConfiguration.load(directory: Self.repositoryRoot + "/config")
+        let loaded = try RollboardConfiguration.load(directory: configDirectory ?? Self.repositoryRoot + "/config")
         var settings = loaded.server
         settings.dataDirectory = dataDirectory
         settings.host = "127.0.0.1"
@@ -194,11 +195,25 @@ struct LiveServerError: Error, CustomStringConvertible {
 /// Runs `body` against a live server on a fresh data folder, then stops the server and removes the folder,
 /// whether `body` returns or throws.
 func withLiveServer<Result>(
-    dashboardAccess: DashboardAccess = .everyone, _ body: (LiveServer) throws -> Result
+    dashboardAccess: DashboardAccess = .everyone, extraFiles: [(path: String, text: String)] = [],
+    _ body: (LiveServer) throws -> Result
 ) throws -> Result {
     let folder = TemporaryDirectory()
     defer { folder.remove() }
-    let server = try LiveServer(dataDirectory: folder.path, dashboardAccess: dashboardAccess)
+    var configDirectory: String?
+    if !extraFiles.isEmpty {
+        let config = folder.path + "/config"
+        try FileManager.default.copyItem(atPath: LiveServer.repositoryRoot + "/config", toPath: config)
+        for file in extraFiles {
+            let path = config + "/" + file.path
+            try FileManager.default.createDirectory(
+                atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            try Data(file.text.utf8).write(to: URL(fileURLWithPath: path))
+        }
+        configDirectory = config
+    }
+    let server = try LiveServer(
+        dataDirectory: folder.path + "/data", dashboardAccess: dashboardAccess, configDirectory: configDirectory)
     defer { server.stop() }
     return try body(server)
 }

@@ -13,7 +13,7 @@
  *                  another protocol (`detail.protocol`); no reconnect
  *
  * Frames (`{"f":N,"t":{…}}`) and `state` messages go to `onFrame`; an operator's `reload`,
- * `announce` and `identify` go to `onControl`; binary messages (compression primers) are ignored.
+ * `announce` and `identify`, and a playlist's state (`playlist`), go to `onControl`; binary messages (compression primers) are ignored.
  */
 
 /** The wire protocol version this page speaks. */
@@ -35,7 +35,8 @@ const BACKOFF_MAX_MS = 30000;
 export class DashboardConnection {
   /**
    * @param {object} options
-   * @param {string} options.dashboardId   the dashboard to subscribe to
+   * @param {string|null} options.dashboardId  the dashboard to subscribe to
+   * @param {string|null} options.playlistId   or the playlist to follow (its entries' dashboards in turn)
    * @param {number|null} options.fps      frames per second to ask for in the URL (null: server default)
    * @param {string|null} options.key      the viewer key from the page's address, passed on to the server
    * @param {string|null} options.name     this screen's name, shown to operators in the list of screens
@@ -45,8 +46,9 @@ export class DashboardConnection {
    * @param {(frame: object) => void} options.onFrame
    * @param {(state: string, detail: object) => void} options.onState
    */
-  constructor({ dashboardId, fps, key, name, calm, onHello, onFrame, onState, onControl }) {
+  constructor({ dashboardId, playlistId, fps, key, name, calm, onHello, onFrame, onState, onControl }) {
     this.dashboardId = dashboardId;
+    this.playlistId = playlistId ?? null;
     this.key = key ?? null;
     this.name = name ?? null;
     this.onControl = onControl ?? (() => {});
@@ -69,7 +71,8 @@ export class DashboardConnection {
   /** The WebSocket URL for this page: wss:// under https, ws:// under http. */
   url() {
     const scheme = location.protocol === "https:" ? "wss:" : "ws:";
-    const query = new URLSearchParams({ dashboard: this.dashboardId, protocol: String(PROTOCOL) });
+    const query = new URLSearchParams(this.playlistId ? { playlist: this.playlistId } : { dashboard: this.dashboardId });
+    query.set("protocol", String(PROTOCOL));
     if (this.preferences.fps) query.set("fps", String(this.preferences.fps));
     if (this.key) query.set("key", this.key);
     if (this.name) query.set("name", this.name);
@@ -184,7 +187,7 @@ export class DashboardConnection {
       this.resendPreferences();
     } else if ((typeof message.f === "number" || message.type === "state") && this.helloReceived) {
       this.onFrame(message);
-    } else if (["reload", "announce", "identify"].includes(message.type)) {
+    } else if (["reload", "announce", "identify", "playlist"].includes(message.type)) {
       this.onControl(message);
     }
   }

@@ -11,7 +11,7 @@
  */
 import { Board } from "./board.js";
 import { CLOSE_UNSUPPORTED_PROTOCOL, DashboardConnection, PROTOCOL } from "./connection.js";
-import { applyPageOptions, pageOptions, screenName } from "./page.js";
+import { applyPageOptions, el, pageOptions, screenName } from "./page.js";
 
 const options = pageOptions();
 applyPageOptions(options);
@@ -20,21 +20,28 @@ const banner = document.getElementById("banner");
 const bannerText = document.getElementById("banner-text");
 const bannerAction = document.getElementById("banner-action");
 const title = document.getElementById("board-title");
+const playlistBar = document.getElementById("playlist");
 const overlay = document.getElementById("overlay");
 const overlayText = document.getElementById("overlay-text");
 let overlayTimer = null;
 
-/** The dashboard id: `/d/{id}` (a trailing slash is fine), or `?dashboard=` as a fallback. */
-function dashboardIdFromLocation() {
-  const match = /^\/d\/([^/]+)\/?$/.exec(location.pathname);
-  if (match) {
-    try {
-      return decodeURIComponent(match[1]);
-    } catch {
-      return null;
-    }
+/** The id in the path `/d/{id}` or `/p/{id}` (a trailing slash is fine); `null` for another path. */
+function idFromPath(prefix) {
+  const match = new RegExp(`^/${prefix}/([^/]+)/?$`).exec(location.pathname);
+  if (!match) return null;
+  try {
+    return decodeURIComponent(match[1]);
+  } catch {
+    return null;
   }
-  return new URLSearchParams(location.search).get("dashboard");
+}
+
+/** The playlist this page follows (`/p/{id}`), if any. */
+const playlistId = idFromPath("p");
+/** The dashboard id: `/d/{id}`, or `?dashboard=` as a fallback; a playlist page's comes with each entry. */
+function dashboardIdFromLocation() {
+  if (playlistId) return null;
+  return idFromPath("d") ?? new URLSearchParams(location.search).get("dashboard");
 }
 
 const reducedMotion = window.matchMedia("(prefers-reduced-motion: reduce)");
@@ -75,7 +82,8 @@ function setConnectionState(state, detail) {
     document.title = `${why[0]} — Rollboard`;
   } else if (state === "closed") {
     banner.hidden = true;
-    board.showMessage(`Unknown dashboard “${dashboardId}”`, "The server has no dashboard with this id; the page will not retry.");
+    const what = playlistId ? `playlist “${playlistId}”` : `dashboard “${dashboardId}”`;
+    board.showMessage(`Unknown ${what}`, "The server has nothing with this id; the page will not retry.");
     title.textContent = "Rollboard";
     document.title = "Unknown dashboard — Rollboard";
   }
@@ -88,6 +96,10 @@ function setConnectionState(state, detail) {
 function control(message) {
   if (message.type === "reload") {
     location.reload();
+    return;
+  }
+  if (message.type === "playlist") {
+    showPlaylist(message);
     return;
   }
   const text = message.type === "announce" ? message.text : message.name;
@@ -108,6 +120,25 @@ function control(message) {
   }, seconds * 1000);
 }
 
+/**
+ * A playlist's state: one dot per entry in the header, the current one marked, and
+ * `data-playlist-entry`, `data-playlist-held` on <body>. The entry's dashboard follows as a `hello`.
+ */
+function showPlaylist(message) {
+  const entries = Array.isArray(message.entries) ? message.entries : [];
+  const current = Number.isInteger(message.current) ? message.current : 0;
+  playlistBar.replaceChildren(...entries.map((entry, index) => el("span", {
+    className: "playlist__dot",
+    "aria-current": index === current ? "true" : "false",
+    title: String(entry.dashboard ?? ""),
+  })));
+  playlistBar.setAttribute("aria-label", `${message.title ?? "Playlist"}: ${current + 1} of ${entries.length}${message.held ? ", held" : ""}`);
+  playlistBar.hidden = entries.length < 2;
+  document.body.dataset.playlist = String(message.id ?? "");
+  document.body.dataset.playlistEntry = String(current);
+  document.body.dataset.playlistHeld = message.held ? "true" : "false";
+}
+
 function showReconnectBanner(retryAt) {
   const seconds = Math.ceil((retryAt - Date.now()) / 1000);
   banner.className = "banner";
@@ -119,7 +150,7 @@ function showReconnectBanner(retryAt) {
 }
 
 function start() {
-  if (!dashboardId) {
+  if (!dashboardId && !playlistId) {
     document.body.dataset.connection = "closed";
     board.showMessage("No dashboard given", "Open /d/ID, or pick one on the list of dashboards.");
     return;
@@ -127,12 +158,15 @@ function start() {
   board.showMessage("Connecting…");
   connection = new DashboardConnection({
     dashboardId,
+    playlistId,
     key: new URLSearchParams(location.search).get("key"),
     name: screenName(),
     fps: options.fps,
     calm: wantsCalm(),
     onHello(hello) {
-      const name = typeof hello.dashboard.title === "string" && hello.dashboard.title ? hello.dashboard.title : dashboardId;
+      const name = typeof hello.dashboard.title === "string" && hello.dashboard.title ? hello.dashboard.title
+        : String(hello.dashboard.id ?? dashboardId);
+      document.body.dataset.dashboard = String(hello.dashboard.id ?? "");
       title.textContent = name;
       document.title = `${name} — Rollboard`;
       document.body.dataset.protocol = String(hello.protocol);

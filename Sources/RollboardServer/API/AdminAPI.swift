@@ -86,6 +86,23 @@ public final class AdminAPI: Sendable {
             hub.announce(text, seconds: seconds)
             logger.notice("announcement shown", metadata: ["dashboard": "\(s[4])", "seconds": "\(seconds)"])
             respond(accepted(dashboard: s[4], extra: [JSONMember("seconds", .number(seconds))]))
+        case ["api", "v1", "admin", "playlists"]:
+            try allow("GET, HEAD")
+            listPlaylists(respond: respond)
+        case let s where s.count == 6 && s[0...3] == ["api", "v1", "admin", "playlists"]:
+            try allow("POST")
+            guard let playlist = directory?.playlist(s[4]) else {
+                throw .notFound("unknown_playlist", "no playlist \(JSONText.quoted(s[4])) is configured")
+            }
+            switch s[5] {
+            case "hold": playlist.hold()
+            case "resume": playlist.resume()
+            case "reload": playlist.reload()
+            case "show": playlist.show(try entry(request, of: playlist.configuration))
+            default: throw .notFound("not_found", "no such endpoint: \(path) (hold, resume, show or reload)")
+            }
+            logger.notice("playlist controlled", metadata: ["playlist": "\(s[4])", "action": "\(s[5])"])
+            playlistStatus(playlist, status: .accepted, respond: respond)
         case let s where s.count == 6 && s[0...3] == ["api", "v1", "admin", "screens"] && s[5] == "identify":
             try allow("POST")
             guard let id = Int(s[4]), let screen = directory?.screens.screen(id) else {
@@ -155,6 +172,74 @@ public final class AdminAPI: Sendable {
         }
     }
 
+    // MARK: Playlists
+
+    /// `{"entry": K}`: an index of the playlist's entries.
+    private func entry(_ request: HTTPRequest, of playlist: PlaylistConfiguration) throws(APIError) -> Int {
+        let body = try ProducerAPI.parseBody(request, limit: configuration.server.limits.maxBodyBytes)
+        try ProducerAPI.rejectUnknownFields(body, allowed: ["entry"], prefix: "")
+        guard let value = body["entry"] else { throw .missingField("entry") }
+        guard case .number(let number) = value, let index = number.integer else {
+            throw .wrongType("entry", expected: "an integer", got: value)
+        }
+        guard playlist.entries.indices.contains(index) else {
+            throw .invalidValue(
+                "entry: must be from 0 to \(playlist.entries.count - 1) (the playlist has \(playlist.entries.count) "
+                    + "entries), got \(index)")
+        }
+        return index
+    }
+
+    private func playlistJSON(_ playlist: PlaylistConfiguration, entry: Int, held: Bool, screens: Int) -> JSONValue {
+        .object([
+            JSONMember("id", .string(playlist.id)),
+            JSONMember("title", .string(playlist.title)),
+            JSONMember(
+                "entries",
+                .array(
+                    playlist.entries.map {
+                        .object([JSONMember("dashboard", .string($0.dashboard)), JSONMember("seconds", .number($0.seconds))])
+                    })),
+            JSONMember("current", .number(entry)),
+            JSONMember("held", .bool(held)),
+            JSONMember("screens", .number(screens)),
+        ])
+    }
+
+    /// The playlist's state once its queue has carried out what came before.
+    private func playlistStatus(
+        _ playlist: PlaylistHub, status: HTTPStatus, respond: @escaping @Sendable (HTTPResponse) -> Void
+    ) {
+        playlist.status { [self] entry, held, screens in
+            let body = playlistJSON(playlist.configuration, entry: entry, held: held, screens: screens)
+            respond(HTTPResponse(status: status, contentType: "application/json", text: body.serialized))
+        }
+    }
+
+    /// `{"playlists":[…]}`: every playlist with the entry it shows, whether it is held, and its screens.
+    private func listPlaylists(respond: @escaping @Sendable (HTTPResponse) -> Void) {
+        let hubs = configuration.playlists.compactMap { directory?.playlist($0.id) }
+        let found = Mutex<[String: (entry: Int, held: Bool, screens: Int)]>([:])
+        let group = DispatchGroup()
+        for hub in hubs {
+            group.enter()
+            hub.status { entry, held, screens in
+                found.withLock { $0[hub.configuration.id] = (entry, held, screens) }
+                group.leave()
+            }
+        }
+        group.notify(queue: .global()) { [self] in
+            let all = found.withLock { $0 }
+            let items = hubs.compactMap { hub in
+                all[hub.configuration.id].map {
+                    playlistJSON(hub.configuration, entry: $0.entry, held: $0.held, screens: $0.screens)
+                }
+            }
+            let body = JSONValue.object([JSONMember("playlists", .array(items))])
+            respond(HTTPResponse(status: .ok, contentType: "application/json", text: body.serialized))
+        }
+    }
+
     /// `{"screens":[…]}`: every connected screen with what its hub knows of it (frame rate, pause, skipped frames).
     private func listScreens(respond: @escaping @Sendable (HTTPResponse) -> Void) {
         let screens = directory?.screens.all ?? []
@@ -175,6 +260,7 @@ public final class AdminAPI: Sendable {
                 return .object([
                     JSONMember("id", .number(screen.id)),
                     JSONMember("dashboard", .string(screen.dashboard)),
+                    JSONMember("playlist", .optional(screen.playlist.map(JSONValue.string))),
                     JSONMember("name", .optional(screen.name.map(JSONValue.string))),
                     JSONMember("address", .optional(screen.address.map(JSONValue.string))),
                     JSONMember("userAgent", .optional(screen.userAgent.map(JSONValue.string))),

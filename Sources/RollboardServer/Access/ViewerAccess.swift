@@ -43,6 +43,20 @@ struct ViewerAccess: Sendable {
         }
     }
 
+    /// Whether `credential` may see playlist `playlist`: it may when it may see every dashboard of it.
+    func decide(_ playlist: PlaylistConfiguration, _ credential: Credential) -> AccessDecision {
+        var decision = AccessDecision.granted(viewerKey: nil)
+        for entry in playlist.entries {
+            guard let dashboard = configuration.dashboard(entry.dashboard) else { continue }
+            switch decide(dashboard, credential) {
+            case .granted(let key?): decision = .granted(viewerKey: key)
+            case .granted(nil): break
+            case let refusal: return refusal
+            }
+        }
+        return decision
+    }
+
     /// Whether `credential` may read id `id` (a metric or wheel): it may when it may see some dashboard that shows it.
     func decide(valueOf id: String, _ credential: Credential) -> AccessDecision {
         var decision = AccessDecision.keyRefused

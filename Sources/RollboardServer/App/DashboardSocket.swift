@@ -2,10 +2,16 @@ import Foundation
 import RollboardNet
 import Synchronization
 
-/// Connects one dashboard WebSocket to its hub: the hello on open, client messages in (within the screen's message
-/// limits), departure on close.
+/// Connects one screen's WebSocket to what it shows — a dashboard's hub, or a playlist's — the hello on open, client
+/// messages in (within the screen's message limits), departure on close.
 final class DashboardSocket: WebSocketDelegate {
-    private let hub: DashboardHub?
+    /// What a screen shows.
+    enum Target {
+        case dashboard(DashboardHub)
+        case playlist(PlaylistHub)
+    }
+
+    private let target: Target?
     private let fps: Int?
     private let calm: Bool
     private let protocolVersion: String?
@@ -18,33 +24,34 @@ final class DashboardSocket: WebSocketDelegate {
     private let sessionID = Mutex<Int?>(nil)
 
     /// - Parameters:
-    ///   - hub: `nil` for an unknown dashboard: the socket is closed with 4404 once open.
+    ///   - target: `nil` for an unknown dashboard or playlist: the socket is closed with 4404 once open.
     ///   - calm: reduced motion: the screen is sent only where changes end.
     ///   - protocolVersion: the `protocol` the client asked for, if it did; any other than the hub's closes the socket
     ///     with 4406 once open.
-    ///   - access: whether the screen may watch the dashboard; it is closed with 1008 once open if not, and with 1008
+    ///   - access: whether the screen may watch the target; it is closed with 1008 once open if not, and with 1008
     ///     when the viewer key it opened with is revoked.
-    ///   - screens: where the screen is listed while it is connected (with the `name` of its address, its browser).
+    ///   - screens: where a dashboard's screen is listed while it is connected (with the `name` of its address, its
+    ///     browser); a playlist lists its screens itself.
     ///   - messageLimits: how much this screen may send before it is closed with 1008.
     ///   - clock: times the message rate.
     init(
-        hub: DashboardHub?, fps: Int?, calm: Bool = false, protocolVersion: String? = nil, access: AccessDecision = .granted(viewerKey: nil),
-        viewerKeys: ViewerKeys? = nil, screens: ScreenRegistry? = nil, messageLimits: ClientMessageGate.Limits = .init(),
-        clock: FrameClock = .monotonic()
+        target: Target?, fps: Int?, calm: Bool = false, protocolVersion: String? = nil,
+        access: AccessDecision = .granted(viewerKey: nil), viewerKeys: ViewerKeys? = nil, screens: ScreenRegistry? = nil,
+        messageLimits: ClientMessageGate.Limits = .init(), clock: FrameClock = .monotonic()
     ) {
-        self.screens = screens
-        self.hub = hub
+        self.target = target
         self.fps = fps
         self.calm = calm
         self.protocolVersion = protocolVersion
         self.access = access
         self.viewerKeys = viewerKeys
+        self.screens = screens
         self.gate = ClientMessageGate(limits: messageLimits)
         self.clock = clock
     }
 
     func webSocketDidOpen(_ socket: WebSocket) {
-        guard let hub else {
+        guard let target else {
             socket.close(code: .unknownDashboard, reason: "unknown dashboard")
             return
         }
@@ -68,25 +75,36 @@ final class DashboardSocket: WebSocketDelegate {
         case .granted(nil):
             break
         }
-        let id = hub.connect(socket, fps: fps, calm: calm)
-        sessionID.withLock { $0 = id }
-        if let screens {
-            let listed = screens.add(
-                dashboard: hub.dashboardID, name: socket.request.query["name"], address: socket.remoteAddress,
-                userAgent: socket.request.headers["User-Agent"], connectedAt: Date().timeIntervalSince1970, hub: hub,
-                sessionID: id)
-            screenID.withLock { $0 = listed }
+        let name = socket.request.query["name"]
+        let userAgent = socket.request.headers["User-Agent"]
+        switch target {
+        case .dashboard(let hub):
+            let id = hub.connect(socket, fps: fps, calm: calm)
+            sessionID.withLock { $0 = id }
+            if let screens {
+                let listed = screens.add(
+                    dashboard: hub.dashboardID, name: name, address: socket.remoteAddress, userAgent: userAgent,
+                    connectedAt: Date().timeIntervalSince1970, hub: hub, sessionID: id)
+                screenID.withLock { $0 = listed }
+            }
+        case .playlist(let playlist):
+            let id = playlist.connect(
+                socket, fps: fps, calm: calm, name: name, address: socket.remoteAddress, userAgent: userAgent)
+            sessionID.withLock { $0 = id }
         }
     }
 
     func webSocket(_ socket: WebSocket, didReceiveText text: String) {
-        guard let hub, let id = sessionID.withLock({ $0 }) else { return }
+        guard let target, let id = sessionID.withLock({ $0 }) else { return }
         if let refusal = gate.admit(now: clock.now()) {
             socket.close(code: .policyViolation, reason: refusal.description)
             return
         }
         let gate = self.gate
-        hub.receive(text: text, from: id) { gate.finished() }
+        switch target {
+        case .dashboard(let hub): hub.receive(text: text, from: id) { gate.finished() }
+        case .playlist(let playlist): playlist.receive(text: text, from: id) { gate.finished() }
+        }
     }
 
     func webSocket(_ socket: WebSocket, didReceiveBinary bytes: [UInt8]) {
@@ -96,7 +114,10 @@ final class DashboardSocket: WebSocketDelegate {
     func webSocketDidClose(_ socket: WebSocket, code: WebSocketCloseCode?, reason: String) {
         if case .granted(let key?) = access { viewerKeys?.detach(socket, from: key) }
         if let listed = screenID.withLock({ $0 }) { screens?.remove(listed) }
-        guard let hub, let id = sessionID.withLock({ $0 }) else { return }
-        hub.disconnect(id)
+        guard let target, let id = sessionID.withLock({ $0 }) else { return }
+        switch target {
+        case .dashboard(let hub): hub.disconnect(id)
+        case .playlist(let playlist): playlist.disconnect(id)
+        }
     }
 }

@@ -61,14 +61,25 @@ public final class RollboardApplication: ServerHandler {
                 status: .ok, contentType: "text/plain; version=0.0.4; charset=utf-8", text: metrics.prometheusText()))
             return
         }
-        if path.hasPrefix("/d/") {
+        if path.hasPrefix("/d/") || path.hasPrefix("/p/") {
             let id = String(path.dropFirst(3))
             let accept = request.headers["Accept"]
-            guard let dashboard = configuration.dashboard(id) else {
-                respond(DashboardRefusal.unknown(id: id).response(accept: accept))
-                return
+            let credential = api.access.credential(of: request)
+            let decision: AccessDecision
+            if path.hasPrefix("/p/") {
+                guard let playlist = configuration.playlist(id) else {
+                    respond(DashboardRefusal.unknown(id: id).response(accept: accept))
+                    return
+                }
+                decision = api.access.decide(playlist, credential)
+            } else {
+                guard let dashboard = configuration.dashboard(id) else {
+                    respond(DashboardRefusal.unknown(id: id).response(accept: accept))
+                    return
+                }
+                decision = api.access.decide(dashboard, credential)
             }
-            switch api.access.decide(dashboard, api.access.credential(of: request)) {
+            switch decision {
             case .granted: break
             case .keyRequired: return respond(DashboardRefusal.keyRequired(id: id).response(accept: accept))
             case .keyRefused: return respond(DashboardRefusal.keyRefused(id: id).response(accept: accept))
@@ -113,14 +124,23 @@ public final class RollboardApplication: ServerHandler {
             return .refuse(.error(
                 .badRequest, "invalid_motion", detail: "motion must be full or reduced, got \(JSONText.quoted(other))"))
         }
-        let hub = query["dashboard"].flatMap { directory.hub($0) }
-        let access = query["dashboard"].flatMap { configuration.dashboard($0) }.map {
-            api.access.decide($0, api.access.credential(of: request))
+        let credential = api.access.credential(of: request)
+        var target: DashboardSocket.Target?
+        var access = AccessDecision.granted(viewerKey: nil)
+        if let id = query["playlist"] {
+            if let playlist = configuration.playlist(id), let hub = directory.playlist(id) {
+                target = .playlist(hub)
+                access = api.access.decide(playlist, credential)
+            }
+        } else if let id = query["dashboard"], let dashboard = configuration.dashboard(id), let hub = directory.hub(id) {
+            target = .dashboard(hub)
+            access = api.access.decide(dashboard, credential)
         }
         return .accept(
             DashboardSocket(
-                hub: hub, fps: fps, calm: calm, protocolVersion: query["protocol"], access: access ?? .granted(viewerKey: nil),
-                viewerKeys: api.access.keys, screens: directory.screens, messageLimits: configuration.server.limits.clientMessageLimits))
+                target: target, fps: fps, calm: calm, protocolVersion: query["protocol"], access: access,
+                viewerKeys: api.access.keys, screens: directory.screens,
+                messageLimits: configuration.server.limits.clientMessageLimits))
     }
 
     private static let methodNotAllowed: HTTPResponse = {

@@ -6,15 +6,18 @@ import Yams
     import Darwin
 #endif
 
-/// The whole validated configuration: server settings, dashboards, and the catalog of ids they show.
+/// The whole validated configuration: server settings, dashboards, playlists, and the catalog of ids they show.
 public struct RollboardConfiguration: Sendable, Equatable {
     public let server: ServerSettings
     /// Dashboards in file-name order.
     public let dashboards: [DashboardConfiguration]
+    /// Playlists in file-name order.
+    public let playlists: [PlaylistConfiguration]
     public let catalog: MetricCatalog
 
-    /// Loads `<directory>/server.yaml` (optional: absent means every default) and `<directory>/dashboards/*.yaml`
-    /// (file-name order), validating everything; the error lists every problem found.
+    /// Loads `<directory>/server.yaml` (optional: absent means every default), `<directory>/dashboards/*.yaml` and
+    /// `<directory>/playlists/*.yaml` (optional folder), in file-name order, validating everything; the error lists
+    /// every problem found.
     public static func load(directory: String = "config") throws(ConfigurationError) -> RollboardConfiguration {
         let serverFile = directory + "/server.yaml"
         let serverYAML: String?
@@ -23,9 +26,20 @@ public struct RollboardConfiguration: Sendable, Equatable {
         } catch {
             throw ConfigurationError(problems: ["\(serverFile): cannot read: \(error)"])
         }
-        let folder = directory + "/dashboards"
+        return try parse(
+            serverYAML: serverYAML, serverFile: serverFile,
+            dashboards: try yamlFiles(in: directory + "/dashboards", required: true),
+            playlists: try yamlFiles(in: directory + "/playlists", required: false))
+    }
+
+    /// Every `*.yaml` (or `*.yml`) file in `folder` with its text, in file-name order; a missing folder is an error
+    /// only when `required`.
+    private static func yamlFiles(in folder: String, required: Bool) throws(ConfigurationError) -> [(
+        file: String, yaml: String
+    )] {
         var names: [String] = []
         guard let handle = opendir(folder) else {
+            if !required && errno == ENOENT { return [] }
             throw ConfigurationError(problems: ["\(folder): cannot read the folder: \(errnoText())"])
         }
         while let entry = readdir(handle) {
@@ -35,23 +49,24 @@ public struct RollboardConfiguration: Sendable, Equatable {
             if name.hasSuffix(".yaml") || name.hasSuffix(".yml"), !name.hasPrefix(".") { names.append(name) }
         }
         closedir(handle)
-        var dashboards: [(file: String, yaml: String)] = []
+        var files: [(file: String, yaml: String)] = []
         for name in names.sorted() {
             let file = folder + "/" + name
             do {
-                dashboards.append((file, String(decoding: try readWholeFile(file) ?? [], as: UTF8.self)))
+                files.append((file, String(decoding: try readWholeFile(file) ?? [], as: UTF8.self)))
             } catch {
                 throw ConfigurationError(problems: ["\(file): cannot read: \(error)"])
             }
         }
-        return try parse(serverYAML: serverYAML, serverFile: serverFile, dashboards: dashboards)
+        return files
     }
 
     /// Validates configuration text as if read from the named files (for tests and tools).
     public static func parse(
         serverYAML: String?,
         serverFile: String = "config/server.yaml",
-        dashboards dashboardFiles: [(file: String, yaml: String)]
+        dashboards dashboardFiles: [(file: String, yaml: String)],
+        playlists playlistFiles: [(file: String, yaml: String)] = []
     ) throws(ConfigurationError) -> RollboardConfiguration {
         let problems = ConfigurationProblems()
         var server = ServerSettings()
@@ -84,8 +99,20 @@ public struct RollboardConfiguration: Sendable, Equatable {
                 problems.report(serverFile, "producerTokens[\(index)].metrics", "unknown id \"\(id)\"")
             }
         }
+        var playlists: [PlaylistConfiguration] = []
+        for (file, yaml) in playlistFiles {
+            guard let node = compose(yaml, file: file, problems: problems),
+                let playlist = PlaylistConfiguration(
+                    node: node, file: file, dashboards: Set(dashboards.map(\.id)), problems: problems)
+            else { continue }
+            if let other = playlists.first(where: { $0.id == playlist.id }) {
+                problems.report(file, "id", "duplicate playlist id \"\(playlist.id)\", already used by \(other.file)")
+                continue
+            }
+            playlists.append(playlist)
+        }
         guard problems.isEmpty else { throw ConfigurationError(problems: problems.lines) }
-        return RollboardConfiguration(server: server, dashboards: dashboards, catalog: catalog)
+        return RollboardConfiguration(server: server, dashboards: dashboards, playlists: playlists, catalog: catalog)
     }
 
     private static func compose(_ yaml: String, file: String, problems: ConfigurationProblems) -> Node? {
@@ -103,7 +130,12 @@ public struct RollboardConfiguration: Sendable, Equatable {
 
     /// The same configuration with other server settings (command-line overrides such as `--port`).
     public func replacingServer(_ settings: ServerSettings) -> RollboardConfiguration {
-        RollboardConfiguration(server: settings, dashboards: dashboards, catalog: catalog)
+        RollboardConfiguration(server: settings, dashboards: dashboards, playlists: playlists, catalog: catalog)
+    }
+
+    /// The playlist with the given id.
+    public func playlist(_ id: String) -> PlaylistConfiguration? {
+        playlists.first { $0.id == id }
     }
 
     /// The dashboard with the given id.

@@ -4,6 +4,7 @@ public import Logging
 /// Every configured dashboard's hub, fed by the store's committed changes and the producers' carousel commands.
 public final class DashboardDirectory: Sendable {
     private let hubs: [String: DashboardHub]
+    private let playlists: [String: PlaylistHub]
     /// The screens connected to any of the hubs.
     let screens = ScreenRegistry()
 
@@ -50,6 +51,11 @@ public final class DashboardDirectory: Sendable {
             )
         }
         self.hubs = hubs
+        let screens = self.screens
+        self.playlists = Dictionary(
+            uniqueKeysWithValues: configuration.playlists.map {
+                ($0.id, PlaylistHub(configuration: $0, hubs: hubs, registry: screens))
+            })
         let allHubs = Array(hubs.values)
         store.subscribe { change in
             switch change {
@@ -82,6 +88,11 @@ public final class DashboardDirectory: Sendable {
     /// The hub of dashboard `id`, if it is configured.
     func hub(_ id: String) -> DashboardHub? {
         hubs[id]
+    }
+
+    /// The hub of playlist `id`, if it is configured.
+    func playlist(_ id: String) -> PlaylistHub? {
+        playlists[id]
     }
 
     /// Closes every screen of every dashboard with 1001 and waits up to `timeout` for the hubs to have done so;

@@ -93,9 +93,11 @@ final class DashboardHub: @unchecked Sendable {  // Sendable: every mutable prop
         return id
     }
 
-    /// Removes a screen that went away.
-    func disconnect(_ sessionID: Int) {
+    /// Removes a screen that went away (or moves to another dashboard); `then` runs on the hub's queue once it is
+    /// gone, after every message the hub sent it.
+    func disconnect(_ sessionID: Int, then: @escaping @Sendable () -> Void = {}) {
         queue.async { [self] in
+            defer { then() }
             guard sinks.removeValue(forKey: sessionID) != nil else { return }
             sessionLeft()
             perform(machine.disconnect(sessionID, now: clock.now()))
@@ -134,6 +136,11 @@ final class DashboardHub: @unchecked Sendable {  // Sendable: every mutable prop
     /// Screen `sessionID` shows `name` large for `seconds`.
     func identify(_ sessionID: Int, name: String, seconds: Double) {
         queue.async { [self] in perform(machine.identify(sessionID, name: name, seconds: seconds)) }
+    }
+
+    /// Sends `text` to screen `sessionID` as a message of its own (in order with its frames).
+    func send(_ text: String, toSession sessionID: Int) {
+        queue.async { [self] in perform(machine.send(text, to: sessionID)) }
     }
 
     /// Calls `body` (on the hub's queue) with every screen's status, by session id.

@@ -163,8 +163,12 @@ struct HubStateMachine {
 
     /// Screen `id` shows `name` large for `seconds`, so an operator can tell which TV it is.
     func identify(_ id: Int, name: String, seconds: Double) -> [HubAction] {
+        send("{\"type\":\"identify\",\"name\":\(JSONText.quoted(name)),\"seconds\":\(jsonNumber(seconds, places: 3))}", to: id)
+    }
+
+    /// `text` to screen `id` as a message of its own, then primed again for its stream.
+    func send(_ text: String, to id: Int) -> [HubAction] {
         guard let session = sessions[id] else { return [] }
-        let text = "{\"type\":\"identify\",\"name\":\(JSONText.quoted(name)),\"seconds\":\(jsonNumber(seconds, places: 3))}"
         return [.send(text: text, to: id), .prime(stream: session.stream, to: [id])]
     }
 

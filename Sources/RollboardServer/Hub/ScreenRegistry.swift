@@ -6,14 +6,17 @@ final class ScreenRegistry: Sendable {
     /// One connected screen.
     struct Screen: Sendable {
         let id: Int
-        let dashboard: String
+        /// The dashboard it shows now (a playlist screen's changes with the rotation).
+        var dashboard: String
+        /// The playlist it follows, if any.
+        var playlist: String?
         let name: String?
         let address: String?
         let userAgent: String?
         /// Seconds since 1970.
         let connectedAt: Double
-        let hub: DashboardHub
-        let sessionID: Int
+        var hub: DashboardHub
+        var sessionID: Int
     }
 
     /// Longest screen name kept, in characters.
@@ -24,16 +27,25 @@ final class ScreenRegistry: Sendable {
 
     /// Records a screen that connected; returns its id.
     func add(
-        dashboard: String, name: String?, address: String?, userAgent: String?, connectedAt: Double, hub: DashboardHub,
-        sessionID: Int
+        dashboard: String, playlist: String? = nil, name: String?, address: String?, userAgent: String?,
+        connectedAt: Double, hub: DashboardHub, sessionID: Int
     ) -> Int {
         let id = nextID.wrappingAdd(1, ordering: .relaxed).oldValue
         let screen = Screen(
-            id: id, dashboard: dashboard, name: name.flatMap(Self.cleanName), address: address,
+            id: id, dashboard: dashboard, playlist: playlist, name: name.flatMap(Self.cleanName), address: address,
             userAgent: userAgent.map { String($0.prefix(256)) }, connectedAt: connectedAt, hub: hub,
             sessionID: sessionID)
         screens.withLock { $0[id] = screen }
         return id
+    }
+
+    /// Records that screen `id` (a playlist's) now shows `dashboard` through `hub`'s session `sessionID`.
+    func move(_ id: Int, to dashboard: String, hub: DashboardHub, sessionID: Int) {
+        screens.withLock { screens in
+            screens[id]?.dashboard = dashboard
+            screens[id]?.hub = hub
+            screens[id]?.sessionID = sessionID
+        }
     }
 
     /// Forgets a screen that went away.

@@ -1,0 +1,203 @@
+import Dispatch
+import Foundation
+import RollboardNet
+import Synchronization
+
+/// The live side of one playlist: one clock for every screen that follows it. When the rotation moves on, each
+/// screen is sent a `{"type":"playlist",…}` message saying which entry shows, leaves the dashboard it showed and
+/// joins the next one's hub, which sends it a fresh `hello`. Every screen of the playlist switches on the same timer
+/// event; the entry showing is read off the wall clock against a shared epoch (``PlaylistSchedule``).
+final class PlaylistHub: @unchecked Sendable {  // Sendable: every mutable property is touched only on `queue`.
+    /// One screen following the playlist.
+    private struct Screen {
+        let socket: WebSocket
+        let fps: Int?
+        let calm: Bool
+        let listing: (name: String?, address: String?, userAgent: String?, connectedAt: Double)
+        var listedID: Int?
+        var hub: DashboardHub?
+        var sessionID: Int?
+        /// Counts moves: a move that completes after a newer one started is dropped.
+        var generation = 0
+    }
+
+    let configuration: PlaylistConfiguration
+    private let hubs: [String: DashboardHub]
+    private let registry: ScreenRegistry
+    private let wallClock: @Sendable () -> Double
+    private let queue: DispatchQueue
+    private let timer: any DispatchSourceTimer
+    private let nextScreenID = Atomic<Int>(1)
+    // Confined to `queue`.
+    private var schedule: PlaylistSchedule
+    private var current: Int
+    private var screens: [Int: Screen] = [:]
+
+    /// - Parameters:
+    ///   - hubs: the hubs of the dashboards, by id; every entry's dashboard has one.
+    ///   - wallClock: seconds since 1970.
+    init(
+        configuration: PlaylistConfiguration, hubs: [String: DashboardHub], registry: ScreenRegistry,
+        wallClock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }
+    ) {
+        self.configuration = configuration
+        self.hubs = hubs
+        self.registry = registry
+        self.wallClock = wallClock
+        self.schedule = PlaylistSchedule(durations: configuration.entries.map(\.seconds))
+        self.current = schedule.entry(at: wallClock()).index
+        self.queue = DispatchQueue(label: "rollboard.playlist.\(configuration.id)")
+        self.timer = DispatchSource.makeTimerSource(queue: queue)
+        timer.setEventHandler { [weak self] in self?.rotate() }
+        timer.schedule(deadline: .distantFuture)
+        timer.activate()
+        queue.async { [self] in rotate() }
+    }
+
+    deinit {
+        timer.cancel()
+    }
+
+    // MARK: Screens
+
+    /// Adds a screen that follows the playlist (only final states when `calm`); returns its id.
+    func connect(
+        _ socket: WebSocket, fps: Int?, calm: Bool, name: String?, address: String?, userAgent: String?
+    ) -> Int {
+        let id = nextScreenID.wrappingAdd(1, ordering: .relaxed).oldValue
+        let listing = (name: name, address: address, userAgent: userAgent, connectedAt: wallClock())
+        queue.async { [self] in
+            screens[id] = Screen(socket: socket, fps: fps, calm: calm, listing: listing)
+            move(id, to: current)
+        }
+        return id
+    }
+
+    /// Removes a screen that went away.
+    func disconnect(_ id: Int) {
+        queue.async { [self] in
+            guard let screen = screens.removeValue(forKey: id) else { return }
+            if let hub = screen.hub, let session = screen.sessionID { hub.disconnect(session) }
+            if let listed = screen.listedID { registry.remove(listed) }
+        }
+    }
+
+    /// Hands a screen's message to the dashboard it shows now; `done` runs once that hub has dealt with it.
+    func receive(text: String, from id: Int, done: @escaping @Sendable () -> Void) {
+        queue.async { [self] in
+            guard let screen = screens[id], let hub = screen.hub, let session = screen.sessionID else { return done() }
+            hub.receive(text: text, from: session, done: done)
+        }
+    }
+
+    // MARK: Remote control
+
+    /// What the playlist shows: `(entry, held, seconds left)`, passed to `body` on the playlist's queue.
+    func status(_ body: @escaping @Sendable (_ entry: Int, _ held: Bool, _ screens: Int) -> Void) {
+        queue.async { [self] in body(current, schedule.held != nil, screens.count) }
+    }
+
+    /// Stops the rotation on the entry showing.
+    func hold() {
+        queue.async { [self] in
+            schedule.hold(at: wallClock())
+            rotate(announce: true)
+        }
+    }
+
+    /// Starts the rotation again from the beginning of the held entry.
+    func resume() {
+        queue.async { [self] in
+            schedule.resume(at: wallClock())
+            rotate(announce: true)
+        }
+    }
+
+    /// Shows entry `index` now, for its full seconds (while held: the entry held).
+    func show(_ index: Int) {
+        queue.async { [self] in
+            schedule.show(index, at: wallClock())
+            rotate(announce: true)
+        }
+    }
+
+    /// Every screen of the playlist reloads its page.
+    func reload() {
+        queue.async { [self] in
+            for screen in screens.values {
+                if let hub = screen.hub, let session = screen.sessionID { hub.send(#"{"type":"reload"}"#, toSession: session) }
+            }
+        }
+    }
+
+    // MARK: The clock
+
+    /// Moves every screen to the entry showing now if it changed (or, with `announce`, tells them the playlist's
+    /// new state where it did not), then arms the timer for the entry's end.
+    private func rotate(announce: Bool = false) {
+        dispatchPrecondition(condition: .onQueue(queue))
+        let now = wallClock()
+        let (index, endsAt) = schedule.entry(at: now)
+        if index != current {
+            current = index
+            for id in screens.keys.sorted() { move(id, to: index) }
+        } else if announce {
+            let message = playlistMessage()
+            for screen in screens.values {
+                if let hub = screen.hub, let session = screen.sessionID { hub.send(message, toSession: session) }
+            }
+        }
+        if let endsAt {
+            timer.schedule(deadline: .now() + max(endsAt - now, 0), leeway: .milliseconds(1))
+        } else {
+            timer.schedule(deadline: .distantFuture)
+        }
+    }
+
+    /// Takes screen `id` off the dashboard it shows (after every message that hub sent it), tells it the playlist's
+    /// state, and joins it to entry `index`'s hub.
+    private func move(_ id: Int, to index: Int) {
+        dispatchPrecondition(condition: .onQueue(queue))
+        guard var screen = screens[id] else { return }
+        screen.generation += 1
+        let generation = screen.generation
+        let leaving = screen.hub.flatMap { hub in screen.sessionID.map { (hub, $0) } }
+        screen.hub = nil
+        screen.sessionID = nil
+        screens[id] = screen
+        let join: @Sendable () -> Void = { [self] in
+            queue.async { [self] in
+                guard var screen = screens[id], screen.generation == generation else { return }
+                let dashboard = configuration.entries[index].dashboard
+                guard let hub = hubs[dashboard] else { return }
+                screen.socket.send(text: playlistMessage())
+                let session = hub.connect(screen.socket, fps: screen.fps, calm: screen.calm)
+                screen.hub = hub
+                screen.sessionID = session
+                if let listed = screen.listedID {
+                    registry.move(listed, to: dashboard, hub: hub, sessionID: session)
+                } else {
+                    screen.listedID = registry.add(
+                        dashboard: dashboard, playlist: configuration.id, name: screen.listing.name,
+                        address: screen.listing.address, userAgent: screen.listing.userAgent,
+                        connectedAt: screen.listing.connectedAt, hub: hub, sessionID: session)
+                }
+                screens[id] = screen
+            }
+        }
+        if let (hub, session) = leaving { hub.disconnect(session, then: join) } else { join() }
+    }
+
+    /// `{"type":"playlist","id":…,"title":…,"entries":[{"dashboard","seconds"},…],"current":K,"held":B,"endsIn":S}`.
+    private func playlistMessage() -> String {
+        let now = wallClock()
+        let (index, endsAt) = schedule.entry(at: now)
+        let entries = configuration.entries.map {
+            "{\"dashboard\":\(JSONText.quoted($0.dashboard)),\"seconds\":\(jsonNumber($0.seconds, places: 3))}"
+        }
+        return "{\"type\":\"playlist\",\"id\":\(JSONText.quoted(configuration.id)),"
+            + "\"title\":\(JSONText.quoted(configuration.title)),\"entries\":[\(entries.joined(separator: ","))],"
+            + "\"current\":\(index),\"held\":\(schedule.held != nil),"
+            + "\"endsIn\":\(endsAt.map { jsonNumber($0 - now, places: 3) } ?? "null")}"
+    }
+}
