@@ -6,7 +6,9 @@ Chromium opens /d/demo?name=Lobby TV. Then, with the admin token:
 - an announcement covers the screen with its text, and goes away after its seconds;
 - identify shows the screen's name over it;
 - reload reloads the page (a marker set in the page is gone, the page is connected again), and the page, opened
-  again without `?name=`, is still listed as "Lobby TV" (the name is remembered in localStorage).
+  again without `?name=`, is still listed as "Lobby TV" (the name is remembered in localStorage);
+- a playlist page (/p/wall: demo and a second dashboard, 2 s each) switches from one dashboard to the other by
+  itself, painting the new dashboard's tiles, and an admin's hold shows on the page and stops the rotation.
 
 A screenshot of the announcement is written to reports/browser/announcement.png.
 
@@ -18,6 +20,7 @@ import os
 import shutil
 import sys
 import tempfile
+import time
 
 from selenium.common.exceptions import WebDriverException
 
@@ -95,6 +98,26 @@ def scenario(server: RollboardProcess, arguments, checks: Checks) -> None:
         names = names()
         checks.check(names == ["Lobby TV"], "opened again without ?name=, the page is still listed as Lobby TV",
                      f"names {names}: {listed_screens(server)}")
+
+        driver.get(f"{base}/p/wall")
+        first = wait_for(lambda: body_data(driver, "connection") == "open" and body_data(driver, "dashboard"),
+                         arguments.timeout)
+        other = "second" if first == "demo" else "demo"
+        switched = wait_for(lambda: body_data(driver, "dashboard") == other, 3 + arguments.timeout)
+        tile = "tickets" if other == "second" else "revenue"
+        painted = wait_for(lambda: driver.execute_script(f"return !!document.querySelector('[data-tile-id={tile}]')"),
+                           arguments.timeout)
+        dots = driver.execute_script("return document.querySelectorAll('#playlist .playlist__dot').length")
+        checks.check(first in ("demo", "second") and switched and painted and dots == 2,
+                     "a playlist page switches to the next dashboard by itself and paints its tiles",
+                     f"first {first!r}, now {body_data(driver, 'dashboard')!r}, tile {tile} painted={painted}, {dots} dots")
+        status, body = server.request("POST", "/api/v1/admin/playlists/wall/hold", token=ADMIN)
+        held = wait_for(lambda: body_data(driver, "playlistHeld") == "true", arguments.timeout)
+        showing = body_data(driver, "dashboard")
+        time.sleep(4.5)
+        checks.check(status == 202 and held and body_data(driver, "dashboard") == showing,
+                     "an admin's hold shows on the page and the dashboard stays",
+                     f"status {status} {body}, held={held}, {showing!r} → {body_data(driver, 'dashboard')!r}")
     finally:
         driver.quit()
 
@@ -111,8 +134,15 @@ def main() -> int:
     checks = Checks()
     folder = tempfile.mkdtemp(prefix="rollboard-remote-")
     try:
-        server = RollboardProcess(arguments.binary, os.path.join(folder, "data"), TOKEN,
-                                  config=os.path.join(REPOSITORY, "config"),
+        config = os.path.join(folder, "config")
+        shutil.copytree(os.path.join(REPOSITORY, "config"), config)
+        with open(os.path.join(config, "dashboards", "second.yaml"), "w") as handle:
+            handle.write("id: second\ntitle: Second\ntiles:\n  - {id: tickets, type: counter}\n")
+        os.makedirs(os.path.join(config, "playlists"))
+        with open(os.path.join(config, "playlists", "wall.yaml"), "w") as handle:
+            handle.write("id: wall\ntitle: Lobby wall\nentries:\n  - {dashboard: demo, seconds: 2}\n"
+                         "  - {dashboard: second, seconds: 2}\n")
+        server = RollboardProcess(arguments.binary, os.path.join(folder, "data"), TOKEN, config=config,
                                   environment={"ROLLBOARD_ADMIN_TOKEN": ADMIN})
         server.start()
         try:
