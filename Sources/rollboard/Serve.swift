@@ -76,9 +76,11 @@ struct Serve: ParsableCommand {
             adminTokens: adminTokens.tokens)
         let directory = try DashboardDirectory(
             configuration: configuration, store: store, api: api, metrics: metrics, logger: logger)
+        let reloader = ConfigurationReloader(
+            directory: config, fileSettings: loaded.server, api: api, dashboards: directory, logger: logger)
         let admin = AdminAPI(
-            configuration: configuration, tokens: adminTokens.tokens, producerTokens: tokens.tokens, keys: viewerKeys,
-            directory: directory, logger: logger)
+            api: api, tokens: adminTokens.tokens, keys: viewerKeys, directory: directory, reloader: reloader,
+            logger: logger)
         let application = RollboardApplication(
             configuration: configuration, api: api, admin: admin, directory: directory, metrics: metrics,
             publicDirectory: publicDir, isSecure: tls != nil)
@@ -146,6 +148,7 @@ struct Serve: ParsableCommand {
             } catch {
                 logger.error("TLS reload refused; keeping the certificate in use", metadata: ["error": "\(error)"])
             }
+            _ = reloader.reload()
         }
         reload.activate()
         let parked = DispatchSemaphore(value: 0)

@@ -20,6 +20,8 @@ final class LiveServer {
     /// The host clients connect to: a name, so TLS checks it against the certificate.
     let host = "localhost"
     let configuration: RollboardConfiguration
+    /// The configuration folder the server was started from (and reloads).
+    let configDirectory: String
     let certificatePath: String
     private let store: MetricStore
     private let directory: DashboardDirectory
@@ -33,7 +35,8 @@ final class LiveServer {
     init(dataDirectory: String, dashboardAccess: DashboardAccess = .everyone, configDirectory: String? = nil) throws {
         var logger = Logger(label: "rollboard.e2e")
         logger.logLevel = .error
-        let loaded = try RollboardConfiguration.load(directory: configDirectory ?? Self.repositoryRoot + "/config")
+        self.configDirectory = configDirectory ?? Self.repositoryRoot + "/config"
+        let loaded = try RollboardConfiguration.load(directory: self.configDirectory)
         var settings = loaded.server
         settings.dataDirectory = dataDirectory
         settings.host = "127.0.0.1"
@@ -61,9 +64,12 @@ final class LiveServer {
                 adminTokens: [Self.adminToken])
             directory = try DashboardDirectory(
                 configuration: configuration, store: store, api: api, metrics: metrics, logger: logger)
+            let reloader = ConfigurationReloader(
+                directory: self.configDirectory, fileSettings: loaded.server, api: api,
+                dashboards: directory, logger: logger)
             let admin = AdminAPI(
-                configuration: configuration, tokens: [Self.adminToken], producerTokens: tokens, keys: keys,
-                directory: directory, logger: logger)
+                api: api, tokens: [Self.adminToken], keys: keys, directory: directory, reloader: reloader,
+                logger: logger)
             let application = RollboardApplication(
                 configuration: configuration, api: api, admin: admin, directory: directory, metrics: metrics,
                 publicDirectory: Self.repositoryRoot + "/public")

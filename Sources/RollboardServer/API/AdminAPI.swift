@@ -11,27 +11,31 @@ import Synchronization
 /// Every request needs `Authorization: Bearer <admin token>`; producer tokens are refused. Secrets are shown once, in
 /// the answer that creates them, and never logged.
 public final class AdminAPI: Sendable {
-    private let configuration: RollboardConfiguration
+    private let api: ProducerAPI
     private let tokens: [[UInt8]]
     private let producerTokens: [[UInt8]]
     private let keys: ViewerKeys
     private let directory: DashboardDirectory?
+    private let reloader: ConfigurationReloader?
     private let logger: Logger
     private let now: @Sendable () -> Double
 
     /// - Parameters:
     ///   - tokens: the admin tokens in force (see ``AdminTokens/resolve(configured:environment:dataDirectory:)``).
-    ///   - producerTokens: recognised only to answer 403 rather than 401 when one is used here.
+    ///   - api: the producer API, whose configuration (the latest reload's) and tokens this API goes by; a producer
+    ///     token used here is answered 403 rather than 401.
     ///   - directory: the dashboards' hubs and their screens (`nil`: no screens to list or control).
+    ///   - reloader: reloads the configuration from its folder (`nil`: `POST /api/v1/admin/reload` answers 404).
     ///   - now: the wall clock, in seconds since 1970 (a key's `createdAt`).
     public init(
-        configuration: RollboardConfiguration, tokens: [String], producerTokens: [ProducerToken] = [],
-        keys: ViewerKeys, directory: DashboardDirectory? = nil, logger: Logger, now: (@Sendable () -> Double)? = nil
+        api: ProducerAPI, tokens: [String], keys: ViewerKeys, directory: DashboardDirectory? = nil,
+        reloader: ConfigurationReloader? = nil, logger: Logger, now: (@Sendable () -> Double)? = nil
     ) {
+        self.api = api
         self.directory = directory
-        self.configuration = configuration
+        self.reloader = reloader
         self.tokens = tokens.map { Array($0.utf8) }
-        self.producerTokens = producerTokens.map { Array($0.token.utf8) }
+        self.producerTokens = api.tokens.map { Array($0.token.utf8) }
         self.keys = keys
         self.logger = logger
         self.now = now ?? { Date().timeIntervalSince1970 }
@@ -53,6 +57,9 @@ public final class AdminAPI: Sendable {
             respond(error.response)
         }
     }
+
+    /// The configuration in force.
+    private var configuration: RollboardConfiguration { api.configuration }
 
     private func route(_ request: HTTPRequest, respond: @escaping @Sendable (HTTPResponse) -> Void) throws(APIError) {
         let path = request.path
@@ -86,6 +93,10 @@ public final class AdminAPI: Sendable {
             hub.announce(text, seconds: seconds)
             logger.notice("announcement shown", metadata: ["dashboard": "\(s[4])", "seconds": "\(seconds)"])
             respond(accepted(dashboard: s[4], extra: [JSONMember("seconds", .number(seconds))]))
+        case ["api", "v1", "admin", "reload"]:
+            try allow("POST")
+            guard let reloader else { throw .notFound("not_found", "this server was not started from a config folder") }
+            DispatchQueue.global().async { respond(reloader.reload().response) }
         case ["api", "v1", "admin", "playlists"]:
             try allow("GET, HEAD")
             listPlaylists(respond: respond)

@@ -11,16 +11,17 @@ import Synchronization
 /// need a viewer key that opens it or a producer or admin token (``ViewerAccess``). Every refusal is a JSON `{"error":…,"detail":…}` with the fitting
 /// status; nothing is half-applied. A metric update is answered `202` only once the store has made it durable.
 public final class ProducerAPI: Sendable {
-    public let configuration: RollboardConfiguration
-    private let tokens: [ProducerToken]
+    private let live: Mutex<RollboardConfiguration>
+    /// The producer tokens in force.
+    let tokens: [ProducerToken]
+    private let viewerKeys: ViewerKeys?
+    private let readerTokens: [[UInt8]]
     private let store: MetricStore
     private let logger: Logger
     private let rateLimiter: RateLimiter?
     private let monotonicSeconds: @Sendable () -> Double
     private let carouselHandlers = Mutex<[@Sendable (CarouselCommand) -> Void]>([])
     private let counters = Mutex(ProducerAPIStatistics())
-    /// Who may read what; the page and the WebSocket ask it too.
-    let access: ViewerAccess
 
     /// - Parameters:
     ///   - tokens: the tokens in force (see `ProducerTokens.resolve`).
@@ -36,16 +37,30 @@ public final class ProducerAPI: Sendable {
         adminTokens: [String] = [],
         monotonicSeconds: (@Sendable () -> Double)? = nil
     ) {
-        self.configuration = configuration
+        self.live = Mutex(configuration)
         self.tokens = tokens
-        self.access = ViewerAccess(
-            configuration: configuration, keys: viewerKeys,
-            readerTokens: tokens.map { Array($0.token.utf8) } + adminTokens.map { Array($0.utf8) })
+        self.viewerKeys = viewerKeys
+        self.readerTokens = tokens.map { Array($0.token.utf8) } + adminTokens.map { Array($0.utf8) }
         self.store = store
         self.logger = logger
         let rate = configuration.server.limits.producerRequestsPerSecond
         self.rateLimiter = rate > 0 ? RateLimiter(rate: rate) : nil
         self.monotonicSeconds = monotonicSeconds ?? { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
+    }
+
+    /// The configuration in force: the one the server started with, or the latest reload's.
+    public var configuration: RollboardConfiguration {
+        live.withLock { $0 }
+    }
+
+    /// Takes a reloaded configuration (dashboards, playlists, what a value must fit); tokens stay as they were.
+    public func reconfigure(_ configuration: RollboardConfiguration) {
+        live.withLock { $0 = configuration }
+    }
+
+    /// Who may read what under the configuration in force; the page and the WebSocket ask it too.
+    var access: ViewerAccess {
+        ViewerAccess(configuration: configuration, keys: viewerKeys, readerTokens: readerTokens)
     }
 
     /// Registers `handler` for every accepted carousel command (called before the `202` is sent).

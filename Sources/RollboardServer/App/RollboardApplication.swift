@@ -4,7 +4,6 @@ public import RollboardNet
 
 /// Rollboard's answer to every request on its port: the producer API, the pages, `/metrics`, and dashboard WebSockets.
 public final class RollboardApplication: ServerHandler {
-    private let configuration: RollboardConfiguration
     private let api: ProducerAPI
     private let admin: AdminAPI?
     private let directory: DashboardDirectory
@@ -26,7 +25,6 @@ public final class RollboardApplication: ServerHandler {
         publicDirectory: String,
         isSecure: Bool = true
     ) {
-        self.configuration = configuration
         self.api = api
         self.admin = admin
         self.directory = directory
@@ -36,6 +34,9 @@ public final class RollboardApplication: ServerHandler {
         self.origins = OriginPolicy(
             allowedOrigins: configuration.server.allowedOrigins, isSecure: isSecure, listenHost: configuration.server.host)
     }
+
+    /// The configuration in force (a reload replaces it).
+    private var configuration: RollboardConfiguration { api.configuration }
 
     public func handle(_ request: HTTPRequest, respond: @escaping @Sendable (HTTPResponse) -> Void) {
         let path = request.path

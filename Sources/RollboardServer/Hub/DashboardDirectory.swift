@@ -1,10 +1,34 @@
 import Dispatch
 public import Logging
+import RollboardNet
+import Synchronization
 
-/// Every configured dashboard's hub, fed by the store's committed changes and the producers' carousel commands.
+/// Every configured dashboard's hub and playlist's clock, fed by the store's committed changes and the producers'
+/// carousel commands; a reload (``reconfigure(_:)``) changes them without dropping screens.
 public final class DashboardDirectory: Sendable {
-    private let hubs: [String: DashboardHub]
-    private let playlists: [String: PlaylistHub]
+    /// What a reload changed, by id.
+    public struct ReloadReport: Sendable, Equatable {
+        public var added: [String] = []
+        /// Their screens got a fresh `hello`.
+        public var changed: [String] = []
+        /// Their screens were closed with 4404.
+        public var removed: [String] = []
+        public var addedPlaylists: [String] = []
+        public var changedPlaylists: [String] = []
+        public var removedPlaylists: [String] = []
+    }
+
+    private struct State {
+        var configuration: RollboardConfiguration
+        var hubs: [String: DashboardHub] = [:]
+        var playlists: [String: PlaylistHub] = [:]
+    }
+
+    private let state: Mutex<State>
+    private let store: MetricStore
+    private let metrics: ServerMetrics
+    private let logger: Logger
+    private let clock: FrameClock
     /// The screens connected to any of the hubs.
     let screens = ScreenRegistry()
 
@@ -29,41 +53,30 @@ public final class DashboardDirectory: Sendable {
         logger: Logger,
         clock: FrameClock
     ) throws {
-        let factory = LiveTileFactory(configuration: configuration, store: store, logger: logger)
-        let limits = configuration.server.limits
-        let now = clock.now()
+        self.store = store
+        self.metrics = metrics
+        self.logger = logger
+        self.clock = clock
+        self.state = Mutex(State(configuration: configuration))
         var hubs: [String: DashboardHub] = [:]
         for dashboard in configuration.dashboards {
-            hubs[dashboard.id] = DashboardHub(
-                dashboardID: dashboard.id,
-                helloDashboard: configuration.json(dashboard).serialized,
-                tiles: try dashboard.tiles.map { try factory.makeTile($0, at: now) },
-                tilesByMetric: Dictionary(grouping: dashboard.tiles, by: \.metric).mapValues { $0.map(\.id) },
-                updatedAt: Dictionary(uniqueKeysWithValues: dashboard.tiles.compactMap { tile in
-                    (store.current(tile.metric)?.updatedAt ?? store.wheel(tile.metric)?.updatedAt).map { (tile.id, $0) }
-                }),
-                configuration: .init(
-                    defaultFPS: limits.defaultFPS, maxFPS: limits.maxFPS, slowClientTimeout: limits.slowClientTimeout,
-                    calm: dashboard.motion == .reduced),
-                clock: clock,
-                metrics: metrics,
-                logger: logger
-            )
+            hubs[dashboard.id] = try makeHub(dashboard, configuration)
         }
-        self.hubs = hubs
-        let screens = self.screens
-        self.playlists = Dictionary(
-            uniqueKeysWithValues: configuration.playlists.map {
-                ($0.id, PlaylistHub(configuration: $0, hubs: hubs, registry: screens))
-            })
-        let allHubs = Array(hubs.values)
-        store.subscribe { change in
+        let playlists = Dictionary(
+            uniqueKeysWithValues: configuration.playlists.map { ($0.id, makePlaylist($0)) })
+        state.withLock { state in
+            state.hubs = hubs
+            state.playlists = playlists
+        }
+        store.subscribe { [weak self] change in
+            guard let self else { return }
+            let hubs = state.withLock { Array($0.hubs.values) }
             switch change {
             case .metrics(let updates):
                 for update in updates {
                     let change = TileChange.value(
                         update.value, interval: update.interval, animated: update.animated, policy: update.policy)
-                    for hub in allHubs { hub.apply(change, toMetric: update.id, committedAt: update.updatedAt) }
+                    for hub in hubs { hub.apply(change, toMetric: update.id, committedAt: update.updatedAt) }
                 }
             case .wheel(let wheel):
                 let change: TileChange =
@@ -71,28 +84,126 @@ public final class DashboardDirectory: Sendable {
                     case .progress(let progress): .wheelProgress(progress)
                     case .index(let index): .wheelIndex(index)
                     }
-                for hub in allHubs { hub.apply(change, toMetric: wheel.id, committedAt: wheel.updatedAt) }
+                for hub in hubs { hub.apply(change, toMetric: wheel.id, committedAt: wheel.updatedAt) }
             }
         }
-        api.onCarouselCommand { command in
+        api.onCarouselCommand { [weak self] command in
+            guard let self else { return }
             let change: TileChange =
                 switch command.action {
                 case .next: .carousel(.next, page: nil)
                 case .previous: .carousel(.prev, page: nil)
                 case .goto(let page): .carousel(.goto, page: page)
                 }
-            for hub in allHubs { hub.apply(change, toMetric: command.id) }
+            for hub in state.withLock({ Array($0.hubs.values) }) { hub.apply(change, toMetric: command.id) }
         }
+    }
+
+    /// A hub for `dashboard`, its tiles at rest on the store's current values.
+    private func makeHub(_ dashboard: DashboardConfiguration, _ configuration: RollboardConfiguration) throws
+        -> DashboardHub
+    {
+        let parts = try hubParts(dashboard, configuration)
+        return DashboardHub(
+            dashboardID: dashboard.id, helloDashboard: parts.hello, tiles: parts.tiles,
+            tilesByMetric: parts.tilesByMetric, updatedAt: parts.updatedAt, configuration: parts.configuration,
+            clock: clock, metrics: metrics, logger: logger)
+    }
+
+    private func hubParts(_ dashboard: DashboardConfiguration, _ configuration: RollboardConfiguration) throws -> (
+        hello: String, tiles: [any LiveTile], tilesByMetric: [String: [String]], updatedAt: [String: Double],
+        configuration: DashboardHub.Configuration
+    ) {
+        let factory = LiveTileFactory(configuration: configuration, store: store, logger: logger)
+        let limits = configuration.server.limits
+        let now = clock.now()
+        return (
+            configuration.json(dashboard).serialized,
+            try dashboard.tiles.map { try factory.makeTile($0, at: now) },
+            Dictionary(grouping: dashboard.tiles, by: \.metric).mapValues { $0.map(\.id) },
+            Dictionary(
+                uniqueKeysWithValues: dashboard.tiles.compactMap { tile in
+                    (store.current(tile.metric)?.updatedAt ?? store.wheel(tile.metric)?.updatedAt).map { (tile.id, $0) }
+                }),
+            DashboardHub.Configuration(
+                defaultFPS: limits.defaultFPS, maxFPS: limits.maxFPS, slowClientTimeout: limits.slowClientTimeout,
+                calm: dashboard.motion == .reduced)
+        )
+    }
+
+    private func makePlaylist(_ playlist: PlaylistConfiguration) -> PlaylistHub {
+        PlaylistHub(configuration: playlist, hubs: { [weak self] id in self?.hub(id) }, registry: screens)
     }
 
     /// The hub of dashboard `id`, if it is configured.
     func hub(_ id: String) -> DashboardHub? {
-        hubs[id]
+        state.withLock { $0.hubs[id] }
     }
 
     /// The hub of playlist `id`, if it is configured.
     func playlist(_ id: String) -> PlaylistHub? {
-        playlists[id]
+        state.withLock { $0.playlists[id] }
+    }
+
+    /// Takes a reloaded configuration: new dashboards and playlists start, changed ones send their screens a fresh
+    /// `hello` (a dashboard whose server-side settings changed counts as changed), removed ones close their screens
+    /// with 4404. Screens of unchanged dashboards notice nothing.
+    public func reconfigure(_ configuration: RollboardConfiguration) throws -> ReloadReport {
+        let old = state.withLock { $0 }
+        var report = ReloadReport()
+        var hubs: [String: DashboardHub] = [:]
+        var changed: [(DashboardHub, DashboardConfiguration)] = []
+        for dashboard in configuration.dashboards {
+            guard let hub = old.hubs[dashboard.id] else {
+                hubs[dashboard.id] = try makeHub(dashboard, configuration)
+                report.added.append(dashboard.id)
+                continue
+            }
+            hubs[dashboard.id] = hub
+            let before = old.configuration.dashboard(dashboard.id)
+            let beforeHello = before.map { old.configuration.json($0).serialized }
+            if before != dashboard || beforeHello != configuration.json(dashboard).serialized
+                || old.configuration.server.limits != configuration.server.limits
+            {
+                changed.append((hub, dashboard))
+                report.changed.append(dashboard.id)
+            }
+        }
+        var parts: [(DashboardHub, String, [any LiveTile], [String: [String]], [String: Double], DashboardHub.Configuration)] = []
+        for (hub, dashboard) in changed {
+            let made = try hubParts(dashboard, configuration)
+            parts.append((hub, made.hello, made.tiles, made.tilesByMetric, made.updatedAt, made.configuration))
+        }
+        var playlists: [String: PlaylistHub] = [:]
+        for playlist in configuration.playlists {
+            if let hub = old.playlists[playlist.id] {
+                playlists[playlist.id] = hub
+                if old.configuration.playlist(playlist.id) != playlist {
+                    report.changedPlaylists.append(playlist.id)
+                }
+            } else {
+                playlists[playlist.id] = makePlaylist(playlist)
+                report.addedPlaylists.append(playlist.id)
+            }
+        }
+        report.removed = old.hubs.keys.filter { hubs[$0] == nil }.sorted()
+        report.removedPlaylists = old.playlists.keys.filter { playlists[$0] == nil }.sorted()
+        state.withLock { state in
+            state.configuration = configuration
+            state.hubs = hubs
+            state.playlists = playlists
+        }
+        for (hub, hello, tiles, tilesByMetric, updatedAt, hubConfiguration) in parts {
+            hub.reconfigure(
+                helloDashboard: hello, tiles: tiles, tilesByMetric: tilesByMetric, updatedAt: updatedAt,
+                configuration: hubConfiguration)
+        }
+        for id in report.changedPlaylists {
+            if let playlist = configuration.playlist(id) { playlists[id]?.reconfigure(playlist) }
+        }
+        for id in report.removedPlaylists { old.playlists[id]?.closeAll(code: .unknownDashboard, reason: "playlist removed") }
+        for id in report.removed { old.hubs[id]?.closeAll(code: .unknownDashboard, reason: "dashboard removed") }
+        return report
     }
 
     /// Closes every screen of every dashboard with 1001 and waits up to `timeout` for the hubs to have done so;
@@ -101,7 +212,7 @@ public final class DashboardDirectory: Sendable {
     @discardableResult
     public func closeAll(timeout: Duration = .seconds(5)) -> Bool {
         let group = DispatchGroup()
-        for hub in hubs.values { hub.closeAll(group) }
+        for hub in state.withLock({ Array($0.hubs.values) }) { hub.closeAll(group) }
         return group.wait(timeout: .now() + .nanoseconds(Int(timeout.components.seconds) * 1_000_000_000
             + Int(timeout.components.attoseconds / 1_000_000_000))) == .success
     }

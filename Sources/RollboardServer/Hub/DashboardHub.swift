@@ -31,7 +31,8 @@ final class DashboardHub: @unchecked Sendable {  // Sendable: every mutable prop
     }
 
     let dashboardID: String
-    private let configuration: Configuration
+    // Confined to `queue`.
+    private var configuration: Configuration
     private let clock: FrameClock
     private let metrics: ServerMetrics
     private let logger: Logger
@@ -120,6 +121,28 @@ final class DashboardHub: @unchecked Sendable {  // Sendable: every mutable prop
         queue.async { [self] in
             defer { done() }
             perform(machine.receive(message, from: sessionID, now: clock.now()))
+        }
+    }
+
+    /// Takes a changed configuration of the dashboard (a reload): every screen gets a fresh `hello`.
+    func reconfigure(
+        helloDashboard: String, tiles: [any LiveTile], tilesByMetric: [String: [String]], updatedAt: [String: Double],
+        configuration: Configuration
+    ) {
+        queue.async { [self] in
+            self.configuration = configuration
+            broadcastStreams.removeAll()
+            perform(
+                machine.reconfigure(
+                    helloDashboard: helloDashboard, tiles: tiles, tilesByMetric: tilesByMetric, updatedAt: updatedAt,
+                    configuration: configuration, now: clock.now()))
+        }
+    }
+
+    /// Closes every screen with `code` (a dashboard that a reload removed: 4404).
+    func closeAll(code: WebSocketCloseCode, reason: String) {
+        queue.async { [self] in
+            perform(machine.closeAll(code: code, reason: reason))
         }
     }
 

@@ -11,12 +11,12 @@ import RollboardNet
 /// moved their own carousel gets frames of its own. What a screen sees is exactly what it would see alone.
 struct HubStateMachine {
     /// The `dashboard` object of the hello message, already encoded.
-    let helloDashboard: String
-    let configuration: DashboardHub.Configuration
+    private(set) var helloDashboard: String
+    private(set) var configuration: DashboardHub.Configuration
     /// One live tile per dashboard tile, in layout order: the animation every screen in a stream shows.
     private(set) var tiles: [any LiveTile]
-    private let tileIDs: [String]
-    private let tilesByMetric: [String: [Int]]
+    private var tileIDs: [String]
+    private var tilesByMetric: [String: [Int]]
     /// When each tile's value last changed, in seconds since 1970 (wall clock).
     private var updatedAt: [String: Double]
     private var sessions: [Int: ClientSession] = [:]
@@ -147,6 +147,32 @@ struct HubStateMachine {
         return actions + wake(now: now)
     }
 
+    /// The dashboard's configuration changed (a reload): every screen is sent a fresh `hello` with the new layout and
+    /// tiles, at the rate and motion it had; what a viewer moved on one screen alone starts afresh.
+    mutating func reconfigure(
+        helloDashboard: String, tiles: [any LiveTile], tilesByMetric: [String: [String]], updatedAt: [String: Double],
+        configuration: DashboardHub.Configuration, now: Double
+    ) -> [HubAction] {
+        self.helloDashboard = helloDashboard
+        self.tiles = tiles
+        self.tileIDs = tiles.map(\.tileID)
+        self.tilesByMetric = tilesByMetric.mapValues { ids in tiles.indices.filter { ids.contains(tiles[$0].tileID) } }
+        self.updatedAt = updatedAt
+        self.configuration = configuration
+        announcement = nil
+        let screens = sessions.values.sorted { $0.id < $1.id }
+        var actions = streams.keys.sorted().map(HubAction.endStream)
+        sessions.removeAll()
+        streams.removeAll()
+        for screen in screens {
+            actions += connect(screen.id, fps: screen.fps, calm: screen.isCalm, now: now).filter {
+                if case .wake = $0 { false } else { true }
+            }
+            if screen.isPaused { sessions[screen.id]?.isPaused = true }
+        }
+        return actions + wake(now: now)
+    }
+
     // MARK: Remote control
 
     /// Every screen reloads its page.
@@ -193,11 +219,11 @@ struct HubStateMachine {
         "{\"type\":\"announce\",\"text\":\(JSONText.quoted(text)),\"seconds\":\(jsonNumber(max(seconds, 0), places: 3))}"
     }
 
-    /// Closes every screen with 1001 (the server is going away).
-    mutating func closeAll() -> [HubAction] {
-        let actions = sessions.keys.sorted().map {
-            HubAction.close(session: $0, code: .goingAway, reason: "server shutting down")
-        }
+    /// Closes every screen with 1001 (the server is going away), or with `code` (a dashboard a reload removed).
+    mutating func closeAll(
+        code: WebSocketCloseCode = .goingAway, reason: String = "server shutting down"
+    ) -> [HubAction] {
+        let actions = sessions.keys.sorted().map { HubAction.close(session: $0, code: code, reason: reason) }
         sessions.removeAll()
         let ended = streams.keys.sorted().map(HubAction.endStream)
         streams.removeAll()

@@ -21,8 +21,8 @@ final class PlaylistHub: @unchecked Sendable {  // Sendable: every mutable prope
         var generation = 0
     }
 
-    let configuration: PlaylistConfiguration
-    private let hubs: [String: DashboardHub]
+    private let configurationBox: Mutex<PlaylistConfiguration>
+    private let hubs: @Sendable (String) -> DashboardHub?
     private let registry: ScreenRegistry
     private let wallClock: @Sendable () -> Double
     private let queue: DispatchQueue
@@ -34,13 +34,13 @@ final class PlaylistHub: @unchecked Sendable {  // Sendable: every mutable prope
     private var screens: [Int: Screen] = [:]
 
     /// - Parameters:
-    ///   - hubs: the hubs of the dashboards, by id; every entry's dashboard has one.
+    ///   - hubs: the hub of a dashboard, by id; every entry's dashboard has one.
     ///   - wallClock: seconds since 1970.
     init(
-        configuration: PlaylistConfiguration, hubs: [String: DashboardHub], registry: ScreenRegistry,
-        wallClock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }
+        configuration: PlaylistConfiguration, hubs: @escaping @Sendable (String) -> DashboardHub?,
+        registry: ScreenRegistry, wallClock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }
     ) {
-        self.configuration = configuration
+        self.configurationBox = Mutex(configuration)
         self.hubs = hubs
         self.registry = registry
         self.wallClock = wallClock
@@ -56,6 +56,36 @@ final class PlaylistHub: @unchecked Sendable {  // Sendable: every mutable prope
 
     deinit {
         timer.cancel()
+    }
+
+    /// The playlist's entries and title, as last configured.
+    var configuration: PlaylistConfiguration {
+        configurationBox.withLock { $0 }
+    }
+
+    /// Takes a changed configuration (a reload): the rotation starts again from the shared epoch, and every screen
+    /// is moved to the entry showing now.
+    func reconfigure(_ configuration: PlaylistConfiguration) {
+        queue.async { [self] in
+            configurationBox.withLock { $0 = configuration }
+            schedule = PlaylistSchedule(durations: configuration.entries.map(\.seconds))
+            current = schedule.entry(at: wallClock()).index
+            for id in screens.keys.sorted() { move(id, to: current) }
+            rotate()
+        }
+    }
+
+    /// Closes every screen with `code` (a playlist that a reload removed: 4404).
+    func closeAll(code: WebSocketCloseCode, reason: String) {
+        queue.async { [self] in
+            for id in screens.keys.sorted() {
+                guard let screen = screens.removeValue(forKey: id) else { continue }
+                if let hub = screen.hub, let session = screen.sessionID { hub.disconnect(session) }
+                if let listed = screen.listedID { registry.remove(listed) }
+                screen.socket.close(code: code, reason: reason)
+            }
+            timer.schedule(deadline: .distantFuture)
+        }
     }
 
     // MARK: Screens
@@ -168,8 +198,10 @@ final class PlaylistHub: @unchecked Sendable {  // Sendable: every mutable prope
         let join: @Sendable () -> Void = { [self] in
             queue.async { [self] in
                 guard var screen = screens[id], screen.generation == generation else { return }
+                let configuration = configuration
+                guard configuration.entries.indices.contains(index) else { return }
                 let dashboard = configuration.entries[index].dashboard
-                guard let hub = hubs[dashboard] else { return }
+                guard let hub = hubs(dashboard) else { return }
                 screen.socket.send(text: playlistMessage())
                 let session = hub.connect(screen.socket, fps: screen.fps, calm: screen.calm)
                 screen.hub = hub
@@ -190,6 +222,7 @@ final class PlaylistHub: @unchecked Sendable {  // Sendable: every mutable prope
 
     /// `{"type":"playlist","id":…,"title":…,"entries":[{"dashboard","seconds"},…],"current":K,"held":B,"endsIn":S}`.
     private func playlistMessage() -> String {
+        let configuration = configuration
         let now = wallClock()
         let (index, endsAt) = schedule.entry(at: now)
         let entries = configuration.entries.map {
