@@ -50,7 +50,6 @@ let package = Package(
         .target(
             name: "RollboardServer",
             dependencies: [
-                "COpenSSL",
                 "RollboardAnimation",
                 "RollboardNet",
                 .product(name: "Logging", package: "swift-log"),

@@ -1,5 +1,4 @@
 import Dispatch
-import Foundation
 public import Logging
 public import RollboardNet
 import Synchronization
@@ -38,7 +37,7 @@ public final class AdminAPI: Sendable {
         self.producerTokens = api.tokens.map { Array($0.token.utf8) }
         self.keys = keys
         self.logger = logger
-        self.now = now ?? { Date().timeIntervalSince1970 }
+        self.now = now ?? { wallClock() }
     }
 
     /// Whether `path` belongs to this API.

@@ -1,4 +1,3 @@
-import Foundation
 import RollboardNet
 import Synchronization
 
@@ -84,7 +83,7 @@ final class DashboardSocket: WebSocketDelegate {
             if let screens {
                 let listed = screens.add(
                     dashboard: hub.dashboardID, name: name, address: socket.remoteAddress, userAgent: userAgent,
-                    connectedAt: Date().timeIntervalSince1970, hub: hub, sessionID: id)
+                    connectedAt: wallClock(), hub: hub, sessionID: id)
                 screenID.withLock { $0 = listed }
             }
         case .playlist(let playlist):

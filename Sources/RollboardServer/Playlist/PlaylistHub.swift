@@ -1,5 +1,4 @@
 import Dispatch
-import Foundation
 import RollboardNet
 import Synchronization
 
@@ -38,7 +37,7 @@ final class PlaylistHub: @unchecked Sendable {  // Sendable: every mutable prope
     ///   - wallClock: seconds since 1970.
     init(
         configuration: PlaylistConfiguration, hubs: @escaping @Sendable (String) -> DashboardHub?,
-        registry: ScreenRegistry, wallClock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }
+        registry: ScreenRegistry, wallClock: @escaping @Sendable () -> Double = { RollboardServer.wallClock() }
     ) {
         self.configurationBox = Mutex(configuration)
         self.hubs = hubs
