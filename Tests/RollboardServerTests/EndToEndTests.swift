@@ -108,6 +108,42 @@ struct EndToEndTests {
         }
     }
 
+    @Test("a screen that comes back after a gap is shown the values it missed in order; without a gap, nothing again")
+    func comebackWithAndWithoutGap() throws {
+        try withLiveServer { live in
+            func storeSeq(_ response: HTTPResponse) throws -> Int {
+                try #require(try jsonObject(response.body)["seq"] as? Int)
+            }
+            let away = try Screen(live.webSocket())
+            let hello = try away.hello()
+            let epoch = try #require((hello["changes"] as? [String: Any])?["epoch"] as? String)
+            let seen = try storeSeq(try live.post("/api/v1/metrics/revenue", #"{"value": 100, "interval": 0.3}"#))
+            _ = try away.frames { revenue(in: $0)?.rests(on: [1, 0, 0, 0, 0]) == true }
+            away.socket.disconnect()
+            _ = try live.post("/api/v1/metrics/revenue", #"{"value": 200, "interval": 0.3}"#)
+            let last = try storeSeq(try live.post("/api/v1/metrics/revenue", #"{"value": 300, "interval": 0.3}"#))
+            let watcher = try Screen(live.webSocket())
+            _ = try watcher.hello()
+            _ = try watcher.frames { revenue(in: $0)?.rests(on: [3, 0, 0, 0, 0]) == true }
+
+            let back = try Screen(live.webSocket("/ws?dashboard=demo&since=\(epoch):\(seen)"))
+            let again = try back.hello()
+            #expect(again["resume"] as? String == "replay")
+            #expect(revenue(in: again)?.rests(on: [1, 0, 0, 0, 0]) == true, "it comes back where it stood")
+            let replayed = try back.frames { revenue(in: $0)?.rests(on: [3, 0, 0, 0, 0]) == true }
+            let targets = replayed.compactMap { revenue(in: $0)?.target }
+            #expect(targets.first == 200 && targets.last == 300 && targets.contains(200), "200 then 300: \(Set(targets))")
+            #expect(replayed.count > 5, "the digits rolled rather than jumped: \(replayed.count) frames")
+
+            let current = try Screen(live.webSocket("/ws?dashboard=demo&since=\(epoch):\(last)"))
+            let noGap = try current.hello()
+            #expect(noGap["resume"] as? String == "none")
+            #expect(revenue(in: noGap)?.rests(on: [3, 0, 0, 0, 0]) == true)
+            let otherEpoch = try Screen(live.webSocket("/ws?dashboard=demo&since=other:\(last)"))
+            #expect(try otherEpoch.hello()["resume"] as? String == "full")
+        }
+    }
+
     /// The article's own timeline takes 18.9 s for 0 → 86,420.00 and 10.8 s for one cent; the demo's revenue tile
     /// has the default maxDuration of 3 s, so at 30 fps the roll fits in 3 × 30 frames (plus the resting one).
     @Test(

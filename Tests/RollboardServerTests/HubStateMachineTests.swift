@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import RollboardNet
@@ -36,7 +37,7 @@ struct HubStateMachineTests {
         let actions = machine.connect(1, fps: nil, now: 0)
         #expect(effects(actions) == [
             .send(
-                text: #"{"type":"hello","protocol":2,"fps":10,"seq":0,"dashboard":{"id":"ops"},"tiles":{"a":{"value":0},"b":{"value":5,"updatedAt":1700000000.5}}}"#,
+                text: #"{"type":"hello","protocol":2,"fps":10,"seq":0,"changes":{"epoch":"","seq":0},"dashboard":{"id":"ops"},"tiles":{"a":{"value":0},"b":{"value":5,"updatedAt":1700000000.5}}}"#,
                 to: 1),
             .prime(stream: 10, to: [1]),
         ])
@@ -135,7 +136,7 @@ struct HubStateMachineTests {
         #expect(wake(resumed) == 0.6, "the next frame slot")
         #expect(effects(machine.tick(now: 0.6, isWritable: always)) == [
             .broadcast(stream: 10, text: #"{"f":2,"t":{"a":{"value":6}}}"#, to: [1]),
-            .send(text: #"{"type":"state","seq":2,"tiles":{"a":{"value":6},"b":{"value":5}}}"#, to: 2),
+            .send(text: #"{"type":"state","seq":2,"c":0,"tiles":{"a":{"value":6},"b":{"value":5}}}"#, to: 2),
             .prime(stream: 10, to: [2]),
         ])
         #expect(effects(machine.tick(now: 0.7, isWritable: always)) == [
@@ -158,7 +159,7 @@ struct HubStateMachineTests {
         blocked = [3]
         #expect(effects(machine.tick(now: 0.4, isWritable: { !blocked.contains($0) })) == [
             .broadcast(stream: 10, text: #"{"f":3,"t":{"a":{"value":4}}}"#, to: [1]),
-            .send(text: #"{"type":"state","seq":3,"tiles":{"a":{"value":4},"b":{"value":5}}}"#, to: 2),
+            .send(text: #"{"type":"state","seq":3,"c":0,"tiles":{"a":{"value":4},"b":{"value":5}}}"#, to: 2),
             .prime(stream: 10, to: [2]),
             .skipped(1),
         ])
@@ -198,6 +199,81 @@ struct HubStateMachineTests {
             helloDashboard: Self.dashboard, tiles: [RampTile(tileID: "a", from: 0, to: 0)], tilesByMetric: ["m": ["a"]],
             updatedAt: [:], configuration: .init(defaultFPS: 10, maxFPS: 60, slowClientTimeout: 5, calm: true))
         #expect(effects(machine.connect(1, fps: nil, now: 0)).last == .prime(stream: StreamKey(fps: 10, isCalm: true), to: [1]))
+    }
+
+    private func value(_ value: Double) -> TileChange {
+        .value(value, interval: nil, animated: true, policy: nil)
+    }
+
+    @Test("a screen that comes back is shown the changes it missed from where it stood, then shares the stream again")
+    func comebackReplaysWhatWasMissed() {
+        var machine = HubStateMachine(
+            helloDashboard: Self.dashboard, tiles: [RampTile(tileID: "a", from: 0, to: 0), RampTile(tileID: "b", from: 5, to: 5)],
+            tilesByMetric: ["m": ["a"], "n": ["b"]], updatedAt: [:],
+            configuration: .init(defaultFPS: 10, maxFPS: 60, slowClientTimeout: 5), epoch: "e1", storeSeq: 0)
+        _ = machine.connect(1, fps: nil, now: 0)
+        _ = machine.apply(value(10), toMetric: "m", committedAt: nil, seq: 1, now: 0)
+        var first: [String] = []
+        for step in 1...12 {
+            for case .broadcast(_, let text, _) in machine.tick(now: Double(step) / 10, isWritable: always) { first.append(text) }
+        }
+        #expect(first.first == #"{"f":1,"c":1,"t":{"a":{"value":1}}}"#, "the first frame after a stored change says its seq")
+        #expect(first.dropFirst().allSatisfy { !$0.contains(#""c":"#) })
+        _ = machine.apply(value(20), toMetric: "m", committedAt: nil, seq: 2, now: 2)
+        for step in 21...32 { _ = machine.tick(now: Double(step) / 10, isWritable: always) }
+
+        let hello = effects(machine.connect(2, fps: nil, since: ResumePoint(epoch: "e1", seq: 1), now: 4))
+        guard case .send(let text, 2) = hello.first else { Issue.record("no hello: \(hello)"); return }
+        #expect(text.contains(#""changes":{"epoch":"e1","seq":1},"resume":"replay""#), "it stands where it was until the replay ends")
+        #expect(text.contains(#""tiles":{"a":{"value":10},"b":{"value":5}}"#), "where the screen stood: \(text)")
+        var own: [String] = []
+        var shared: [String] = []
+        for step in 41...55 {
+            for action in machine.tick(now: Double(step) / 10, isWritable: always) {
+                switch action {
+                case .send(let text, 2): own.append(text)
+                case .broadcast(_, let text, let ids) where ids.contains(2): shared.append(text)
+                default: break
+                }
+            }
+        }
+        let values = own.compactMap { text -> Double? in
+            guard let range = text.range(of: #""a":{"value":"#) else { return nil }
+            return Double(text[range.upperBound...].prefix { $0 != "}" })
+        }
+        #expect(values.first == 11 && values.last == 20 && values == values.sorted(), "10 → 20 played again: \(values)")
+        #expect(own.last?.hasPrefix(#"{"type":"state","seq":"#) == true, "back on the stream with a state: \(own.suffix(2))")
+        #expect(own.last?.contains(#""c":2"#) == true)
+        _ = machine.apply(value(25), toMetric: "m", committedAt: nil, seq: 3, now: 6)
+        for step in 61...63 {
+            for case .broadcast(_, let text, let ids) in machine.tick(now: Double(step) / 10, isWritable: always) where ids.contains(2) {
+                shared.append(text)
+            }
+        }
+        #expect(!shared.isEmpty, "the next change reaches it in the shared frame")
+    }
+
+    @Test(
+        "a screen that comes back with nothing missed, from another epoch, or from before the replay gets the stream's states",
+        arguments: [("e1", 600 as UInt64, "none"), ("e0", 10, "full"), ("e1", 1, "full"), ("e1", 700, "full")])
+    func comebackWithoutReplay(epoch: String, seq: UInt64, resume: String) {
+        var machine = HubStateMachine(
+            helloDashboard: Self.dashboard, tiles: [RampTile(tileID: "a", from: 0, to: 0)], tilesByMetric: ["m": ["a"]],
+            updatedAt: [:], configuration: .init(defaultFPS: 10, maxFPS: 60, slowClientTimeout: 5), epoch: "e1",
+            storeSeq: 0)
+        for seq in 1...600 { _ = machine.apply(value(Double(seq)), toMetric: "m", committedAt: nil, seq: UInt64(seq), now: 0) }
+        let hello = effects(machine.connect(1, fps: nil, since: ResumePoint(epoch: epoch, seq: seq), now: 10))
+        guard case .send(let text, 1) = hello.first else { Issue.record("no hello"); return }
+        #expect(text.contains(#""resume":"\#(resume)""#), "\(text)")
+        #expect(text.contains(#""tiles":{"a":{"value":600}}"#))
+    }
+
+    @Test("a resume point is EPOCH:SEQ", arguments: [
+        ("3f2a9c:17", ResumePoint(epoch: "3f2a9c", seq: 17)), ("e1:0", ResumePoint(epoch: "e1", seq: 0)),
+        ("", nil), ("e1", nil), ("e1:-1", nil), ("e1:x", nil), (":5", nil), ("a b:5", nil), ("e1:5:6", nil),
+    ])
+    func resumePoint(text: String, expected: ResumePoint?) {
+        #expect(ResumePoint(text) == expected)
     }
 
     @Test("a reload goes to every screen as a message of its own, each primed again for its stream")
@@ -265,7 +341,7 @@ struct HubStateMachineTests {
         _ = machine.connect(1, fps: nil, now: 0)
         #expect(effects(machine.receive(.success(.fps(500)), from: 1, now: 0)) == [.endStream(10)])
         #expect(effects(machine.tick(now: 0.1, isWritable: always)) == [
-            .send(text: #"{"type":"state","seq":0,"tiles":{"a":{"value":0},"b":{"value":5}}}"#, to: 1),
+            .send(text: #"{"type":"state","seq":0,"c":0,"tiles":{"a":{"value":0},"b":{"value":5}}}"#, to: 1),
             .prime(stream: 60, to: [1]),
         ])
     }

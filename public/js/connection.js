@@ -63,6 +63,9 @@ export class DashboardConnection {
     /** What this client wants from its session; re-sent after every `hello`. */
     this.preferences = { fps, paused: false, calm: Boolean(calm) };
     this.serverFps = null;
+    /** Where this page's view of the store stands (`hello.changes`, then each frame's `c`), sent back as
+     * `since` on a reconnect so the server shows what was missed. */
+    this.resumePoint = null;
     window.addEventListener("online", () => {
       if (this.state === "reconnecting") this.reconnectNow();
     });
@@ -76,6 +79,7 @@ export class DashboardConnection {
     if (this.preferences.fps) query.set("fps", String(this.preferences.fps));
     if (this.key) query.set("key", this.key);
     if (this.name) query.set("name", this.name);
+    if (this.resumePoint && !this.playlistId) query.set("since", `${this.resumePoint.epoch}:${this.resumePoint.seq}`);
     if (this.preferences.calm) query.set("motion", "reduced");
     return `${scheme}//${location.host}/ws?${query}`;
   }
@@ -182,10 +186,14 @@ export class DashboardConnection {
       this.helloReceived = true;
       this.failures = 0;
       this.serverFps = typeof message.fps === "number" ? message.fps : null;
+      const changes = message.changes;
+      this.resumePoint = changes && typeof changes.epoch === "string" && Number.isInteger(changes.seq)
+        ? { epoch: changes.epoch, seq: changes.seq } : null;
       this.onHello(message);
       this.setState("open", {});
       this.resendPreferences();
     } else if ((typeof message.f === "number" || message.type === "state") && this.helloReceived) {
+      if (this.resumePoint && Number.isInteger(message.c)) this.resumePoint.seq = message.c;
       this.onFrame(message);
     } else if (["reload", "announce", "identify", "playlist"].includes(message.type)) {
       this.onControl(message);

@@ -170,6 +170,7 @@ function start() {
       title.textContent = name;
       document.title = `${name} — Rollboard`;
       document.body.dataset.protocol = String(hello.protocol);
+      document.body.dataset.resume = typeof hello.resume === "string" ? hello.resume : "";
       board.hello(hello);
       if (typeof hello.seq === "number") document.body.dataset.seq = String(hello.seq);
     },

@@ -13,6 +13,7 @@ final class DashboardSocket: WebSocketDelegate {
     private let target: Target?
     private let fps: Int?
     private let calm: Bool
+    private let since: ResumePoint?
     private let protocolVersion: String?
     private let access: AccessDecision
     private let viewerKeys: ViewerKeys?
@@ -25,6 +26,7 @@ final class DashboardSocket: WebSocketDelegate {
     /// - Parameters:
     ///   - target: `nil` for an unknown dashboard or playlist: the socket is closed with 4404 once open.
     ///   - calm: reduced motion: the screen is sent only where changes end.
+    ///   - since: where a dashboard screen that comes back stood, to be shown what it missed.
     ///   - protocolVersion: the `protocol` the client asked for, if it did; any other than the hub's closes the socket
     ///     with 4406 once open.
     ///   - access: whether the screen may watch the target; it is closed with 1008 once open if not, and with 1008
@@ -34,13 +36,14 @@ final class DashboardSocket: WebSocketDelegate {
     ///   - messageLimits: how much this screen may send before it is closed with 1008.
     ///   - clock: times the message rate.
     init(
-        target: Target?, fps: Int?, calm: Bool = false, protocolVersion: String? = nil,
+        target: Target?, fps: Int?, calm: Bool = false, since: ResumePoint? = nil, protocolVersion: String? = nil,
         access: AccessDecision = .granted(viewerKey: nil), viewerKeys: ViewerKeys? = nil, screens: ScreenRegistry? = nil,
         messageLimits: ClientMessageGate.Limits = .init(), clock: FrameClock = .monotonic()
     ) {
         self.target = target
         self.fps = fps
         self.calm = calm
+        self.since = since
         self.protocolVersion = protocolVersion
         self.access = access
         self.viewerKeys = viewerKeys
@@ -78,7 +81,7 @@ final class DashboardSocket: WebSocketDelegate {
         let userAgent = socket.request.headers["User-Agent"]
         switch target {
         case .dashboard(let hub):
-            let id = hub.connect(socket, fps: fps, calm: calm)
+            let id = hub.connect(socket, fps: fps, calm: calm, since: since)
             sessionID.withLock { $0 = id }
             if let screens {
                 let listed = screens.add(

@@ -125,6 +125,15 @@ public final class RollboardApplication: ServerHandler {
             return .refuse(.error(
                 .badRequest, "invalid_motion", detail: "motion must be full or reduced, got \(JSONText.quoted(other))"))
         }
+        var since: ResumePoint?
+        if let text = query["since"] {
+            guard let point = ResumePoint(text) else {
+                return .refuse(.error(
+                    .badRequest, "invalid_since",
+                    detail: "since must be EPOCH:SEQ as the server's hello gave them, got \(JSONText.quoted(text))"))
+            }
+            since = point
+        }
         let credential = api.access.credential(of: request)
         var target: DashboardSocket.Target?
         var access = AccessDecision.granted(viewerKey: nil)
@@ -139,7 +148,7 @@ public final class RollboardApplication: ServerHandler {
         }
         return .accept(
             DashboardSocket(
-                target: target, fps: fps, calm: calm, protocolVersion: query["protocol"], access: access,
+                target: target, fps: fps, calm: calm, since: since, protocolVersion: query["protocol"], access: access,
                 viewerKeys: api.access.keys, screens: directory.screens,
                 messageLimits: configuration.server.limits.clientMessageLimits))
     }

@@ -1,10 +1,13 @@
 /// One connected screen as the hub sees it: its frame rate, whether it is in step with its stream, and the tiles a
 /// viewer moved on this screen alone.
 struct ClientSession {
-    /// A tile this screen shows on its own (its viewer held or moved a carousel), and its state as last sent.
+    /// A tile this screen shows on its own (its viewer held or moved a carousel, or it is being shown the changes it
+    /// missed while away), and its state as last sent.
     struct OwnTile {
         var tile: any LiveTile
         var sent: TileState?
+        /// A replay of missed changes: once it rests where the stream's tile is, the screen goes back to the stream's.
+        var isReplay = false
     }
 
     let id: Int

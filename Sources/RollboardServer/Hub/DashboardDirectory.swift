@@ -76,7 +76,9 @@ public final class DashboardDirectory: Sendable {
                 for update in updates {
                     let change = TileChange.value(
                         update.value, interval: update.interval, animated: update.animated, policy: update.policy)
-                    for hub in hubs { hub.apply(change, toMetric: update.id, committedAt: update.updatedAt) }
+                    for hub in hubs {
+                        hub.apply(change, toMetric: update.id, committedAt: update.updatedAt, seq: update.seq)
+                    }
                 }
             case .wheel(let wheel):
                 let change: TileChange =
@@ -84,7 +86,7 @@ public final class DashboardDirectory: Sendable {
                     case .progress(let progress): .wheelProgress(progress)
                     case .index(let index): .wheelIndex(index)
                     }
-                for hub in hubs { hub.apply(change, toMetric: wheel.id, committedAt: wheel.updatedAt) }
+                for hub in hubs { hub.apply(change, toMetric: wheel.id, committedAt: wheel.updatedAt, seq: wheel.seq) }
             }
         }
         api.onCarouselCommand { [weak self] command in
@@ -107,7 +109,7 @@ public final class DashboardDirectory: Sendable {
         return DashboardHub(
             dashboardID: dashboard.id, helloDashboard: parts.hello, tiles: parts.tiles,
             tilesByMetric: parts.tilesByMetric, updatedAt: parts.updatedAt, configuration: parts.configuration,
-            clock: clock, metrics: metrics, logger: logger)
+            epoch: store.epoch, storeSeq: store.lastSeq, clock: clock, metrics: metrics, logger: logger)
     }
 
     private func hubParts(_ dashboard: DashboardConfiguration, _ configuration: RollboardConfiguration) throws -> (

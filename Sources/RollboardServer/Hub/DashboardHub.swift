@@ -58,6 +58,8 @@ final class DashboardHub: @unchecked Sendable {  // Sendable: every mutable prop
         tilesByMetric: [String: [String]],
         updatedAt: [String: Double] = [:],
         configuration: Configuration,
+        epoch: String = "",
+        storeSeq: UInt64 = 0,
         clock: FrameClock,
         metrics: ServerMetrics,
         logger: Logger
@@ -69,7 +71,7 @@ final class DashboardHub: @unchecked Sendable {  // Sendable: every mutable prop
         self.logger = logger
         self.machine = HubStateMachine(
             helloDashboard: helloDashboard, tiles: tiles, tilesByMetric: tilesByMetric, updatedAt: updatedAt,
-            configuration: configuration)
+            configuration: configuration, epoch: epoch, storeSeq: storeSeq)
         self.queue = DispatchQueue(label: "rollboard.hub.\(dashboardID)")
         self.timer = DispatchSource.makeTimerSource(queue: queue)
         timer.setEventHandler { [weak self] in self?.tick() }
@@ -82,14 +84,14 @@ final class DashboardHub: @unchecked Sendable {  // Sendable: every mutable prop
     }
 
     /// Adds a screen: it gets the hello with every tile's current state, then frames (only final states when
-    /// `calm`). Returns its session id.
-    func connect(_ sink: any FrameSink, fps: Int?, calm: Bool = false) -> Int {
+    /// `calm`); a screen that comes back with `since` is shown what it missed. Returns its session id.
+    func connect(_ sink: any FrameSink, fps: Int?, calm: Bool = false, since: ResumePoint? = nil) -> Int {
         let id = nextSessionID.wrappingAdd(1, ordering: .relaxed).oldValue
         connectedCount.wrappingAdd(1, ordering: .relaxed)
         queue.async { [self] in
             sinks[id] = sink
             metrics.webSocketSessionsChanged(by: 1)
-            perform(machine.connect(id, fps: fps, calm: calm, now: clock.now()))
+            perform(machine.connect(id, fps: fps, calm: calm, since: since, now: clock.now()))
         }
         return id
     }
@@ -106,11 +108,11 @@ final class DashboardHub: @unchecked Sendable {  // Sendable: every mutable prop
     }
 
     /// Applies a producer's change to every tile showing `metricID`, on every screen at once; `committedAt`
-    /// (seconds since 1970) is when the change was stored.
-    func apply(_ change: TileChange, toMetric metricID: String, committedAt: Double? = nil) {
+    /// (seconds since 1970) is when the change was stored, `seq` its number in the store.
+    func apply(_ change: TileChange, toMetric metricID: String, committedAt: Double? = nil, seq: UInt64? = nil) {
         let now = clock.now()
         queue.async { [self] in
-            perform(machine.apply(change, toMetric: metricID, committedAt: committedAt, now: now))
+            perform(machine.apply(change, toMetric: metricID, committedAt: committedAt, seq: seq, now: now))
         }
     }
 

@@ -12,6 +12,8 @@ struct FrameStream {
     private(set) var statesTime: Double
     /// The earliest time of the next frame.
     private(set) var nextFrameAt: Double
+    /// The store's sequence number the stream's frames last said its tiles show (`"c"`).
+    var seqShown: UInt64 = 0
     /// For a calm stream: how many of the hub's changes its states show.
     var changesShown = 0
     /// The stream's screens, in the order they joined.
@@ -36,6 +38,11 @@ struct FrameStream {
         let motions = tiles.compactMap { isCalm ? $0.nextCalmMotion(after: statesTime) : $0.nextMotion(after: statesTime) }
         guard let motion = motions.min() else { return nil }
         return max(motion, nextFrameAt, now)
+    }
+
+    /// Uses up the next frame number for a screen's frame of its own in a tick without a shared frame.
+    mutating func takeFrameNumber() {
+        frameNumber += 1
     }
 
     /// Moves the stream to its next frame, due at `now`: every tile that moved since the last frame is encoded once,

@@ -25,6 +25,11 @@ struct HubStateMachine {
     private var lastChangeAt = -Double.infinity
     /// How many producers' changes the tiles took: a calm stream that has shown fewer owes its screens a frame.
     private var changeCount = 0
+    /// The store's epoch, and the sequence number of the last stored change the tiles took.
+    private let epoch: String
+    private var storeSeq: UInt64
+    /// The latest stored changes, for screens that come back (`connect(…since:…)`).
+    private var replay: ChangeReplay
     /// The announcement every screen shows until `until`, screens that connect meanwhile included.
     private var announcement: (text: String, until: Double)?
 
@@ -32,10 +37,14 @@ struct HubStateMachine {
     ///   - tiles: one live tile per dashboard tile, at rest at the current values, in layout order.
     ///   - tilesByMetric: which tiles (by id) show each metric.
     ///   - updatedAt: when each tile's current value was committed, in seconds since 1970.
+    ///   - epoch: the store's epoch; `storeSeq` the sequence number of the last change the tiles show.
     init(
         helloDashboard: String, tiles: [any LiveTile], tilesByMetric: [String: [String]], updatedAt: [String: Double],
-        configuration: DashboardHub.Configuration
+        configuration: DashboardHub.Configuration, epoch: String = "", storeSeq: UInt64 = 0
     ) {
+        self.epoch = epoch
+        self.storeSeq = storeSeq
+        self.replay = ChangeReplay(from: storeSeq)
         self.helloDashboard = helloDashboard
         self.tiles = tiles
         self.tileIDs = tiles.map(\.tileID)
@@ -52,21 +61,52 @@ struct HubStateMachine {
     // MARK: Inputs
 
     /// Screen `id` connected asking for `fps` (the default when `nil`) and, with `calm`, for final states only: it is
-    /// sent the hello with its stream's states and joins the stream.
-    mutating func connect(_ id: Int, fps: Int?, calm: Bool = false, now: Double) -> [HubAction] {
+    /// sent the hello with its stream's states and joins the stream. A screen that comes back with the `since` it was
+    /// last shown is shown exactly what it missed: its tiles as they stood, then the missed changes under each tile's
+    /// queue policy (its own frames until they rest where the stream is), or the stream's states when the store's epoch
+    /// changed, the replay does not reach back that far or the screen is calm (final values are what it missed); the
+    /// hello's `resume` says which, and its `changes` where the screen stands.
+    mutating func connect(
+        _ id: Int, fps: Int?, calm: Bool = false, since: ResumePoint? = nil, now: Double
+    ) -> [HubAction] {
         let rate = configuration.clampedFPS(fps ?? configuration.defaultFPS)
-        let session = ClientSession(id: id, fps: rate, isCalm: calm || configuration.calm)
-        sessions[id] = session
+        var session = ClientSession(id: id, fps: rate, isCalm: calm || configuration.calm)
+        var resume: String?
+        if let since {
+            if since.epoch != epoch || since.seq > storeSeq {
+                resume = "full"
+            } else if since.seq == storeSeq {
+                resume = "none"
+            } else if !session.isCalm, let missed = replay.changes(after: since.seq) {
+                resume = "replay"
+                for entry in missed {
+                    if session.ownTiles[entry.tileIndex] == nil {
+                        session.ownTiles[entry.tileIndex] = ClientSession.OwnTile(tile: entry.before, sent: nil, isReplay: true)
+                    }
+                    try? session.ownTiles[entry.tileIndex]!.tile.apply(entry.change, at: now)
+                }
+            } else {
+                resume = "full"
+            }
+        }
         let stream = join(id, stream: session.stream, now: now)
         var entries: [String] = []
         for index in tiles.indices {
             var state = stream.states[index]
+            if let own = session.ownTiles[index] {
+                state = own.tile.state(at: now)
+                session.ownTiles[index]!.sent = state
+            }
             if let time = updatedAt[tileIDs[index]] { state?.members.append(.init("updatedAt", jsonNumber(time, places: 3))) }
             entries.append(JSONText.quoted(tileIDs[index]) + ":" + TileState.fullJSON(state))
         }
+        sessions[id] = session
+        if session.hasOwnTiles { lastChangeAt = max(lastChangeAt, now) }
         let hello =
             "{\"type\":\"hello\",\"protocol\":\(Self.protocolVersion),\"fps\":\(rate),"
             + (session.isCalm ? "\"motion\":\"reduced\"," : "") + "\"seq\":\(stream.frameNumber),"
+            + "\"changes\":{\"epoch\":\(JSONText.quoted(epoch)),\"seq\":\(resume == "replay" ? since!.seq : storeSeq)},"
+            + (resume.map { "\"resume\":\"\($0)\"," } ?? "")
             + "\"dashboard\":\(helloDashboard),\"tiles\":{\(entries.joined(separator: ","))}}"
         var actions: [HubAction] = [.send(text: hello, to: id)]
         if let announcement, announcement.until > now {
@@ -82,14 +122,17 @@ struct HubStateMachine {
     }
 
     /// A producer's change, made at `now`, to every tile showing `metricID`; `committedAt` (seconds since 1970) is
-    /// when it was stored.
-    mutating func apply(_ change: TileChange, toMetric metricID: String, committedAt: Double?, now: Double)
-        -> [HubAction]
-    {
+    /// when it was stored, and `seq` its number in the store (kept for screens that come back; `nil` for events that
+    /// are not stored, such as carousel commands).
+    mutating func apply(
+        _ change: TileChange, toMetric metricID: String, committedAt: Double?, seq: UInt64? = nil, now: Double
+    ) -> [HubAction] {
         var actions: [HubAction] = []
         lastChangeAt = max(lastChangeAt, now)
         changeCount += 1
+        if let seq { storeSeq = max(storeSeq, seq) }
         for index in tilesByMetric[metricID] ?? [] {
+            if let seq { replay.record(seq: seq, tileIndex: index, before: tiles[index], change: change) }
             do {
                 try tiles[index].apply(change, at: now)
             } catch {
@@ -160,6 +203,7 @@ struct HubStateMachine {
         self.updatedAt = updatedAt
         self.configuration = configuration
         announcement = nil
+        replay = ChangeReplay(from: storeSeq)  // tile indices changed: nothing before now can be replayed
         let screens = sessions.values.sorted { $0.id < $1.id }
         var actions = streams.keys.sorted().map(HubAction.endStream)
         sessions.removeAll()
@@ -303,13 +347,22 @@ struct HubStateMachine {
         let patches = stream.advance(tiles, to: now, notBefore: lastChangeAt)
         streams[rate] = stream
         let shown = stream.statesTime
+        var changes: UInt64?
+        if !patches.isEmpty, stream.seqShown != storeSeq {
+            changes = storeSeq
+            stream.seqShown = storeSeq
+            streams[rate] = stream
+        }
         let frame: String? =
-            patches.isEmpty ? nil : Self.frameText(number: stream.frameNumber, patches.map { (tileIDs[$0.index], $0.patch) })
+            patches.isEmpty
+            ? nil
+            : Self.frameText(number: stream.frameNumber, changes: changes, patches.map { (tileIDs[$0.index], $0.patch) })
         var recipients: [Int] = []
         var primed: [Int] = []
         var own: [HubAction] = []
         var skipped = 0
         var tooSlow: [Int] = []
+        var numbered = false
         for id in stream.members {
             guard let index = sessions.index(forKey: id), !sessions.values[index].isPaused else { continue }
             let needsState = sessions.values[index].needsState
@@ -337,9 +390,19 @@ struct HubStateMachine {
                 session.needsState = false
                 own.append(.send(text: stateText(for: &session, stream: stream, now: shown), to: id))
                 if !hasOwnTiles { primed.append(id) }
-            } else if let text = ownFrame(for: &session, stream: stream, patches: patches, since: previous, now: shown) {
+            } else if let text = ownFrame(
+                for: &session, stream: stream, number: stream.frameNumber + (patches.isEmpty ? 1 : 0), patches: patches,
+                changes: changes, since: previous, now: shown)
+            {
+                if patches.isEmpty, !numbered {
+                    // A frame of its own in a tick with no shared frame takes the next number, so numbers only rise.
+                    stream.takeFrameNumber()
+                    streams[rate] = stream
+                    numbered = true
+                }
                 own.append(.send(text: text, to: id))
             }
+            rejoinWhereReplaysRest(&session, stream: stream, now: shown)
             sessions[id] = session
         }
         var actions: [HubAction] = []
@@ -355,9 +418,10 @@ struct HubStateMachine {
         return actions
     }
 
-    /// `{"f":N,"t":{…}}`: a protocol 2 frame.
-    private static func frameText(number: Int, _ entries: [(id: String, patch: String)]) -> String {
-        var text = "{\"f\":\(number),\"t\":{"
+    /// `{"f":N,"t":{…}}`: a protocol 2 frame; `"c":S` after `f` when the tiles took stored changes up to `S` since
+    /// the stream's last frame.
+    private static func frameText(number: Int, changes: UInt64? = nil, _ entries: [(id: String, patch: String)]) -> String {
+        var text = "{\"f\":\(number)," + (changes.map { "\"c\":\($0)," } ?? "") + "\"t\":{"
         for (offset, entry) in entries.enumerated() {
             if offset > 0 { text += "," }
             text += JSONText.quoted(entry.id) + ":" + entry.patch
@@ -376,13 +440,37 @@ struct HubStateMachine {
             }
             entries.append(JSONText.quoted(tileIDs[index]) + ":" + TileState.fullJSON(state))
         }
-        return "{\"type\":\"state\",\"seq\":\(stream.frameNumber),\"tiles\":{\(entries.joined(separator: ","))}}"
+        let replaying = session.ownTiles.values.contains { $0.isReplay }
+        return "{\"type\":\"state\",\"seq\":\(stream.frameNumber)," + (replaying ? "" : "\"c\":\(storeSeq),")
+            + "\"tiles\":{\(entries.joined(separator: ","))}}"
+    }
+
+    /// A screen being shown what it missed goes back to its stream's tiles one by one as each replay comes to rest
+    /// where the stream's tile is; once none is left it gets a `state` (its columns' motion may differ from the
+    /// stream's) and shares the stream's frames again.
+    private func rejoinWhereReplaysRest(_ session: inout ClientSession, stream: FrameStream, now: Double) {
+        var rejoined = false
+        for (index, own) in session.ownTiles where own.isReplay && own.tile.nextMotion(after: now) == nil {
+            let stateShown = own.tile.state(at: now)
+            guard let streamState = stream.states[index] else {
+                if stateShown == nil {
+                    session.ownTiles.removeValue(forKey: index)
+                    rejoined = true
+                }
+                continue
+            }
+            guard let stateShown, stateShown.columns == streamState.columns, stateShown.members == streamState.members
+            else { continue }
+            session.ownTiles.removeValue(forKey: index)
+            rejoined = true
+        }
+        if rejoined && !session.hasOwnTiles { session.needsState = true }
     }
 
     /// The frame of a screen with tiles of its own: the stream's patches for the others, its own tiles' changes.
     private func ownFrame(
-        for session: inout ClientSession, stream: FrameStream, patches: [(index: Int, patch: String)],
-        since previous: Double, now: Double
+        for session: inout ClientSession, stream: FrameStream, number: Int, patches: [(index: Int, patch: String)],
+        changes: UInt64?, since previous: Double, now: Double
     ) -> String? {
         var entries: [(index: Int, patch: String)] = patches.filter { session.ownTiles[$0.index] == nil }
         for index in session.ownTiles.keys.sorted() {
@@ -403,7 +491,9 @@ struct HubStateMachine {
         }
         guard !entries.isEmpty else { return nil }
         entries.sort { $0.index < $1.index }
-        return Self.frameText(number: stream.frameNumber, entries.map { (tileIDs[$0.index], $0.patch) })
+        let replaying = session.ownTiles.values.contains { $0.isReplay }
+        return Self.frameText(
+            number: number, changes: replaying ? nil : changes, entries.map { (tileIDs[$0.index], $0.patch) })
     }
 }
 
