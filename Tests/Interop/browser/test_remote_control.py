@@ -15,28 +15,15 @@ A screenshot of the announcement is written to reports/browser/announcement.png.
 Usage: test_remote_control.py --binary .build/debug/rollboard
 """
 
-import argparse
 import os
-import shutil
 import sys
-import tempfile
 import time
 
-from selenium.common.exceptions import WebDriverException
+from browser_session import REPOSITORY, body_data, run
+from rollboard_process import Checks, RollboardProcess
+from test_dashboard import start_browser, wait_for
 
-here = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(os.path.dirname(here), "server"))
-sys.path.insert(0, here)
-from rollboard_process import Checks, RollboardProcess  # noqa: E402
-from test_dashboard import start_browser, wait_for  # noqa: E402
-
-TOKEN = "remote-control-producer-token-0123456789"
 ADMIN = "remote-control-admin-token-0123456789"
-REPOSITORY = os.path.dirname(os.path.dirname(os.path.dirname(here)))
-
-
-def body_data(driver, name):
-    return driver.execute_script(f"return document.body ? document.body.dataset.{name} ?? null : null")
 
 
 def listed_screens(server):
@@ -122,39 +109,19 @@ def scenario(server: RollboardProcess, arguments, checks: Checks) -> None:
         driver.quit()
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--binary", required=True)
-    parser.add_argument("--timeout", type=float, default=20.0)
-    parser.add_argument("--chromium", default=os.environ.get("CHROMIUM", "/usr/bin/chromium"))
-    parser.add_argument("--chromedriver", default=os.environ.get("CHROMEDRIVER", "/usr/bin/chromedriver"))
-    parser.add_argument("--window-size", default="1280,720")
+def add_playlist(config: str) -> None:
+    """A second dashboard and a playlist of both, 2 s each."""
+    with open(os.path.join(config, "dashboards", "second.yaml"), "w") as handle:
+        handle.write("id: second\ntitle: Second\ntiles:\n  - {id: tickets, type: counter}\n")
+    os.makedirs(os.path.join(config, "playlists"))
+    with open(os.path.join(config, "playlists", "wall.yaml"), "w") as handle:
+        handle.write("id: wall\ntitle: Lobby wall\nentries:\n  - {dashboard: demo, seconds: 2}\n"
+                     "  - {dashboard: second, seconds: 2}\n")
+
+
+def screenshot_argument(parser) -> None:
     parser.add_argument("--screenshot", default=os.path.join(REPOSITORY, "reports", "browser", "announcement.png"))
-    arguments = parser.parse_args()
-    checks = Checks()
-    folder = tempfile.mkdtemp(prefix="rollboard-remote-")
-    try:
-        config = os.path.join(folder, "config")
-        shutil.copytree(os.path.join(REPOSITORY, "config"), config)
-        with open(os.path.join(config, "dashboards", "second.yaml"), "w") as handle:
-            handle.write("id: second\ntitle: Second\ntiles:\n  - {id: tickets, type: counter}\n")
-        os.makedirs(os.path.join(config, "playlists"))
-        with open(os.path.join(config, "playlists", "wall.yaml"), "w") as handle:
-            handle.write("id: wall\ntitle: Lobby wall\nentries:\n  - {dashboard: demo, seconds: 2}\n"
-                         "  - {dashboard: second, seconds: 2}\n")
-        server = RollboardProcess(arguments.binary, os.path.join(folder, "data"), TOKEN, config=config,
-                                  environment={"ROLLBOARD_ADMIN_TOKEN": ADMIN})
-        server.start()
-        try:
-            scenario(server, arguments, checks)
-        except WebDriverException as error:
-            checks.check(False, "browser session", error.msg or str(error))
-        finally:
-            server.stop()
-    finally:
-        shutil.rmtree(folder, ignore_errors=True)
-    return checks.finish()
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run(__doc__, add_playlist, scenario, admin_token=ADMIN, extra_arguments=screenshot_argument))

@@ -12,26 +12,18 @@ A server whose dashboards all need a viewer key (`dashboardAccess: key`) is star
 Usage: test_viewer_keys.py --binary .build/debug/rollboard
 """
 
-import argparse
 import asyncio
 import os
-import shutil
 import sys
-import tempfile
 import urllib.parse
 
 import websockets
-from selenium.common.exceptions import WebDriverException
 
-here = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(os.path.dirname(here), "server"))
-sys.path.insert(0, here)
-from rollboard_process import Checks, RollboardProcess, insecure_client_context  # noqa: E402
-from test_dashboard import start_browser, wait_for  # noqa: E402
+from browser_session import PRODUCER_TOKEN as TOKEN, body_data, run
+from rollboard_process import Checks, RollboardProcess, insecure_client_context
+from test_dashboard import start_browser, wait_for
 
-TOKEN = "viewer-keys-producer-token-0123456789"
 ADMIN = "viewer-keys-admin-token-0123456789"
-REPOSITORY = os.path.dirname(os.path.dirname(os.path.dirname(here)))
 
 
 async def screen_close(port: int, key: str | None, wait: float = 10.0):
@@ -59,10 +51,6 @@ async def open_until_revoked(port: int, key: str, revoke) -> tuple:
     await asyncio.sleep(1.0)
     await asyncio.to_thread(revoke)
     return await screen
-
-
-def body_data(driver, name):
-    return driver.execute_script(f"return document.body ? document.body.dataset.{name} ?? null : null")
 
 
 def scenario(server: RollboardProcess, arguments, checks: Checks) -> None:
@@ -135,39 +123,16 @@ def scenario(server: RollboardProcess, arguments, checks: Checks) -> None:
     checks.check(secret not in stored and secret[4:] not in stored, "the keys file holds no secret")
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--binary", required=True)
-    parser.add_argument("--timeout", type=float, default=20.0)
-    parser.add_argument("--chromium", default=os.environ.get("CHROMIUM", "/usr/bin/chromium"))
-    parser.add_argument("--chromedriver", default=os.environ.get("CHROMEDRIVER", "/usr/bin/chromedriver"))
-    parser.add_argument("--window-size", default="1280,720")
-    arguments = parser.parse_args()
-    checks = Checks()
-    folder = tempfile.mkdtemp(prefix="rollboard-keys-")
-    try:
-        config = os.path.join(folder, "config")
-        shutil.copytree(os.path.join(REPOSITORY, "config"), config)
-        server_yaml = os.path.join(config, "server.yaml")
-        with open(server_yaml) as handle:
-            settings = handle.read()
-        if "\ndashboardAccess: public" not in settings:
-            raise SystemExit("config/server.yaml no longer says dashboardAccess: public; update this test")
-        with open(server_yaml, "w") as handle:
-            handle.write(settings.replace("\ndashboardAccess: public", "\ndashboardAccess: key"))
-        server = RollboardProcess(arguments.binary, os.path.join(folder, "data"), TOKEN, config=config,
-                                  environment={"ROLLBOARD_ADMIN_TOKEN": ADMIN})
-        server.start()
-        try:
-            scenario(server, arguments, checks)
-        except WebDriverException as error:
-            checks.check(False, "browser session", error.msg or str(error))
-        finally:
-            server.stop()
-    finally:
-        shutil.rmtree(folder, ignore_errors=True)
-    return checks.finish()
+def close_every_dashboard(config: str) -> None:
+    """`dashboardAccess: key` in the copied server.yaml."""
+    server_yaml = os.path.join(config, "server.yaml")
+    with open(server_yaml) as handle:
+        settings = handle.read()
+    if "\ndashboardAccess: public" not in settings:
+        raise SystemExit("config/server.yaml no longer says dashboardAccess: public; update this test")
+    with open(server_yaml, "w") as handle:
+        handle.write(settings.replace("\ndashboardAccess: public", "\ndashboardAccess: key"))
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run(__doc__, close_every_dashboard, scenario, admin_token=ADMIN))
