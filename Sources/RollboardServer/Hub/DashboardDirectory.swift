@@ -72,6 +72,10 @@ public final class DashboardDirectory: Sendable {
                     case .index(let index): .wheelIndex(index)
                     }
                 for hub in allHubs { hub.apply(change, toMetric: wheel.id, committedAt: wheel.updatedAt) }
+            case .text(let text):
+                for hub in allHubs { hub.apply(.text(text.text, color: text.color), toMetric: text.id) }
+            case .slides(let slides):
+                for hub in allHubs { hub.apply(.slides(slides.slides), toMetric: slides.id) }
             }
         }
         api.onCarouselCommand { command in
