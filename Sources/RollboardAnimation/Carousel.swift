@@ -7,7 +7,7 @@
 /// non-mutating query.
 public struct Carousel: Sendable {
     /// Slides, interval and transition.
-    public let configuration: CarouselConfiguration
+    public private(set) var configuration: CarouselConfiguration
 
     /// The page shown (or slid to) at `origin`.
     private var page: Int
@@ -153,6 +153,23 @@ public struct Carousel: Sendable {
         settle(at: time)
         let position = unwrapped(at: time).position
         return slide(to: to - 1, from: position, at: time, cause: .previous)
+    }
+
+    /// Changes the number of slides at `time` (at least 1): the carousel stays on its page, or on the new last slide
+    /// when its page is gone; a running transition ends there at once, and the next automatic advance keeps its
+    /// schedule (a carousel that had a single slide first advances an interval later).
+    public mutating func setSlideCount(_ count: Int, at time: Double) throws(AnimationError) {
+        var changed = configuration
+        changed.slides = count
+        try changed.validate()
+        settle(at: time)
+        if slides == 1 { origin = time }  // a single slide never advanced: the first advance is an interval away
+        let kept = Swift.min(page, count - 1)
+        configuration = changed
+        page = kept
+        from = Double(kept)
+        to = Double(kept)
+        transitionStart = Swift.min(transitionStart, time - configuration.transition)
     }
 
     /// Slides directly to `page` at `time`; returns nil when it is already the page shown.

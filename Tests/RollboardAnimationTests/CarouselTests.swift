@@ -87,6 +87,44 @@ struct CarouselTests {
         #expect(throws: AnimationError.invalidConfiguration) { try Carousel(configuration: configuration) }
     }
 
+    @Test("when its slides shrink below the page shown it moves to the new last slide, and advances on schedule")
+    func shrinkingClampsThePage() throws {
+        var carousel = fourSlides
+        try carousel.setSlideCount(2, at: 6.3)
+        #expect(carousel.configuration.slides == 2)
+        #expect(carousel.state(at: 6.3) == CarouselState(position: 1, page: 1))
+        #expect(carousel.state(at: 7.99) == CarouselState(position: 1, page: 1))
+        #expect(carousel.state(at: 8.3) == CarouselState(position: 0, page: 0))
+    }
+
+    @Test("when its slides grow it stays on its page, and a transition under way ends there at once")
+    func growingKeepsThePage() throws {
+        var carousel = fourSlides
+        try carousel.setSlideCount(6, at: 2.075)
+        #expect(carousel.state(at: 2.075) == CarouselState(position: 1, page: 1))
+        #expect(carousel.nextMotion(after: 2.1) == 4)
+        #expect(carousel.state(at: 4.3) == CarouselState(position: 2, page: 2))
+        #expect(carousel.state(at: 10.3) == CarouselState(position: 5, page: 5))
+    }
+
+    @Test("a single slide that becomes three first advances a full interval after the change")
+    func singleSlideStartsAdvancing() throws {
+        var carousel = try Carousel(configuration: CarouselConfiguration(slides: 1))
+        #expect(carousel.nextMotion(after: 100) == nil)
+        try carousel.setSlideCount(3, at: 100)
+        #expect(carousel.state(at: 101.99).page == 0)
+        #expect(isClose(carousel.state(at: 102.3).position, 1))
+        #expect(carousel.state(at: 102.3).page == 1)
+    }
+
+    @Test("a slide count of zero is refused and changes nothing")
+    func zeroSlidesRefused() {
+        var carousel = fourSlides
+        #expect(throws: AnimationError.invalidConfiguration) { try carousel.setSlideCount(0, at: 3) }
+        #expect(carousel.configuration.slides == 4)
+        #expect(carousel.state(at: 4.5) == fourSlides.state(at: 4.5))
+    }
+
     @Test("over random commands the position stays in [0, slides) and the page in range")
     func randomCommands() throws {
         var generator = SplitMix64(seed: 5)

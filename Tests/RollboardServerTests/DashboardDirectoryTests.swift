@@ -61,10 +61,10 @@ struct DashboardDirectoryTests {
         let committed = try #require(fixture.store.current("revenue")?.updatedAt)
         #expect(tiles["revenue"]?["updatedAt"] as? Double == (committed * 1000).rounded() / 1000)
         #expect(tiles["visitors"]?["updatedAt"] == nil)
-        #expect(Set(states.keys) == ["revenue", "visitors", "orders", "conversion", "temperature", "status", "news"])
+        #expect(Set(states.keys) == ["revenue", "visitors", "orders", "conversion", "temperature", "status", "news", "notice"])
         let layout = try #require(object["dashboard"] as? [String: Any])
         #expect(layout["id"] as? String == "demo")
-        #expect((layout["tiles"] as? [[String: Any]])?.count == 7)
+        #expect((layout["tiles"] as? [[String: Any]])?.count == 8)
     }
 
     @Test("a committed value rolls every screen's odometer to exactly the new digits")

@@ -441,7 +441,7 @@ struct EndToEndTests {
 
     private static let demoTiles: [(id: String, type: String)] = [
         ("revenue", "odometer"), ("visitors", "odometer"), ("orders", "counter"), ("conversion", "counter"),
-        ("temperature", "odometer"), ("status", "wheel"), ("news", "carousel"),
+        ("temperature", "odometer"), ("status", "wheel"), ("news", "carousel"), ("notice", "text"),
     ]
 }
 

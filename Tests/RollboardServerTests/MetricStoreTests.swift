@@ -47,7 +47,27 @@ extension MetricStore {
             setWheel(id, target: target) { continuation.resume(returning: $0) }
         }
     }
+
+    func setText(_ id: String, _ text: String, color: String? = nil) async throws -> StoredText {
+        try await withCheckedContinuation { continuation in
+            setText(id, text: text, color: color) { continuation.resume(returning: $0) }
+        }.get()
+    }
+
+    func setSlides(_ id: String, _ slides: [ProducerSlide]) async throws -> StoredSlides {
+        try await withCheckedContinuation { continuation in
+            setSlides(id, slides: slides) { continuation.resume(returning: $0) }
+        }.get()
+    }
 }
+
+/// Slides of every kind: a text with and without a colour, an image with and without a description.
+private let mixedSlides: [ProducerSlide] = [
+    .text("Welcome, visitors", color: nil),
+    .image("https://example.com/a.png", alt: "The new lobby", color: nil),
+    .text("Fire drill at 3", color: "#c0392b"),
+    .image("data:image/png;base64,iVBORw0KGgo=", alt: nil, color: "#fff"),
+]
 
 @Suite("MetricStore")
 struct MetricStoreTests {
@@ -210,6 +230,94 @@ struct MetricStoreTests {
         #expect(reopened.current("b")?.seq == 12)
         #expect(reopened.lastSeq == 12)
         #expect(reopened.epoch == store.epoch)
+        reopened.close()
+    }
+
+    @Test("a text tile's message and a carousel's slides survive a restart with their seq, colours and alt texts")
+    func textAndSlidesRecover() async throws {
+        defer { folder.remove() }
+        let store = try open()
+        let seen = Synchronized<[StoreChange]>([])
+        store.subscribe { change in seen.update { $0.append(change) } }
+        _ = try await store.append("revenue", 1)
+        let first = try await store.setText("notice", "Deploy freeze until Friday", color: "#e67e22")
+        let slides = try await store.setSlides("news", mixedSlides)
+        let cleared = try await store.setText("notice", "")
+        #expect(first == StoredText(id: "notice", text: "Deploy freeze until Friday", color: "#e67e22", seq: 2, updatedAt: 1001))
+        #expect(slides == StoredSlides(id: "news", slides: mixedSlides, seq: 3, updatedAt: 1002))
+        #expect(seen.update { $0 } == [
+            .metrics([StoredMetric(id: "revenue", value: 1, seq: 1, updatedAt: 1000)]), .text(first), .slides(slides),
+            .text(cleared),
+        ])
+        store.close()
+
+        let reopened = try open()
+        #expect(reopened.text("notice") == StoredText(id: "notice", text: "", seq: 4, updatedAt: 1003))
+        #expect(reopened.slides("news") == slides)
+        #expect(reopened.text("news") == nil)
+        #expect(reopened.slides("notice") == nil)
+        #expect(reopened.statistics.recoveredRecords == 4)
+        #expect(reopened.lastSeq == 4)
+        reopened.close()
+    }
+
+    @Test("compaction keeps texts and slides in the snapshot, and a restart after it shows the latest ones")
+    func textAndSlidesCompaction() async throws {
+        defer { folder.remove() }
+        let store = try open()
+        _ = try await store.setText("notice", "first")
+        _ = try await store.setSlides("news", [.text("old", color: nil)])
+        let text = try await store.setText("notice", "Fire drill at 3", color: "#c0392b")
+        let slides = try await store.setSlides("news", mixedSlides)
+        _ = await store.setWheel("status", .index(1))
+        store.compact()
+        #expect(try folder.read("store/journal").count == JournalFile.headerSize)
+        store.close()
+
+        let reopened = try open()
+        #expect(reopened.text("notice") == text)
+        #expect(reopened.slides("news") == slides)
+        #expect(reopened.wheel("status")?.target == .index(1))
+        #expect(reopened.statistics.recoveredRecords == 0)
+        #expect(try await reopened.setText("notice", "after").seq == 6)
+        reopened.close()
+    }
+
+    @Test("a snapshot written before texts and slides existed (ending after the wheels) still loads")
+    func snapshotWithoutTexts() async throws {
+        defer { folder.remove() }
+        let store = try open()
+        _ = try await store.append("a", 5)
+        _ = await store.setWheel("status", .index(2))
+        store.compact()
+        store.close()
+        let snapshot = try folder.read("store/snapshot")
+        let payload = Array(snapshot[(JournalFile.headerSize + JournalRecord.frameHeaderSize)...])
+        #expect(payload.suffix(8) == [0, 0, 0, 0, 0, 0, 0, 0], "no texts and no slides: two zero counts at the end")
+        let old = Array(snapshot[..<JournalFile.headerSize]) + JournalRecord.frame(Array(payload.dropLast(8)))
+        try folder.write("store/snapshot", old)
+
+        let reopened = try open()
+        #expect(reopened.current("a")?.value == 5)
+        #expect(reopened.wheel("status")?.target == .index(2))
+        #expect(reopened.text("notice") == nil)
+        #expect(try await reopened.setSlides("news", mixedSlides).seq == 3)
+        reopened.close()
+        #expect(try open().slides("news")?.slides == mixedSlides)
+    }
+
+    @Test("a journal record of an unknown kind is damage: recovery keeps what comes before it")
+    func unknownRecordKind() async throws {
+        defer { folder.remove() }
+        let store = try open()
+        _ = try await store.setText("notice", "kept")
+        store.close()
+        let journal = try folder.read("store/journal")
+        try folder.write("store/journal", journal + JournalRecord.frame([9, 1, 2, 3]))
+
+        let reopened = try open()
+        #expect(reopened.text("notice")?.text == "kept")
+        #expect(reopened.statistics.discardedBytes == JournalRecord.frameHeaderSize + 4)
         reopened.close()
     }
 

@@ -17,6 +17,7 @@ private let dashboardYAML = """
       - {id: conversion, type: counter, format: "%.2f"}
       - {id: status, type: wheel, contents: [ok, degraded, down]}
       - {id: news, type: carousel, slides: [{text: a}, {text: b}]}
+      - {id: notice, type: text}
     """
 
 /// An API over a fresh store in a temporary folder.
@@ -484,5 +485,64 @@ struct ProducerAPITests {
         ])
     func handles(path: String, expected: Bool) {
         #expect(ProducerAPI.handles(path: path) == expected)
+    }
+
+    // MARK: Producer-fed text
+
+    @Test("slides are answered 202 with their count and seq once stored, and a carousel's goto then follows their count")
+    func slides() async throws {
+        let fixture = try Fixture()
+        let body = ##"{"slides":[{"text":"Welcome"},{"image":"https://x.test/a.png","alt":"a"},{"text":"Fire drill","color":"#c0392b"}]}"##
+        let response = await fixture.send("POST", "/api/v1/carousels/news/slides", body)
+        #expect(response.status == .accepted)
+        #expect(response.text == #"{"id":"news","slides":3,"seq":1}"#)
+        #expect(fixture.store.slides("news")?.slides.last == .text("Fire drill", color: "#c0392b"))
+        #expect(await fixture.send("POST", "/api/v1/carousels/news", #"{"action":"goto","page":2}"#).status == .accepted)
+        let beyond = await fixture.send("POST", "/api/v1/carousels/news", #"{"action":"goto","page":3}"#)
+        #expect(beyond.detail == "page: must be between 0 and 2 (the carousel has 3 slides), got 3")
+        let refused = await fixture.send("POST", "/api/v1/carousels/news/slides", #"{"slides":[{"text":"a","color":"red"}]}"#)
+        #expect(refused.status.code == 422)
+        #expect(refused.detail == #"slides[0].color: must be a colour like #rgb or #rrggbb, got "red""#)
+        #expect(fixture.store.lastSeq == 1, "nothing stored for a refused body")
+    }
+
+    @Test("a text is answered 202 once stored and read back with GET; an empty text clears it")
+    func text() async throws {
+        let fixture = try Fixture()
+        let unset = await fixture.send("GET", "/api/v1/texts/notice", token: nil)
+        #expect(unset.text == #"{"id":"notice","text":null,"color":null,"seq":null,"updatedAt":null}"#)
+        let response = await fixture.send("POST", "/api/v1/texts/notice", ##"{"text":"Deploy freeze until Friday","color":"#e67e22"}"##)
+        #expect(response.status == .accepted)
+        #expect(response.text == ##"{"id":"notice","text":"Deploy freeze until Friday","color":"#e67e22","seq":1}"##)
+        let read = await fixture.send("GET", "/api/v1/texts/notice", token: nil)
+        #expect(read.text == ##"{"id":"notice","text":"Deploy freeze until Friday","color":"#e67e22","seq":1,"updatedAt":"2023-11-14T22:13:20.250Z"}"##)
+        #expect(await fixture.send("POST", "/api/v1/texts/notice", #"{"text":""}"#).text == #"{"id":"notice","text":"","color":null,"seq":2}"#)
+        #expect(fixture.store.text("notice") == StoredText(id: "notice", text: "", seq: 2, updatedAt: 1_700_000_000.25))
+    }
+
+    @Test(
+        "texts and slides go only to ids of their kind, and a restricted token writes only its own ids",
+        arguments: [
+            ("POST", "/api/v1/texts/news", #"{"text":"a"}"#, token, 404, "unknown_text", #""news" is a carousel; use /api/v1/carousels/news"#),
+            ("GET", "/api/v1/texts/nope", nil, token, 404, "unknown_text", #"unknown text "nope" (no tile shows it)"#),
+            ("POST", "/api/v1/carousels/notice/slides", #"{"slides":[{"text":"a"}]}"#, token, 404, "unknown_carousel",
+             #""notice" is a text; use /api/v1/texts/notice"#),
+            ("POST", "/api/v1/metrics/notice", #"{"value":1}"#, token, 404, "unknown_metric", #""notice" is a text; use /api/v1/texts/notice"#),
+            ("POST", "/api/v1/texts/notice", #"{"text":"a"}"#, restricted, 403, "forbidden", #"this token may not write "notice""#),
+            ("POST", "/api/v1/carousels/news/slides", #"{"slides":[{"text":"a"}]}"#, restricted, 403, "forbidden",
+             #"this token may not write "news""#),
+            ("GET", "/api/v1/carousels/news/slides", nil, token, 405, "method_not_allowed",
+             "/api/v1/carousels/news/slides accepts POST, not GET"),
+            ("POST", "/api/v1/texts/notice", nil, nil, 401, "unauthorized", "writes need an Authorization: Bearer <token> header"),
+        ] as [(String, String, String?, String?, Int, String, String)])
+    func textRouting(
+        method: String, target: String, body: String?, bearer: String?, status: Int, error: String, detail: String
+    ) async throws {
+        let fixture = try Fixture()
+        let response = await fixture.send(method, target, body, token: bearer)
+        #expect(response.status.code == status)
+        #expect(response.errorCode == error)
+        #expect(response.detail == detail)
+        #expect(fixture.store.lastSeq == 0)
     }
 }

@@ -32,6 +32,7 @@ struct RollboardConfigurationTests {
         #expect(configuration.catalog.kind(of: "revenue") == .metric)
         #expect(configuration.catalog.kind(of: "status") == .wheel)
         #expect(configuration.catalog.kind(of: "news") == .carousel)
+        #expect(configuration.catalog.kind(of: "notice") == .text)
         guard case .odometer(let revenue) = demo.tile("revenue")?.options else {
             Issue.record("revenue is not an odometer")
             return
@@ -173,7 +174,7 @@ struct RollboardConfigurationTests {
         ),
         (
             "id: revenue\ntype: gauge",
-            #"config/dashboards/demo.yaml: tile "revenue": type: must be one of odometer, counter, wheel, carousel, got "gauge""#
+            #"config/dashboards/demo.yaml: tile "revenue": type: must be one of odometer, counter, wheel, carousel, text, got "gauge""#
         ),
         (
             "id: revenue",
@@ -262,6 +263,22 @@ struct RollboardConfigurationTests {
         (
             "id: revenue\ntype: odometer\nstaleAfter: -5",
             #"config/dashboards/demo.yaml: tile "revenue": staleAfter: must be between 1 and 31536000, got -5"#
+        ),
+        (
+            "id: notice\ntype: text\nalign: middle",
+            #"config/dashboards/demo.yaml: tile "notice": align: must be one of left, center, right, got "middle""#
+        ),
+        (
+            "id: notice\ntype: text\ntext: \"\(String(repeating: "x", count: 501))\"",
+            #"config/dashboards/demo.yaml: tile "notice": text: must be at most 500 characters, got 501"#
+        ),
+        (
+            "id: notice\ntype: text\nqueue: latest",
+            #"config/dashboards/demo.yaml: tile "notice": queue: text tiles have no animation queue"#
+        ),
+        (
+            "id: notice\ntype: text\nslides: [{text: a}]",
+            #"config/dashboards/demo.yaml: tile "notice": slides: is an option of carousel tiles, not text tiles (text options: text, align)"#
         ),
         (
             "id: revenue\ntype: odometer\ndecimals: 1\ndecimals: 2",
@@ -373,5 +390,21 @@ struct RollboardConfigurationTests {
             serverYAML: nil, dashboards: [("config/dashboards/sales.yaml", yaml)])
         #expect(configuration.dashboards.first?.id == "sales")
         #expect(configuration.dashboards.first?.grid == GridSize(columns: 4, rows: 2))
+    }
+
+    @Test("a text tile reads its message and alignment, defaults to an empty centred one, and has no queue on the wire")
+    func textTile() throws {
+        let configuration = try RollboardConfiguration.parse(
+            serverYAML: "producerTokens: [{token: 0123456789abcdefgh, metrics: [notice]}]",
+            dashboards: [
+                (file, dashboard(tile: "id: notice\ntype: text\ntext: Deploy freeze\nalign: left", extra: "")),
+                ("config/dashboards/b.yaml", "id: b\ntiles: [{id: quiet, type: text}]"),
+            ])
+        #expect(configuration.dashboard("demo")?.tile("notice")?.options == .text(TextOptions(text: "Deploy freeze", align: .left)))
+        #expect(configuration.dashboard("b")?.tile("quiet")?.options == .text(TextOptions()))
+        #expect(configuration.catalog.kind(of: "notice") == .text)
+        let json = configuration.json(try #require(configuration.dashboard("demo")?.tile("notice"))).serialized
+        #expect(json.hasSuffix(#""text":"Deploy freeze","align":"left"}"#))
+        #expect(!json.contains("queue") && !json.contains("maxLag"))
     }
 }

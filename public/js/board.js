@@ -13,6 +13,7 @@ import { el, finiteNumber } from "./page.js";
 import { CarouselView } from "./tiles/carousel.js";
 import { CounterView } from "./tiles/counter.js";
 import { OdometerView } from "./tiles/odometer.js";
+import { TextView } from "./tiles/text.js";
 import { TileView } from "./tiles/tile.js";
 import { WheelView } from "./tiles/wheel.js";
 
@@ -141,6 +142,7 @@ export class Board {
       case "counter": return new CounterView(tile);
       case "wheel": return new WheelView(tile);
       case "carousel": return new CarouselView(tile, this.send);
+      case "text": return new TextView(tile);
       default: {
         const view = new TileView(tile, "unsupported");
         view.body.append(el("p", { className: "board__message", text: `Unsupported tile type “${tile.type}”` }));

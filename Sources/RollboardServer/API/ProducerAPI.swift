@@ -16,7 +16,7 @@ public final class ProducerAPI: Sendable {
     let tokens: [ProducerToken]
     private let viewerKeys: ViewerKeys?
     private let readerTokens: [[UInt8]]
-    private let store: MetricStore
+    let store: MetricStore
     private let logger: Logger
     private let rateLimiter: RateLimiter?
     private let monotonicSeconds: @Sendable () -> Double
@@ -139,6 +139,17 @@ public final class ProducerAPI: Sendable {
         case let s where s.count == 4 && s[0...2] == ["api", "v1", "carousels"]:
             try allow("POST")
             respond(try postCarousel(s[3], request))
+        case let s where s.count == 5 && s[0...2] == ["api", "v1", "carousels"] && s[4] == "slides":
+            try allow("POST")
+            try postSlides(s[3], request, respond: respond)
+        case let s where s.count == 4 && s[0...2] == ["api", "v1", "texts"]:
+            try allow("GET, HEAD, POST")
+            if isRead {
+                try requireKind(s[3], .text)
+                try requireAccess(toValueOf: s[3], request)
+                return respond(getText(s[3]))
+            }
+            try postText(s[3], request, respond: respond)
         case ["api", "v1", "dashboards"]:
             try allow("GET, HEAD")
             let credential = access.credential(of: request)
@@ -418,7 +429,7 @@ public final class ProducerAPI: Sendable {
             guard case .number(let number) = pageValue, let page = number.integer else {
                 throw .wrongType("page", expected: "an integer", got: pageValue)
             }
-            let pages = configuration.catalog.carouselPages(id) ?? 0
+            let pages = carouselPages(id)
             guard (0..<pages).contains(page) else {
                 throw .invalidValue(
                     "page: must be between 0 and \(pages - 1) (the carousel has \(pages) slides), got \(page)")
@@ -437,7 +448,7 @@ public final class ProducerAPI: Sendable {
     // MARK: Checks
 
     /// The token of the request; throws 401 for none or an unknown one, 429 over the rate limit.
-    private func authenticate(_ request: HTTPRequest) throws(APIError) -> ProducerToken {
+    func authenticate(_ request: HTTPRequest) throws(APIError) -> ProducerToken {
         guard let bearer = request.bearerToken else { throw .missingToken }
         let presented = Array(bearer.utf8)
         var match: ProducerToken?
@@ -452,7 +463,7 @@ public final class ProducerAPI: Sendable {
     }
 
     /// Throws 401 or 403 unless `request` may read `id`, a value shown on some dashboard.
-    private func requireAccess(toValueOf id: String, _ request: HTTPRequest) throws(APIError) {
+    func requireAccess(toValueOf id: String, _ request: HTTPRequest) throws(APIError) {
         switch access.decide(valueOf: id, access.credential(of: request)) {
         case .granted: return
         case .keyRequired:
@@ -464,7 +475,7 @@ public final class ProducerAPI: Sendable {
         }
     }
 
-    private func requireKind(_ id: String, _ kind: MetricCatalog.Kind) throws(APIError) {
+    func requireKind(_ id: String, _ kind: MetricCatalog.Kind) throws(APIError) {
         let actual = configuration.catalog.kind(of: id)
         if actual == kind { return }
         let noun = kind == .metric ? "metric" : kind.rawValue
@@ -475,7 +486,7 @@ public final class ProducerAPI: Sendable {
         throw .notFound("unknown_\(noun)", "\(JSONText.quoted(id)) is a \(actual.rawValue); use /api/v1/\(route)/\(id)")
     }
 
-    private func parseBody(_ request: HTTPRequest) throws(APIError) -> JSONValue {
+    func parseBody(_ request: HTTPRequest) throws(APIError) -> JSONValue {
         try Self.parseBody(request, limit: configuration.server.limits.maxBodyBytes)
     }
 
@@ -555,7 +566,7 @@ public final class ProducerAPI: Sendable {
 
     /// `respond`, called at most once: with the store's answer, or with 503 `commit_timeout` when the store has not
     /// answered within `seconds` (a sync stuck on the disk), whichever comes first.
-    private func answeredWithin(
+    func answeredWithin(
         _ seconds: Double,
         _ respond: @escaping @Sendable (HTTPResponse) -> Void
     ) -> @Sendable (HTTPResponse) -> Void {

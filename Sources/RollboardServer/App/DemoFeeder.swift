@@ -54,7 +54,7 @@ public final class DemoFeeder: @unchecked Sendable {  // Sendable: `generator` a
                     let index = Int.random(in: 0..<options.contents.count, using: &generator)
                     store.setWheel(tile.metric, target: .index(index)) { _ in }
                 }
-            case .carousel:
+            case .carousel, .text:
                 break
             }
         }

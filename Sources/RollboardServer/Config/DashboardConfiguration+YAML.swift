@@ -87,6 +87,7 @@ extension TileConfiguration {
             + KPIOptions.keys,
         .wheel: ["contents", "duration", "colors"],
         .carousel: ["slides", "interval", "dotColor", "activeDotColor"],
+        .text: ["text", "align"],
     ]
 
     /// Reads one item of a dashboard's `tiles`; `nil` when it has problems (reported).
@@ -109,7 +110,9 @@ extension TileConfiguration {
         if reader.require("type"), let name = reader.string("type") {
             type = TileType(rawValue: name)
             if type == nil {
-                reader.report("type", "must be one of odometer, counter, wheel, carousel, got \"\(name)\"")
+                reader.report(
+                    "type",
+                    "must be one of \(TileType.allCases.map(\.rawValue).joined(separator: ", ")), got \"\(name)\"")
             }
         }
         Self.rejectUnknownKeys(reader, type: type)
@@ -131,9 +134,9 @@ extension TileConfiguration {
             if queue == nil { reader.report("queue", "must be one of fifo, latest, retarget, got \"\(name)\"") }
         }
         let maxLag = reader.double("maxLag", in: 0.1...3_600)
-        if type == .carousel {
+        if let type, !type.hasAnimationQueue {
             for key in ["queue", "maxLag"] where reader.node(key) != nil {
-                reader.report(key, "carousel tiles have no animation queue")
+                reader.report(key, "\(type.rawValue) tiles have no animation queue")
             }
         }
 
@@ -143,6 +146,7 @@ extension TileConfiguration {
             case .counter: CounterOptions(reader: reader).map(TileOptions.counter)
             case .wheel: WheelOptions(reader: reader).map(TileOptions.wheel)
             case .carousel: CarouselOptions(reader: reader).map(TileOptions.carousel)
+            case .text: TextOptions(reader: reader).map(TileOptions.text)
             case nil: nil
             }
         let kpi = KPIOptions(reader: reader)

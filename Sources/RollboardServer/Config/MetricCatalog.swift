@@ -8,8 +8,11 @@ public struct MetricCatalog: Sendable, Equatable {
         case metric
         /// A wheel position; written with `POST /api/v1/wheels/{id}`.
         case wheel
-        /// A carousel; commanded with `POST /api/v1/carousels/{id}`.
+        /// A carousel; commanded with `POST /api/v1/carousels/{id}`, its slides set with
+        /// `POST /api/v1/carousels/{id}/slides`.
         case carousel
+        /// A text tile's message; written with `POST /api/v1/texts/{id}`.
+        case text
     }
 
     /// A tile showing an id, with its dashboard.
@@ -42,6 +45,7 @@ public struct MetricCatalog: Sendable, Equatable {
         case .odometer, .counter: .metric
         case .wheel: .wheel
         case .carousel: .carousel
+        case .text: .text
         }
     }
 

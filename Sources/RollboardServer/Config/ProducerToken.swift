@@ -2,7 +2,7 @@
 public struct ProducerToken: Sendable, Equatable {
     /// The secret itself.
     public var token: String
-    /// The ids (metrics, wheels, carousels) this token may write; `nil` means every id.
+    /// The ids (metrics, wheels, carousels, texts) this token may write; `nil` means every id.
     public var metrics: Set<String>?
 
     public init(token: String, metrics: Set<String>? = nil) {

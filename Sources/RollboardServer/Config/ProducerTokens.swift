@@ -1,3 +1,5 @@
+import Foundation
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)
@@ -68,11 +70,15 @@ public struct ProducerTokens: Sendable, Equatable {
         if fd < 0 && errno == ENOENT { return nil }
         guard fd >= 0 else { throw ProducerTokenError(description: "\(path): cannot open: \(errnoText())") }
         defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else { throw ProducerTokenError(description: "\(path): \(errnoText())") }
-        guard info.st_mode & 0o077 == 0 else {
+        let mode: Int
+        do {
+            mode = (try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int) ?? 0o777
+        } catch {
+            throw ProducerTokenError(description: "\(path): \(error)")
+        }
+        guard mode & 0o077 == 0 else {
             throw ProducerTokenError(
-                description: "\(path): readable by other users (mode \(String(info.st_mode & 0o777, radix: 8))); "
+                description: "\(path): readable by other users (mode \(String(mode & 0o777, radix: 8))); "
                     + "run chmod 600 on it"
             )
         }

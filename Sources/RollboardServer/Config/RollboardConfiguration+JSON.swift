@@ -54,7 +54,7 @@ extension RollboardConfiguration {
                 JSONMember("baseline", .optional(baseline.map(JSONValue.number))),
             ]
         }
-        if tile.type != .carousel {
+        if tile.type.hasAnimationQueue {
             members.append(JSONMember("queue", .string((tile.queue ?? .fifo).rawValue)))
             members.append(JSONMember("maxLag", .optional(maxLag(tile).map(JSONValue.number))))
         }
@@ -115,6 +115,8 @@ extension RollboardConfiguration {
                 JSONMember("dotColor", .optional(options.dotColor.map(JSONValue.string))),
                 JSONMember("activeDotColor", .optional(options.activeDotColor.map(JSONValue.string))),
             ]
+        case .text(let options):
+            members += [JSONMember("text", .string(options.text)), JSONMember("align", .string(options.align.rawValue))]
         }
         return .object(members)
     }

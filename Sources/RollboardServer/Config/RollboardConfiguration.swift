@@ -155,14 +155,15 @@ public struct RollboardConfiguration: Sendable, Equatable {
 
     /// How far a screen of `tile` may fall behind its newest value, in seconds: its own `maxLag`, else twice the
     /// longest move it plays by itself (an odometer's `maxDuration`, a counter's or wheel's `duration`, a wheel at least
-    /// 1 s); `nil` (no bound but the backlog) for an odometer playing the article's uncapped timeline, and carousels.
+    /// 1 s); `nil` (no bound but the backlog) for an odometer playing the article's uncapped timeline, carousels and
+    /// text tiles.
     public func maxLag(_ tile: TileConfiguration) -> Double? {
         if let maxLag = tile.maxLag { return maxLag }
         switch tile.options {
         case .odometer(let options): return options.maxDuration > 0 ? 2 * options.maxDuration : nil
         case .counter(let options): return 2 * options.duration
         case .wheel(let options): return max(2 * options.duration, 1)
-        case .carousel: return nil
+        case .carousel, .text: return nil
         }
     }
 

@@ -6,7 +6,7 @@ public struct TileConfiguration: Sendable, Equatable {
     public var id: String
     /// The caption shown above the tile; `nil` shows none.
     public var title: String?
-    /// The id producers post to (a metric, a wheel or a carousel); defaults to the tile id.
+    /// The id producers post to (a metric, a wheel, a carousel or a text); defaults to the tile id.
     public var metric: String
     /// The tile's cells; `nil` lets the page place it in the next free cell.
     public var position: TilePosition?

@@ -4,6 +4,7 @@ public enum TileOptions: Sendable, Equatable {
     case counter(CounterOptions)
     case wheel(WheelOptions)
     case carousel(CarouselOptions)
+    case text(TextOptions)
 
     public var type: TileType {
         switch self {
@@ -11,6 +12,7 @@ public enum TileOptions: Sendable, Equatable {
         case .counter: .counter
         case .wheel: .wheel
         case .carousel: .carousel
+        case .text: .text
         }
     }
 }

@@ -1,4 +1,12 @@
-/// The four kinds of tile.
+/// The kinds of tile.
 public enum TileType: String, Sendable, Equatable, CaseIterable {
-    case odometer, counter, wheel, carousel
+    case odometer, counter, wheel, carousel, text
+
+    /// Whether the tile's changes play through an animation queue (`queue`, `maxLag`, `backlog` apply).
+    public var hasAnimationQueue: Bool {
+        switch self {
+        case .odometer, .counter, .wheel: true
+        case .carousel, .text: false
+        }
+    }
 }

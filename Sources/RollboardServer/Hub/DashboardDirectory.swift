@@ -87,6 +87,10 @@ public final class DashboardDirectory: Sendable {
                     case .index(let index): .wheelIndex(index)
                     }
                 for hub in hubs { hub.apply(change, toMetric: wheel.id, committedAt: wheel.updatedAt, seq: wheel.seq) }
+            case .text(let text):
+                for hub in hubs { hub.apply(.text(text.text, color: text.color), toMetric: text.id, seq: text.seq) }
+            case .slides(let slides):
+                for hub in hubs { hub.apply(.slides(slides.slides), toMetric: slides.id, seq: slides.seq) }
             }
         }
         api.onCarouselCommand { [weak self] command in

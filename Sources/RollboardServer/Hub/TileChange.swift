@@ -11,4 +11,8 @@ enum TileChange: Sendable, Equatable {
     case wheelIndex(Int)
     /// A carousel command from a producer, applied to every screen.
     case carousel(CarouselViewerAction, page: Int?)
+    /// A text tile's new message (empty clears it) and colour.
+    case text(String, color: String?)
+    /// A carousel's new slides, replacing the ones it shows.
+    case slides([ProducerSlide])
 }

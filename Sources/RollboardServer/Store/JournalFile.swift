@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 import Logging
 
 #if canImport(Glibc)
@@ -300,7 +301,5 @@ func hex(_ value: UInt64) -> String {
 
 /// Seconds since 1970-01-01 UTC.
 func wallClock() -> Double {
-    var time = timespec()
-    clock_gettime(CLOCK_REALTIME, &time)
-    return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+    Date().timeIntervalSince1970
 }

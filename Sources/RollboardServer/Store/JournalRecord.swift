@@ -3,11 +3,14 @@
 /// On disk a record is framed as `length: UInt32 LE | crc32(payload): UInt32 LE | payload`, where the payload
 /// starts with a kind byte: 1 = metric batch (`count: UInt32`, then per metric `seq: UInt64, id, value: Float64,
 /// updatedAt: Float64, interval: Float64 (NaN = none), animated: UInt8`), 2 = wheel target (`seq, id,
-/// target kind: UInt8 (0 progress, 1 index), progress: Float64 or index: Int64, updatedAt`). Strings are
-/// `byte count: UInt32 LE | UTF-8`.
+/// target kind: UInt8 (0 progress, 1 index), progress: Float64 or index: Int64, updatedAt`), 3 = a text tile's
+/// message (see `StoredText.encode(into:)`), 4 = a carousel's slides (see `StoredSlides.encode(into:)`). Strings
+/// are `byte count: UInt32 LE | UTF-8`.
 enum JournalRecord: Equatable {
     case metrics([StoredMetric])
     case wheel(StoredWheel)
+    case text(StoredText)
+    case slides(StoredSlides)
 
     /// Bytes of the frame header (length and CRC).
     static let frameHeaderSize = 8
@@ -18,6 +21,8 @@ enum JournalRecord: Equatable {
         switch self {
         case .metrics(let metrics): metrics.last?.seq ?? 0
         case .wheel(let wheel): wheel.seq
+        case .text(let text): text.seq
+        case .slides(let slides): slides.seq
         }
     }
 
@@ -43,6 +48,12 @@ enum JournalRecord: Equatable {
         case .wheel(let wheel):
             writer.write(UInt8(2))
             wheel.encode(into: &writer)
+        case .text(let text):
+            writer.write(UInt8(3))
+            text.encode(into: &writer)
+        case .slides(let slides):
+            writer.write(UInt8(4))
+            slides.encode(into: &writer)
         }
         return writer.bytes
     }
@@ -78,6 +89,12 @@ enum JournalRecord: Equatable {
         case 2:
             guard let wheel = StoredWheel(reader: &reader) else { return nil }
             self = .wheel(wheel)
+        case 3:
+            guard let text = StoredText(reader: &reader) else { return nil }
+            self = .text(text)
+        case 4:
+            guard let slides = StoredSlides(reader: &reader) else { return nil }
+            self = .slides(slides)
         default:
             return nil
         }

@@ -3,7 +3,7 @@ import Foundation
 public import Logging
 import Synchronization
 
-/// The durable store of metric values and wheel targets: an append-only journal with group commit, plus a
+/// The durable store of metric values, wheel targets, text tiles' messages and carousels' slides: an append-only journal with group commit, plus a
 /// snapshot it is compacted into. See `docs/store.md`.
 ///
 /// Every change gets the next number of one global sequence. A completion reports success only after the change
@@ -160,6 +160,43 @@ public final class MetricStore: Sendable {
         }
     }
 
+    /// Commits a text tile's new message; like `append`, `completion` runs once it is durable.
+    public func setText(
+        _ id: String,
+        text: String,
+        color: String?,
+        completion: @escaping @Sendable (Result<StoredText, StoreError>) -> Void
+    ) {
+        enqueue(
+            { seq, now in .text(StoredText(id: id, text: text, color: color, seq: seq, updatedAt: now)) }, count: 1
+        ) { result in
+            completion(
+                result.map { change in
+                    guard case .text(let text) = change else { preconditionFailure("text record expected") }
+                    return text
+                }
+            )
+        }
+    }
+
+    /// Commits a carousel's new slides (at least one); like `append`, `completion` runs once they are durable.
+    public func setSlides(
+        _ id: String,
+        slides: [ProducerSlide],
+        completion: @escaping @Sendable (Result<StoredSlides, StoreError>) -> Void
+    ) {
+        precondition(!slides.isEmpty, "a carousel needs at least one slide")
+        enqueue({ seq, now in .slides(StoredSlides(id: id, slides: slides, seq: seq, updatedAt: now)) }, count: 1) {
+            result in
+            completion(
+                result.map { change in
+                    guard case .slides(let slides) = change else { preconditionFailure("slides record expected") }
+                    return slides
+                }
+            )
+        }
+    }
+
     private func enqueue(
         _ makeRecord: (UInt64, Double) -> JournalRecord,
         count: Int,
@@ -225,6 +262,8 @@ public final class MetricStore: Sendable {
                     switch pending.record {
                     case .metrics(let metrics): .metrics(metrics)
                     case .wheel(let wheel): .wheel(wheel)
+                    case .text(let text): .text(text)
+                    case .slides(let slides): .slides(slides)
                     }
                 for handler in handlers { handler(change) }
                 pending.complete(.success(change))
@@ -376,6 +415,16 @@ public final class MetricStore: Sendable {
     /// The latest target of every wheel, sorted by id.
     public func allWheels() -> [StoredWheel] {
         state.withLock { state in Array(state.model.wheels.values) }.sorted { $0.id < $1.id }
+    }
+
+    /// The latest durable message of text tile `id`.
+    public func text(_ id: String) -> StoredText? {
+        state.withLock { $0.model.texts[id] }
+    }
+
+    /// The latest durable slides of carousel `id`, if a producer set any.
+    public func slides(_ id: String) -> StoredSlides? {
+        state.withLock { $0.model.slides[id] }
     }
 
     /// The highest committed sequence number (0 for an empty store).

@@ -3,12 +3,18 @@ public enum StoreChange: Sendable, Equatable {
     /// One batch: all of its metrics, committed together.
     case metrics([StoredMetric])
     case wheel(StoredWheel)
+    /// A text tile's new message.
+    case text(StoredText)
+    /// A carousel's new slides.
+    case slides(StoredSlides)
 
     /// The highest sequence number in the change.
     public var lastSeq: UInt64 {
         switch self {
         case .metrics(let metrics): metrics.last?.seq ?? 0
         case .wheel(let wheel): wheel.seq
+        case .text(let text): text.seq
+        case .slides(let slides): slides.seq
         }
     }
 }

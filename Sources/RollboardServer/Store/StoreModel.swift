@@ -8,6 +8,8 @@ struct StoreModel: Equatable {
 
     var metrics: [String: Metric] = [:]
     var wheels: [String: StoredWheel] = [:]
+    var texts: [String: StoredText] = [:]
+    var slides: [String: StoredSlides] = [:]
     /// The highest sequence number applied; 0 for an empty store.
     var lastSeq: UInt64 = 0
     let historyLimit: Int
@@ -29,12 +31,18 @@ struct StoreModel: Equatable {
             }
         case .wheel(let wheel):
             wheels[wheel.id] = wheel
+        case .text(let text):
+            texts[text.id] = text
+        case .slides(let stored):
+            slides[stored.id] = stored
         }
         lastSeq = record.lastSeq
     }
 
     /// The snapshot file's payload: `lastSeq: UInt64`, `metric count: UInt32`, per metric `id, interval, animated,
-    /// history count: UInt32` and per entry `seq, value, updatedAt`; then `wheel count: UInt32` and the wheels.
+    /// history count: UInt32` and per entry `seq, value, updatedAt`; then `wheel count: UInt32` and the wheels; then
+    /// `text count: UInt32` and the texts, `slides count: UInt32` and the carousels' slides (as in the journal,
+    /// without the kind byte). A snapshot that ends after the wheels (written before texts existed) has none.
     var snapshotPayload: [UInt8] {
         var writer = BinaryWriter()
         writer.write(lastSeq)
@@ -53,6 +61,14 @@ struct StoreModel: Equatable {
         writer.write(UInt32(wheels.count))
         for (_, wheel) in wheels.sorted(by: { $0.key < $1.key }) {
             wheel.encode(into: &writer)
+        }
+        writer.write(UInt32(texts.count))
+        for (_, text) in texts.sorted(by: { $0.key < $1.key }) {
+            text.encode(into: &writer)
+        }
+        writer.write(UInt32(slides.count))
+        for (_, stored) in slides.sorted(by: { $0.key < $1.key }) {
+            stored.encode(into: &writer)
         }
         return writer.bytes
     }
@@ -86,6 +102,17 @@ struct StoreModel: Equatable {
         for _ in 0..<wheelCount {
             guard let wheel = StoredWheel(reader: &reader) else { return nil }
             wheels[wheel.id] = wheel
+        }
+        if reader.isAtEnd { return }
+        guard let textCount = reader.read(UInt32.self) else { return nil }
+        for _ in 0..<textCount {
+            guard let text = StoredText(reader: &reader) else { return nil }
+            texts[text.id] = text
+        }
+        guard let slidesCount = reader.read(UInt32.self) else { return nil }
+        for _ in 0..<slidesCount {
+            guard let stored = StoredSlides(reader: &reader) else { return nil }
+            slides[stored.id] = stored
         }
         guard reader.isAtEnd else { return nil }
     }

@@ -1,18 +1,38 @@
 import RollboardAnimation
+import RollboardNet
 
-/// A carousel tile as one screen sees it: its own slides, which that viewer may hold or move.
+/// A carousel tile as one screen sees it: its own slides, which that viewer may hold or move, and the slides a
+/// producer set, which replace the configured ones on every screen.
 struct CarouselTile: LiveTile {
     let tileID: String
     private(set) var carousel: Carousel
+    /// The producer's slides as the STATE's `slides` member, encoded once; `nil` while the configured slides show.
+    private(set) var slides: String?
+    /// When a producer last set the slides (on the hub's clock).
+    private var slidesChangedAt = -Double.infinity
 
-    init(tileID: String, configuration: CarouselConfiguration, at time: Double) throws {
+    /// A carousel showing `slides` when a producer set some, else the configured number of slides.
+    init(tileID: String, configuration: CarouselConfiguration, slides: [ProducerSlide]? = nil, at time: Double) throws {
         self.tileID = tileID
+        var configuration = configuration
+        if let slides {
+            configuration.slides = slides.count
+            self.slides = Self.json(slides)
+        }
         carousel = try Carousel(configuration: configuration, startingAt: time)
     }
 
     mutating func apply(_ change: TileChange, at time: Double) throws {
-        guard case .carousel(let action, let page) = change else { return }
-        try perform(action, page: page, at: time)
+        switch change {
+        case .carousel(let action, let page):
+            try perform(action, page: page, at: time)
+        case .slides(let list):
+            try carousel.setSlideCount(list.count, at: time)
+            slides = Self.json(list)
+            slidesChangedAt = time
+        case .value, .wheelProgress, .wheelIndex, .text:
+            return
+        }
     }
 
     mutating func apply(viewerAction: CarouselViewerAction, page: Int?, at time: Double) {
@@ -34,20 +54,44 @@ struct CarouselTile: LiveTile {
         let slides = Int32(clamping: carousel.configuration.slides * 1000)
         return TileState(members: [
             .init("p", "\(TileState.thousandths(state.position, modulo: slides))"), .init("page", "\(state.page)"),
-        ])
+        ] + slidesMembers)
     }
 
     func nextMotion(after time: Double) -> Double? {
-        carousel.nextMotion(after: time)
+        let motions = [carousel.nextMotion(after: time), ChangeWindow.nextMotion(after: time, changedAt: slidesChangedAt)]
+        return motions.compactMap { $0 }.min()
     }
 
     /// On the page the dots show: a slide change is a jump, never a slide across.
     func calmState(at time: Double) -> TileState? {
         let page = carousel.state(at: time).page
-        return TileState(members: [.init("p", "\(page * 1000)"), .init("page", "\(page)")])
+        return TileState(members: [.init("p", "\(page * 1000)"), .init("page", "\(page)")] + slidesMembers)
     }
 
     func nextCalmMotion(after time: Double) -> Double? {
         carousel.nextMotion(after: time)
+    }
+
+    /// `slides` while a producer's slides show. Every state shares the one encoded text, so comparing states to find
+    /// what changed costs nothing for it.
+    private var slidesMembers: [TileState.Member] {
+        slides.map { [TileState.Member("slides", $0)] } ?? []
+    }
+
+    /// `[{"text":…,"color":…},{"image":…,"alt":…,"color":…},…]`, without the members a slide does not have.
+    private static func json(_ slides: [ProducerSlide]) -> String {
+        let items = slides.map { slide -> String in
+            var members: [String] = []
+            switch slide {
+            case .text(let text, _):
+                members.append("\"text\":" + JSONText.quoted(text))
+            case .image(let url, let alt, _):
+                members.append("\"image\":" + JSONText.quoted(url))
+                if let alt { members.append("\"alt\":" + JSONText.quoted(alt)) }
+            }
+            if let color = slide.color { members.append("\"color\":" + JSONText.quoted(color)) }
+            return "{" + members.joined(separator: ",") + "}"
+        }
+        return "[" + items.joined(separator: ",") + "]"
     }
 }

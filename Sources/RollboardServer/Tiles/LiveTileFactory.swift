@@ -7,7 +7,8 @@ struct LiveTileFactory {
     let store: MetricStore
     let logger: Logger
 
-    /// A tile at rest on its metric's current value (or with no value yet, or on its wheel's current target) at `time`.
+    /// A tile at rest on its metric's current value (or with no value yet, or on its wheel's current target, or showing
+    /// the slides or message a producer last set) at `time`.
     ///
     /// A stored value the tile cannot show (the configuration changed since it was accepted, say a tile now has
     /// fewer columns) never stops the server from starting: the tile starts at zero, the problem is logged, and the
@@ -57,7 +58,11 @@ struct LiveTileFactory {
                 at: time)
         case .carousel(let options):
             let carousel = CarouselConfiguration(slides: options.slides.count, interval: options.interval)
-            return try CarouselTile(tileID: tile.id, configuration: carousel, at: time)
+            return try CarouselTile(
+                tileID: tile.id, configuration: carousel, slides: store.slides(tile.metric)?.slides, at: time)
+        case .text(let options):
+            let stored = store.text(tile.metric)
+            return TextTile(tileID: tile.id, text: stored?.text ?? options.text, color: stored?.color)
         }
     }
 

@@ -19,7 +19,7 @@ struct WheelTile: QueuedTile {
             try queue.enqueue(queue.animator.position(forProgress: progress), at: time)
         case .wheelIndex(let index):
             try queue.enqueue(queue.animator.position(forIndex: index), at: time)
-        case .value, .carousel:
+        case .value, .carousel, .text, .slides:
             return
         }
     }

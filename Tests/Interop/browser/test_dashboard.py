@@ -18,6 +18,7 @@ comes to rest at may be a synthetic one.
 """
 
 import argparse
+import base64
 import json
 import os
 import random
@@ -57,7 +58,7 @@ return { digits, offsets, cell: tile.querySelector('.odometer__col')?.getBoundin
 # Every tile has painted a state of its type, or "—" for a metric with no value yet (the hello's full state reached
 # the DOM).
 UNPAINTED_TILES_JS = """
-const hooks = { odometer: 'digits', counter: 'text', wheel: 'top', carousel: 'page' };
+const hooks = { odometer: 'digits', counter: 'text', wheel: 'top', carousel: 'page', text: 'text' };
 return [...document.querySelectorAll('[data-tile-id]')]
   .filter((tile) => tile.dataset.empty !== 'true')
   .filter((tile) => hooks[tile.dataset.tileType] === undefined || tile.dataset[hooks[tile.dataset.tileType]] === undefined)
@@ -90,7 +91,9 @@ def parse_arguments():
     parser.add_argument("--value", type=float, default=None,
                         help="value to post (default: a random value that fits the tile)")
     parser.add_argument("--wheel", default="status", help="a wheel tile to move by index ('' to skip)")
-    parser.add_argument("--carousel", default="news", help="a carousel tile to send to another page ('' to skip)")
+    parser.add_argument("--carousel", default="news",
+                        help="a carousel tile to send to another page and give new slides ('' to skip)")
+    parser.add_argument("--text-tile", default="notice", help="a text tile to post a message to ('' to skip)")
     parser.add_argument("--screenshot", default=os.path.join("reports", "browser", "dashboard.png"))
     parser.add_argument("--timeout", type=float, default=30.0, help="seconds to wait for each step")
     parser.add_argument("--chromium", default=os.environ.get("CHROMIUM", "/usr/bin/chromium"))
@@ -317,6 +320,39 @@ def run(arguments, report):
             shown = wait_for(lambda: (tile_of(arguments.carousel) or {}).get("page") == "2", arguments.timeout)
             report.check(f"carousel {arguments.carousel!r} goes to page 2 and its dots show it",
                          status == 202 and shown, f"POST {status} {body!r}; tile {tile_of(arguments.carousel)!r}")
+            slides = [{"text": "Welcome, visitors"}, {"text": "Fire drill at 3", "color": "#c0392b"},
+                      {"image": "data:image/svg+xml;base64," + base64.b64encode(
+                          b'<svg xmlns="http://www.w3.org/2000/svg" width="40" height="20">'
+                          b'<rect width="40" height="20" fill="#2da44e"/></svg>').decode(), "alt": "A green square"}]
+            status, body = post_json(base_url, arguments.token, f"/api/v1/carousels/{arguments.carousel}/slides",
+                                     {"slides": slides}, arguments.timeout)
+            shown = wait_for(lambda: (tile_of(arguments.carousel) or {}).get("slides") == "3", arguments.timeout)
+            painted = driver.execute_script(
+                "const t = document.querySelector(`[data-tile-id=\"${CSS.escape(arguments[0])}\"]`);"
+                "return t ? {slides: [...t.querySelectorAll('.carousel__slide')].map((s) => s.textContent),"
+                " dots: t.querySelectorAll('.carousel__dot').length,"
+                " color: getComputedStyle(t.querySelectorAll('.carousel__text')[1]).color} : null", arguments.carousel)
+            report.check(f"posted slides replace carousel {arguments.carousel!r}'s: three slides, three dots, the colour",
+                         status == 202 and shown and painted is not None and painted["dots"] == 3
+                         and painted["slides"][:2] == ["Welcome, visitors", "Fire drill at 3"]
+                         and painted["color"] == "rgb(192, 57, 43)",
+                         f"POST {status} {body!r}; tile {tile_of(arguments.carousel)!r}; painted {painted!r}")
+        if arguments.text_tile:
+            message = "Deploy freeze until Friday"
+            status, body = post_json(base_url, arguments.token, f"/api/v1/texts/{arguments.text_tile}",
+                                     {"text": message, "color": "#e67e22"}, arguments.timeout)
+            shown = wait_for(lambda: (lambda t: t if t and t.get("text") == message and t.get("color") == "#e67e22" else None)(
+                tile_of(arguments.text_tile)), arguments.timeout)
+            painted = driver.execute_script(
+                "const t = document.querySelector(`[data-tile-id=\"${CSS.escape(arguments[0])}\"]`);"
+                "const p = t?.querySelector('.text');"
+                "return p ? {text: p.textContent, color: getComputedStyle(p).color, edge: getComputedStyle(t).borderLeftColor,"
+                " fits: p.scrollHeight <= t.querySelector('.tile__body').clientHeight} : null", arguments.text_tile)
+            report.check(f"text tile {arguments.text_tile!r} shows the posted message in its colour, within the tile",
+                         status == 202 and shown is not None and painted is not None and painted["text"] == message
+                         and painted["color"] == "rgb(230, 126, 34)" and painted["edge"] == "rgb(230, 126, 34)"
+                         and painted["fits"],
+                         f"POST {status} {body!r}; tile {tile_of(arguments.text_tile)!r}; painted {painted!r}")
 
         state = dataset()
         banner = driver.execute_script("const b = document.getElementById('banner'); return b && !b.hidden ? b.textContent : null")

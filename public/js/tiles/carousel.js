@@ -6,12 +6,13 @@
  * slide and the wrap (3.5 of 4 slides) shows half of the last slide and half of the first.
  *
  * STATE (painting form; the wire's `p` is X in thousandths): `{"position":X,"page":K}`, X in [0, slides)
- * and K the page the dots show.
+ * and K the page the dots show; `slides` (an array as the option below) while a producer's slides
+ * replace the configured ones: the track and dots are built again when it changes.
  *
  * Options:
  *   `slides`: array; a string is an image when it looks like an image URL (…png/jpg/jpeg/gif/webp/
  *             svg/avif, or a data:image URL), else text; an object may give `image` (or `src`),
- *             `text` (or `caption`/`title`), `alt`.
+ *             `text` (or `caption`/`title`), `alt`, `color` (a text slide's text, an image's background).
  *   `dotColor` / `activeDotColor` (also read as `currentDotColor`) (the article's `indicatorColor` / `currentIndicatorColor` are
  *             read too), `showDots` (default true; hidden anyway for a single slide).
  *
@@ -23,7 +24,8 @@
  * (WCAG 2.2.2); play sends `release`, pause `hold` again. Slides then change as jumps: a calm
  * screen's server sends only pages.
  *
- * Test hooks: `data-page`, `data-position`, `data-held`, `data-playing` (calm mode).
+ * Test hooks: `data-page`, `data-position`, `data-held`, `data-playing` (calm mode), `data-slides`
+ * (the number of slides shown).
  */
 import { el, finiteNumber, snapToDevicePixels } from "../page.js";
 import { TileView } from "./tile.js";
@@ -36,27 +38,20 @@ export class CarouselView extends TileView {
   constructor(tile, send) {
     super(tile, "carousel");
     this.send = send;
-    this.slides = (Array.isArray(this.options.slides) ? this.options.slides : []).map(slideFrom).filter(Boolean);
     this.track = el("div", { className: "carousel__track" });
-    const longestText = this.slides.reduce((length, slide) => Math.max(length, slide.text?.length ?? 0), 4);
-    this.track.style.setProperty("--chars", String(Math.min(longestText + 1, 24)));
-    for (const slide of [...this.slides, this.slides[0]].filter(Boolean)) this.track.append(renderSlide(slide));
     this.viewport = el("div", { className: "carousel__viewport" }, this.track);
 
     const dotColor = colourOption(this.options.dotColor ?? this.options.indicatorColor);
     const currentDotColor = colourOption(this.options.activeDotColor ?? this.options.currentDotColor ?? this.options.currentIndicatorColor);
-    this.dots = this.slides.map((_, page) => {
-      const dot = el("button", { className: "carousel__dot", type: "button", "aria-label": `Slide ${page + 1}` });
-      dot.addEventListener("click", () => this.send({ type: "carousel", id: this.id, action: "goto", page }));
-      return dot;
-    });
+    this.dotBar = el("div", { className: "carousel__dots" });
     this.playButton = el("button", { className: "carousel__play", type: "button", hidden: true });
     this.playButton.addEventListener("click", () => this.setPlaying(!this.playing));
     this.calm = false;
     this.playing = true;
-    const dotBar = el("div", { className: "carousel__dots", hidden: this.options.showDots === false || this.slides.length < 2 },
-      ...this.dots);
-    this.root = el("div", { className: "carousel", tabindex: "0", "aria-roledescription": "carousel" }, this.viewport, dotBar,
+    this.slidesKey = null;
+    this.stateSlides = null;
+    this.setSlides(this.options.slides);
+    this.root = el("div", { className: "carousel", tabindex: "0", "aria-roledescription": "carousel" }, this.viewport, this.dotBar,
       this.playButton);
     // Without configured colours the dots follow the theme's --dot and --dot-current.
     if (dotColor) this.root.style.setProperty("--dot", dotColor);
@@ -69,8 +64,33 @@ export class CarouselView extends TileView {
     this.listen();
   }
 
+  /** Builds the track (the slides, then the first again) and one dot per slide from a `slides` array. */
+  setSlides(entries) {
+    this.slides = (Array.isArray(entries) ? entries : []).map(slideFrom).filter(Boolean);
+    const longestText = this.slides.reduce((length, slide) => Math.max(length, slide.text?.length ?? 0), 4);
+    this.track.style.setProperty("--chars", String(Math.min(longestText + 1, 24)));
+    this.track.replaceChildren(...[...this.slides, this.slides[0]].filter(Boolean).map(renderSlide));
+    this.dots = this.slides.map((_, page) => {
+      const dot = el("button", { className: "carousel__dot", type: "button", "aria-label": `Slide ${page + 1}` });
+      dot.addEventListener("click", () => this.send({ type: "carousel", id: this.id, action: "goto", page }));
+      return dot;
+    });
+    this.dotBar.replaceChildren(...this.dots);
+    this.dotBar.hidden = this.options.showDots === false || this.slides.length < 2;
+    this.playButton.hidden = !this.calm || this.slides.length < 2;
+    this.element.dataset.slides = String(this.slides.length);
+  }
+
   paint(state) {
     this.lastState = state;
+    if (Array.isArray(state.slides) && state.slides !== this.stateSlides) {
+      this.stateSlides = state.slides;
+      const key = JSON.stringify(state.slides);
+      if (key !== this.slidesKey) {
+        this.slidesKey = key;
+        this.setSlides(state.slides);
+      }
+    }
     const count = this.slides.length;
     if (count === 0) return;
     const position = ((finiteNumber(state.position, 0) % count) + count) % count;
@@ -155,17 +175,18 @@ function slideFrom(entry) {
   const textValue = entry.text ?? entry.caption ?? entry.title;
   const text = typeof textValue === "string" ? textValue : null;
   if (!image && text === null) return null;
-  return { image, text, alt: typeof entry.alt === "string" ? entry.alt : text ?? "" };
+  return { image, text, alt: typeof entry.alt === "string" ? entry.alt : text ?? "", color: colourOption(entry.color) };
 }
 
 function renderSlide(slide) {
-  if (slide.image) {
-    return el("div", { className: "carousel__slide carousel__slide--image" },
+  const element = slide.image
+    ? el("div", { className: "carousel__slide carousel__slide--image", "data-color": slide.color },
       el("img", { src: slide.image, alt: slide.alt, draggable: "false", decoding: "async" }),
-      slide.text ? el("div", { className: "carousel__caption", text: slide.text }) : null);
-  }
-  return el("div", { className: "carousel__slide carousel__slide--text" },
-    el("div", { className: "carousel__text", text: slide.text }));
+      slide.text ? el("div", { className: "carousel__caption", text: slide.text }) : null)
+    : el("div", { className: "carousel__slide carousel__slide--text", "data-color": slide.color },
+      el("div", { className: "carousel__text", text: slide.text }));
+  if (slide.color) element.style.setProperty("--slide-color", slide.color);
+  return element;
 }
 
 /** A CSS colour from an option, or null; only plain colour syntax is let through. */

@@ -1,0 +1,26 @@
+extension TextOptions {
+    /// Reads `text` (at most 500 characters) and `align` (`left`, `center`, `right`); `nil` when one is wrong
+    /// (reported).
+    init?(reader: YAMLMappingReader) {
+        self.init()
+        if reader.node("text") != nil {
+            guard let text = reader.string("text") else { return nil }
+            guard text.count <= Self.maximumLength else {
+                reader.report("text", "must be at most \(Self.maximumLength) characters, got \(text.count)")
+                return nil
+            }
+            self.text = text
+        }
+        if let name = reader.string("align") {
+            guard let align = Alignment(rawValue: name) else {
+                reader.report(
+                    "align",
+                    "must be one of \(Alignment.allCases.map(\.rawValue).joined(separator: ", ")), got \"\(name)\"")
+                return nil
+            }
+            self.align = align
+        } else if reader.node("align") != nil {
+            return nil
+        }
+    }
+}

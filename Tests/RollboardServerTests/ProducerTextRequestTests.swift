@@ -1,0 +1,143 @@
+import RollboardNet
+import Testing
+
+@testable import RollboardServer
+
+/// A body the slides or text endpoint must refuse, with the status, error and detail it gets.
+struct RefusedTextBody: Sendable, CustomTestStringConvertible {
+    let body: String
+    let status: Int
+    let error: String
+    let detail: String
+
+    var testDescription: String { "\(body.prefix(70)) → \(status) \(error)" }
+
+    init(_ body: String, _ status: Int, _ error: String, _ detail: String) {
+        self.body = body
+        self.status = status
+        self.error = error
+        self.detail = detail
+    }
+
+    static let slides: [RefusedTextBody] = [
+        .init(#"{}"#, 400, "missing_field", "slides: is required"),
+        .init(#"{"slides":{"text":"a"}}"#, 400, "wrong_type", "slides: must be an array, got an object"),
+        .init(#"{"slides":[{"text":"a"}],"page":1}"#, 400, "unknown_field", "page: unknown field (allowed: slides)"),
+        .init(#"{"slides":[]}"#, 422, "invalid_value", "slides: must hold 1 to 50 slides, got 0"),
+        .init(
+            #"{"slides":[\#(Array(repeating: #"{"text":"a"}"#, count: 51).joined(separator: ","))]}"#, 422,
+            "invalid_value", "slides: must hold 1 to 50 slides, got 51"),
+        .init(#"{"slides":["Welcome"]}"#, 400, "wrong_type", "slides[0]: must be an object, got a string"),
+        .init(
+            #"{"slides":[{"text":"a"},{"txt":"b"}]}"#, 400, "unknown_field",
+            "slides[1].txt: unknown field (allowed: text, image, alt, color)"),
+        .init(#"{"slides":[{"alt":"x"}]}"#, 400, "missing_field", "slides[0].text or image: is required"),
+        .init(
+            #"{"slides":[{"text":"a","image":"https://x.test/a.png"}]}"#, 400, "bad_request",
+            "slides[0]: give text or image, not both"),
+        .init(#"{"slides":[{"text":"a","alt":"b"}]}"#, 400, "bad_request", "slides[0].alt: only allowed with image"),
+        .init(#"{"slides":[{"text":7}]}"#, 400, "wrong_type", "slides[0].text: must be a string, got a number"),
+        .init(#"{"slides":[{"text":""}]}"#, 422, "invalid_value", "slides[0].text: must be 1 to 500 characters, got 0"),
+        .init(
+            #"{"slides":[{"text":"\#(String(repeating: "é", count: 501))"}]}"#, 422, "invalid_value",
+            "slides[0].text: must be 1 to 500 characters, got 501"),
+        .init(#"{"slides":[{"image":true}]}"#, 400, "wrong_type", "slides[0].image: must be a string, got a boolean"),
+        .init(
+            #"{"slides":[{"image":"ftp://x.test/a.png"}]}"#, 422, "invalid_value",
+            #"slides[0].image: must be an http(s) URL or a data:image URL, got "ftp://x.test/a.png""#),
+        .init(
+            #"{"slides":[{"image":"javascript:alert(1)"}]}"#, 422, "invalid_value",
+            #"slides[0].image: must be an http(s) URL or a data:image URL, got "javascript:alert(1)""#),
+        .init(
+            #"{"slides":[{"image":"https:///a.png"}]}"#, 422, "invalid_value",
+            #"slides[0].image: must be an http(s) URL or a data:image URL, got "https:///a.png""#),
+        .init(
+            #"{"slides":[{"image":"https://x.test/a b.png"}]}"#, 422, "invalid_value",
+            #"slides[0].image: must be an http(s) URL or a data:image URL, got "https://x.test/a b.png""#),
+        .init(
+            #"{"slides":[{"image":"data:text/html,<b>x</b>"}]}"#, 422, "invalid_value",
+            #"slides[0].image: must be an http(s) URL or a data:image URL, got "data:text/html,<b>x</b>""#),
+        .init(
+            #"{"slides":[{"image":"https://x.test/\#(String(repeating: "a", count: 2040))"}]}"#, 422, "invalid_value",
+            "slides[0].image: must be at most 2048 characters, got 2055"),
+        .init(
+            #"{"slides":[{"image":"https://x.test/a.png","alt":["x"]}]}"#, 400, "wrong_type",
+            "slides[0].alt: must be a string, got an array"),
+        .init(
+            ##"{"slides":[{"text":"a"},{"text":"b"},{"text":"Fire drill at 3","color":"red"}]}"##, 422, "invalid_value",
+            #"slides[2].color: must be a colour like #rgb or #rrggbb, got "red""#),
+        .init(
+            ##"{"slides":[{"text":"a","color":"#12345"}]}"##, 422, "invalid_value",
+            ##"slides[0].color: must be a colour like #rgb or #rrggbb, got "#12345""##),
+        .init(
+            #"{"slides":[{"text":"a","color":255}]}"#, 400, "wrong_type",
+            "slides[0].color: must be a colour like #rgb or #rrggbb, got a number"),
+    ]
+
+    static let texts: [RefusedTextBody] = [
+        .init(#"{}"#, 400, "missing_field", "text: is required"),
+        .init(##"{"color":"#fff"}"##, 400, "missing_field", "text: is required"),
+        .init(#"{"text":null}"#, 400, "wrong_type", "text: must be a string, got null"),
+        .init(#"{"text":["a"]}"#, 400, "wrong_type", "text: must be a string, got an array"),
+        .init(#"{"text":"a","colour":"red"}"#, 400, "unknown_field", "colour: unknown field (allowed: text, color)"),
+        .init(
+            #"{"text":"\#(String(repeating: "x", count: 501))"}"#, 422, "invalid_value",
+            "text: must be at most 500 characters, got 501"),
+        .init(
+            ##"{"text":"a","color":"#ggg"}"##, 422, "invalid_value",
+            ##"color: must be a colour like #rgb or #rrggbb, got "#ggg""##),
+    ]
+}
+
+@Suite("ProducerTextRequest")
+struct ProducerTextRequestTests {
+    private func parse(_ body: String) throws -> JSONValue {
+        try JSONParser.parse(Array(body.utf8))
+    }
+
+    @Test("a bad slides body is refused with the status, error and field path it deserves", arguments: RefusedTextBody.slides)
+    func refusedSlides(_ refused: RefusedTextBody) throws {
+        let body = try parse(refused.body)
+        let error = #expect(throws: APIError.self) { try ProducerTextRequest.slides(body) }
+        #expect(error?.status.code == refused.status)
+        #expect(error?.code == refused.error)
+        #expect(error?.detail == refused.detail)
+    }
+
+    @Test("a bad text body is refused with the status, error and field it deserves", arguments: RefusedTextBody.texts)
+    func refusedText(_ refused: RefusedTextBody) throws {
+        let body = try parse(refused.body)
+        let error = #expect(throws: APIError.self) { try ProducerTextRequest.text(body) }
+        #expect(error?.status.code == refused.status)
+        #expect(error?.code == refused.error)
+        #expect(error?.detail == refused.detail)
+    }
+
+    @Test("slides of every kind are read in order, with their colours and alt texts; a null or empty alt is none")
+    func acceptedSlides() throws {
+        let body = try parse(
+            ##"""
+            {"slides":[{"text":"Welcome, visitors"},{"image":"https://x.test/a.png","alt":"The lobby"},
+            {"text":"Fire drill at 3","color":"#c0392b"},{"image":"HTTP://x.test:8080/b?c=d#e","alt":"","color":"#FFF"},
+            {"image":"data:image/svg+xml;base64,PHN2Zz4=","alt":null}]}
+            """##)
+        #expect(try ProducerTextRequest.slides(body) == [
+            .text("Welcome, visitors", color: nil),
+            .image("https://x.test/a.png", alt: "The lobby", color: nil),
+            .text("Fire drill at 3", color: "#c0392b"),
+            .image("HTTP://x.test:8080/b?c=d#e", alt: nil, color: "#FFF"),
+            .image("data:image/svg+xml;base64,PHN2Zz4=", alt: nil, color: nil),
+        ])
+        let fifty = try parse(#"{"slides":[\#(Array(repeating: #"{"text":"a"}"#, count: 50).joined(separator: ","))]}"#)
+        #expect(try ProducerTextRequest.slides(fifty).count == 50)
+    }
+
+    @Test("a text of 0 to 500 characters is accepted, with an optional colour")
+    func acceptedTexts() throws {
+        #expect(try ProducerTextRequest.text(parse(#"{"text":""}"#)) == ("", nil))
+        #expect(try ProducerTextRequest.text(parse(##"{"text":"Deploy freeze","color":"#e67e22"}"##)) == ("Deploy freeze", "#e67e22"))
+        #expect(try ProducerTextRequest.text(parse(#"{"text":"a","color":null}"#)) == ("a", nil))
+        let longest = String(repeating: "👍", count: 500)
+        #expect(try ProducerTextRequest.text(parse(#"{"text":"\#(longest)"}"#)).text == longest)
+    }
+}
