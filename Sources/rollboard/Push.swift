@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
 
-/// `rollboard push`: posts a metric value, a wheel target, a carousel command or a batch of values, for scripts
+/// `rollboard push`: posts a metric value, a wheel target, a carousel command, a text or a batch of values, for scripts
 /// and cron jobs.
 ///
 /// The arguments are parsed here by ``PushCommand`` rather than by the root command so that every bad argument —
@@ -10,14 +10,14 @@ import Foundation
 /// reached ends it with status 1.
 struct Push: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Post a metric value, a wheel target, a carousel command or a batch of values to a running server.",
+        abstract: "Post a metric value, a wheel target, a carousel command, a text or a batch of values to a running server.",
         discussion: "See `rollboard push --help` for every option."
     )
 
     @Argument(
         parsing: .captureForPassthrough,
         help: ArgumentHelp(
-            "What to push, and where.", valueName: "ID VALUE | --wheel ID … | --carousel ID … | --batch FILE"))
+            "What to push, and where.", valueName: "ID VALUE | --wheel ID … | --carousel ID … | --text ID … | --batch FILE"))
     var arguments: [String] = []
 
     func run() throws {

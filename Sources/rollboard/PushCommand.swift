@@ -3,15 +3,17 @@ import Foundation
 import RollboardNet
 
 /// The arguments of `rollboard push` and the write they describe: exactly one of a metric value (`ID VALUE`), a
-/// wheel (`--wheel`), a carousel (`--carousel`) or a batch of values (`--batch`). Parsed by ``Push``.
+/// wheel (`--wheel`), a carousel (`--carousel`), a text tile's message (`--text`) or a batch of values (`--batch`).
+/// Parsed by ``Push``.
 struct PushCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "rollboard push",
-        abstract: "Post a metric value, a wheel target, a carousel command or a batch of values to a running server.",
+        abstract: "Post a metric value, a wheel target, a carousel command, a text or a batch of values to a running server.",
         usage: """
             rollboard push ID VALUE [--interval S] [--no-animation] [--policy fifo|latest|retarget]
             rollboard push --wheel ID (--label TEXT | --index N | --progress P)
             rollboard push --carousel ID (--next | --prev | --goto PAGE)
+            rollboard push --text ID --message TEXT [--color #RRGGBB]
             rollboard push --batch FILE|- [--interval S] [--no-animation] [--policy fifo|latest|retarget]
             each with [--url URL] [--token TOKEN] [--data-dir DIR] [--ca-file PEM] [--insecure]
             """,
@@ -44,6 +46,9 @@ struct PushCommand: ParsableCommand {
     @OptionGroup(title: "Carousels")
     var carousel: PushCarouselOptions
 
+    @OptionGroup(title: "Text tiles")
+    var text: PushTextOptions
+
     @Option(help: ArgumentHelp("Post many metric values at once, all or nothing, from FILE (- for stdin).", valueName: "file"))
     var batch: String?
 
@@ -53,7 +58,7 @@ struct PushCommand: ParsableCommand {
     func validate() throws {
         let given = [
             id.map { _ in "ID VALUE" }, wheel.id.map { _ in "--wheel" }, carousel.id.map { _ in "--carousel" },
-            batch.map { _ in "--batch" },
+            text.id.map { _ in "--text" }, batch.map { _ in "--batch" },
         ].compactMap(\.self)
         guard given.count <= 1 else {
             throw ValidationError("push one thing at a time, not \(given.joined(separator: " and "))")
@@ -81,11 +86,12 @@ struct PushCommand: ParsableCommand {
     private func request() throws -> PushRequest {
         if let wheel = wheel.request() { return wheel }
         if let carousel = carousel.request() { return carousel }
+        if let text = try text.request() { return text }
         if let batch {
             return PushRequest(collection: "metrics", body: try PushBatch.body(path: batch, values: values))
         }
         guard let id, let value else {
-            throw ValidationError("say what to push: ID VALUE, --wheel ID, --carousel ID or --batch FILE")
+            throw ValidationError("say what to push: ID VALUE, --wheel ID, --carousel ID, --text ID or --batch FILE")
         }
         guard let number = PushRequest.number(value) else {
             throw ValidationError("VALUE must be a finite number, not \(value)")

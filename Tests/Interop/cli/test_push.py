@@ -105,6 +105,17 @@ def writes(push: Push, server: RollboardProcess, checks: Checks) -> None:
     checks.check(completed.returncode == 0 and (reply(completed) or {}).get("action") == "next",
                  "push --carousel news --next is accepted", outcome(completed))
 
+    completed = push.run("--text", "notice", "--message", 'Deploy freeze until "Friday" / 5 pm', "--color", "#e67e22")
+    status, stored = server.request("GET", "/api/v1/texts/notice")
+    checks.check(completed.returncode == 0 and status == 200 and stored.get("text") == 'Deploy freeze until "Friday" / 5 pm'
+                 and stored.get("color") == "#e67e22",
+                 "push --text notice --message … --color … is stored: GET /api/v1/texts/notice shows it",
+                 f"{outcome(completed)}, stored {stored}")
+    completed = push.run("--text", "notice", "--message", "")
+    status, stored = server.request("GET", "/api/v1/texts/notice")
+    checks.check(completed.returncode == 0 and stored.get("text") == "", "push --text notice --message '' clears it",
+                 f"{outcome(completed)}, stored {stored}")
+
 
 def batches(push: Push, server: RollboardProcess, checks: Checks) -> None:
     lines = os.path.join(push.folder, "values.txt")
@@ -145,12 +156,14 @@ def refusals(push: Push, server: RollboardProcess, checks: Checks) -> None:
         (["--wheel", "status"], None, ["--label", "--index", "--progress"]),
         (["--carousel", "news", "--next", "--prev"], None, ["--next", "--prev"]),
         (["--goto", "2"], None, ["--carousel"]),
+        (["--text", "notice"], None, ["--message"]),
+        (["--message", "hi"], None, ["--text"]),
         (["revenue", "10", "--wheel", "status", "--label", "Degraded"], None, ["one thing", "--wheel"]),
         (["--wheel", "status", "--label", "Degraded", "--interval", "2"], None, ["--interval", "--wheel"]),
         (["revenue", "10", "--policy", "sometimes"], None, ["--policy", "fifo, latest or retarget"]),
         (["revenue", "ten"], None, ["VALUE", "ten"]),
         (["revenue"], None, ["VALUE"]),
-        ([], None, ["ID VALUE", "--wheel", "--carousel", "--batch"]),
+        ([], None, ["ID VALUE", "--wheel", "--carousel", "--text", "--batch"]),
         (["--batch", json_batch, "--no-animation"], None, ["--no-animation", "JSON"]),
         (["--batch", "-"], "revenue 10\norders\n", ["line 2", "ID VALUE"]),
         (["--batch", os.path.join(push.folder, "missing.txt")], None, ["missing.txt"]),
