@@ -13,9 +13,7 @@ extension ProducerAPI {
         _ request: HTTPRequest,
         respond: @escaping @Sendable (HTTPResponse) -> Void
     ) throws(APIError) {
-        let token = try authenticate(request)
-        try requireKind(id, .carousel)
-        guard token.allows(id) else { throw .forbidden("this token may not write \(JSONText.quoted(id))") }
+        try authorizeWrite(id, .carousel, request)
         let slides = try ProducerTextRequest.slides(try parseBody(request))
         let respond = answeredWithin(configuration.server.limits.commitTimeout, respond)
         store.setSlides(id, slides: slides) { result in
@@ -38,9 +36,7 @@ extension ProducerAPI {
         _ request: HTTPRequest,
         respond: @escaping @Sendable (HTTPResponse) -> Void
     ) throws(APIError) {
-        let token = try authenticate(request)
-        try requireKind(id, .text)
-        guard token.allows(id) else { throw .forbidden("this token may not write \(JSONText.quoted(id))") }
+        try authorizeWrite(id, .text, request)
         let message = try ProducerTextRequest.text(try parseBody(request))
         let respond = answeredWithin(configuration.server.limits.commitTimeout, respond)
         store.setText(id, text: message.text, color: message.color) { result in

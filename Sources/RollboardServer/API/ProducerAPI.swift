@@ -272,9 +272,7 @@ public final class ProducerAPI: Sendable {
         _ request: HTTPRequest,
         respond: @escaping @Sendable (HTTPResponse) -> Void
     ) throws(APIError) {
-        let token = try authenticate(request)
-        try requireKind(id, .metric)
-        guard token.allows(id) else { throw .forbidden("this token may not write \(JSONText.quoted(id))") }
+        try authorizeWrite(id, .metric, request)
         let body = try parseBody(request)
         let update = try metricUpdate(body, id: id, field: "")
         commit([update], respond: respond) { stored in
@@ -350,9 +348,7 @@ public final class ProducerAPI: Sendable {
         _ request: HTTPRequest,
         respond: @escaping @Sendable (HTTPResponse) -> Void
     ) throws(APIError) {
-        let token = try authenticate(request)
-        try requireKind(id, .wheel)
-        guard token.allows(id) else { throw .forbidden("this token may not write \(JSONText.quoted(id))") }
+        try authorizeWrite(id, .wheel, request)
         var body = try parseBody(request)
         try Self.rejectUnknownFields(body, allowed: ["progress", "index", "label"], prefix: "")
         let target: WheelTarget
@@ -409,9 +405,7 @@ public final class ProducerAPI: Sendable {
     }
 
     private func postCarousel(_ id: String, _ request: HTTPRequest) throws(APIError) -> HTTPResponse {
-        let token = try authenticate(request)
-        try requireKind(id, .carousel)
-        guard token.allows(id) else { throw .forbidden("this token may not write \(JSONText.quoted(id))") }
+        try authorizeWrite(id, .carousel, request)
         let body = try parseBody(request)
         try Self.rejectUnknownFields(body, allowed: ["action", "page"], prefix: "")
         guard let actionValue = body["action"] else { throw .missingField("action") }
@@ -460,6 +454,14 @@ public final class ProducerAPI: Sendable {
             throw .rateLimited(retryAfter: wait)
         }
         return match
+    }
+
+    /// Throws unless `request` may write `id`, which must be of `kind`: 401 without a known token, 429 over the rate
+    /// limit, 404 for an id of another kind, 403 for a token restricted to other ids.
+    func authorizeWrite(_ id: String, _ kind: MetricCatalog.Kind, _ request: HTTPRequest) throws(APIError) {
+        let token = try authenticate(request)
+        try requireKind(id, kind)
+        guard token.allows(id) else { throw .forbidden("this token may not write \(JSONText.quoted(id))") }
     }
 
     /// Throws 401 or 403 unless `request` may read `id`, a value shown on some dashboard.

@@ -35,9 +35,6 @@ public final class RollboardApplication: ServerHandler {
             allowedOrigins: configuration.server.allowedOrigins, isSecure: isSecure, listenHost: configuration.server.host)
     }
 
-    /// The configuration in force (a reload replaces it).
-    private var configuration: RollboardConfiguration { api.configuration }
-
     public func handle(_ request: HTTPRequest, respond: @escaping @Sendable (HTTPResponse) -> Void) {
         let path = request.path
         if AdminAPI.handles(path: path), let admin {
@@ -65,20 +62,22 @@ public final class RollboardApplication: ServerHandler {
         if path.hasPrefix("/d/") || path.hasPrefix("/p/") {
             let id = String(path.dropFirst(3))
             let accept = request.headers["Accept"]
-            let credential = api.access.credential(of: request)
+            let access = api.access  // one snapshot of the configuration in force for the whole request
+            let configuration = access.configuration
+            let credential = access.credential(of: request)
             let decision: AccessDecision
             if path.hasPrefix("/p/") {
                 guard let playlist = configuration.playlist(id) else {
                     respond(DashboardRefusal.unknown(id: id).response(accept: accept))
                     return
                 }
-                decision = api.access.decide(playlist, credential)
+                decision = access.decide(playlist, credential)
             } else {
                 guard let dashboard = configuration.dashboard(id) else {
                     respond(DashboardRefusal.unknown(id: id).response(accept: accept))
                     return
                 }
-                decision = api.access.decide(dashboard, credential)
+                decision = access.decide(dashboard, credential)
             }
             switch decision {
             case .granted: break
@@ -107,6 +106,8 @@ public final class RollboardApplication: ServerHandler {
         if let problem = origins.problem(origin: request.headers["Origin"], host: request.headers["Host"]) {
             return .refuse(.error(.forbidden, "origin_not_allowed", detail: problem))
         }
+        let viewerAccess = api.access  // one snapshot of the configuration in force for the whole upgrade
+        let configuration = viewerAccess.configuration
         let query = request.query
         var fps: Int?
         if let text = query["fps"] {
@@ -134,22 +135,22 @@ public final class RollboardApplication: ServerHandler {
             }
             since = point
         }
-        let credential = api.access.credential(of: request)
+        let credential = viewerAccess.credential(of: request)
         var target: DashboardSocket.Target?
         var access = AccessDecision.granted(viewerKey: nil)
         if let id = query["playlist"] {
             if let playlist = configuration.playlist(id), let hub = directory.playlist(id) {
                 target = .playlist(hub)
-                access = api.access.decide(playlist, credential)
+                access = viewerAccess.decide(playlist, credential)
             }
         } else if let id = query["dashboard"], let dashboard = configuration.dashboard(id), let hub = directory.hub(id) {
             target = .dashboard(hub)
-            access = api.access.decide(dashboard, credential)
+            access = viewerAccess.decide(dashboard, credential)
         }
         return .accept(
             DashboardSocket(
                 target: target, fps: fps, calm: calm, since: since, protocolVersion: query["protocol"], access: access,
-                viewerKeys: api.access.keys, screens: directory.screens,
+                viewerKeys: viewerAccess.keys, screens: directory.screens,
                 messageLimits: configuration.server.limits.clientMessageLimits))
     }
 
