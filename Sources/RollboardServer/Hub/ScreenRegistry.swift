@@ -66,8 +66,10 @@ final class ScreenRegistry: Sendable {
     /// `name` without control characters or surrounding blanks, at most ``nameLimit`` characters; `nil` if nothing is
     /// left.
     static func cleanName(_ name: String) -> String? {
-        let kept = String(String.UnicodeScalarView(name.unicodeScalars.filter { !$0.properties.isDefaultIgnorableCodePoint && $0.properties.generalCategory != .control }))
-            .trimmingWhitespaceAndNewlines()
+        let visible = name.unicodeScalars.filter {
+            !$0.properties.isDefaultIgnorableCodePoint && $0.properties.generalCategory != .control
+        }
+        let kept = String(String.UnicodeScalarView(visible)).trimmingWhitespaceAndNewlines()
         return kept.isEmpty ? nil : String(kept.prefix(nameLimit))
     }
 }
