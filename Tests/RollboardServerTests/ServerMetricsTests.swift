@@ -44,7 +44,7 @@ struct ServerMetricsTests {
         let text = ServerMetrics().prometheusText()
         let types = text.split(separator: "\n").filter { $0.hasPrefix("# TYPE ") }
         let helps = text.split(separator: "\n").filter { $0.hasPrefix("# HELP ") }
-        #expect(types.count == 9)
+        #expect(types.count == 10)
         #expect(helps.count == types.count)
     }
 }
