@@ -102,6 +102,23 @@ struct RedisChangeLogTests {
         #expect(await eventually { seen.update { $0.map(\.lastSeq) } == [5] })
     }
 
+    @Test("an operator's playlist command reaches every node with the moment it was committed")
+    func playlistCommands() async throws {
+        let redis = try RedisTestServer()
+        let a = try node(redis)
+        let b = try node(redis)
+        defer {
+            a.close()
+            b.close()
+        }
+        let seenB = record(b)
+        let held = try await withCheckedContinuation { continuation in
+            a.commandPlaylist("wall", action: .show(entry: 1)) { continuation.resume(returning: $0) }
+        }.get()
+        #expect(held.seq == 1)
+        #expect(await eventually { seenB.update { $0 } == [.playlist(held)] })
+    }
+
     @Test("nodes with another key prefix are another cluster")
     func prefixes() async throws {
         let redis = try RedisTestServer()

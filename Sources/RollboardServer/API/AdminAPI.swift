@@ -104,15 +104,29 @@ public final class AdminAPI: Sendable {
             guard let playlist = directory?.playlist(s[4]) else {
                 throw .notFound("unknown_playlist", "no playlist \(JSONText.quoted(s[4])) is configured")
             }
+            let action: StoredPlaylistCommand.Action
             switch s[5] {
-            case "hold": playlist.hold()
-            case "resume": playlist.resume()
-            case "reload": playlist.reload()
-            case "show": playlist.show(try entry(request, of: playlist.configuration))
+            case "hold": action = .hold
+            case "resume": action = .resume
+            case "show": action = .show(entry: try entry(request, of: playlist.configuration))
+            case "reload":
+                playlist.reload()
+                logger.notice("playlist controlled", metadata: ["playlist": "\(s[4])", "action": "reload"])
+                return playlistStatus(playlist, status: .accepted, respond: respond)
             default: throw .notFound("not_found", "no such endpoint: \(path) (hold, resume, show or reload)")
             }
-            logger.notice("playlist controlled", metadata: ["playlist": "\(s[4])", "action": "\(s[5])"])
-            playlistStatus(playlist, status: .accepted, respond: respond)
+            // Through the change log, so every node's screens follow; answered once this node has applied it.
+            api.store.commandPlaylist(s[4], action: action) { [self] result in
+                switch result {
+                case .success(let command):
+                    logger.notice("playlist controlled", metadata: ["playlist": "\(s[4])", "action": "\(s[5])"])
+                    playlist.whenApplied(command.seq) { [self] _ in
+                        playlistStatus(playlist, status: .accepted, respond: respond)
+                    }
+                case .failure(let error):
+                    respond(APIError.storeUnavailable(error).response)
+                }
+            }
         case let s where s.count == 6 && s[0...3] == ["api", "v1", "admin", "screens"] && s[5] == "identify":
             try allow("POST")
             guard let id = Int(s[4]), let screen = directory?.screens.screen(id) else {

@@ -40,6 +40,11 @@ public protocol ChangeLog: AnyObject, Sendable {
         _ id: String, action: CarouselCommand.Action,
         completion: @escaping @Sendable (Result<StoredCarouselCommand, StoreError>) -> Void)
 
+    /// Commits an operator's command to a playlist: an event that every node applies at the moment it was committed.
+    func commandPlaylist(
+        _ id: String, action: StoredPlaylistCommand.Action,
+        completion: @escaping @Sendable (Result<StoredPlaylistCommand, StoreError>) -> Void)
+
     /// Registers `handler` for every change committed from now on, in sequence order. It should hand work off
     /// quickly.
     func subscribe(_ handler: @escaping @Sendable (StoreChange) -> Void)

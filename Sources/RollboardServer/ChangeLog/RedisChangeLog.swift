@@ -206,6 +206,17 @@ public final class RedisChangeLog: ChangeLog {
         }
     }
 
+    public func commandPlaylist(
+        _ id: String, action: StoredPlaylistCommand.Action,
+        completion: @escaping @Sendable (Result<StoredPlaylistCommand, StoreError>) -> Void
+    ) {
+        let command = StoredPlaylistCommand(id: id, action: action, seq: 0, updatedAt: clock())
+        commit(.playlist(command), count: 1, latest: []) { result in
+            completion(
+                result.map { StoredPlaylistCommand(id: id, action: action, seq: $0, updatedAt: command.updatedAt) })
+        }
+    }
+
     public func subscribe(_ handler: @escaping @Sendable (StoreChange) -> Void) {
         subscribers.withLock { $0.append(handler) }
     }

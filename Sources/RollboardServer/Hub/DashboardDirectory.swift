@@ -3,8 +3,8 @@ public import Logging
 import RollboardNet
 import Synchronization
 
-/// Every configured dashboard's hub and playlist's clock, fed by the store's committed changes and the producers'
-/// carousel commands; a reload (``reconfigure(_:)``) changes them without dropping screens.
+/// Every configured dashboard's hub and playlist's clock, fed by every change the change log commits (values,
+/// targets, texts, slides and carousel commands) and told when its feed stalls; a reload (``reconfigure(_:)``) changes them without dropping screens.
 public final class DashboardDirectory: Sendable {
     /// What a reload changed, by id.
     public struct ReloadReport: Sendable, Equatable {
@@ -97,6 +97,8 @@ public final class DashboardDirectory: Sendable {
                     case .goto(let page): .carousel(.goto, page: page)
                     }
                 for hub in hubs { hub.apply(change, toMetric: command.id, seq: command.seq) }
+            case .playlist(let command):
+                state.withLock { $0.playlists[command.id] }?.apply(command)
             }
         }
         store.observeFeed { [weak self] live in

@@ -31,6 +31,8 @@ final class PlaylistHub: @unchecked Sendable {  // Sendable: every mutable prope
     private var schedule: PlaylistSchedule
     private var current: Int
     private var screens: [Int: Screen] = [:]
+    /// The sequence number of the last operator command applied.
+    private var appliedSeq: UInt64 = 0
 
     /// - Parameters:
     ///   - hubs: the hub of a dashboard, by id; every entry's dashboard has one.
@@ -126,28 +128,35 @@ final class PlaylistHub: @unchecked Sendable {  // Sendable: every mutable prope
         queue.async { [self] in body(current, schedule.held != nil, screens.count) }
     }
 
-    /// Stops the rotation on the entry showing.
-    func hold() {
+    /// Applies an operator's committed command as of the moment it was committed, so every node that applies it
+    /// agrees: hold stops the rotation on the entry showing then, resume starts it again from the beginning of the
+    /// held entry, show shows an entry for its full seconds (while held: the entry held). An entry beyond the
+    /// playlist (it was reloaded shorter meanwhile) is ignored.
+    func apply(_ command: StoredPlaylistCommand) {
         queue.async { [self] in
-            schedule.hold(at: wallClock())
+            switch command.action {
+            case .hold: schedule.hold(at: command.updatedAt)
+            case .resume: schedule.resume(at: command.updatedAt)
+            case .show(let entry):
+                if schedule.durations.indices.contains(entry) { schedule.show(entry, at: command.updatedAt) }
+            }
+            appliedSeq = max(appliedSeq, command.seq)
             rotate(announce: true)
         }
     }
 
-    /// Starts the rotation again from the beginning of the held entry.
-    func resume() {
-        queue.async { [self] in
-            schedule.resume(at: wallClock())
-            rotate(announce: true)
-        }
+    /// Calls `body` on the playlist's queue once the command numbered `seq` (or a later one) has been applied, with
+    /// `true`, or after `timeout` seconds with `false`.
+    func whenApplied(_ seq: UInt64, timeout: Double = 2, _ body: @escaping @Sendable (Bool) -> Void) {
+        let deadline = DispatchTime.now() + timeout
+        queue.async { [self] in waitApplied(seq, until: deadline, body) }
     }
 
-    /// Shows entry `index` now, for its full seconds (while held: the entry held).
-    func show(_ index: Int) {
-        queue.async { [self] in
-            schedule.show(index, at: wallClock())
-            rotate(announce: true)
-        }
+    private func waitApplied(_ seq: UInt64, until deadline: DispatchTime, _ body: @escaping @Sendable (Bool) -> Void) {
+        dispatchPrecondition(condition: .onQueue(queue))
+        if appliedSeq >= seq { return body(true) }
+        if DispatchTime.now() >= deadline { return body(false) }
+        queue.asyncAfter(deadline: .now() + .milliseconds(2)) { [self] in waitApplied(seq, until: deadline, body) }
     }
 
     /// Every screen of the playlist reloads its page.

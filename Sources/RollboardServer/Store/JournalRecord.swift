@@ -5,13 +5,15 @@
 /// updatedAt: Float64, interval: Float64 (NaN = none), animated: UInt8`), 2 = wheel target (`seq, id,
 /// target kind: UInt8 (0 progress, 1 index), progress: Float64 or index: Int64, updatedAt`), 3 = a text tile's
 /// message (see `StoredText.encode(into:)`), 4 = a carousel's slides (see `StoredSlides.encode(into:)`), 5 = a
-/// producer's carousel command (see `StoredCarouselCommand.encode(into:)`). Strings are `byte count: UInt32 LE | UTF-8`.
+/// producer's carousel command (see `StoredCarouselCommand.encode(into:)`), 6 = an operator's playlist command (see
+/// `StoredPlaylistCommand.encode(into:)`). Strings are `byte count: UInt32 LE | UTF-8`.
 enum JournalRecord: Equatable {
     case metrics([StoredMetric])
     case wheel(StoredWheel)
     case text(StoredText)
     case slides(StoredSlides)
     case carousel(StoredCarouselCommand)
+    case playlist(StoredPlaylistCommand)
 
     /// Bytes of the frame header (length and CRC).
     static let frameHeaderSize = 8
@@ -25,6 +27,7 @@ enum JournalRecord: Equatable {
         case .text(let text): text.seq
         case .slides(let slides): slides.seq
         case .carousel(let command): command.seq
+        case .playlist(let command): command.seq
         }
     }
 
@@ -36,6 +39,7 @@ enum JournalRecord: Equatable {
         case .text(let text): text.updatedAt
         case .slides(let slides): slides.updatedAt
         case .carousel(let command): command.updatedAt
+        case .playlist(let command): command.updatedAt
         }
     }
 
@@ -58,6 +62,9 @@ enum JournalRecord: Equatable {
         case .carousel(var command):
             command.seq += base
             return .carousel(command)
+        case .playlist(var command):
+            command.seq += base
+            return .playlist(command)
         }
     }
 
@@ -69,6 +76,7 @@ enum JournalRecord: Equatable {
         case .text(let text): .text(text)
         case .slides(let slides): .slides(slides)
         case .carousel(let command): .carousel(command)
+        case .playlist(let command): .playlist(command)
         }
     }
 
@@ -102,6 +110,9 @@ enum JournalRecord: Equatable {
             slides.encode(into: &writer)
         case .carousel(let command):
             writer.write(UInt8(5))
+            command.encode(into: &writer)
+        case .playlist(let command):
+            writer.write(UInt8(6))
             command.encode(into: &writer)
         }
         return writer.bytes
@@ -147,6 +158,9 @@ enum JournalRecord: Equatable {
         case 5:
             guard let command = StoredCarouselCommand(reader: &reader) else { return nil }
             self = .carousel(command)
+        case 6:
+            guard let command = StoredPlaylistCommand(reader: &reader) else { return nil }
+            self = .playlist(command)
         default:
             return nil
         }

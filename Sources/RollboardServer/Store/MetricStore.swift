@@ -215,6 +215,24 @@ public final class MetricStore: ChangeLog {
         }
     }
 
+    /// Commits an operator's playlist command; like `append`, `completion` runs once it is durable.
+    public func commandPlaylist(
+        _ id: String,
+        action: StoredPlaylistCommand.Action,
+        completion: @escaping @Sendable (Result<StoredPlaylistCommand, StoreError>) -> Void
+    ) {
+        enqueue(
+            { seq, now in .playlist(StoredPlaylistCommand(id: id, action: action, seq: seq, updatedAt: now)) }, count: 1
+        ) { result in
+            completion(
+                result.map { change in
+                    guard case .playlist(let command) = change else { preconditionFailure("playlist record expected") }
+                    return command
+                }
+            )
+        }
+    }
+
     private func enqueue(
         _ makeRecord: (UInt64, Double) -> JournalRecord,
         count: Int,

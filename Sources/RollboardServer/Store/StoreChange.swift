@@ -9,6 +9,8 @@ public enum StoreChange: Sendable, Equatable {
     case slides(StoredSlides)
     /// A producer's command to a carousel.
     case carousel(StoredCarouselCommand)
+    /// An operator's command to a playlist.
+    case playlist(StoredPlaylistCommand)
 
     /// The highest sequence number in the change.
     public var lastSeq: UInt64 {
@@ -18,6 +20,7 @@ public enum StoreChange: Sendable, Equatable {
         case .text(let text): text.seq
         case .slides(let slides): slides.seq
         case .carousel(let command): command.seq
+        case .playlist(let command): command.seq
         }
     }
 }

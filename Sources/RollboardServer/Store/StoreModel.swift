@@ -35,8 +35,8 @@ struct StoreModel: Equatable, Sendable {
             texts[text.id] = text
         case .slides(let stored):
             slides[stored.id] = stored
-        case .carousel:
-            break  // an event: it moves screens, it leaves no state
+        case .carousel, .playlist:
+            break  // events: they move screens, they leave no state
         }
         lastSeq = record.lastSeq
     }
