@@ -97,6 +97,7 @@ struct RedisChangeLogTests {
         #expect(late.wheel("status")?.target == .index(2))
         #expect(late.text("notice")?.color == "#e67e22")
         #expect(late.lastSeq == 4)
+        #expect(late.history("revenue").map(\.value) == [10, 20], "the history is read back from the stream")
         let seen = record(late)
         _ = await append(a, "revenue", 30)
         #expect(await eventually { seen.update { $0.map(\.lastSeq) } == [5] })
@@ -117,6 +118,29 @@ struct RedisChangeLogTests {
         }.get()
         #expect(held.seq == 1)
         #expect(await eventually { seenB.update { $0 } == [.playlist(held)] })
+    }
+
+    @Test("a node that starts after the stream was trimmed takes the trimmed ids' latest values from the hash")
+    func startAfterTrim() async throws {
+        let redis = try RedisTestServer()
+        let a = try node(redis)
+        defer { a.close() }
+        _ = await append(a, "revenue", 10)
+        _ = await append(a, "orders", 5)
+        _ = await append(a, "revenue", 20)
+        let raw = RedisConnection(configuration: .init(url: try RedisURL(redis.url)), logger: Self.logger)
+        defer { raw.close() }
+        let trimmed = await withCheckedContinuation { continuation in
+            raw.connect { _ in raw.send(["XTRIM", "{test}:changes", "MAXLEN", "0"]) { continuation.resume(returning: $0) } }
+        }
+        #expect((try? trimmed.get())?.integerValue == 3)
+        _ = await append(a, "revenue", 30)
+        let late = try node(redis)
+        defer { late.close() }
+        #expect(late.current("orders")?.value == 5)
+        #expect(late.current("orders")?.seq == 2)
+        #expect(late.history("revenue").map(\.value) == [30])
+        #expect(late.lastSeq == 4)
     }
 
     @Test("nodes with another key prefix are another cluster")

@@ -82,7 +82,8 @@ public final class ProducerAPI: Sendable {
         do {
             try route(request, respond: counted)
         } catch {
-            if error.status.code >= 500 {
+            // A 503 says the store or Redis is unavailable, which the store logs once; probes would flood the log.
+            if error.status.code >= 500 && error.status.code != 503 {
                 logger.error(
                     "producer request failed", metadata: ["path": "\(request.path)", "detail": "\(error.detail)"])
             }

@@ -58,7 +58,8 @@ public final class RollboardApplication: ServerHandler {
                 "request_id": "\(id)", "method": "\(method)", "path": "\(path)", "status": "\(response.status.code)",
                 "ms": "\((milliseconds * 10).rounded() / 10)",
             ]
-            if response.status.code >= 500 {
+            // A 503 (store or Redis unavailable) is logged once by the store, not once per request or probe.
+            if response.status.code >= 500 && response.status.code != 503 {
                 logger.warning("request failed", metadata: metadata)
             } else {
                 logger.debug("request", metadata: metadata)

@@ -342,16 +342,17 @@ public final class RedisChangeLog: ChangeLog {
 
     // MARK: Reading
 
-    /// Asks for the changes after the last one applied, blocking up to `blockMilliseconds` when there are none.
-    private func readNext(generation: Int) {
+    /// Asks for the changes after the last one applied, blocking up to `blockMilliseconds` when there are none
+    /// (unless `blocking` is false: the first read after a reconnection answers at once, so screens hear the feed is
+    /// live as soon as nothing is missing).
+    private func readNext(generation: Int, blocking: Bool = true) {
         guard let (reader, position) = state.withLock({ state -> (RedisConnection, String)? in
             guard state.generation == generation, let reader = state.reader else { return nil }
             return (reader, state.position)
         }) else { return }
-        let command = [
-            "XREAD", "COUNT", "\(Self.readCount)", "BLOCK", "\(Self.blockMilliseconds)", "STREAMS", keys.changes,
-            position,
-        ]
+        let command =
+            ["XREAD", "COUNT", "\(Self.readCount)"] + (blocking ? ["BLOCK", "\(Self.blockMilliseconds)"] : [])
+            + ["STREAMS", keys.changes, position]
         reader.send(command, timeout: Double(Self.blockMilliseconds) / 1000 + Self.commandTimeout) {
             [weak self] result in
             guard let self else { return }
@@ -548,7 +549,7 @@ public final class RedisChangeLog: ChangeLog {
                 return state.generation
             }
             logger.notice("reconnected to Redis; reading the changes missed", metadata: ["lastSeq": "\(lastSeq)"])
-            readNext(generation: generation)
+            readNext(generation: generation, blocking: false)
         } catch {
             let delay = state.withLock { state in
                 state.reconnectDelay = min(state.reconnectDelay * 2, Self.maximumReconnectDelay)
@@ -607,9 +608,9 @@ public final class RedisChangeLog: ChangeLog {
                 guard let latest = RedisKeys.decodeLatest(try call(writer, ["HGETALL", keys.latest])) else {
                     throw RedisError.protocolError("the latest-values hash is not what Rollboard writes")
                 }
-                var model = StoreModel(historyLimit: historyLimit)
-                for record in latest.records.sorted(by: { $0.lastSeq < $1.lastSeq }) { model.apply(record) }
-                model.lastSeq = latest.lastSeq
+                var model = try history(writer, keys: keys, upTo: latest.lastSeq, historyLimit: historyLimit)
+                for record in latest.records.sorted(by: { $0.lastSeq < $1.lastSeq }) { model.adopt(record) }
+                model.lastSeq = max(model.lastSeq, latest.lastSeq)
                 return Opened(writer: writer, reader: reader, epoch: epoch, model: model, position: latest.position ?? "0")
             } catch {
                 reader.close()
@@ -618,6 +619,26 @@ public final class RedisChangeLog: ChangeLog {
         } catch {
             writer.close()
             throw error
+        }
+    }
+
+    /// The values, with their history, as the changes still in the stream (up to `lastSeq`) leave them, read from
+    /// the oldest in pages.
+    private static func history(
+        _ connection: RedisConnection, keys: RedisKeys, upTo lastSeq: UInt64, historyLimit: Int
+    ) throws(RedisError) -> StoreModel {
+        var model = StoreModel(historyLimit: historyLimit)
+        var start = "-"
+        while true {
+            guard case .array(let entries) = try call(connection, ["XRANGE", keys.changes, start, "+", "COUNT", "1000"])
+            else { throw RedisError.protocolError("XRANGE did not answer an array") }
+            for entry in entries {
+                guard let decoded = RedisKeys.decodeEntry(entry) else { continue }
+                if decoded.firstSeq > lastSeq { return model }
+                model.apply(decoded.record)
+                start = "(" + decoded.id
+            }
+            if entries.count < 1000 { return model }
         }
     }
 

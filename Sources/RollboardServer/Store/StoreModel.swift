@@ -41,6 +41,29 @@ struct StoreModel: Equatable, Sendable {
         lastSeq = record.lastSeq
     }
 
+    /// Takes a latest value (from Redis's latest-values hash) for an id whose changes were trimmed from the stream:
+    /// it becomes the current value, and the last of the history, unless the model already has it or a newer one.
+    /// `lastSeq` is left as it is.
+    mutating func adopt(_ record: JournalRecord) {
+        switch record {
+        case .metrics(let updates):
+            for update in updates where (metrics[update.id]?.current.seq ?? 0) < update.seq {
+                var history = metrics[update.id]?.history ?? []
+                history.append(update.historyEntry)
+                if history.count > historyLimit { history.removeFirst(history.count - historyLimit) }
+                metrics[update.id] = Metric(current: update, history: history)
+            }
+        case .wheel(let wheel) where (wheels[wheel.id]?.seq ?? 0) < wheel.seq:
+            wheels[wheel.id] = wheel
+        case .text(let text) where (texts[text.id]?.seq ?? 0) < text.seq:
+            texts[text.id] = text
+        case .slides(let stored) where (slides[stored.id]?.seq ?? 0) < stored.seq:
+            slides[stored.id] = stored
+        case .wheel, .text, .slides, .carousel, .playlist:
+            break
+        }
+    }
+
     /// The snapshot file's payload: `lastSeq: UInt64`, `metric count: UInt32`, per metric `id, interval, animated,
     /// history count: UInt32` and per entry `seq, value, updatedAt`; then `wheel count: UInt32` and the wheels; then
     /// `text count: UInt32` and the texts, `slides count: UInt32` and the carousels' slides (as in the journal,
