@@ -42,7 +42,7 @@ import traceback
 REPOSITORY = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 sys.path.insert(0, os.path.join(REPOSITORY, "Tests", "Interop", "cluster"))
 from cluster_support import (  # noqa: E402
-    CONTEXT, ClusterNode, RedisServer, Screen, https_request, percentile, prometheus_value, write_config)
+    CONTEXT, ClusterNode, RedisServer, Screen, https_request, percentile, prometheus_sum, prometheus_value, write_config)
 
 TOKEN = "cluster-benchmark-token-0123456789abcdef"
 DASHBOARD_ID = "bench"
@@ -317,8 +317,8 @@ async def run(arguments, nodes: list[ClusterNode], redis: RedisServer) -> int:
             status, text = await asyncio.to_thread(node.text, "/metrics")
             if status == 200:
                 lags[node.name] = prometheus_value(text, "rollboard_stream_lag_seconds")
-                total = prometheus_value(text, "rollboard_redis_command_seconds_sum")
-                count = prometheus_value(text, "rollboard_redis_command_seconds_count")
+                total = prometheus_sum(text, "rollboard_redis_command_seconds_sum")
+                count = prometheus_sum(text, "rollboard_redis_command_seconds_count")
                 commands[node.name] = (total / count * 1000) if total is not None and count else None
         closed = [screen.name for screen in every_screen if not screen.open]
     finally:

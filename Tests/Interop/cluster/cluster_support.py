@@ -258,6 +258,20 @@ def prometheus_value(text: str, name: str) -> float | None:
     return None
 
 
+def prometheus_sum(text: str, name: str) -> float | None:
+    """The sum of every sample of metric `name` over all its label sets, or None when it has none."""
+    total = None
+    for line in text.splitlines():
+        if line.startswith("#"):
+            continue
+        if line.startswith(name + " ") or line.startswith(name + "{"):
+            try:
+                total = (total or 0.0) + float(line.rsplit(None, 1)[-1])
+            except ValueError:
+                pass
+    return total
+
+
 def prometheus_has(text: str, name: str) -> bool:
     """Whether the exposition has samples of `name` (a summary's or histogram's `_sum`, `_count`, `_bucket` count)."""
     for line in text.splitlines():
