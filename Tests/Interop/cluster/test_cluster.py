@@ -379,34 +379,32 @@ class Cluster:
         self.fds_before[victim.name] = victim.fd_count()
 
     def check_restarted_screens(self, label: str) -> None:
-        """The killed node's screens. One that came back with `since=EPOCH:S` and `resume: replay` shows, on its
-        new connection, the tiles as they stood at S and then exactly every later value in seq order (values up to S
-        it had not played yet are skipped: S said they were shown); with `full` or `none`, like a new screen: from
-        its hello on, every later value in seq order."""
+        """The killed node's screens. One that came back with `since=EPOCH:S` shows, on its new connection, a
+        contiguous run of the acknowledged values in seq order that holds every value after S (`replay`: it starts
+        where its tile stood at S, which may still have had values up to S queued; `full` or `none`: from its hello
+        on, like a new screen)."""
         ordered = sorted(self.ledger.acks, key=lambda ack: ack["seq"])
-        expected = self.ledger.expected()
         resumed_modes = [screen.hellos[-1]["resume"] for screen in self.resumed]
         wrong = []
         for screen in self.resumed:
             hello = screen.hellos[-1]
+            since = int(hello["since"].rsplit(":", 1)[1]) if hello.get("since") else 0
             segment = screen.segments[-1]
             for metric in METRICS:
                 got = segment[metric]
-                if hello["resume"] == "replay":
-                    since = int(hello["since"].rsplit(":", 1)[1])
-                    stood = [ack["value"] for ack in ordered if ack["metric"] == metric and ack["seq"] <= since][-1:]
-                    want = stood + [ack["value"] for ack in ordered if ack["metric"] == metric and ack["seq"] > since]
-                    if got != want:
-                        wrong.append(f"{screen.name} {metric} (replay from {since}): {got[:4]}… ({len(got)}) vs "
-                                     f"{want[:4]}… ({len(want)})")
-                else:
-                    full = expected[metric]
-                    start = full.index(got[0]) if got and got[0] in full else None
-                    if start is None or got != full[start:]:
-                        wrong.append(f"{screen.name} {metric} ({hello['resume']}): {got[:4]}… ({len(got)}) not a "
-                                     "contiguous suffix of the acknowledged values")
+                full = [ack for ack in ordered if ack["metric"] == metric]
+                values = [ack["value"] for ack in full]
+                start = values.index(got[0]) if got and got[0] in values else None
+                first_missed = next((index for index, ack in enumerate(full) if ack["seq"] > since), len(full))
+                if start is None or got != values[start:]:
+                    wrong.append(f"{screen.name} {metric} ({hello['resume']}): {got[:4]}… ({len(got)}) not a "
+                                 "contiguous run of the acknowledged values up to the last")
+                elif hello["resume"] == "replay" and start > first_missed:
+                    wrong.append(f"{screen.name} {metric} (replay from {since}): starts at value {start}, after the "
+                                 f"first missed one {first_missed}")
         self.check(not wrong, f"{label}: the screens that came back with since= (resume {resumed_modes}) show the "
                    "tiles as they stood, then every later acknowledged value in seq order", "; ".join(wrong[:4]))
+        expected = self.ledger.expected()
         wrong = []
         for screen in self.fresh:
             for metric in METRICS:
