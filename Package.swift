@@ -33,6 +33,11 @@ let package = Package(
             pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"])]
         ),
+        .systemLibrary(
+            name: "CHiredis",
+            pkgConfig: "hiredis",
+            providers: [.apt(["libhiredis-dev"])]
+        ),
         .systemLibrary(name: "CMalloc"),
         .target(
             name: "RollboardAnimation",
@@ -41,6 +46,7 @@ let package = Package(
         .target(
             name: "RollboardNet",
             dependencies: [
+                "CHiredis",
                 "COpenSSL",
                 "CZlib",
                 .product(name: "Logging", package: "swift-log"),

@@ -111,30 +111,14 @@ func serveDashboard(folder: String) throws -> Never {
 
     var logger = Logger(label: "dashboard-benchmark")
     logger.logLevel = .error
-    let configuration = try RollboardConfiguration.load(directory: folder + "/config")
-    let settings = configuration.server
-    let store = try MetricStore(directory: settings.storeDirectory, historyLimit: settings.historyLength, logger: logger)
-    let metrics = ServerMetrics()
-    metrics.recordCommits(of: store)
-    let api = ProducerAPI(
-        configuration: configuration, tokens: [ProducerToken(token: benchmarkToken)], store: store, logger: logger)
-    let directory = try DashboardDirectory(
-        configuration: configuration, store: store, api: api, metrics: metrics, logger: logger)
-    let application = RollboardApplication(
-        configuration: configuration, api: api, directory: directory, metrics: metrics,
-        publicDirectory: folder + "/public")
-    let server = Server(
-        configuration: {
-            var transport = settings.transportConfiguration(
-                tls: TLSConfiguration(certificateChainPath: folder + "/cert.pem", privateKeyPath: folder + "/key.pem"))
-            transport.host = "127.0.0.1"
-            transport.port = 0
-            transport.backlog = 4096
-            return transport
-        }(),
-        logger: logger,
-        handler: application)
-    try server.start()
+    var options = RollboardNode.Options(
+        configuration: try RollboardConfiguration.load(directory: folder + "/config"), publicDirectory: folder + "/public",
+        tls: TLSConfiguration(certificateChainPath: folder + "/cert.pem", privateKeyPath: folder + "/key.pem"),
+        producerTokens: [ProducerToken(token: benchmarkToken)])
+    options.listenBacklog = 4096
+    let node = try RollboardNode(options, logger: logger)
+    try node.start()
+    let server = node.server
     FileHandle.standardOutput.write(Data("\(server.localPort)\n".utf8))
     _ = FileHandle.standardInput.readDataToEndOfFile()
     exit(0)

@@ -33,7 +33,24 @@ struct Serve: ParsableCommand {
     @Flag(help: "Feed the demo dashboard with synthetic values.")
     var demo = false
 
+    @Option(help: "Log lines as text (swift-log's default), logfmt or json, on standard error.")
+    var logFormat: LogFormat = .text
+
+    @Option(help: ArgumentHelp(
+        "Share changes with other nodes through this Redis (overrides server.yaml's redis.url).",
+        valueName: "redis://[[USER]:PASSWORD@]HOST[:PORT][/DB] or rediss://…"))
+    var redis: String?
+
+    enum LogFormat: String, ExpressibleByArgument, CaseIterable {
+        case text, logfmt, json
+    }
+
     func run() throws {
+        switch logFormat {
+        case .text: break
+        case .logfmt: LoggingSystem.bootstrap { StructuredLogHandler(label: $0, format: .logfmt) }
+        case .json: LoggingSystem.bootstrap { StructuredLogHandler(label: $0, format: .json) }
+        }
         var logger = Logger(label: "rollboard")
         logger.logLevel = .info
         let loaded: RollboardConfiguration
@@ -46,6 +63,16 @@ struct Serve: ParsableCommand {
         if let dataDir { settings.dataDirectory = dataDir }
         if let host { settings.host = host }
         if let port { settings.port = port }
+        if let redis {
+            do throws(RedisURLError) {
+                _ = try RedisURL(redis)
+            } catch {
+                throw ValidationError("--redis: \(error.message)")
+            }
+            var shared = settings.redis ?? RedisSettings(url: redis)
+            shared.url = redis
+            settings.redis = shared
+        }
         let configuration = loaded.replacingServer(settings)
         try FileManager.default.createDirectory(atPath: settings.dataDirectory, withIntermediateDirectories: true)
 
@@ -64,32 +91,14 @@ struct Serve: ParsableCommand {
         if let path = adminTokens.generatedTokenPath {
             announce("Admin token (viewer keys): stored in \(path), mode 0600")
         }
-        let viewerKeys = try ViewerKeys(path: settings.viewerKeysPath)
-
-        let store = try MetricStore(
-            directory: settings.storeDirectory, historyLimit: settings.historyLength,
-            compactionThreshold: settings.journalCompactionBytes, logger: logger)
-        let metrics = ServerMetrics()
-        metrics.recordCommits(of: store)
-        let api = ProducerAPI(
-            configuration: configuration, tokens: tokens.tokens, store: store, logger: logger, viewerKeys: viewerKeys,
-            adminTokens: adminTokens.tokens)
-        let directory = try DashboardDirectory(
-            configuration: configuration, store: store, api: api, metrics: metrics, logger: logger)
-        let reloader = ConfigurationReloader(
-            directory: config, fileSettings: loaded.server, api: api, dashboards: directory, logger: logger)
-        let admin = AdminAPI(
-            api: api, tokens: adminTokens.tokens, keys: viewerKeys, directory: directory, reloader: reloader,
+        let node = try RollboardNode(
+            RollboardNode.Options(
+                configuration: configuration, fileSettings: loaded.server, configDirectory: config,
+                publicDirectory: publicDir, tls: tls, producerTokens: tokens.tokens, adminTokens: adminTokens.tokens),
             logger: logger)
-        let application = RollboardApplication(
-            configuration: configuration, api: api, admin: admin, directory: directory, metrics: metrics,
-            publicDirectory: publicDir, isSecure: tls != nil)
-        let server = Server(
-            configuration: settings.transportConfiguration(tls: tls),
-            logger: logger,
-            handler: application)
-        try server.start()
-        metrics.countConnections { server.connectionCount }
+        try node.start()
+        let server = node.server
+        let reloader = node.reloader
         let trimmer = MemoryTrimmer()
 
         var feeder: DemoFeeder?
@@ -97,7 +106,7 @@ struct Serve: ParsableCommand {
             guard let dashboard = configuration.dashboard("demo") else {
                 throw ValidationError("--demo needs a dashboard with id \"demo\" in \(config)/dashboards")
             }
-            feeder = DemoFeeder(dashboard: dashboard, store: store, logger: logger)
+            feeder = DemoFeeder(dashboard: dashboard, store: node.changeLog, logger: logger)
             feeder?.start()
         }
 
@@ -131,9 +140,7 @@ struct Serve: ParsableCommand {
                     _exit(0)
                 }
                 stopFeeder()
-                server.shutdown()
-                directory.closeAll(timeout: .seconds(2))
-                store.close()
+                node.stop(screenTimeout: .seconds(2))
                 logger.info("stopped")
                 Foundation.exit(0)
             }
@@ -148,7 +155,7 @@ struct Serve: ParsableCommand {
             } catch {
                 logger.error("TLS reload refused; keeping the certificate in use", metadata: ["error": "\(error)"])
             }
-            _ = reloader.reload()
+            _ = reloader?.reload()
         }
         reload.activate()
         let parked = DispatchSemaphore(value: 0)

@@ -30,7 +30,7 @@ struct DashboardDirectoryTests {
         }
         let api = ProducerAPI(configuration: configuration, tokens: [], store: store, logger: logger)
         let directory = try DashboardDirectory(
-            configuration: configuration, store: store, api: api, metrics: ServerMetrics(), logger: logger)
+            configuration: configuration, store: store, metrics: ServerMetrics(), logger: logger)
         return Fixture(directory: directory, store: store, api: api, folder: folder)
     }
 

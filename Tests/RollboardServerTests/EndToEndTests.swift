@@ -489,7 +489,9 @@ final class Screen {
         states = (message["tiles"] as? [String: Any] ?? [:]).mapValues { Self.patch(nil, with: $0) }
         message["tiles"] = states.mapValues(Self.longForm)
         let seq = message["seq"] as? Int ?? -1
-        #expect(seq >= lastSeq, "\(type) at \(seq) after \(lastSeq)")
+        // A `hello` starts its stream's numbering (a playlist moves the screen to another dashboard's stream); a
+        // `state` continues the screen's.
+        if type == "state" { #expect(seq >= lastSeq, "\(type) at \(seq) after \(lastSeq)") }
         lastSeq = seq
         if type == "state" { message["type"] = "frame" }
         return message

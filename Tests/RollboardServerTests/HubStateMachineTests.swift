@@ -307,6 +307,25 @@ struct HubStateMachineTests {
         #expect(effects(machine.connect(4, fps: nil, now: 52)).count == 2, "taken down")
     }
 
+    @Test("screens hear when the feed goes stale and live again, once each; a screen joining while stale hears it after its hello")
+    func feedStatus() {
+        var machine = makeMachine()
+        _ = machine.connect(1, fps: nil, now: 0)
+        #expect(machine.setFeed(live: true).isEmpty, "live already")
+        #expect(machine.setFeed(live: false) == [
+            .send(text: #"{"type":"status","feed":"stale"}"#, to: 1), .prime(stream: 10, to: [1]),
+        ])
+        #expect(machine.setFeed(live: false).isEmpty, "stale already")
+        let joined = effects(machine.connect(2, fps: nil, now: 5))
+        #expect(joined.count == 3)
+        #expect(joined[1] == .send(text: #"{"type":"status","feed":"stale"}"#, to: 2))
+        #expect(machine.setFeed(live: true) == [
+            .send(text: #"{"type":"status","feed":"live"}"#, to: 1), .send(text: #"{"type":"status","feed":"live"}"#, to: 2),
+            .prime(stream: 10, to: [1, 2]),
+        ])
+        #expect(effects(machine.connect(3, fps: nil, now: 6)).count == 2, "live: nothing after the hello")
+    }
+
     @Test("identify goes to one screen only, primed again; an unknown screen gets nothing")
     func identifyOneScreen() {
         var machine = makeMachine()

@@ -23,9 +23,7 @@ final class LiveServer {
     /// The configuration folder the server was started from (and reloads).
     let configDirectory: String
     let certificatePath: String
-    private let store: MetricStore
-    private let directory: DashboardDirectory
-    private let server: Server
+    private let node: RollboardNode
     private var sockets: [WebSocketClient] = []
     private var isStopped = false
 
@@ -53,43 +51,26 @@ final class LiveServer {
         }
         certificatePath = files.certificate
 
-        store = try MetricStore(directory: settings.storeDirectory, historyLimit: settings.historyLength, logger: logger)
+        node = try RollboardNode(
+            RollboardNode.Options(
+                configuration: configuration, fileSettings: loaded.server, configDirectory: self.configDirectory,
+                publicDirectory: Self.repositoryRoot + "/public",
+                tls: TLSConfiguration(certificateChainPath: files.certificate, privateKeyPath: files.privateKey),
+                producerTokens: [ProducerToken(token: Self.token)], adminTokens: [Self.adminToken]),
+            logger: logger)
         do {
-            let metrics = ServerMetrics()
-            metrics.recordCommits(of: store)
-            let tokens = [ProducerToken(token: Self.token)]
-            let keys = try ViewerKeys(path: settings.viewerKeysPath)
-            let api = ProducerAPI(
-                configuration: configuration, tokens: tokens, store: store, logger: logger, viewerKeys: keys,
-                adminTokens: [Self.adminToken])
-            directory = try DashboardDirectory(
-                configuration: configuration, store: store, api: api, metrics: metrics, logger: logger)
-            let reloader = ConfigurationReloader(
-                directory: self.configDirectory, fileSettings: loaded.server, api: api,
-                dashboards: directory, logger: logger)
-            let admin = AdminAPI(
-                api: api, tokens: [Self.adminToken], keys: keys, directory: directory, reloader: reloader,
-                logger: logger)
-            let application = RollboardApplication(
-                configuration: configuration, api: api, admin: admin, directory: directory, metrics: metrics,
-                publicDirectory: Self.repositoryRoot + "/public")
-            server = Server(
-                configuration: settings.transportConfiguration(
-                    tls: TLSConfiguration(certificateChainPath: files.certificate, privateKeyPath: files.privateKey)),
-                logger: logger,
-                handler: application)
-            try server.start()
+            try node.start()
         } catch {
-            store.close()
+            node.stop()
             throw error
         }
     }
 
     /// The port the server listens on.
-    var port: Int { server.localPort }
+    var port: Int { node.port }
 
     /// How many connections the server holds open right now.
-    var connectionCount: Int { server.connectionCount }
+    var connectionCount: Int { node.server.connectionCount }
 
     /// Client TLS that verifies the server against its own certificate file.
     var tls: ClientTLSOptions { ClientTLSOptions(trustedCertificatesPath: certificatePath) }
@@ -148,9 +129,7 @@ final class LiveServer {
         isStopped = true
         for socket in sockets { socket.disconnect() }
         sockets.removeAll()
-        directory.closeAll()
-        server.shutdown()
-        store.close()
+        node.stop(screenTimeout: .seconds(5))
     }
 
     deinit {

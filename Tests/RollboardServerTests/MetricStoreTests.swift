@@ -261,6 +261,37 @@ struct MetricStoreTests {
         reopened.close()
     }
 
+    @Test("carousel commands are numbered in the one sequence and journaled, and leave no state after a restart")
+    func carouselCommandsAreSequenced() async throws {
+        defer { folder.remove() }
+        let store = try open()
+        let seen = Synchronized<[StoreChange]>([])
+        store.subscribe { change in seen.update { $0.append(change) } }
+        _ = try await store.append("revenue", 1)
+        var commands: [StoredCarouselCommand] = []
+        for action in [CarouselCommand.Action.goto(page: 3), .next, .previous] {
+            commands.append(try await withCheckedContinuation { continuation in
+                store.commandCarousel("news", action: action) { continuation.resume(returning: $0) }
+            }.get())
+        }
+        _ = try await store.append("revenue", 2)
+        #expect(commands.map(\.seq) == [2, 3, 4])
+        #expect(commands[0] == StoredCarouselCommand(id: "news", action: .goto(page: 3), seq: 2, updatedAt: 1001))
+        #expect(seen.update { $0.map(\.lastSeq) } == [1, 2, 3, 4, 5])
+        #expect(seen.update { $0[1] } == .carousel(commands[0]))
+        store.close()
+
+        let reopened = try open()
+        #expect(reopened.statistics.recoveredRecords == 5)
+        #expect(reopened.lastSeq == 5)
+        #expect(reopened.current("revenue")?.seq == 5)
+        reopened.compact()
+        reopened.close()
+        let compacted = try open()
+        #expect(compacted.lastSeq == 5, "the snapshot keeps the sequence the commands used")
+        compacted.close()
+    }
+
     @Test("compaction keeps texts and slides in the snapshot, and a restart after it shows the latest ones")
     func textAndSlidesCompaction() async throws {
         defer { folder.remove() }

@@ -386,19 +386,22 @@ struct ProducerAPITests {
         #expect(read.text.hasPrefix(#"{"id":"status","index":2,"seq":1,"updatedAt":"#))
     }
 
-    @Test("a carousel command reaches the subscribed handlers")
+    @Test("a carousel command is a sequenced change in the store, told to its subscribers")
     func carousel() async throws {
         let fixture = try Fixture()
-        let received = Synchronized<[CarouselCommand]>([])
-        fixture.api.onCarouselCommand { command in received.update { $0.append(command) } }
+        let received = Synchronized<[StoreChange]>([])
+        fixture.store.subscribe { change in received.update { $0.append(change) } }
         let response = await fixture.send("POST", "/api/v1/carousels/news", #"{"action": "goto", "page": 1}"#)
         #expect(response.status == .accepted)
-        #expect(response.text == #"{"id":"news","action":"goto","page":1}"#)
-        _ = await fixture.send("POST", "/api/v1/carousels/news", #"{"action": "prev"}"#)
-        #expect(
-            received.update { $0 } == [
-                CarouselCommand(id: "news", action: .goto(page: 1)), CarouselCommand(id: "news", action: .previous),
-            ])
+        #expect(response.text == #"{"id":"news","action":"goto","page":1,"seq":1}"#)
+        let second = await fixture.send("POST", "/api/v1/carousels/news", #"{"action": "prev"}"#)
+        #expect(second.text == #"{"id":"news","action":"prev","seq":2}"#)
+        let commands = received.update { $0 }.compactMap { change -> StoredCarouselCommand? in
+            if case .carousel(let command) = change { command } else { nil }
+        }
+        #expect(commands.map(\.action) == [.goto(page: 1), .previous])
+        #expect(commands.map(\.seq) == [1, 2])
+        #expect(fixture.store.lastSeq == 2)
     }
 
     @Test("a known metric without a value reads as nulls")
@@ -503,7 +506,7 @@ struct ProducerAPITests {
         let refused = await fixture.send("POST", "/api/v1/carousels/news/slides", #"{"slides":[{"text":"a","color":"red"}]}"#)
         #expect(refused.status.code == 422)
         #expect(refused.detail == #"slides[0].color: must be a colour like #rgb or #rrggbb, got "red""#)
-        #expect(fixture.store.lastSeq == 1, "nothing stored for a refused body")
+        #expect(fixture.store.lastSeq == 2, "the slides and the goto are stored; nothing for a refused body")
     }
 
     @Test("a text is answered 202 once stored and read back with GET; an empty text clears it")

@@ -44,7 +44,31 @@ struct ServerMetricsTests {
         let text = ServerMetrics().prometheusText()
         let types = text.split(separator: "\n").filter { $0.hasPrefix("# TYPE ") }
         let helps = text.split(separator: "\n").filter { $0.hasPrefix("# HELP ") }
-        #expect(types.count == 9)
+        #expect(types.count == 10)
         #expect(helps.count == types.count)
+    }
+
+    @Test("a node on Redis adds whether Redis is up, its command latency, the stream lag and the queue lengths")
+    func redisFamilies() {
+        let metrics = ServerMetrics()
+        var statistics = RedisStatistics()
+        statistics.isUp = false
+        statistics.recordCommand(seconds: 0.0007)
+        statistics.recordCommand(seconds: 0.02)
+        statistics.streamLagSeconds = 0.004
+        statistics.disconnections = 2
+        let reading = statistics
+        metrics.readRedis { reading }
+        metrics.queueLength(3, dashboard: "demo")
+        let text = metrics.prometheusText()
+        #expect(text.contains("rollboard_redis_up 0\n"))
+        #expect(text.contains("rollboard_redis_command_seconds_bucket{le=\"0.0005\"} 0\n"))
+        #expect(text.contains("rollboard_redis_command_seconds_bucket{le=\"0.001\"} 1\n"))
+        #expect(text.contains("rollboard_redis_command_seconds_bucket{le=\"0.025\"} 2\n"))
+        #expect(text.contains("rollboard_redis_command_seconds_count 2\n"))
+        #expect(text.contains("rollboard_stream_lag_seconds 0.004\n"))
+        #expect(text.contains("rollboard_redis_disconnections_total 2\n"))
+        #expect(text.contains("rollboard_tile_queue_length{dashboard=\"demo\"} 3\n"))
+        #expect(!ServerMetrics().prometheusText().contains("rollboard_redis_up"), "a node on its journal has none")
     }
 }

@@ -13,7 +13,7 @@
  *                  another protocol (`detail.protocol`); no reconnect
  *
  * Frames (`{"f":N,"t":{…}}`) and `state` messages go to `onFrame`; an operator's `reload`,
- * `announce` and `identify`, and a playlist's state (`playlist`), go to `onControl`; binary messages (compression primers) are ignored.
+ * `announce` and `identify`, a playlist's state (`playlist`) and the data feed's (`status`), go to `onControl`; binary messages (compression primers) are ignored.
  */
 
 /** The wire protocol version this page speaks. */
@@ -195,7 +195,7 @@ export class DashboardConnection {
     } else if ((typeof message.f === "number" || message.type === "state") && this.helloReceived) {
       if (this.resumePoint && Number.isInteger(message.c)) this.resumePoint.seq = message.c;
       this.onFrame(message);
-    } else if (["reload", "announce", "identify", "playlist"].includes(message.type)) {
+    } else if (["reload", "announce", "identify", "playlist", "status"].includes(message.type)) {
       this.onControl(message);
     }
   }

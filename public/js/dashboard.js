@@ -17,6 +17,7 @@ const options = pageOptions();
 applyPageOptions(options);
 
 const banner = document.getElementById("banner");
+const feedStale = document.getElementById("feed-stale");
 const bannerText = document.getElementById("banner-text");
 const bannerAction = document.getElementById("banner-action");
 const title = document.getElementById("board-title");
@@ -94,6 +95,10 @@ function setConnectionState(state, detail) {
  * for `seconds` (0 takes it down); `identify` shows this screen's name the same way.
  */
 function control(message) {
+  if (message.type === "status") {
+    showFeed(message.feed === "stale" ? "stale" : "live");
+    return;
+  }
   if (message.type === "reload") {
     location.reload();
     return;
@@ -118,6 +123,15 @@ function control(message) {
     overlay.hidden = true;
     delete document.body.dataset.overlay;
   }, seconds * 1000);
+}
+
+/**
+ * Whether the server's data feed reaches it (`live`) or not (`stale`: the values shown may be out of date):
+ * a badge, and `data-feed` on <body>. A new session starts live; the server says so again if it is not.
+ */
+function showFeed(feed) {
+  feedStale.hidden = feed !== "stale";
+  document.body.dataset.feed = feed;
 }
 
 /**
@@ -171,6 +185,7 @@ function start() {
       document.title = `${name} — Rollboard`;
       document.body.dataset.protocol = String(hello.protocol);
       document.body.dataset.resume = typeof hello.resume === "string" ? hello.resume : "";
+      showFeed("live");
       board.hello(hello);
       if (typeof hello.seq === "number") document.body.dataset.seq = String(hello.seq);
     },

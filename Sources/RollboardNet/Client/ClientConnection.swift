@@ -13,7 +13,7 @@ import Darwin
 /// Used from one thread at a time.
 public final class ClientConnection {
     private let descriptor: Int32
-    private var context: OpaquePointer?
+    private var context: TLSContext?
     private var ssl: OpaquePointer?
     private var isClosed = false
 
@@ -97,23 +97,20 @@ public final class ClientConnection {
             SSL_shutdown(ssl)
             SSL_free(ssl)
         }
-        if let context { SSL_CTX_free(context) }
         ssl = nil
         context = nil
         _ = Glibc.close(descriptor)
     }
 
     private func startTLS(host: String, options: ClientTLSOptions) throws {
-        guard let context = SSL_CTX_new(TLS_client_method()) else { throw ClientError("cannot create a TLS context") }
-        self.context = context
-        _ = COpenSSL_SSL_CTX_set_min_proto_version(context, TLS1_2_VERSION)
-        if options.verifiesCertificate {
-            SSL_CTX_set_verify(context, SSL_VERIFY_PEER, nil)
-            let loaded = options.trustedCertificatesPath.map { SSL_CTX_load_verify_locations(context, $0, nil) }
-                ?? SSL_CTX_set_default_verify_paths(context)
-            guard loaded == 1 else { throw ClientError("cannot load the trusted certificates") }
+        let context: TLSContext
+        do {
+            context = try TLSContext(client: options)
+        } catch {
+            throw ClientError("cannot set up TLS: \(error)")
         }
-        guard let ssl = SSL_new(context) else { throw ClientError("cannot create a TLS session") }
+        self.context = context
+        guard let ssl = SSL_new(context.context) else { throw ClientError("cannot create a TLS session") }
         self.ssl = ssl
         if !host.contains(":"), !host.allSatisfy({ $0.isNumber || $0 == "." }) {
             _ = host.withCString { SSL_ctrl(ssl, SSL_CTRL_SET_TLSEXT_HOSTNAME, Int(TLSEXT_NAMETYPE_host_name), UnsafeMutableRawPointer(mutating: $0)) }

@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 internal import COpenSSL
 
 /// One TLS session over memory BIOs: the owner feeds it ciphertext from the network and sends on the ciphertext
@@ -24,8 +29,12 @@ final class TLSConnection {
     private(set) var isHandshakeComplete = false
     private var sentCloseNotify = false
 
-    /// A connection from `context`: the server side accepts, the client side connects (with SNI `serverName`).
-    init(context: TLSContext, isServer: Bool = true, serverName: String? = nil) throws(TLSError) {
+    /// A connection from `context`: the server side accepts, the client side connects, sending `serverName` as SNI
+    /// unless it is an IP literal (RFC 6066 allows only host names there). With `expectedHostName`, a client accepts
+    /// only a certificate for that name or IP address (when its context verifies certificates at all).
+    init(
+        context: TLSContext, isServer: Bool = true, serverName: String? = nil, expectedHostName: String? = nil
+    ) throws(TLSError) {
         ERR_clear_error()
         guard let ssl = SSL_new(context.context) else {
             throw .openSSL(.setupFailed, "SSL_new failed")
@@ -35,15 +44,28 @@ final class TLSConnection {
             throw .openSSL(.setupFailed, "BIO_new failed")
         }
         SSL_set_bio(ssl, networkIn, networkOut)
-        self.ssl = ssl
-        self.networkIn = networkIn
-        self.networkOut = networkOut
         if isServer {
             SSL_set_accept_state(ssl)
         } else {
             SSL_set_connect_state(ssl)
-            if let serverName { _ = COpenSSL_SSL_set_tlsext_host_name(ssl, serverName) }
+            if let serverName, !Self.isIPAddress(serverName) {
+                _ = COpenSSL_SSL_set_tlsext_host_name(ssl, serverName)
+            }
+            // SSL_set1_host takes an IP literal as an address to match (OpenSSL 3), anything else as a DNS name.
+            if let expectedHostName, SSL_set1_host(ssl, expectedHostName) != 1 {
+                SSL_free(ssl)  // frees both BIOs
+                throw .openSSL(.setupFailed, "cannot require the certificate to be for \(expectedHostName)")
+            }
         }
+        self.ssl = ssl
+        self.networkIn = networkIn
+        self.networkOut = networkOut
+    }
+
+    /// Whether `text` is an IPv4 or IPv6 literal.
+    static func isIPAddress(_ text: String) -> Bool {
+        var address = in6_addr()
+        return inet_pton(AF_INET, text, &address) == 1 || inet_pton(AF_INET6, text, &address) == 1
     }
 
     deinit {
@@ -165,6 +187,14 @@ final class TLSConnection {
         guard length > 0, let output else { return nil }
         defer { CRYPTO_free(output, #fileID, #line) }
         return Array(UnsafeBufferPointer(start: output, count: Int(length)))
+    }
+
+    /// Why the peer's certificate was rejected (OpenSSL's reason, e.g. `self-signed certificate`), or `nil` if it
+    /// was not (verification off, or passed, or not reached yet).
+    var certificateRejection: String? {
+        let result = SSL_get_verify_result(ssl)
+        guard result != X509_V_OK else { return nil }
+        return String(cString: X509_verify_cert_error_string(result))
     }
 
     /// The negotiated protocol version, e.g. `TLSv1.3`.

@@ -76,6 +76,23 @@ final class TLSContext: @unchecked Sendable {  // The SSL_CTX is configured in i
         }
     }
 
+    /// A client context that verifies the server's certificate as `options` say: against a PEM file of trusted
+    /// certificates, against the system's trust store, or not at all. The server's name is checked per connection
+    /// (`TLSConnection`'s `expectedHostName`).
+    convenience init(client options: ClientTLSOptions, alpn: [String] = []) throws(TLSError) {
+        try self.init(alpn: alpn)
+        guard options.verifiesCertificate else { return }
+        SSL_CTX_set_verify(context, SSL_VERIFY_PEER, nil)
+        if let path = options.trustedCertificatesPath {
+            try Self.checkReadable(path, what: "trusted certificates")
+            guard SSL_CTX_load_verify_locations(context, path, nil) == 1 else {
+                throw .openSSL(.invalidCertificate, "cannot load trusted certificates from \(path)")
+            }
+        } else if SSL_CTX_set_default_verify_paths(context) != 1 {
+            throw .openSSL(.setupFailed, "cannot load the system's trusted certificates")
+        }
+    }
+
     deinit {
         SSL_CTX_free(context)
     }

@@ -97,7 +97,9 @@ struct APIError: Error, Equatable {
     }
 
     static func storeUnavailable(_ error: StoreError) -> APIError {
-        APIError(status: .serviceUnavailable, code: "store_unavailable", detail: error.description)
+        APIError(
+            status: .serviceUnavailable, code: error.isUnreachable ? "redis_unavailable" : "store_unavailable",
+            detail: error.description)
     }
 
     static func commitTimeout(seconds: Double) -> APIError {

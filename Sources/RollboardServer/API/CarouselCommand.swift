@@ -1,4 +1,4 @@
-/// A producer's command to a carousel; delivered to `ProducerAPI.onCarouselCommand` handlers, not stored.
+/// A producer's command to a carousel; committed to the change log as an event (``StoredCarouselCommand``).
 public struct CarouselCommand: Sendable, Equatable {
     public var id: String
     public var action: Action

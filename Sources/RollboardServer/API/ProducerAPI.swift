@@ -16,11 +16,10 @@ public final class ProducerAPI: Sendable {
     let tokens: [ProducerToken]
     private let viewerKeys: ViewerKeys?
     private let readerTokens: [[UInt8]]
-    let store: MetricStore
+    let store: any ChangeLog
     private let logger: Logger
     private let rateLimiter: RateLimiter?
     private let monotonicSeconds: @Sendable () -> Double
-    private let carouselHandlers = Mutex<[@Sendable (CarouselCommand) -> Void]>([])
     private let counters = Mutex(ProducerAPIStatistics())
 
     /// - Parameters:
@@ -31,7 +30,7 @@ public final class ProducerAPI: Sendable {
     public init(
         configuration: RollboardConfiguration,
         tokens: [ProducerToken],
-        store: MetricStore,
+        store: any ChangeLog,
         logger: Logger,
         viewerKeys: ViewerKeys? = nil,
         adminTokens: [String] = [],
@@ -61,11 +60,6 @@ public final class ProducerAPI: Sendable {
     /// Who may read what under the configuration in force; the page and the WebSocket ask it too.
     var access: ViewerAccess {
         ViewerAccess(configuration: configuration, keys: viewerKeys, readerTokens: readerTokens)
-    }
-
-    /// Registers `handler` for every accepted carousel command (called before the `202` is sent).
-    public func onCarouselCommand(_ handler: @escaping @Sendable (CarouselCommand) -> Void) {
-        carouselHandlers.withLock { $0.append(handler) }
     }
 
     /// Whether `path` belongs to this API (`/api/…`, `/healthz` or `/readyz`); other paths are for the page and assets.
@@ -138,7 +132,7 @@ public final class ProducerAPI: Sendable {
             try postWheel(s[3], request, respond: respond)
         case let s where s.count == 4 && s[0...2] == ["api", "v1", "carousels"]:
             try allow("POST")
-            respond(try postCarousel(s[3], request))
+            try postCarousel(s[3], request, respond: respond)
         case let s where s.count == 5 && s[0...2] == ["api", "v1", "carousels"] && s[4] == "slides":
             try allow("POST")
             try postSlides(s[3], request, respond: respond)
@@ -404,7 +398,9 @@ public final class ProducerAPI: Sendable {
         }
     }
 
-    private func postCarousel(_ id: String, _ request: HTTPRequest) throws(APIError) -> HTTPResponse {
+    private func postCarousel(
+        _ id: String, _ request: HTTPRequest, respond: @escaping @Sendable (HTTPResponse) -> Void
+    ) throws(APIError) {
         try authorizeWrite(id, .carousel, request)
         let body = try parseBody(request)
         try Self.rejectUnknownFields(body, allowed: ["action", "page"], prefix: "")
@@ -432,11 +428,18 @@ public final class ProducerAPI: Sendable {
         default:
             throw .invalidValue("action: must be \"next\", \"prev\" or \"goto\", got \(JSONText.quoted(actionName))")
         }
-        let command = CarouselCommand(id: id, action: action)
-        for handler in carouselHandlers.withLock({ $0 }) { handler(command) }
-        var members = [JSONMember("id", .string(id)), JSONMember("action", .string(actionName))]
-        if case .goto(let page) = action { members.append(JSONMember("page", .number(page))) }
-        return Self.accepted(.object(members))
+        let respond = answeredWithin(configuration.server.limits.commitTimeout, respond)
+        store.commandCarousel(id, action: action) { result in
+            switch result {
+            case .success(let command):
+                var members = [JSONMember("id", .string(id)), JSONMember("action", .string(actionName))]
+                if case .goto(let page) = action { members.append(JSONMember("page", .number(page))) }
+                members.append(JSONMember("seq", .number(command.seq)))
+                respond(Self.accepted(.object(members)))
+            case .failure(let error):
+                respond(APIError.storeUnavailable(error).response)
+            }
+        }
     }
 
     // MARK: Checks

@@ -4,7 +4,7 @@ public import Logging
 /// Feeds a dashboard with plausible synthetic values so a newcomer sees every tile move (`serve --demo`).
 public final class DemoFeeder: @unchecked Sendable {  // Sendable: `generator` and `values` are touched only on `queue`.
     private let dashboard: DashboardConfiguration
-    private let store: MetricStore
+    private let store: any ChangeLog
     private let logger: Logger
     private let queue = DispatchQueue(label: "rollboard.demo")
     private let timer: any DispatchSourceTimer
@@ -13,7 +13,7 @@ public final class DemoFeeder: @unchecked Sendable {  // Sendable: `generator` a
     private var round = 0
 
     /// - Parameter every: seconds between two rounds of new values.
-    public init(dashboard: DashboardConfiguration, store: MetricStore, logger: Logger, every seconds: Double = 3) {
+    public init(dashboard: DashboardConfiguration, store: any ChangeLog, logger: Logger, every seconds: Double = 3) {
         self.dashboard = dashboard
         self.store = store
         self.logger = logger

@@ -1,5 +1,6 @@
+import Dispatch
 import Foundation
-import Logging
+public import Logging
 public import RollboardNet
 
 /// Rollboard's answer to every request on its port: the producer API, the pages, `/metrics`, and dashboard WebSockets.
@@ -11,6 +12,8 @@ public final class RollboardApplication: ServerHandler {
     private let files: StaticFileResponder
     private let publicDirectory: String
     private let origins: OriginPolicy
+    private let logger: Logger
+    private let requestIDs = RequestIDs()
 
     /// - Parameters:
     ///   - publicDirectory: the folder of the page's static files (`public/`).
@@ -23,8 +26,10 @@ public final class RollboardApplication: ServerHandler {
         directory: DashboardDirectory,
         metrics: ServerMetrics,
         publicDirectory: String,
-        isSecure: Bool = true
+        isSecure: Bool = true,
+        logger: Logger = Logger(label: "rollboard")
     ) {
+        self.logger = logger
         self.api = api
         self.admin = admin
         self.directory = directory
@@ -36,6 +41,33 @@ public final class RollboardApplication: ServerHandler {
     }
 
     public func handle(_ request: HTTPRequest, respond: @escaping @Sendable (HTTPResponse) -> Void) {
+        let path = request.path
+        guard AdminAPI.handles(path: path) || ProducerAPI.handles(path: path) else {
+            return route(request, respond: respond)
+        }
+        // API requests are named for the logs (path only: never the query, which may carry a viewer key, nor headers).
+        let id = requestIDs.id(given: request.headers["X-Request-Id"])
+        let started = DispatchTime.now().uptimeNanoseconds
+        let logger = self.logger
+        let method = request.method
+        route(request) { response in
+            var response = response
+            response.headers.add(name: "X-Request-Id", value: id)
+            let milliseconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e6
+            let metadata: Logger.Metadata = [
+                "request_id": "\(id)", "method": "\(method)", "path": "\(path)", "status": "\(response.status.code)",
+                "ms": "\((milliseconds * 10).rounded() / 10)",
+            ]
+            if response.status.code >= 500 {
+                logger.warning("request failed", metadata: metadata)
+            } else {
+                logger.debug("request", metadata: metadata)
+            }
+            respond(response)
+        }
+    }
+
+    private func route(_ request: HTTPRequest, respond: @escaping @Sendable (HTTPResponse) -> Void) {
         let path = request.path
         if AdminAPI.handles(path: path), let admin {
             admin.handle(request, respond: respond)

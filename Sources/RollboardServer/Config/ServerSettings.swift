@@ -26,6 +26,9 @@ public struct ServerSettings: Sendable, Equatable {
     public var journalCompactionBytes: Int = 8 << 20
     /// Seconds a graceful shutdown (SIGTERM, SIGINT) may take before the process exits anyway.
     public var shutdownTimeout: Double = 10
+    /// The Redis that several nodes share their changes through; `nil` (the default) keeps them in this node's
+    /// journal.
+    public var redis: RedisSettings?
 
     public init() {}
 

@@ -25,30 +25,28 @@ public final class DashboardDirectory: Sendable {
     }
 
     private let state: Mutex<State>
-    private let store: MetricStore
+    private let store: any ChangeLog
     private let metrics: ServerMetrics
     private let logger: Logger
     private let clock: FrameClock
     /// The screens connected to any of the hubs.
     let screens = ScreenRegistry()
 
-    /// Builds one hub per dashboard, each tile at rest on the store's current value, and subscribes them
-    /// to `store` and `api`.
+    /// Builds one hub per dashboard, each tile at rest on the store's current value, and subscribes them to every
+    /// change `store` commits.
     public convenience init(
         configuration: RollboardConfiguration,
-        store: MetricStore,
-        api: ProducerAPI,
+        store: any ChangeLog,
         metrics: ServerMetrics,
         logger: Logger
     ) throws {
         try self.init(
-            configuration: configuration, store: store, api: api, metrics: metrics, logger: logger, clock: .monotonic())
+            configuration: configuration, store: store, metrics: metrics, logger: logger, clock: .monotonic())
     }
 
     init(
         configuration: RollboardConfiguration,
-        store: MetricStore,
-        api: ProducerAPI,
+        store: any ChangeLog,
         metrics: ServerMetrics,
         logger: Logger,
         clock: FrameClock
@@ -91,17 +89,19 @@ public final class DashboardDirectory: Sendable {
                 for hub in hubs { hub.apply(.text(text.text, color: text.color), toMetric: text.id, seq: text.seq) }
             case .slides(let slides):
                 for hub in hubs { hub.apply(.slides(slides.slides), toMetric: slides.id, seq: slides.seq) }
+            case .carousel(let command):
+                let change: TileChange =
+                    switch command.action {
+                    case .next: .carousel(.next, page: nil)
+                    case .previous: .carousel(.prev, page: nil)
+                    case .goto(let page): .carousel(.goto, page: page)
+                    }
+                for hub in hubs { hub.apply(change, toMetric: command.id, seq: command.seq) }
             }
         }
-        api.onCarouselCommand { [weak self] command in
+        store.observeFeed { [weak self] live in
             guard let self else { return }
-            let change: TileChange =
-                switch command.action {
-                case .next: .carousel(.next, page: nil)
-                case .previous: .carousel(.prev, page: nil)
-                case .goto(let page): .carousel(.goto, page: page)
-                }
-            for hub in state.withLock({ Array($0.hubs.values) }) { hub.apply(change, toMetric: command.id) }
+            for hub in state.withLock({ Array($0.hubs.values) }) { hub.setFeed(live: live) }
         }
     }
 

@@ -113,6 +113,7 @@ final class DashboardHub: @unchecked Sendable {  // Sendable: every mutable prop
         let now = clock.now()
         queue.async { [self] in
             perform(machine.apply(change, toMetric: metricID, committedAt: committedAt, seq: seq, now: now))
+            metrics.queueLength(machine.queueLength(at: now), dashboard: dashboardID)
         }
     }
 
@@ -156,6 +157,11 @@ final class DashboardHub: @unchecked Sendable {  // Sendable: every mutable prop
     /// Every screen shows `text` full-screen for `seconds`, screens that connect meanwhile too; `0` takes it down.
     func announce(_ text: String, seconds: Double) {
         queue.async { [self] in perform(machine.announce(text, seconds: seconds, now: clock.now())) }
+    }
+
+    /// Tells the screens whether changes reach this node (`false` while the shared change log is out of reach).
+    func setFeed(live: Bool) {
+        queue.async { [self] in perform(machine.setFeed(live: live)) }
     }
 
     /// Screen `sessionID` shows `name` large for `seconds`.

@@ -32,6 +32,8 @@ struct HubStateMachine {
     private var replay: ChangeReplay
     /// The announcement every screen shows until `until`, screens that connect meanwhile included.
     private var announcement: (text: String, until: Double)?
+    /// Whether the shared change log's changes reach this node (`false` while Redis is out of reach).
+    private var isFeedLive = true
 
     /// - Parameters:
     ///   - tiles: one live tile per dashboard tile, at rest at the current values, in layout order.
@@ -112,6 +114,7 @@ struct HubStateMachine {
         if let announcement, announcement.until > now {
             actions.append(.send(text: Self.announcementText(announcement.text, seconds: announcement.until - now), to: id))
         }
+        if !isFeedLive { actions.append(.send(text: Self.feedText(live: false), to: id)) }
         return actions + [.prime(stream: session.stream, to: [id])] + wake(now: now)
     }
 
@@ -231,6 +234,14 @@ struct HubStateMachine {
         return sendToEveryScreen(Self.announcementText(text, seconds: seconds))
     }
 
+    /// Whether changes reach this node: every screen is told when that turns (`status` `stale` or `live`), and a
+    /// screen that connects while they do not is told after its `hello`.
+    mutating func setFeed(live: Bool) -> [HubAction] {
+        guard live != isFeedLive else { return [] }
+        isFeedLive = live
+        return sendToEveryScreen(Self.feedText(live: live))
+    }
+
     /// Screen `id` shows `name` large for `seconds`, so an operator can tell which TV it is.
     func identify(_ id: Int, name: String, seconds: Double) -> [HubAction] {
         send("{\"type\":\"identify\",\"name\":\(JSONText.quoted(name)),\"seconds\":\(jsonNumber(seconds, places: 3))}", to: id)
@@ -240,6 +251,11 @@ struct HubStateMachine {
     func send(_ text: String, to id: Int) -> [HubAction] {
         guard let session = sessions[id] else { return [] }
         return [.send(text: text, to: id), .prime(stream: session.stream, to: [id])]
+    }
+
+    /// Changes queued in the dashboard's tiles and not yet finished at `now`.
+    func queueLength(at now: Double) -> Int {
+        tiles.reduce(0) { $0 + $1.pendingChanges(at: now) }
     }
 
     /// Every connected screen's frame rate, pause and skipped frames, by session id.
@@ -257,6 +273,10 @@ struct HubStateMachine {
             byRate[sessions[id]!.stream, default: []].append(id)
         }
         return actions + byRate.keys.sorted().map { HubAction.prime(stream: $0, to: byRate[$0]!) }
+    }
+
+    private static func feedText(live: Bool) -> String {
+        live ? #"{"type":"status","feed":"live"}"# : #"{"type":"status","feed":"stale"}"#
     }
 
     private static func announcementText(_ text: String, seconds: Double) -> String {

@@ -26,9 +26,15 @@ protocol LiveTile: Sendable {
     /// The earliest time at or after `time` when ``calmState(at:)`` can change without a new change arriving; `nil`
     /// until the next change.
     func nextCalmMotion(after time: Double) -> Double?
+
+    /// How many changes are queued and not yet finished at `time`, the one playing included.
+    func pendingChanges(at time: Double) -> Int
 }
 
 extension LiveTile {
+    /// Tiles without an animation queue have nothing waiting.
+    func pendingChanges(at time: Double) -> Int { 0 }
+
     /// The tile's full wire state at `time` as JSON (`null` without a value).
     func encodedState(at time: Double) -> String {
         TileState.fullJSON(state(at: time))

@@ -7,6 +7,8 @@ public final class ServerMetrics: Sendable {
 
     private struct State {
         var connectionCounter: (@Sendable () -> Int)?
+        var redisStatistics: (@Sendable () -> RedisStatistics)?
+        var queueLengths: [String: Int] = [:]
         var webSocketSessions = 0
         var framesSent = 0
         var bytesSent = 0
@@ -31,6 +33,16 @@ public final class ServerMetrics: Sendable {
     /// Tells the metrics where to read the number of open connections (the transport's count).
     public func countConnections(with counter: @escaping @Sendable () -> Int) {
         state.withLock { $0.connectionCounter = counter }
+    }
+
+    /// Tells the metrics where to read what the Redis change log measured (nodes that share one).
+    public func readRedis(with statistics: @escaping @Sendable () -> RedisStatistics) {
+        state.withLock { $0.redisStatistics = statistics }
+    }
+
+    /// Records how many changes wait in the tiles' animation queues of dashboard `id`, all its streams together.
+    func queueLength(_ length: Int, dashboard id: String) {
+        state.withLock { $0.queueLengths[id] = length }
     }
 
     /// Records one frame handed to a client's connection.
@@ -70,7 +82,7 @@ public final class ServerMetrics: Sendable {
     }
 
     /// Records the latency of every commit `store` makes from now on.
-    public func recordCommits(of store: MetricStore) {
+    public func recordCommits(of store: any ChangeLog) {
         store.observeCommits { [self] seconds in commitFinished(seconds: seconds) }
     }
 
@@ -118,6 +130,30 @@ public final class ServerMetrics: Sendable {
         buckets.append(("_sum", "\(snapshot.commitLatencySum)"))
         buckets.append(("_count", "\(snapshot.commitCount)"))
         metric("rollboard_store_commit_seconds", "histogram", "Latency of durable store commits.", buckets)
+        metric("rollboard_tile_queue_length", "gauge", "Changes waiting in the tiles' animation queues, per dashboard.",
+               snapshot.queueLengths.sorted { $0.key < $1.key }.map {
+                   ("{dashboard=\"\($0.key)\"}", "\($0.value)")
+               })
+        if let redis = snapshot.redisStatistics?() {
+            metric("rollboard_redis_up", "gauge", "Whether this node's connections to Redis are up.",
+                   [("", redis.isUp ? "1" : "0")])
+            var latency: [(String, String)] = []
+            for (index, bound) in RedisStatistics.latencyBuckets.enumerated() {
+                latency.append(("_bucket{le=\"\(bound)\"}", "\(redis.commandLatencyCounts[index])"))
+            }
+            latency.append(("_bucket{le=\"+Inf\"}", "\(redis.commandCount)"))
+            latency.append(("_sum", "\(redis.commandSeconds)"))
+            latency.append(("_count", "\(redis.commandCount)"))
+            metric("rollboard_redis_command_seconds", "histogram",
+                   "Latency of Redis commands (appends and pings), as this node measured it.", latency)
+            metric("rollboard_stream_lag_seconds", "gauge",
+                   "Seconds between the newest change read from the shared stream being committed and this node reading it.",
+                   [("", "\(redis.streamLagSeconds)")])
+            metric("rollboard_stream_changes_read_total", "counter", "Changes this node read from the shared stream.",
+                   [("", "\(redis.changesRead)")])
+            metric("rollboard_redis_disconnections_total", "counter", "Times this node lost its connection to Redis.",
+                   [("", "\(redis.disconnections)")])
+        }
         return lines.joined(separator: "\n") + "\n"
     }
 }

@@ -4,13 +4,14 @@
 /// starts with a kind byte: 1 = metric batch (`count: UInt32`, then per metric `seq: UInt64, id, value: Float64,
 /// updatedAt: Float64, interval: Float64 (NaN = none), animated: UInt8`), 2 = wheel target (`seq, id,
 /// target kind: UInt8 (0 progress, 1 index), progress: Float64 or index: Int64, updatedAt`), 3 = a text tile's
-/// message (see `StoredText.encode(into:)`), 4 = a carousel's slides (see `StoredSlides.encode(into:)`). Strings
-/// are `byte count: UInt32 LE | UTF-8`.
+/// message (see `StoredText.encode(into:)`), 4 = a carousel's slides (see `StoredSlides.encode(into:)`), 5 = a
+/// producer's carousel command (see `StoredCarouselCommand.encode(into:)`). Strings are `byte count: UInt32 LE | UTF-8`.
 enum JournalRecord: Equatable {
     case metrics([StoredMetric])
     case wheel(StoredWheel)
     case text(StoredText)
     case slides(StoredSlides)
+    case carousel(StoredCarouselCommand)
 
     /// Bytes of the frame header (length and CRC).
     static let frameHeaderSize = 8
@@ -23,6 +24,51 @@ enum JournalRecord: Equatable {
         case .wheel(let wheel): wheel.seq
         case .text(let text): text.seq
         case .slides(let slides): slides.seq
+        case .carousel(let command): command.seq
+        }
+    }
+
+    /// When the change was committed (seconds since 1970).
+    var updatedAt: Double {
+        switch self {
+        case .metrics(let metrics): metrics.first?.updatedAt ?? 0
+        case .wheel(let wheel): wheel.updatedAt
+        case .text(let text): text.updatedAt
+        case .slides(let slides): slides.updatedAt
+        case .carousel(let command): command.updatedAt
+        }
+    }
+
+    /// This record with `base` added to its sequence numbers (Redis stream entries carry them relative to the first
+    /// number the append script drew).
+    func restamped(adding base: UInt64) -> JournalRecord {
+        switch self {
+        case .metrics(var metrics):
+            for index in metrics.indices { metrics[index].seq += base }
+            return .metrics(metrics)
+        case .wheel(var wheel):
+            wheel.seq += base
+            return .wheel(wheel)
+        case .text(var text):
+            text.seq += base
+            return .text(text)
+        case .slides(var slides):
+            slides.seq += base
+            return .slides(slides)
+        case .carousel(var command):
+            command.seq += base
+            return .carousel(command)
+        }
+    }
+
+    /// The change this record tells subscribers of.
+    var change: StoreChange {
+        switch self {
+        case .metrics(let metrics): .metrics(metrics)
+        case .wheel(let wheel): .wheel(wheel)
+        case .text(let text): .text(text)
+        case .slides(let slides): .slides(slides)
+        case .carousel(let command): .carousel(command)
         }
     }
 
@@ -54,6 +100,9 @@ enum JournalRecord: Equatable {
         case .slides(let slides):
             writer.write(UInt8(4))
             slides.encode(into: &writer)
+        case .carousel(let command):
+            writer.write(UInt8(5))
+            command.encode(into: &writer)
         }
         return writer.bytes
     }
@@ -95,6 +144,9 @@ enum JournalRecord: Equatable {
         case 4:
             guard let slides = StoredSlides(reader: &reader) else { return nil }
             self = .slides(slides)
+        case 5:
+            guard let command = StoredCarouselCommand(reader: &reader) else { return nil }
+            self = .carousel(command)
         default:
             return nil
         }

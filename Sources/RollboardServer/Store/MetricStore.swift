@@ -3,13 +3,13 @@ import Foundation
 public import Logging
 import Synchronization
 
-/// The durable store of metric values, wheel targets, text tiles' messages and carousels' slides: an append-only journal with group commit, plus a
-/// snapshot it is compacted into. See `docs/store.md`.
+/// The embedded change log: metric values, wheel targets, text tiles' messages, carousels' slides and carousel
+/// commands in an append-only journal with group commit, plus a snapshot it is compacted into. See `docs/store.md`.
 ///
 /// Every change gets the next number of one global sequence. A completion reports success only after the change
 /// is on disk (written and fsynced); changes that arrive while an fsync is in flight are written together by the
 /// next one. Subscribers learn of committed changes in sequence order, before the completions run.
-public final class MetricStore: Sendable {
+public final class MetricStore: ChangeLog {
     /// Identifies this store's history: stays the same across restarts, changes only when the data is wiped.
     /// 16 hex digits.
     public let epoch: String
@@ -197,6 +197,24 @@ public final class MetricStore: Sendable {
         }
     }
 
+    /// Commits a producer's carousel command; like `append`, `completion` runs once it is durable.
+    public func commandCarousel(
+        _ id: String,
+        action: CarouselCommand.Action,
+        completion: @escaping @Sendable (Result<StoredCarouselCommand, StoreError>) -> Void
+    ) {
+        enqueue(
+            { seq, now in .carousel(StoredCarouselCommand(id: id, action: action, seq: seq, updatedAt: now)) }, count: 1
+        ) { result in
+            completion(
+                result.map { change in
+                    guard case .carousel(let command) = change else { preconditionFailure("carousel record expected") }
+                    return command
+                }
+            )
+        }
+    }
+
     private func enqueue(
         _ makeRecord: (UInt64, Double) -> JournalRecord,
         count: Int,
@@ -258,13 +276,7 @@ public final class MetricStore: Sendable {
             for observer in commitObservers.withLock({ $0 }) { observer(seconds) }
             let handlers = subscribers.withLock { $0 }
             for pending in batch {
-                let change: StoreChange =
-                    switch pending.record {
-                    case .metrics(let metrics): .metrics(metrics)
-                    case .wheel(let wheel): .wheel(wheel)
-                    case .text(let text): .text(text)
-                    case .slides(let slides): .slides(slides)
-                    }
+                let change = pending.record.change
                 for handler in handlers { handler(change) }
                 pending.complete(.success(change))
             }
@@ -392,45 +404,13 @@ public final class MetricStore: Sendable {
         commitObservers.withLock { $0.append(observer) }
     }
 
-    /// The latest durable value of metric `id`.
-    public func current(_ id: String) -> StoredMetric? {
-        state.withLock { $0.model.metrics[id]?.current }
+    /// Every value, target, text and slide set as the committed changes left them.
+    public var snapshot: StoreSnapshot {
+        state.withLock { StoreSnapshot(model: $0.model) }
     }
 
-    /// The latest durable value of every metric, sorted by id.
-    public func all() -> [StoredMetric] {
-        state.withLock { state in state.model.metrics.values.map(\.current) }.sorted { $0.id < $1.id }
-    }
-
-    /// Up to `historyLimit` past values of metric `id`, oldest first, the current one last.
-    public func history(_ id: String) -> [MetricHistoryEntry] {
-        state.withLock { $0.model.metrics[id]?.history ?? [] }
-    }
-
-    /// The latest durable target of wheel `id`.
-    public func wheel(_ id: String) -> StoredWheel? {
-        state.withLock { $0.model.wheels[id] }
-    }
-
-    /// The latest target of every wheel, sorted by id.
-    public func allWheels() -> [StoredWheel] {
-        state.withLock { state in Array(state.model.wheels.values) }.sorted { $0.id < $1.id }
-    }
-
-    /// The latest durable message of text tile `id`.
-    public func text(_ id: String) -> StoredText? {
-        state.withLock { $0.model.texts[id] }
-    }
-
-    /// The latest durable slides of carousel `id`, if a producer set any.
-    public func slides(_ id: String) -> StoredSlides? {
-        state.withLock { $0.model.slides[id] }
-    }
-
-    /// The highest committed sequence number (0 for an empty store).
-    public var lastSeq: UInt64 {
-        state.withLock { $0.model.lastSeq }
-    }
+    /// The journal's changes always reach this node's subscribers: `observer` is never called.
+    public func observeFeed(_ observer: @escaping @Sendable (Bool) -> Void) {}
 
     /// Why the store accepts no more changes, or `nil` while it is healthy.
     public var failure: StoreError? {

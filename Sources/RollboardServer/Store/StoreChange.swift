@@ -7,6 +7,8 @@ public enum StoreChange: Sendable, Equatable {
     case text(StoredText)
     /// A carousel's new slides.
     case slides(StoredSlides)
+    /// A producer's command to a carousel.
+    case carousel(StoredCarouselCommand)
 
     /// The highest sequence number in the change.
     public var lastSeq: UInt64 {
@@ -15,6 +17,7 @@ public enum StoreChange: Sendable, Equatable {
         case .wheel(let wheel): wheel.seq
         case .text(let text): text.seq
         case .slides(let slides): slides.seq
+        case .carousel(let command): command.seq
         }
     }
 }

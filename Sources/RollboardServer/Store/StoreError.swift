@@ -1,7 +1,7 @@
 /// Why the store could not open, or could not make a change durable.
 public struct StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     private enum Kind: Sendable, Equatable {
-        case closed, writeFailed, locked, damaged, io
+        case closed, writeFailed, locked, damaged, io, unreachable
     }
 
     private let kind: Kind
@@ -39,6 +39,14 @@ public struct StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     static func io(_ path: String, _ operation: String, _ error: Errno) -> StoreError {
         StoreError(.io, "\(path): cannot \(operation): \(error)")
     }
+
+    /// The shared change log (Redis) cannot be reached, or refused the change; nothing was accepted locally.
+    static func unreachable(_ reason: String) -> StoreError {
+        StoreError(.unreachable, "Redis is unreachable: \(reason); the change was not accepted, try again")
+    }
+
+    /// Whether the shared change log (Redis) is out of reach (the API answers 503 `redis_unavailable`).
+    public var isUnreachable: Bool { kind == .unreachable }
 
     /// Whether this is the `closed` error.
     public var isClosed: Bool { kind == .closed }

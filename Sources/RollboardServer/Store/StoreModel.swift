@@ -1,5 +1,5 @@
 /// The store's in-memory state: what the journal and snapshot say, applied in sequence order.
-struct StoreModel: Equatable {
+struct StoreModel: Equatable, Sendable {
     struct Metric: Equatable {
         var current: StoredMetric
         /// Oldest first, the current value last; at most `historyLimit` entries.
@@ -35,6 +35,8 @@ struct StoreModel: Equatable {
             texts[text.id] = text
         case .slides(let stored):
             slides[stored.id] = stored
+        case .carousel:
+            break  // an event: it moves screens, it leaves no state
         }
         lastSeq = record.lastSeq
     }

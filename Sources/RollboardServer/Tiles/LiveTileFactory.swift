@@ -4,7 +4,7 @@ import RollboardAnimation
 /// Builds each tile's live animation from its configuration and the store's current values.
 struct LiveTileFactory {
     let configuration: RollboardConfiguration
-    let store: MetricStore
+    let store: any ChangeLog
     let logger: Logger
 
     /// A tile at rest on its metric's current value (or with no value yet, or on its wheel's current target, or showing
@@ -58,8 +58,12 @@ struct LiveTileFactory {
                 at: time)
         case .carousel(let options):
             let carousel = CarouselConfiguration(slides: options.slides.count, interval: options.interval)
-            return try CarouselTile(
-                tileID: tile.id, configuration: carousel, slides: store.slides(tile.metric)?.slides, at: time)
+            let slides = store.slides(tile.metric)?.slides
+            // The rotation is read off the wall clock: it began at the last whole turn since 1970, so every node
+            // shows the same slide at the same moment, however long each has been running.
+            let turn = options.interval * Double(slides?.count ?? options.slides.count)
+            let intoTurn = wallClock().truncatingRemainder(dividingBy: turn)
+            return try CarouselTile(tileID: tile.id, configuration: carousel, slides: slides, at: time - intoTurn)
         case .text(let options):
             let stored = store.text(tile.metric)
             return TextTile(tileID: tile.id, text: stored?.text ?? options.text, color: stored?.color)

@@ -29,6 +29,10 @@ extension QueuedTile {
         nil
     }
 
+    func pendingChanges(at time: Double) -> Int {
+        queue.pendingCount(at: time)
+    }
+
     /// Moving until the last queued change ends, then at rest.
     func nextMotion(after time: Double) -> Double? {
         queue.isAtRest(at: time) ? nil : time

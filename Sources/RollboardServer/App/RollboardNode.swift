@@ -1,0 +1,121 @@
+public import Logging
+public import RollboardNet
+
+/// One Rollboard node, wired in one place for `rollboard serve`, the tests' live server and the benchmarks: the change
+/// log (the embedded journal, or Redis when the settings name one), the producer and admin APIs, the dashboard hubs,
+/// the metrics and the HTTPS / WebSocket server.
+public final class RollboardNode: Sendable {
+    /// What a node is built from.
+    public struct Options: Sendable {
+        /// The configuration in force, command-line overrides applied.
+        public var configuration: RollboardConfiguration
+        /// The settings as `server.yaml` gave them, for reloads; `nil` uses `configuration.server`.
+        public var fileSettings: ServerSettings?
+        /// The configuration folder that `POST /api/v1/admin/reload` and SIGHUP read again; `nil`: no reloads.
+        public var configDirectory: String?
+        /// The folder of the page's static files.
+        public var publicDirectory: String
+        /// The certificate and key; `nil` speaks plain HTTP (behind a TLS-terminating proxy).
+        public var tls: TLSConfiguration?
+        public var producerTokens: [ProducerToken]
+        /// Admin tokens; none leaves `/api/v1/admin/…` answering 404.
+        public var adminTokens: [String]
+        /// Connections the kernel queues before they are accepted; `nil` keeps the transport's default.
+        public var listenBacklog: Int?
+
+        public init(
+            configuration: RollboardConfiguration,
+            fileSettings: ServerSettings? = nil,
+            configDirectory: String? = nil,
+            publicDirectory: String = "public",
+            tls: TLSConfiguration?,
+            producerTokens: [ProducerToken],
+            adminTokens: [String] = []
+        ) {
+            self.configuration = configuration
+            self.fileSettings = fileSettings
+            self.configDirectory = configDirectory
+            self.publicDirectory = publicDirectory
+            self.tls = tls
+            self.producerTokens = producerTokens
+            self.adminTokens = adminTokens
+        }
+    }
+
+    public let changeLog: any ChangeLog
+    public let api: ProducerAPI
+    public let directory: DashboardDirectory
+    public let metrics: ServerMetrics
+    public let server: Server
+    /// Reloads `config/`; `nil` without a configuration folder.
+    public let reloader: ConfigurationReloader?
+
+    /// Opens the change log and builds everything on top of it; `start()` opens the port.
+    public init(_ options: Options, logger: Logger) throws {
+        let settings = options.configuration.server
+        let changeLog: any ChangeLog
+        if let redis = settings.redis {
+            changeLog = try RedisChangeLog(settings: redis, historyLimit: settings.historyLength, logger: logger)
+        } else {
+            changeLog = try MetricStore(
+                directory: settings.storeDirectory, historyLimit: settings.historyLength,
+                compactionThreshold: settings.journalCompactionBytes, logger: logger)
+        }
+        do {
+            let metrics = ServerMetrics()
+            metrics.recordCommits(of: changeLog)
+            if let redis = changeLog as? RedisChangeLog {
+                metrics.readRedis { redis.statistics }
+            }
+            let viewerKeys = try ViewerKeys(path: settings.viewerKeysPath)
+            let api = ProducerAPI(
+                configuration: options.configuration, tokens: options.producerTokens, store: changeLog, logger: logger,
+                viewerKeys: viewerKeys, adminTokens: options.adminTokens)
+            let directory = try DashboardDirectory(
+                configuration: options.configuration, store: changeLog, metrics: metrics, logger: logger)
+            let reloader = options.configDirectory.map { folder in
+                ConfigurationReloader(
+                    directory: folder, fileSettings: options.fileSettings ?? settings, api: api, dashboards: directory,
+                    logger: logger)
+            }
+            let admin =
+                options.adminTokens.isEmpty
+                ? nil
+                : AdminAPI(
+                    api: api, tokens: options.adminTokens, keys: viewerKeys, directory: directory, reloader: reloader,
+                    logger: logger)
+            let application = RollboardApplication(
+                configuration: options.configuration, api: api, admin: admin, directory: directory, metrics: metrics,
+                publicDirectory: options.publicDirectory, isSecure: options.tls != nil, logger: logger)
+            var transport = settings.transportConfiguration(tls: options.tls)
+            if let backlog = options.listenBacklog { transport.backlog = backlog }
+            self.server = Server(configuration: transport, logger: logger, handler: application)
+            self.changeLog = changeLog
+            self.api = api
+            self.directory = directory
+            self.metrics = metrics
+            self.reloader = reloader
+        } catch {
+            changeLog.close()
+            throw error
+        }
+    }
+
+    /// Opens the port; every dashboard is served from then on.
+    public func start() throws {
+        try server.start()
+        let server = self.server
+        metrics.countConnections { server.connectionCount }
+    }
+
+    /// The port the node listens on (the real one when the settings said 0).
+    public var port: Int { server.localPort }
+
+    /// Stops accepting, closes every screen with 1001 (waiting up to `screenTimeout`), then closes the change log
+    /// once the changes in flight are durable.
+    public func stop(screenTimeout: Duration = .seconds(2)) {
+        server.shutdown()
+        directory.closeAll(timeout: screenTimeout)
+        changeLog.close()
+    }
+}

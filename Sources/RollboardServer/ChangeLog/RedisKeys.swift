@@ -1,0 +1,116 @@
+import RollboardAnimation
+import RollboardNet
+
+/// The keys a cluster shares in Redis, the script that appends a change, and how stream entries and the
+/// latest-values hash are read back. Every key carries the prefix as a hash tag (`{rollboard}:…`), so the script's
+/// keys live in one slot of a Redis Cluster too.
+///
+/// - `{P}:epoch`: the cluster's epoch, set once by the first node (`SET NX`).
+/// - `{P}:seq`: the last sequence number drawn.
+/// - `{P}:changes`: the stream; an entry has `s` (its first sequence number), `r` (the journal record, sequence
+///   numbers relative to `s`) and, when a producer gave queue policies, `p` (one per update, comma-separated).
+/// - `{P}:latest`: per metric (`m:ID`), wheel (`w:ID`), text (`t:ID`) and slide set (`s:ID`) the latest record as
+///   `SEQ:RECORD`, plus `_pos` (the stream id of the newest change) and `_seq` (its last sequence number).
+struct RedisKeys: Sendable {
+    let epoch: String
+    let sequence: String
+    let changes: String
+    let latest: String
+
+    init(prefix: String) {
+        epoch = "{\(prefix)}:epoch"
+        sequence = "{\(prefix)}:seq"
+        changes = "{\(prefix)}:changes"
+        latest = "{\(prefix)}:latest"
+    }
+
+    /// One field of the latest-values hash written with a change.
+    struct LatestEntry: Sendable {
+        var field: String
+        /// The record's sequence number relative to the change's first.
+        var offset: UInt64
+        /// The record, sequence number 0.
+        var record: JournalRecord
+    }
+
+    /// KEYS: sequence, stream, latest. ARGV: count of sequence numbers, stream length, record, policies, then per
+    /// latest field: field, offset, record. Returns the first sequence number and the entry's id.
+    static let appendScript = """
+        local count = tonumber(ARGV[1])
+        local last = redis.call('INCRBY', KEYS[1], count)
+        local first = last - count + 1
+        local id
+        if ARGV[4] == '' then
+          id = redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[2], '*', 's', tostring(first), 'r', ARGV[3])
+        else
+          id = redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[2], '*', 's', tostring(first), 'r', ARGV[3], 'p', ARGV[4])
+        end
+        for i = 5, #ARGV, 3 do
+          redis.call('HSET', KEYS[3], ARGV[i], tostring(first + tonumber(ARGV[i + 1])) .. ':' .. ARGV[i + 2])
+        end
+        redis.call('HSET', KEYS[3], '_pos', id, '_seq', tostring(last))
+        return {first, id}
+        """
+
+    /// A stream entry read back.
+    struct Entry {
+        var id: String
+        var firstSeq: UInt64
+        var record: JournalRecord
+    }
+
+    /// `[id, [field, value, …]]` as `XREAD` gives it; `nil` if it is not an entry Rollboard wrote.
+    static func decodeEntry(_ reply: RedisReply) -> Entry? {
+        guard case .array(let parts) = reply, parts.count == 2, let id = parts[0].string,
+            case .array(let fields) = parts[1], fields.count % 2 == 0
+        else { return nil }
+        var values: [String: [UInt8]] = [:]
+        for index in stride(from: 0, to: fields.count, by: 2) {
+            guard let name = fields[index].string, case .bulk(let value) = fields[index + 1] else { return nil }
+            values[name] = value
+        }
+        guard let seqText = values["s"], let firstSeq = UInt64(String(decoding: seqText, as: UTF8.self)),
+            firstSeq > 0, let payload = values["r"], let relative = JournalRecord(payload: payload[...])
+        else { return nil }
+        var record = relative.restamped(adding: firstSeq)
+        if let policies = values["p"], case .metrics(var metrics) = record {
+            let names = String(decoding: policies, as: UTF8.self).split(separator: ",", omittingEmptySubsequences: false)
+            for (index, name) in names.enumerated() where index < metrics.count {
+                metrics[index].policy = QueuePolicy(rawValue: String(name))
+            }
+            record = .metrics(metrics)
+        }
+        return Entry(id: id, firstSeq: firstSeq, record: record)
+    }
+
+    /// The latest-values hash read back.
+    struct Latest {
+        var records: [JournalRecord] = []
+        /// The stream id of the newest change, `nil` before the first.
+        var position: String?
+        var lastSeq: UInt64 = 0
+    }
+
+    /// `HGETALL`'s reply; `nil` if a field is not what Rollboard writes.
+    static func decodeLatest(_ reply: RedisReply) -> Latest? {
+        guard case .array(let items) = reply, items.count % 2 == 0 else { return nil }
+        var latest = Latest()
+        for index in stride(from: 0, to: items.count, by: 2) {
+            guard let field = items[index].string, case .bulk(let value) = items[index + 1] else { return nil }
+            switch field {
+            case "_pos":
+                latest.position = String(decoding: value, as: UTF8.self)
+            case "_seq":
+                guard let seq = UInt64(String(decoding: value, as: UTF8.self)) else { return nil }
+                latest.lastSeq = seq
+            default:
+                guard let colon = value.firstIndex(of: UInt8(ascii: ":")),
+                    let seq = UInt64(String(decoding: value[..<colon], as: UTF8.self)),
+                    let record = JournalRecord(payload: value[(colon + 1)...])
+                else { return nil }
+                latest.records.append(record.restamped(adding: seq))
+            }
+        }
+        return latest
+    }
+}

@@ -1,0 +1,29 @@
+/// A consistent view of a change log's state at one moment: every value, target, text and slide set as of
+/// `lastSeq`. Cheap to take (the collections are shared until one side changes).
+public struct StoreSnapshot: Sendable {
+    let model: StoreModel
+
+    /// The highest sequence number applied (0 for an empty log).
+    public var lastSeq: UInt64 { model.lastSeq }
+
+    /// The latest value of metric `id`.
+    public func current(_ id: String) -> StoredMetric? { model.metrics[id]?.current }
+
+    /// The latest value of every metric, sorted by id.
+    public func all() -> [StoredMetric] { model.metrics.values.map(\.current).sorted { $0.id < $1.id } }
+
+    /// Past values of metric `id`, oldest first, the current one last.
+    public func history(_ id: String) -> [MetricHistoryEntry] { model.metrics[id]?.history ?? [] }
+
+    /// The latest target of wheel `id`.
+    public func wheel(_ id: String) -> StoredWheel? { model.wheels[id] }
+
+    /// The latest target of every wheel, sorted by id.
+    public func allWheels() -> [StoredWheel] { model.wheels.values.sorted { $0.id < $1.id } }
+
+    /// The latest message of text tile `id`.
+    public func text(_ id: String) -> StoredText? { model.texts[id] }
+
+    /// The latest slides of carousel `id`, if a producer set any.
+    public func slides(_ id: String) -> StoredSlides? { model.slides[id] }
+}

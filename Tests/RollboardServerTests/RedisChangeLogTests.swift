@@ -1,0 +1,182 @@
+import Dispatch
+import Foundation
+import Logging
+import Testing
+
+@testable import RollboardServer
+import RollboardNet
+
+/// Two or three change logs on one real Redis act as the nodes of one cluster.
+@Suite("Redis change log", .serialized, .enabled(if: RedisTestServer.shouldRun))
+struct RedisChangeLogTests {
+    private static let logger: Logger = {
+        var logger = Logger(label: "test.redis")
+        logger.logLevel = .critical
+        return logger
+    }()
+
+    private func node(_ redis: RedisTestServer, prefix: String = "test") throws -> RedisChangeLog {
+        try RedisChangeLog(settings: RedisSettings(url: redis.url, keyPrefix: prefix), logger: Self.logger)
+    }
+
+    /// Every change a node's subscribers are told of, in order.
+    private func record(_ log: RedisChangeLog) -> Synchronized<[StoreChange]> {
+        let seen = Synchronized<[StoreChange]>([])
+        log.subscribe { change in seen.update { $0.append(change) } }
+        return seen
+    }
+
+    private func append(_ log: RedisChangeLog, _ id: String, _ value: Double) async -> Result<[StoredMetric], StoreError> {
+        await withCheckedContinuation { continuation in
+            log.append([MetricUpdate(id: id, value: value)]) { continuation.resume(returning: $0) }
+        }
+    }
+
+    private func eventually(_ seconds: Double = 10, _ condition: () -> Bool) async -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            if condition() { return true }
+            try? await Task.sleep(nanoseconds: 10_000_000)
+        }
+        return condition()
+    }
+
+    @Test("two nodes see every change, their own and the other's, in one order with one sequence")
+    func oneOrder() async throws {
+        let redis = try RedisTestServer()
+        let a = try node(redis)
+        let b = try node(redis)
+        defer {
+            a.close()
+            b.close()
+        }
+        #expect(a.epoch == b.epoch)
+        #expect(a.epoch.count == 16)
+        let seenA = record(a)
+        let seenB = record(b)
+        await withTaskGroup(of: Void.self) { group in
+            for index in 0..<40 {
+                let writer = index % 2 == 0 ? a : b
+                group.addTask { _ = await append(writer, "m\(index % 3)", Double(index)) }
+            }
+        }
+        let command = await withCheckedContinuation { continuation in
+            b.commandCarousel("news", action: .goto(page: 2)) { continuation.resume(returning: $0) }
+        }
+        let slides = await withCheckedContinuation { continuation in
+            a.setSlides("news", slides: [.text("Hello", color: nil)]) { continuation.resume(returning: $0) }
+        }
+        #expect((try? command.get())?.seq == 41)
+        #expect((try? slides.get())?.seq == 42)
+        #expect(await eventually { seenA.update { $0.count } == 42 && seenB.update { $0.count } == 42 })
+        let orderA = seenA.update { $0 }
+        #expect(orderA == seenB.update { $0 })
+        #expect(orderA.map(\.lastSeq) == Array(1...42))
+        #expect(orderA[40] == .carousel(try command.get()))
+        #expect(a.current("m1") == b.current("m1"))
+        #expect(a.lastSeq == 42 && b.lastSeq == 42)
+    }
+
+    @Test("a node that starts later loads the latest values, texts, wheels and slides, and the shared epoch")
+    func lateStart() async throws {
+        let redis = try RedisTestServer()
+        let a = try node(redis)
+        defer { a.close() }
+        _ = await append(a, "revenue", 10)
+        let last = await append(a, "revenue", 20)
+        _ = await withCheckedContinuation { continuation in
+            a.setWheel("status", target: .index(2)) { continuation.resume(returning: $0) }
+        }
+        _ = await withCheckedContinuation { continuation in
+            a.setText("notice", text: "Freeze", color: "#e67e22") { continuation.resume(returning: $0) }
+        }
+        let late = try node(redis)
+        defer { late.close() }
+        #expect(late.epoch == a.epoch)
+        #expect(late.current("revenue") == (try last.get()).first)
+        #expect(late.wheel("status")?.target == .index(2))
+        #expect(late.text("notice")?.color == "#e67e22")
+        #expect(late.lastSeq == 4)
+        let seen = record(late)
+        _ = await append(a, "revenue", 30)
+        #expect(await eventually { seen.update { $0.map(\.lastSeq) } == [5] })
+    }
+
+    @Test("nodes with another key prefix are another cluster")
+    func prefixes() async throws {
+        let redis = try RedisTestServer()
+        let a = try node(redis, prefix: "one")
+        let b = try node(redis, prefix: "two")
+        defer {
+            a.close()
+            b.close()
+        }
+        #expect(a.epoch != b.epoch)
+        _ = await append(a, "revenue", 1)
+        #expect(b.current("revenue") == nil)
+        #expect(b.lastSeq == 0)
+    }
+
+    @Test("while Redis is down changes are refused as unreachable and screens hear the feed is stale; after, nothing acknowledged is lost")
+    func outage() async throws {
+        let redis = try RedisTestServer()
+        let a = try node(redis)
+        let b = try node(redis)
+        defer {
+            a.close()
+            b.close()
+        }
+        let feed = Synchronized<[Bool]>([])
+        b.observeFeed { live in feed.update { $0.append(live) } }
+        let seenB = record(b)
+        var acknowledged: [UInt64] = []
+        for value in 1...5 {
+            if case .success(let stored) = await append(a, "orders", Double(value)) { acknowledged.append(stored[0].seq) }
+        }
+        redis.stop()
+        let refused = await append(a, "orders", 99)
+        guard case .failure(let error) = refused else {
+            Issue.record("a change was accepted while Redis was down")
+            return
+        }
+        #expect(error.isUnreachable)
+        #expect(await eventually { feed.update { $0 } == [false] && a.failure != nil })
+        try redis.start()
+        #expect(await eventually(15) { a.failure == nil && b.failure == nil && feed.update { $0 } == [false, true] })
+        if case .success(let stored) = await append(a, "orders", 6) { acknowledged.append(stored[0].seq) }
+        #expect(acknowledged == Array(1...6))
+        #expect(await eventually { seenB.update { $0.map(\.lastSeq) } == acknowledged })
+        #expect(b.current("orders")?.value == 6)
+        #expect(b.statistics.disconnections == 1)
+    }
+
+    @Test("a gap in the sequence (changes the stream no longer holds) is bridged by the latest values")
+    func gap() async throws {
+        let redis = try RedisTestServer()
+        let a = try node(redis)
+        let b = try node(redis)
+        defer {
+            a.close()
+            b.close()
+        }
+        for value in 1...3 { _ = await append(a, "orders", Double(value)) }
+        _ = await append(a, "revenue", 7)
+        #expect(await eventually { b.lastSeq == 4 })
+        let seenB = record(b)
+        // Ten sequence numbers drawn whose entries are gone, as when the stream was trimmed past a node's position.
+        let raw = RedisConnection(configuration: .init(url: try RedisURL(redis.url)), logger: Self.logger)
+        defer { raw.close() }
+        let drawn = await withCheckedContinuation { continuation in
+            raw.connect { _ in
+                raw.send(["INCRBY", "{test}:seq", "10"]) { continuation.resume(returning: $0) }
+            }
+        }
+        #expect((try? drawn.get())?.integerValue == 14)
+        let last = await append(a, "orders", 42)
+        #expect((try? last.get())?.first?.seq == 15)
+        #expect(await eventually { b.lastSeq == 15 })
+        #expect(b.current("orders")?.value == 42)
+        #expect(b.current("revenue")?.value == 7)
+        #expect(seenB.update { $0.map(\.lastSeq) } == [15], "only what changed since seq 4 is told, once")
+    }
+}
