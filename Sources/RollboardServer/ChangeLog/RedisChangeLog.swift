@@ -61,7 +61,7 @@ public final class RedisChangeLog: ChangeLog {
     }
 
     static let firstReconnectDelay = 0.1
-    static let maximumReconnectDelay = 5.0
+    static let maximumReconnectDelay = 2.0
 
     /// Connects to Redis, agrees on the shared epoch and loads the latest values, waiting (and logging) until Redis
     /// answers; then follows the stream.
