@@ -80,4 +80,14 @@ struct ConfigurationReloaderTests {
             #expect(try live.request("POST", "/api/v1/admin/reload", token: LiveServer.token).status == .forbidden)
         }
     }
+
+    @Test("a changed redis setting waits for a restart, and the one in use stays in force")
+    func redisNeedsRestart() {
+        var running = ServerSettings()
+        running.redis = RedisSettings(url: "redis://10.0.0.1:6379")
+        var file = running
+        file.redis = RedisSettings(url: "redis://10.0.0.2:6379", keyPrefix: "other")
+        #expect(ConfigurationReloader.restartOnly(before: running, after: file) == ["redis"])
+        #expect(ConfigurationReloader.merged(file: file, running: running).redis == running.redis)
+    }
 }

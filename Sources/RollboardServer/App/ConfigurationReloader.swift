@@ -89,6 +89,7 @@ public final class ConfigurationReloader: Sendable {
         merged.historyLength = running.historyLength
         merged.journalCompactionBytes = running.journalCompactionBytes
         merged.shutdownTimeout = running.shutdownTimeout
+        merged.redis = running.redis
         merged.limits.maxConnections = running.limits.maxConnections
         merged.limits.maxConnectionsPerAddress = running.limits.maxConnectionsPerAddress
         merged.limits.outboundHighWatermark = running.limits.outboundHighWatermark
@@ -111,6 +112,7 @@ public final class ConfigurationReloader: Sendable {
         if before.historyLength != after.historyLength { names.append("historyLength") }
         if before.journalCompactionBytes != after.journalCompactionBytes { names.append("journalCompactionBytes") }
         if before.shutdownTimeout != after.shutdownTimeout { names.append("shutdownTimeout") }
+        if before.redis != after.redis { names.append("redis") }
         if merged.limits != after.limits { names.append("limits") }
         return names
     }

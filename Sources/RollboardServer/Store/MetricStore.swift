@@ -149,14 +149,8 @@ public final class MetricStore: ChangeLog {
         target: WheelTarget,
         completion: @escaping @Sendable (Result<StoredWheel, StoreError>) -> Void
     ) {
-        enqueue({ seq, now in .wheel(StoredWheel(id: id, target: target, seq: seq, updatedAt: now)) }, count: 1) {
-            result in
-            completion(
-                result.map { change in
-                    guard case .wheel(let wheel) = change else { preconditionFailure("wheel record expected") }
-                    return wheel
-                }
-            )
+        commit({ seq, now in .wheel(StoredWheel(id: id, target: target, seq: seq, updatedAt: now)) }, completion) {
+            if case .wheel(let wheel) = $0 { wheel } else { nil }
         }
     }
 
@@ -167,15 +161,8 @@ public final class MetricStore: ChangeLog {
         color: String?,
         completion: @escaping @Sendable (Result<StoredText, StoreError>) -> Void
     ) {
-        enqueue(
-            { seq, now in .text(StoredText(id: id, text: text, color: color, seq: seq, updatedAt: now)) }, count: 1
-        ) { result in
-            completion(
-                result.map { change in
-                    guard case .text(let text) = change else { preconditionFailure("text record expected") }
-                    return text
-                }
-            )
+        commit({ seq, now in .text(StoredText(id: id, text: text, color: color, seq: seq, updatedAt: now)) }, completion) {
+            if case .text(let text) = $0 { text } else { nil }
         }
     }
 
@@ -186,14 +173,8 @@ public final class MetricStore: ChangeLog {
         completion: @escaping @Sendable (Result<StoredSlides, StoreError>) -> Void
     ) {
         precondition(!slides.isEmpty, "a carousel needs at least one slide")
-        enqueue({ seq, now in .slides(StoredSlides(id: id, slides: slides, seq: seq, updatedAt: now)) }, count: 1) {
-            result in
-            completion(
-                result.map { change in
-                    guard case .slides(let slides) = change else { preconditionFailure("slides record expected") }
-                    return slides
-                }
-            )
+        commit({ seq, now in .slides(StoredSlides(id: id, slides: slides, seq: seq, updatedAt: now)) }, completion) {
+            if case .slides(let slides) = $0 { slides } else { nil }
         }
     }
 
@@ -203,16 +184,10 @@ public final class MetricStore: ChangeLog {
         action: CarouselCommand.Action,
         completion: @escaping @Sendable (Result<StoredCarouselCommand, StoreError>) -> Void
     ) {
-        enqueue(
-            { seq, now in .carousel(StoredCarouselCommand(id: id, action: action, seq: seq, updatedAt: now)) }, count: 1
-        ) { result in
-            completion(
-                result.map { change in
-                    guard case .carousel(let command) = change else { preconditionFailure("carousel record expected") }
-                    return command
-                }
-            )
-        }
+        commit(
+            { seq, now in .carousel(StoredCarouselCommand(id: id, action: action, seq: seq, updatedAt: now)) },
+            completion
+        ) { if case .carousel(let command) = $0 { command } else { nil } }
     }
 
     /// Commits an operator's playlist command; like `append`, `completion` runs once it is durable.
@@ -221,15 +196,24 @@ public final class MetricStore: ChangeLog {
         action: StoredPlaylistCommand.Action,
         completion: @escaping @Sendable (Result<StoredPlaylistCommand, StoreError>) -> Void
     ) {
-        enqueue(
-            { seq, now in .playlist(StoredPlaylistCommand(id: id, action: action, seq: seq, updatedAt: now)) }, count: 1
-        ) { result in
+        commit(
+            { seq, now in .playlist(StoredPlaylistCommand(id: id, action: action, seq: seq, updatedAt: now)) },
+            completion
+        ) { if case .playlist(let command) = $0 { command } else { nil } }
+    }
+
+    /// Enqueues a one-record change and hands `completion` the stored form that `unwrap` takes out of it.
+    private func commit<Stored>(
+        _ makeRecord: (UInt64, Double) -> JournalRecord,
+        _ completion: @escaping @Sendable (Result<Stored, StoreError>) -> Void,
+        unwrap: @escaping @Sendable (StoreChange) -> Stored?
+    ) {
+        enqueue(makeRecord, count: 1) { result in
             completion(
                 result.map { change in
-                    guard case .playlist(let command) = change else { preconditionFailure("playlist record expected") }
-                    return command
-                }
-            )
+                    guard let stored = unwrap(change) else { preconditionFailure("the record enqueued comes back") }
+                    return stored
+                })
         }
     }
 
