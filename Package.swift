@@ -111,6 +111,11 @@ let package = Package(
             path: "Benchmarks/AnimationBenchmark",
             swiftSettings: swiftSettings
         ),
+        .target(
+            name: "RollboardTestSupport",
+            path: "Tests/RollboardTestSupport",
+            swiftSettings: swiftSettings
+        ),
         .testTarget(
             name: "RollboardAnimationTests",
             dependencies: ["RollboardAnimation"],
@@ -118,12 +123,12 @@ let package = Package(
         ),
         .testTarget(
             name: "RollboardNetTests",
-            dependencies: ["RollboardNet", "COpenSSL"],
+            dependencies: ["RollboardNet", "COpenSSL", "RollboardTestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "RollboardServerTests",
-            dependencies: ["RollboardServer", "RollboardNet", "RollboardAnimation"],
+            dependencies: ["RollboardServer", "RollboardNet", "RollboardAnimation", "RollboardTestSupport"],
             swiftSettings: swiftSettings
         ),
     ]

@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import RollboardTestSupport
 import Synchronization
 import Testing
 
@@ -248,7 +249,7 @@ struct RedisConnectionTests {
 
     @Test("connecting to a port where nothing listens fails fast with connectFailed")
     func connectRefused() async throws {
-        let port = try RedisServerProcess.freePort()
+        let port = try LoopbackPort.free()
         let redis = try connection("redis://127.0.0.1:\(port)")
         let started = ContinuousClock.now
         let error = try #require(await redis.connected().failure)

@@ -1,4 +1,5 @@
 import Foundation
+import RollboardTestSupport
 
 #if canImport(Glibc)
 import Glibc
@@ -39,7 +40,7 @@ final class RedisServerProcess {
         guard let executable = Self.executablePath else {
             throw TestClientError(description: "redis-server is not on PATH (and ROLLBOARD_REQUIRE_REDIS=1 is set)")
         }
-        port = try Self.freePort()
+        port = try LoopbackPort.free()
         folder = NSTemporaryDirectory() + "rollboard-redis-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         var all = ["--bind"] + bind + ["--save", "", "--appendonly", "no", "--daemonize", "no"]
@@ -51,7 +52,7 @@ final class RedisServerProcess {
         } else {
             all += ["--port", "\(port)"]
         }
-        processIdentifier = try Self.spawn(executable, arguments: all + arguments)
+        processIdentifier = try ChildProcess.spawn(executable, arguments: all + arguments)
         do {
             try waitUntilListening()
         } catch {
@@ -87,47 +88,6 @@ final class RedisServerProcess {
         return !hasExited
     }
 
-    private typealias AddCloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
-
-    /// glibc's `posix_spawn_file_actions_addclosefrom_np` (2.34+), looked up at run time: Swift's Glibc module does
-    /// not import GNU extensions.
-    private static let addCloseFrom: AddCloseFrom? = {
-        // A null handle is RTLD_DEFAULT: every loaded library.
-        guard let symbol = dlsym(nil, "posix_spawn_file_actions_addclosefrom_np") else { return nil }
-        return unsafeBitCast(symbol, to: AddCloseFrom.self)
-    }()
-
-    /// Starts `executable` with standard input and output on /dev/null and no other descriptor inherited.
-    private static func spawn(_ executable: String, arguments: [String]) throws -> pid_t {
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
-        guard let addCloseFrom, addCloseFrom(&actions, 3) == 0 else {
-            throw TestClientError(description: "posix_spawn_file_actions_addclosefrom_np is unavailable (glibc < 2.34)")
-        }
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var noSignals = sigset_t()
-        sigemptyset(&noSignals)
-        posix_spawnattr_setsigmask(&attributes, &noSignals)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
-
-        let argv = ([executable] + arguments).map { strdup($0) }
-        defer { argv.forEach { free($0) } }
-        let environment = ProcessInfo.processInfo.environment.map { strdup("\($0.key)=\($0.value)") }
-        defer { environment.forEach { free($0) } }
-        var pid = pid_t()
-        let status = posix_spawn(&pid, executable, &actions, &attributes, argv + [nil], environment + [nil])
-        guard status == 0 else {
-            throw TestClientError(description: "cannot start \(executable): \(String(cString: strerror(status)))")
-        }
-        return pid
-    }
-
     /// The server's log, for failure messages.
     var log: String {
         (try? String(contentsOfFile: folder + "/redis.log", encoding: .utf8)) ?? ""
@@ -139,47 +99,10 @@ final class RedisServerProcess {
             guard isRunning else {
                 throw TestClientError(description: "redis-server exited at once: \(log)")
             }
-            if Self.accepts(port: port) { return }
+            if LoopbackPort.accepts(port) { return }
             usleep(20_000)
         }
         throw TestClientError(description: "redis-server did not listen on \(port) within 10 s: \(log)")
-    }
-
-    /// Whether a TCP connect to 127.0.0.1:`port` succeeds.
-    private static func accepts(port: Int) -> Bool {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { return false }
-        defer { close(fd) }
-        var address = loopback(port: port)
-        return withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
-            }
-        }
-    }
-
-    /// A port on 127.0.0.1 that was free a moment ago: bound with port 0, read back, released.
-    static func freePort() throws -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw TestClientError(description: "socket: \(String(cString: strerror(errno)))") }
-        defer { close(fd) }
-        var address = loopback(port: 0)
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0
-            }
-        }
-        guard bound else { throw TestClientError(description: "bind: \(String(cString: strerror(errno)))") }
-        return Int(UInt16(bigEndian: address.sin_port))
-    }
-
-    private static func loopback(port: Int) -> sockaddr_in {
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = UInt16(port).bigEndian
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        return address
     }
 }
 
