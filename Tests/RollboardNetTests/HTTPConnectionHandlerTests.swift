@@ -59,8 +59,15 @@ struct HTTPConnectionHandlerTests {
         let requests = 300
         let handler = SizedResponseHandler(bodyBytes: 64 * 1024)
         let highWatermark = 256 * 1024
-        try withInspectableServer(handler: handler, configure: { $0.outboundHighWatermark = highWatermark }) {
-            server, connections in
+        // The close timeout is long here: this test is about the watermark, and a loaded machine (other suites run
+        // alongside) can keep the client from reading for longer than the default 5 s.
+        try withInspectableServer(
+            handler: handler,
+            configure: {
+                $0.outboundHighWatermark = highWatermark
+                $0.closeTimeout = .seconds(60)
+            }
+        ) { server, connections in
             let client = try TestClient(port: server.localPort, timeout: 20, receiveBufferBytes: 8 * 1024)
             try client.write(pipelinedRequests(requests))
             #expect(eventually { connections().first.map { !$0.isWritable } ?? false })
@@ -89,6 +96,7 @@ struct HTTPConnectionHandlerTests {
             configure: {
                 $0.outboundHighWatermark = 64 * 1024
                 $0.outboundLowWatermark = 16 * 1024
+                $0.closeTimeout = .seconds(60)  // about order and completeness, not the close timeout
             }
         ) { server, _ in
             let client = try TestClient(port: server.localPort, timeout: 20, receiveBufferBytes: 4 * 1024)

@@ -32,7 +32,8 @@ public protocol ChangeLog: AnyObject, Sendable {
 
     /// Commits a carousel's new slides (at least one).
     func setSlides(
-        _ id: String, slides: [ProducerSlide], completion: @escaping @Sendable (Result<StoredSlides, StoreError>) -> Void)
+        _ id: String, slides: [ProducerSlide],
+        completion: @escaping @Sendable (Result<StoredSlides, StoreError>) -> Void)
 
     /// Commits a producer's command to a carousel: an event, which moves the screens that see it and is not kept in
     /// the snapshot.

@@ -74,7 +74,8 @@ struct RedisKeys: Sendable {
         else { return nil }
         var record = relative.restamped(adding: firstSeq)
         if let policies = values["p"], case .metrics(var metrics) = record {
-            let names = String(decoding: policies, as: UTF8.self).split(separator: ",", omittingEmptySubsequences: false)
+            let text = String(decoding: policies, as: UTF8.self)
+            let names = text.split(separator: ",", omittingEmptySubsequences: false)
             for (index, name) in names.enumerated() where index < metrics.count {
                 metrics[index].policy = QueuePolicy(rawValue: String(name))
             }

@@ -4,7 +4,8 @@ import RollboardNet
 import Synchronization
 
 /// Every configured dashboard's hub and playlist's clock, fed by every change the change log commits (values,
-/// targets, texts, slides and carousel commands) and told when its feed stalls; a reload (``reconfigure(_:)``) changes them without dropping screens.
+/// targets, texts, slides, carousel and playlist commands) and told when its feed stalls; a reload
+/// (``reconfigure(_:)``) changes them without dropping screens.
 public final class DashboardDirectory: Sendable {
     /// What a reload changed, by id.
     public struct ReloadReport: Sendable, Equatable {
