@@ -19,7 +19,7 @@ public struct StructuredLogHandler: LogHandler {
     public let format: Format
     public var logLevel: Logger.Level = .info
     public var metadata: Logger.Metadata = [:]
-    private let write: @Sendable (String) -> Void
+    private let output: @Sendable (String) -> Void
     private let now: @Sendable () -> Double
 
     /// - Parameters:
@@ -30,9 +30,9 @@ public struct StructuredLogHandler: LogHandler {
     ) {
         self.label = label
         self.format = format
-        self.write = write ?? { line in
-            var bytes = Array(line.utf8)
-            _ = bytes.withUnsafeMutableBytes { Glibc.write(2, $0.baseAddress, $0.count) }
+        self.output = write ?? { line in
+            let bytes = Array(line.utf8)
+            _ = bytes.withUnsafeBytes { writeAll(2, $0) }
         }
         self.now = now ?? { wallClock() }
     }
@@ -57,7 +57,7 @@ public struct StructuredLogHandler: LogHandler {
             line = "{" + fields.map { key, value in "\(JSONText.quoted(key)):\(JSONText.quoted(value))" }
                 .joined(separator: ",") + "}"
         }
-        write(line + "\n")
+        output(line + "\n")
     }
 
     /// `value` bare when it is printable ASCII without spaces, quotes, `=` or `\`; else quoted and escaped as JSON.
@@ -84,5 +84,16 @@ public struct StructuredLogHandler: LogHandler {
         return padded(Int(parts.tm_year) + 1900, 4) + "-" + padded(Int(parts.tm_mon) + 1, 2) + "-"
             + padded(Int(parts.tm_mday), 2) + "T" + padded(Int(parts.tm_hour), 2) + ":" + padded(Int(parts.tm_min), 2)
             + ":" + padded(Int(parts.tm_sec), 2) + "." + padded(milliseconds, 3) + "Z"
+    }
+}
+
+/// Writes all of `bytes` to descriptor `fd`, going on after short writes and interrupted calls.
+private func writeAll(_ fd: Int32, _ bytes: UnsafeRawBufferPointer) {
+    var offset = 0
+    while offset < bytes.count {
+        let written = write(fd, bytes.baseAddress! + offset, bytes.count - offset)
+        if written < 0 && errno == EINTR { continue }
+        guard written > 0 else { return }
+        offset += written
     }
 }
