@@ -15,6 +15,9 @@ public protocol ChangeLog: AnyObject, Sendable {
     /// Why changes are refused right now, or `nil` while they are accepted.
     var failure: StoreError? { get }
 
+    /// Whether the log's changes reach this node (`false` while Redis is out of reach; always `true` for the journal).
+    var isFeedLive: Bool { get }
+
     /// How long the oldest change not yet confirmed has waited, in seconds; `nil` when none waits.
     var unconfirmedSeconds: Double? { get }
 

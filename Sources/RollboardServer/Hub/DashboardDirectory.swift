@@ -113,10 +113,13 @@ public final class DashboardDirectory: Sendable {
         -> DashboardHub
     {
         let parts = try hubParts(dashboard, configuration)
-        return DashboardHub(
+        let hub = DashboardHub(
             dashboardID: dashboard.id, helloDashboard: parts.hello, tiles: parts.tiles,
             tilesByMetric: parts.tilesByMetric, updatedAt: parts.updatedAt, configuration: parts.configuration,
             epoch: store.epoch, storeSeq: store.lastSeq, clock: clock, metrics: metrics, logger: logger)
+        // A dashboard added while the feed is stale (a reload during a Redis outage) says so to its screens too.
+        if !store.isFeedLive { hub.setFeed(live: false) }
+        return hub
     }
 
     private func hubParts(_ dashboard: DashboardConfiguration, _ configuration: RollboardConfiguration) throws -> (

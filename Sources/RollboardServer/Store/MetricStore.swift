@@ -411,6 +411,9 @@ public final class MetricStore: ChangeLog {
         state.withLock { StoreSnapshot(model: $0.model) }
     }
 
+    /// The journal's changes always reach this node's subscribers.
+    public var isFeedLive: Bool { true }
+
     /// The journal's changes always reach this node's subscribers: `observer` is never called.
     public func observeFeed(_ observer: @escaping @Sendable (Bool) -> Void) {}
 
