@@ -248,4 +248,54 @@ struct ServerSocketTests {
         #expect(drained == 8 << 20)
         #expect(eventually { stuckConnection.isWritable })
     }
+
+    @Test("bytes sent and a close made from the drain callback all reach the peer before the FIN")
+    func closeFromDrainCallback() throws {
+        // More than the kernel's send buffer takes (at most 4 MiB by default), so some of it waits in ours.
+        let first = 16 << 20
+        let last = [UInt8](repeating: 0x62, count: 8 << 20 - 4) + Array("done".utf8)
+        let handlers = Mutex<[LastWordsHandler]>([])
+        var configuration = ServerConfiguration(host: "127.0.0.1", port: 0)
+        configuration.outboundHighWatermark = 256 * 1024
+        configuration.outboundLowWatermark = 0  // the drain callback comes only once everything buffered is written
+        let server = Server(configuration: configuration, logger: Logger(label: "test")) { _ in
+            let handler = LastWordsHandler(first: [UInt8](repeating: 0x61, count: first), last: last)
+            handlers.withLock { $0.append(handler) }
+            return handler
+        }
+        try server.start()
+        defer { server.shutdown() }
+
+        let client = try TestClient(port: server.localPort, timeout: 20, receiveBufferBytes: 8 * 1024)
+        let received = try client.readToEnd()
+        let handler = try #require(handlers.withLock { $0.first })
+        #expect(handler.drains.load(ordering: .relaxed) == 1)
+        #expect(received.count == first + last.count)
+        #expect(received.suffix(4) == Array("done".utf8))
+    }
+}
+
+/// Sends `first` as soon as the connection is up; when that has drained, sends `last` and closes at once.
+private final class LastWordsHandler: ConnectionHandler, Sendable {
+    let first: [UInt8]
+    let last: [UInt8]
+    /// How many times the connection drained.
+    let drains = Atomic<Int>(0)
+
+    init(first: [UInt8], last: [UInt8]) {
+        self.first = first
+        self.last = last
+    }
+
+    func connectionDidBecomeActive(_ connection: Connection) { connection.send(first) }
+    func connection(_ connection: Connection, didRead bytes: UnsafeRawBufferPointer) {}
+    func connectionDidReadEOF(_ connection: Connection) { connection.close() }
+    func connectionDidDrain(_ connection: Connection) {
+        guard drains.add(1, ordering: .relaxed).newValue == 1 else { return }
+        connection.send(last)
+        connection.close()
+    }
+    func connection(_ connection: Connection, tick now: ContinuousClock.Instant) {}
+    func connectionShouldShutDown(_ connection: Connection) { connection.close() }
+    func connectionDidClose(_ connection: Connection) {}
 }

@@ -255,6 +255,8 @@ final class Connection: @unchecked Sendable {  // Mutable state is confined to `
         }
         disarmWriteSource()
         updateBuffered()
+        // The drain callback inside `updateBuffered` may have sent more and closed; the FIN waits for those bytes.
+        guard outbound.isEmpty else { return }
         if case .closing = state, !sentFIN {
             sentFIN = true
             shutdown(fd, Int32(SHUT_WR))

@@ -32,7 +32,7 @@ public struct StructuredLogHandler: LogHandler {
         self.format = format
         self.output = write ?? { line in
             let bytes = Array(line.utf8)
-            _ = bytes.withUnsafeBytes { writeAll(2, $0) }
+            bytes.withUnsafeBytes { writeAll(2, $0) }
         }
         self.now = now ?? { wallClock() }
     }
