@@ -121,4 +121,47 @@ struct DashboardDirectoryTests {
         #expect(hello.contains(#""visitors":{"d":[0,0,0,0,0],"negative":false,"target":0,"#), "\(hello)")
         #expect(hello.contains(#""revenue":{"d":[1000,2000,0,0]"#), "\(hello)")
     }
+
+    @Test(
+        "a dashboard a reload adds while Redis is down tells its screens the feed is stale, and live once it is back",
+        .enabled(if: RedisTestServer.shouldRun))
+    func dashboardAddedDuringAnOutageStartsStale() async throws {
+        let demo = try String(contentsOfFile: Self.repositoryRoot + "/config/dashboards/demo.yaml", encoding: .utf8)
+        let lobby = """
+            id: lobby
+            title: Lobby
+            grid: { columns: 1, rows: 1 }
+            tiles:
+              - id: visitors
+                type: odometer
+                title: Visitors online
+                position: { column: 1, row: 1 }
+                columns: 5
+            """
+        let before = try RollboardConfiguration.parse(serverYAML: nil, dashboards: [("demo.yaml", demo)])
+        let after = try RollboardConfiguration.parse(
+            serverYAML: nil, dashboards: [("demo.yaml", demo), ("lobby.yaml", lobby)])
+        let redis = try RedisTestServer()
+        var logger = Logger(label: "test.redis")
+        logger.logLevel = .critical
+        let log = try RedisChangeLog(settings: RedisSettings(url: redis.url), logger: logger)
+        defer { log.close() }
+        let directory = try DashboardDirectory(
+            configuration: before, store: log, metrics: ServerMetrics(), logger: logger)
+
+        redis.stop()
+        #expect(await eventually { !log.isFeedLive })
+        let report = try directory.reconfigure(after)
+        #expect(report.added == ["lobby"])
+        let sink = RecordingSink()
+        _ = try #require(directory.hub("lobby")).connect(sink, fps: nil)
+        let stale = #"{"type":"status","feed":"stale"}"#
+        let live = #"{"type":"status","feed":"live"}"#
+        #expect(await eventually { sink.texts.contains(stale) }, "\(sink.texts)")
+
+        try redis.start()
+        #expect(await eventually(15) { sink.texts.contains(live) }, "\(sink.texts)")
+        let feed = sink.texts.filter { $0 == stale || $0 == live }
+        #expect(feed == [stale, live])
+    }
 }
