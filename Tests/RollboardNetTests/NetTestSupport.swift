@@ -218,8 +218,7 @@ func openDescriptorCount() -> Int {
 func socketDescriptorCount(localPort port: Int) -> Int {
     var inodes = Set<String>()
     for table in ["/proc/self/net/tcp", "/proc/self/net/tcp6"] {
-        guard let text = try? String(contentsOfFile: table, encoding: .utf8) else { continue }
-        for line in text.split(separator: "\n").dropFirst() {
+        for line in readProcFile(table).split(separator: "\n").dropFirst() {
             let fields = line.split(separator: " ")
             guard fields.count > 9, let local = fields[1].split(separator: ":").last,
                 Int(local, radix: 16) == port
@@ -235,6 +234,23 @@ func socketDescriptorCount(localPort port: Int) -> Int {
         else { return false }
         return inodes.contains(String(target.dropFirst(8).dropLast()))
     }.count
+}
+
+/// The whole of a /proc file: read until the end, as such files report no size and come a page per read
+/// (`String(contentsOfFile:)` stops after the first 4 KiB of `/proc/self/net/tcp`).
+func readProcFile(_ path: String) -> String {
+    let fd = open(path, O_RDONLY | O_CLOEXEC)
+    guard fd >= 0 else { return "" }
+    defer { close(fd) }
+    var bytes: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+    while true {
+        let count = read(fd, &chunk, chunk.count)
+        if count < 0, errno == EINTR { continue }
+        guard count > 0 else { break }
+        bytes += chunk[..<count]
+    }
+    return String(decoding: bytes, as: UTF8.self)
 }
 
 /// Polls `condition` until it holds or `seconds` pass (for state that settles asynchronously, never as an assertion of timing).

@@ -128,22 +128,6 @@ func clientSocketCount(remotePort port: Int) -> Int {
     }.count
 }
 
-/// The whole of a /proc file: read until the end, as such files report no size and come a page per read.
-private func readProcFile(_ path: String) -> String {
-    let fd = open(path, O_RDONLY | O_CLOEXEC)
-    guard fd >= 0 else { return "" }
-    defer { close(fd) }
-    var bytes: [UInt8] = []
-    var chunk = [UInt8](repeating: 0, count: 64 * 1024)
-    while true {
-        let count = read(fd, &chunk, chunk.count)
-        if count < 0, errno == EINTR { continue }
-        guard count > 0 else { break }
-        bytes += chunk[..<count]
-    }
-    return String(decoding: bytes, as: UTF8.self)
-}
-
 /// Polls `condition` every 10 ms until it holds or `seconds` pass; returns whether it held.
 func waitUntil(within seconds: Double = 5, _ condition: () async -> Bool) async -> Bool {
     let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
