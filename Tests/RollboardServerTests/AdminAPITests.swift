@@ -217,7 +217,7 @@ struct AdminAPIScreensTests {
         }
     }
 
-    @Test("reload and an announcement reach every screen of the dashboard; a screen that joins gets the announcement")
+    @Test("reload and an announcement are sequenced changes that reach every screen; a screen that joins gets it")
     func reloadAndAnnounce() throws {
         try withLiveServer { live in
             let first = try Screen(live.webSocket("/ws?dashboard=demo"))
@@ -228,17 +228,19 @@ struct AdminAPIScreensTests {
 
             let reload = try adminPost(live, "/api/v1/admin/dashboards/demo/reload")
             #expect(reload.status == .accepted)
-            #expect(reload.text == #"{"dashboard":"demo","screens":2}"#)
+            let reloadSeq = try #require(try jsonObject(reload.body)["seq"] as? Int)
+            #expect(reload.text == #"{"dashboard":"demo","screens":2,"seq":\#(reloadSeq)}"#)
+            #expect(live.changeLog.lastSeq == UInt64(reloadSeq))
             _ = try first.awaitMessage("reload")
             _ = try second.awaitMessage("reload")
 
             let announce = try adminPost(
                 live, "/api/v1/admin/dashboards/demo/announce", #"{"text":"Fire drill at 3 pm","seconds":20}"#)
-            #expect(announce.text == #"{"dashboard":"demo","screens":2,"seconds":20}"#)
+            #expect(announce.text == #"{"dashboard":"demo","screens":2,"seconds":20,"seq":\#(reloadSeq + 1)}"#)
             for screen in [first, second] {
                 let message = try screen.awaitMessage("announce")
                 #expect(message["text"] as? String == "Fire drill at 3 pm")
-                #expect(message["seconds"] as? Double == 20)
+                #expect((message["seconds"] as? Double).map { $0 > 19 && $0 <= 20 } == true, "what is left of 20 s")
             }
             let late = try Screen(live.webSocket("/ws?dashboard=demo"))
             _ = try late.hello()

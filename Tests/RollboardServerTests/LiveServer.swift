@@ -69,6 +69,9 @@ final class LiveServer {
     /// The port the server listens on.
     var port: Int { node.port }
 
+    /// The node's change log.
+    var changeLog: any ChangeLog { node.changeLog }
+
     /// How many connections the server holds open right now.
     var connectionCount: Int { node.server.connectionCount }
 

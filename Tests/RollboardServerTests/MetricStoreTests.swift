@@ -292,6 +292,35 @@ struct MetricStoreTests {
         compacted.close()
     }
 
+    @Test("an operator's announcements and reloads are numbered in the one sequence, journaled, and leave no state")
+    func screenCommandsAreSequenced() async throws {
+        defer { folder.remove() }
+        let store = try open()
+        let seen = Synchronized<[StoreChange]>([])
+        store.subscribe { change in seen.update { $0.append(change) } }
+        var commands: [StoredScreenCommand] = []
+        for action in [
+            StoredScreenCommand.Action.announce(dashboard: "demo", text: "Fire drill at 3 — ünïcode", seconds: 20),
+            .reloadDashboard("demo"), .reloadPlaylist("wall"), .announce(dashboard: "demo", text: "", seconds: 0),
+        ] {
+            commands.append(try await withCheckedContinuation { continuation in
+                store.commandScreens(action) { continuation.resume(returning: $0) }
+            }.get())
+        }
+        _ = try await store.append("revenue", 2)
+        #expect(commands.map(\.seq) == [1, 2, 3, 4])
+        #expect(commands[0].action == .announce(dashboard: "demo", text: "Fire drill at 3 — ünïcode", seconds: 20))
+        #expect(commands[0].updatedAt == 1000)
+        #expect(seen.update { $0.prefix(4) } == commands.map(StoreChange.screens)[...])
+        store.close()
+
+        let reopened = try open()
+        #expect(reopened.statistics.recoveredRecords == 5, "every command record reads back whole")
+        #expect(reopened.lastSeq == 5)
+        #expect(reopened.current("revenue")?.seq == 5)
+        reopened.close()
+    }
+
     @Test("compaction keeps texts and slides in the snapshot, and a restart after it shows the latest ones")
     func textAndSlidesCompaction() async throws {
         defer { folder.remove() }

@@ -72,7 +72,7 @@ struct PlaylistHubTests {
         }
     }
 
-    @Test("an admin holds, shows an entry and resumes; the state is listed; a joining screen lands on the current entry")
+    @Test("an admin holds, shows, resumes and reloads; the state is listed; a joining screen lands on the current entry")
     func remoteControl() throws {
         try withLiveServer(extraFiles: Self.files) { live in
             func post(_ path: String, _ body: String? = nil) throws -> [String: Any] {
@@ -97,6 +97,12 @@ struct PlaylistHubTests {
             #expect(resumed["held"] as? Bool == false)
             try follower.read(switches: 3)
             #expect(follower.switches.map(\.dashboard).contains("demo"), "the rotation goes on after resume")
+
+            let before = live.changeLog.lastSeq
+            let reloaded = try post("/api/v1/admin/playlists/wall/reload")
+            #expect(reloaded["id"] as? String == "wall")
+            #expect(live.changeLog.lastSeq == before + 1, "a reload is a change in the one sequence")
+            _ = try follower.screen.awaitMessage("reload")
 
             let screens = try live.request("GET", "/api/v1/screens", token: LiveServer.adminToken)
             #expect(screens.text.contains(#""playlist":"wall""#))

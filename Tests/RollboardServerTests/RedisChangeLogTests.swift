@@ -120,6 +120,29 @@ struct RedisChangeLogTests {
         #expect(await eventually { seenB.update { $0 } == [.playlist(held)] })
     }
 
+    @Test("an operator's announcement and reloads reach every node with the moment they were committed")
+    func screenCommands() async throws {
+        let redis = try RedisTestServer()
+        let a = try node(redis)
+        let b = try node(redis)
+        defer {
+            a.close()
+            b.close()
+        }
+        let seenB = record(b)
+        var commands: [StoredScreenCommand] = []
+        for action in [
+            StoredScreenCommand.Action.announce(dashboard: "demo", text: "Fire drill", seconds: 20),
+            .reloadDashboard("demo"), .reloadPlaylist("wall"),
+        ] {
+            commands.append(try await withCheckedContinuation { continuation in
+                a.commandScreens(action) { continuation.resume(returning: $0) }
+            }.get())
+        }
+        #expect(commands.map(\.seq) == [1, 2, 3])
+        #expect(await eventually { seenB.update { $0 } == commands.map(StoreChange.screens) })
+    }
+
     @Test("a node that starts after the stream was trimmed takes the trimmed ids' latest values from the hash")
     func startAfterTrim() async throws {
         let redis = try RedisTestServer()

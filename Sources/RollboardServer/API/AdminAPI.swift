@@ -81,17 +81,21 @@ public final class AdminAPI: Sendable {
             listScreens(respond: respond)
         case let s where s.count == 6 && s[0...3] == ["api", "v1", "admin", "dashboards"] && s[5] == "reload":
             try allow("POST")
-            let hub = try hub(s[4])
-            hub.reload()
-            logger.notice("screens reloaded", metadata: ["dashboard": "\(s[4])"])
-            respond(accepted(dashboard: s[4], extra: []))
+            _ = try hub(s[4])
+            commandScreens(.reloadDashboard(s[4]), respond: respond) { [self] command in
+                logger.notice("screens reloaded", metadata: ["dashboard": "\(s[4])"])
+                return accepted(dashboard: s[4], extra: [JSONMember("seq", .number(command.seq))])
+            }
         case let s where s.count == 6 && s[0...3] == ["api", "v1", "admin", "dashboards"] && s[5] == "announce":
             try allow("POST")
-            let hub = try hub(s[4])
+            _ = try hub(s[4])
             let (text, seconds) = try announcement(request)
-            hub.announce(text, seconds: seconds)
-            logger.notice("announcement shown", metadata: ["dashboard": "\(s[4])", "seconds": "\(seconds)"])
-            respond(accepted(dashboard: s[4], extra: [JSONMember("seconds", .number(seconds))]))
+            let action = StoredScreenCommand.Action.announce(dashboard: s[4], text: text, seconds: seconds)
+            commandScreens(action, respond: respond) { [self] command in
+                logger.notice("announcement shown", metadata: ["dashboard": "\(s[4])", "seconds": "\(seconds)"])
+                let extra = [JSONMember("seconds", .number(seconds)), JSONMember("seq", .number(command.seq))]
+                return accepted(dashboard: s[4], extra: extra)
+            }
         case ["api", "v1", "admin", "reload"]:
             try allow("POST")
             guard let reloader else { throw .notFound("not_found", "this server was not started from a config folder") }
@@ -110,9 +114,16 @@ public final class AdminAPI: Sendable {
             case "resume": action = .resume
             case "show": action = .show(entry: try entry(request, of: playlist.configuration))
             case "reload":
-                playlist.reload()
-                logger.notice("playlist controlled", metadata: ["playlist": "\(s[4])", "action": "reload"])
-                return playlistStatus(playlist, status: .accepted, respond: respond)
+                // Answered with the playlist's status once committed; every node's screens reload as it arrives.
+                return api.store.commandScreens(.reloadPlaylist(s[4])) { [self] result in
+                    switch result {
+                    case .success:
+                        logger.notice("playlist controlled", metadata: ["playlist": "\(s[4])", "action": "reload"])
+                        playlistStatus(playlist, status: .accepted, respond: respond)
+                    case .failure(let error):
+                        respond(APIError.storeUnavailable(error).response)
+                    }
+                }
             default: throw .notFound("not_found", "no such endpoint: \(path) (hold, resume, show or reload)")
             }
             // Through the change log, so every node's screens follow; answered once this node has applied it.
@@ -145,6 +156,20 @@ public final class AdminAPI: Sendable {
     }
 
     // MARK: Screens
+
+    /// Commits `action` through the change log, so the screens on every node follow it, and answers with `response`
+    /// once it is durable (503 when the change log refuses it).
+    private func commandScreens(
+        _ action: StoredScreenCommand.Action, respond: @escaping @Sendable (HTTPResponse) -> Void,
+        response: @escaping @Sendable (StoredScreenCommand) -> HTTPResponse
+    ) {
+        api.store.commandScreens(action) { result in
+            switch result {
+            case .success(let command): respond(response(command))
+            case .failure(let error): respond(APIError.storeUnavailable(error).response)
+            }
+        }
+    }
 
     /// The hub of dashboard `id`, or 404.
     private func hub(_ id: String) throws(APIError) -> DashboardHub {

@@ -49,6 +49,12 @@ public protocol ChangeLog: AnyObject, Sendable {
         _ id: String, action: StoredPlaylistCommand.Action,
         completion: @escaping @Sendable (Result<StoredPlaylistCommand, StoreError>) -> Void)
 
+    /// Commits an operator's command to the screens of a dashboard or playlist (an announcement, a reload): an event
+    /// that every node passes on to its screens, not kept in the snapshot.
+    func commandScreens(
+        _ action: StoredScreenCommand.Action,
+        completion: @escaping @Sendable (Result<StoredScreenCommand, StoreError>) -> Void)
+
     /// Registers `handler` for every change committed from now on, in sequence order. It should hand work off
     /// quickly.
     func subscribe(_ handler: @escaping @Sendable (StoreChange) -> Void)

@@ -217,6 +217,16 @@ public final class RedisChangeLog: ChangeLog {
         }
     }
 
+    public func commandScreens(
+        _ action: StoredScreenCommand.Action,
+        completion: @escaping @Sendable (Result<StoredScreenCommand, StoreError>) -> Void
+    ) {
+        let command = StoredScreenCommand(action: action, seq: 0, updatedAt: clock())
+        commit(.screens(command), count: 1, latest: []) { result in
+            completion(result.map { StoredScreenCommand(action: action, seq: $0, updatedAt: command.updatedAt) })
+        }
+    }
+
     public func subscribe(_ handler: @escaping @Sendable (StoreChange) -> Void) {
         subscribers.withLock { $0.append(handler) }
     }

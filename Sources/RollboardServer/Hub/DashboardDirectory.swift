@@ -100,11 +100,27 @@ public final class DashboardDirectory: Sendable {
                 for hub in hubs { hub.apply(change, toMetric: command.id, seq: command.seq) }
             case .playlist(let command):
                 state.withLock { $0.playlists[command.id] }?.apply(command)
+            case .screens(let command):
+                apply(command)
             }
         }
         store.observeFeed { [weak self] live in
             guard let self else { return }
             for hub in state.withLock({ Array($0.hubs.values) }) { hub.setFeed(live: live) }
+        }
+    }
+
+    /// Passes an operator's command on to this node's screens; an announcement shows for what is left of its seconds
+    /// (none, once they ran out while this node caught up).
+    private func apply(_ command: StoredScreenCommand) {
+        switch command.action {
+        case .announce(let dashboard, let text, _):
+            guard let seconds = command.secondsLeft(at: wallClock()) else { return }
+            hub(dashboard)?.announce(text, seconds: seconds)
+        case .reloadDashboard(let dashboard):
+            hub(dashboard)?.reload()
+        case .reloadPlaylist(let playlist):
+            self.playlist(playlist)?.reload()
         }
     }
 

@@ -6,7 +6,8 @@
 /// target kind: UInt8 (0 progress, 1 index), progress: Float64 or index: Int64, updatedAt`), 3 = a text tile's
 /// message (see `StoredText.encode(into:)`), 4 = a carousel's slides (see `StoredSlides.encode(into:)`), 5 = a
 /// producer's carousel command (see `StoredCarouselCommand.encode(into:)`), 6 = an operator's playlist command (see
-/// `StoredPlaylistCommand.encode(into:)`). Strings are `byte count: UInt32 LE | UTF-8`.
+/// `StoredPlaylistCommand.encode(into:)`), 7 = an operator's command to screens (see
+/// `StoredScreenCommand.encode(into:)`). Strings are `byte count: UInt32 LE | UTF-8`.
 enum JournalRecord: Equatable {
     case metrics([StoredMetric])
     case wheel(StoredWheel)
@@ -14,6 +15,7 @@ enum JournalRecord: Equatable {
     case slides(StoredSlides)
     case carousel(StoredCarouselCommand)
     case playlist(StoredPlaylistCommand)
+    case screens(StoredScreenCommand)
 
     /// Bytes of the frame header (length and CRC).
     static let frameHeaderSize = 8
@@ -28,6 +30,7 @@ enum JournalRecord: Equatable {
         case .slides(let slides): slides.seq
         case .carousel(let command): command.seq
         case .playlist(let command): command.seq
+        case .screens(let command): command.seq
         }
     }
 
@@ -40,6 +43,7 @@ enum JournalRecord: Equatable {
         case .slides(let slides): slides.updatedAt
         case .carousel(let command): command.updatedAt
         case .playlist(let command): command.updatedAt
+        case .screens(let command): command.updatedAt
         }
     }
 
@@ -65,6 +69,9 @@ enum JournalRecord: Equatable {
         case .playlist(var command):
             command.seq += base
             return .playlist(command)
+        case .screens(var command):
+            command.seq += base
+            return .screens(command)
         }
     }
 
@@ -77,6 +84,7 @@ enum JournalRecord: Equatable {
         case .slides(let slides): .slides(slides)
         case .carousel(let command): .carousel(command)
         case .playlist(let command): .playlist(command)
+        case .screens(let command): .screens(command)
         }
     }
 
@@ -113,6 +121,9 @@ enum JournalRecord: Equatable {
             command.encode(into: &writer)
         case .playlist(let command):
             writer.write(UInt8(6))
+            command.encode(into: &writer)
+        case .screens(let command):
+            writer.write(UInt8(7))
             command.encode(into: &writer)
         }
         return writer.bytes
@@ -161,6 +172,9 @@ enum JournalRecord: Equatable {
         case 6:
             guard let command = StoredPlaylistCommand(reader: &reader) else { return nil }
             self = .playlist(command)
+        case 7:
+            guard let command = StoredScreenCommand(reader: &reader) else { return nil }
+            self = .screens(command)
         default:
             return nil
         }

@@ -202,6 +202,16 @@ public final class MetricStore: ChangeLog {
         ) { if case .playlist(let command) = $0 { command } else { nil } }
     }
 
+    /// Commits an operator's command to screens; like `append`, `completion` runs once it is durable.
+    public func commandScreens(
+        _ action: StoredScreenCommand.Action,
+        completion: @escaping @Sendable (Result<StoredScreenCommand, StoreError>) -> Void
+    ) {
+        commit({ seq, now in .screens(StoredScreenCommand(action: action, seq: seq, updatedAt: now)) }, completion) {
+            if case .screens(let command) = $0 { command } else { nil }
+        }
+    }
+
     /// Enqueues a one-record change and hands `completion` the stored form that `unwrap` takes out of it.
     private func commit<Stored>(
         _ makeRecord: (UInt64, Double) -> JournalRecord,

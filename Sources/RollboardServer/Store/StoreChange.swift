@@ -11,6 +11,8 @@ public enum StoreChange: Sendable, Equatable {
     case carousel(StoredCarouselCommand)
     /// An operator's command to a playlist.
     case playlist(StoredPlaylistCommand)
+    /// An operator's command to the screens of a dashboard or playlist.
+    case screens(StoredScreenCommand)
 
     /// The highest sequence number in the change.
     public var lastSeq: UInt64 {
@@ -21,6 +23,7 @@ public enum StoreChange: Sendable, Equatable {
         case .slides(let slides): slides.seq
         case .carousel(let command): command.seq
         case .playlist(let command): command.seq
+        case .screens(let command): command.seq
         }
     }
 }

@@ -35,7 +35,7 @@ struct StoreModel: Equatable, Sendable {
             texts[text.id] = text
         case .slides(let stored):
             slides[stored.id] = stored
-        case .carousel, .playlist:
+        case .carousel, .playlist, .screens:
             break  // events: they move screens, they leave no state
         }
         lastSeq = record.lastSeq
@@ -59,7 +59,7 @@ struct StoreModel: Equatable, Sendable {
             texts[text.id] = text
         case .slides(let stored) where (slides[stored.id]?.seq ?? 0) < stored.seq:
             slides[stored.id] = stored
-        case .wheel, .text, .slides, .carousel, .playlist:
+        case .wheel, .text, .slides, .carousel, .playlist, .screens:
             break
         }
     }

@@ -137,6 +137,9 @@ def _read_reply(reader):
 # ---------------------------------------------------------------------------------------------------------- nodes
 
 
+ADMIN_TOKEN = "cluster-admin-token-0123456789abcdef"
+
+
 class ClusterNode(RollboardProcess):
     """`rollboard serve --redis URL` on its own port and data folder; requests over http.client with one cached
     TLS context (urllib builds a new one per request)."""
@@ -155,7 +158,7 @@ class ClusterNode(RollboardProcess):
             args += ["--redis", self.redis_url]
         if self.config:
             args += ["--config", self.config]
-        env = dict(os.environ, ROLLBOARD_PRODUCER_TOKEN=self.token)
+        env = dict(os.environ, ROLLBOARD_PRODUCER_TOKEN=self.token, ROLLBOARD_ADMIN_TOKEN=ADMIN_TOKEN)
         log = open(self.log_path, "ab")
         log.write(f"\n==== start {time.strftime('%H:%M:%S')} {' '.join(args)}\n".encode())
         log.flush()
@@ -327,6 +330,8 @@ class Screen:
         self.last_c: int | None = None
         self.c_backwards: list[tuple[int, int]] = []
         self.statuses: list[tuple[float, str]] = []
+        self.announcements: list[tuple[float, dict]] = []
+        self.reloads: list[float] = []
         self.hellos: list[dict] = []
         self.closes: list[tuple[float, int | None, str]] = []
         self.errors: list[str] = []
@@ -418,6 +423,10 @@ class Screen:
                         self._note_c(changes.get("seq"))
                     elif kind == "status":
                         self.statuses.append((now, raw.get("feed")))
+                    elif kind == "announce":
+                        self.announcements.append((now, raw))
+                    elif kind == "reload":
+                        self.reloads.append(now)
                     elif "f" in raw or kind == "state":
                         self._note_c(raw.get("c"))
                     shown = decoder.read(message)

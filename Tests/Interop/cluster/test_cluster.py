@@ -8,11 +8,13 @@ every screen plays every value), and two screens per node. Then:
 a. values posted round-robin to the three nodes, serially (the acknowledged order is known) and concurrently: every
    screen plays, per metric, exactly the acknowledged values in the order of their seqs and ends on the last; frames'
    `c` ends on the newest seq; every node's GET agrees; every node and screen has the same epoch; a screen moved
-   from one node to another with `since=EPOCH:SEQ` is replayed exactly what it missed;
+   from one node to another with `since=EPOCH:SEQ` is replayed exactly what it missed; an operator's announcement
+   and reload posted to one node reach the screens of every node;
 b. SIGKILL one node while posts continue on the others, restart it (same port and data folder): its old screens
    come back with `since=EPOCH:SEQ`, two new ones connect; all of them end on the same final values (a replayed
    screen plays exactly what it missed; a new screen plays, after its hello, every later value in order); GET agrees;
-c. Redis stopped with SIGTERM for `--seconds`: every post to every node is refused with 503 `redis_unavailable`,
+c. Redis stopped with SIGTERM for `--seconds`: every post to every node (and an announcement) is refused with 503
+   `redis_unavailable`,
    /readyz 503, /healthz 200, `rollboard_redis_up 0`, screens stay open and get `status` `stale`; Redis restarted on
    the same port and folder: every node is ready again within a bound, screens get `status` `live`, posts are
    acknowledged with seqs above every earlier one, every acknowledged value is there (screens' sequences, final
@@ -41,7 +43,8 @@ import traceback
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from cluster_support import (  # noqa: E402
-    Checks, ClusterNode, RedisServer, Screen, is_subsequence, prometheus_has, prometheus_value, write_config)
+    ADMIN_TOKEN, Checks, ClusterNode, RedisServer, Screen, is_subsequence, prometheus_has, prometheus_value,
+    write_config)
 
 TOKEN = "cluster-test-token-0123456789abcdef"
 DASHBOARD_ID = "cluster"
@@ -336,6 +339,38 @@ class Cluster:
                    "exactly the 6 values it missed (resume replay)", f"resume {resume}; " + "; ".join(wrong))
         await mover.close()
         await self.settle()
+        await self.operator_commands()
+
+    async def operator_commands(self) -> None:
+        """An announcement posted to node1 and a reload posted to node2 reach every screen of every node."""
+        screens = [screen for screen in self.all_screens() if screen.open]
+        seen = {screen.name: (len(screen.announcements), len(screen.reloads)) for screen in screens}
+        path = f"/api/v1/admin/dashboards/{DASHBOARD_ID}"
+        status, body = await asyncio.to_thread(
+            self.nodes[1].request, "POST", path + "/announce", {"text": "Cluster drill", "seconds": 20}, ADMIN_TOKEN)
+        announced = isinstance(body, dict) and isinstance(body.get("seq"), int) and body["seq"] > self.ledger.max_seq()
+        self.check(status == 202 and announced, "a: an announcement posted to node1 is 202 with the next seq",
+                   f"{status} {body}")
+        status, body = await asyncio.to_thread(self.nodes[2].request, "POST", path + "/reload", None, ADMIN_TOKEN)
+        self.check(status == 202 and isinstance(body, dict) and isinstance(body.get("seq"), int),
+                   "a: a reload posted to node2 is 202 with a seq", f"{status} {body}")
+        deadline = time.monotonic() + 10
+        missing: list[str] = []
+        while time.monotonic() < deadline:
+            missing = [screen.name for screen in screens if len(screen.announcements) == seen[screen.name][0]
+                       or len(screen.reloads) == seen[screen.name][1]]
+            if not missing:
+                break
+            await asyncio.sleep(0.05)
+        self.check(not missing, "a: every screen on every node gets the announcement and the reload", f"{missing}")
+        wrong = []
+        for screen in screens:
+            for _, message in screen.announcements[seen[screen.name][0]:]:
+                seconds = message.get("seconds")
+                if message.get("text") != "Cluster drill" or not isinstance(seconds, (int, float)) \
+                        or not 15 < seconds <= 20:
+                    wrong.append(f"{screen.name}: {message}")
+        self.check(not wrong, "a: each shows the announcement's text for what is left of its 20 s", "; ".join(wrong))
 
     async def phase_b(self) -> None:
         print("-- b. SIGKILL one node while the others take posts; restart it")
@@ -481,6 +516,11 @@ class Cluster:
             return record
 
         record = await asyncio.to_thread(outage)
+        status, body = await asyncio.to_thread(
+            self.nodes[0].request, "POST", f"/api/v1/admin/dashboards/{DASHBOARD_ID}/announce",
+            {"text": "Not now", "seconds": 5}, ADMIN_TOKEN)
+        self.check(status == 503 and isinstance(body, dict) and body.get("error") == "redis_unavailable",
+                   "c: an announcement during the outage is 503 redis_unavailable", f"{status} {body}")
         posts = record["posts"]
         per_node = {node.name: 0 for node in self.nodes}
         wrong = []

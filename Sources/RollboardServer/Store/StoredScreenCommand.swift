@@ -1,0 +1,72 @@
+/// An operator's committed command to the screens of a dashboard or playlist: an event in the change log's sequence,
+/// so the screens on every node follow it, and kept in no snapshot.
+public struct StoredScreenCommand: Sendable, Equatable {
+    public enum Action: Sendable, Equatable {
+        /// Every screen of the dashboard shows `text` full-screen for `seconds` from the commit on; `0` takes an
+        /// announcement down.
+        case announce(dashboard: String, text: String, seconds: Double)
+        /// Every screen of the dashboard reloads its page.
+        case reloadDashboard(String)
+        /// Every screen of the playlist reloads its page.
+        case reloadPlaylist(String)
+    }
+
+    public var action: Action
+    public var seq: UInt64
+    /// Seconds since 1970-01-01 UTC: the moment the command was committed.
+    public var updatedAt: Double
+
+    public init(action: Action, seq: UInt64, updatedAt: Double) {
+        self.action = action
+        self.seq = seq
+        self.updatedAt = updatedAt
+    }
+
+    /// Seconds of an announcement still to show at `now` (seconds since 1970): its seconds less the time since the
+    /// commit; `nil` once an announcement has run out (a take-down, `0`, always applies and gives `0`).
+    func secondsLeft(at now: Double) -> Double? {
+        guard case .announce(_, _, let seconds) = action else { return nil }
+        if seconds == 0 { return 0 }
+        let left = seconds - max(0, now - updatedAt)
+        return left > 0 ? left : nil
+    }
+}
+
+extension StoredScreenCommand {
+    /// `seq: UInt64 | action: UInt8 (0 announce, 1 reload a dashboard, 2 reload a playlist) | id | text and
+    /// seconds: Float64 (announce only) | updatedAt: Float64`.
+    func encode(into writer: inout BinaryWriter) {
+        writer.write(seq)
+        switch action {
+        case .announce(let dashboard, let text, let seconds):
+            writer.write(UInt8(0))
+            writer.write(dashboard)
+            writer.write(text)
+            writer.write(seconds)
+        case .reloadDashboard(let dashboard):
+            writer.write(UInt8(1))
+            writer.write(dashboard)
+        case .reloadPlaylist(let playlist):
+            writer.write(UInt8(2))
+            writer.write(playlist)
+        }
+        writer.write(updatedAt)
+    }
+
+    init?(reader: inout BinaryReader) {
+        guard let seq = reader.read(UInt64.self), let kind = reader.read(UInt8.self), let id = reader.readString()
+        else { return nil }
+        let action: Action
+        switch kind {
+        case 0:
+            guard let text = reader.readString(), let seconds = reader.readDouble(), seconds.isFinite, seconds >= 0
+            else { return nil }
+            action = .announce(dashboard: id, text: text, seconds: seconds)
+        case 1: action = .reloadDashboard(id)
+        case 2: action = .reloadPlaylist(id)
+        default: return nil
+        }
+        guard let updatedAt = reader.readDouble() else { return nil }
+        self.init(action: action, seq: seq, updatedAt: updatedAt)
+    }
+}

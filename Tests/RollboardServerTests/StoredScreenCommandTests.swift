@@ -1,0 +1,59 @@
+import Testing
+
+@testable import RollboardServer
+
+@Suite("Stored screen command")
+struct StoredScreenCommandTests {
+    @Test(
+        "an announcement shows for what is left of its seconds when a node applies it, and a take-down always applies",
+        arguments: [
+            (seconds: 20.0, appliedAfter: 0.0, left: 20.0 as Double?),
+            (20, 0.25, 19.75),
+            (20, 19.5, 0.5),
+            (20, 20, nil),
+            (20, 45, nil),
+            (20, -3, 20),  // a node whose clock is behind the committing one's shows it in full
+            (0, 0, 0),
+            (0, 600, 0),
+        ])
+    func secondsLeft(seconds: Double, appliedAfter: Double, left: Double?) {
+        let command = StoredScreenCommand(
+            action: .announce(dashboard: "demo", text: "Fire drill", seconds: seconds), seq: 7, updatedAt: 1_000)
+        #expect(command.secondsLeft(at: 1_000 + appliedAfter) == left)
+    }
+
+    @Test("a reload has no seconds")
+    func reloadHasNoSeconds() {
+        #expect(StoredScreenCommand(action: .reloadDashboard("demo"), seq: 1, updatedAt: 5).secondsLeft(at: 5) == nil)
+    }
+
+    @Test(
+        "every action reads back as it was written",
+        arguments: [
+            StoredScreenCommand.Action.announce(dashboard: "lobby", text: "Café — 3 pm", seconds: 86_400),
+            .announce(dashboard: "demo", text: "", seconds: 0), .reloadDashboard("demo"), .reloadPlaylist("wall"),
+        ])
+    func roundTrip(action: StoredScreenCommand.Action) throws {
+        let command = StoredScreenCommand(action: action, seq: 42, updatedAt: 1_700_000_000.125)
+        var writer = BinaryWriter()
+        command.encode(into: &writer)
+        var reader = BinaryReader(writer.bytes[...])
+        #expect(StoredScreenCommand(reader: &reader) == command)
+        #expect(reader.isAtEnd)
+    }
+
+    @Test("an announcement with negative or non-finite seconds, or an unknown action, does not decode")
+    func refusesDamage() {
+        for (kind, seconds) in [(UInt8(0), -1.0), (0, .infinity), (0, .nan), (3, 1)] {
+            var writer = BinaryWriter()
+            writer.write(UInt64(1))
+            writer.write(kind)
+            writer.write("demo")
+            writer.write("text")
+            writer.write(seconds)
+            writer.write(1_000.0)
+            var reader = BinaryReader(writer.bytes[...])
+            #expect(StoredScreenCommand(reader: &reader) == nil, "kind \(kind), seconds \(seconds)")
+        }
+    }
+}
