@@ -164,4 +164,58 @@ struct DashboardDirectoryTests {
         let feed = sink.texts.filter { $0 == stale || $0 == live }
         #expect(feed == [stale, live])
     }
+
+    @Test("a playlist an operator held before a restart is still held, on the same entry, after it")
+    func heldPlaylistSurvivesARestart() async throws {
+        let demo = try String(contentsOfFile: Self.repositoryRoot + "/config/dashboards/demo.yaml", encoding: .utf8)
+        let lobby = "id: lobby\ntitle: Lobby\ntiles:\n  - {id: visitors, type: odometer, columns: 5}\n"
+        let wall = """
+            id: wall
+            title: Wall
+            entries:
+              - {dashboard: demo, seconds: 600}
+              - {dashboard: lobby, seconds: 600}
+            """
+        let configuration = try RollboardConfiguration.parse(
+            serverYAML: nil, dashboards: [("demo.yaml", demo), ("lobby.yaml", lobby)], playlists: [("wall.yaml", wall)])
+        let folder = NSTemporaryDirectory() + "rollboard-directory-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let logger = Logger(label: "test")
+
+        func status(_ directory: DashboardDirectory) async throws -> (entry: Int, held: Bool) {
+            let playlist = try #require(directory.playlist("wall"))
+            return await withCheckedContinuation { continuation in
+                playlist.status { entry, held, _ in continuation.resume(returning: (entry, held)) }
+            }
+        }
+        /// Commits `action` and waits until `directory`'s playlist has applied it.
+        func command(_ store: MetricStore, _ directory: DashboardDirectory, _ action: StoredPlaylistCommand.Action)
+            async throws -> Bool
+        {
+            let command = try await withCheckedContinuation { continuation in
+                store.commandPlaylist("wall", action: action) { continuation.resume(returning: $0) }
+            }.get()
+            let playlist = try #require(directory.playlist("wall"))
+            return await withCheckedContinuation { continuation in
+                playlist.whenApplied(command.seq, timeout: 5) { continuation.resume(returning: $0) }
+            }
+        }
+
+        let store = try MetricStore(directory: folder, logger: logger)
+        let directory = try DashboardDirectory(
+            configuration: configuration, store: store, metrics: ServerMetrics(), logger: logger)
+        let shown = try await status(directory).entry == 0 ? 1 : 0
+        #expect(try await command(store, directory, .show(entry: shown)))
+        #expect(try await command(store, directory, .hold))
+        let before = try await status(directory)
+        #expect(before.entry == shown && before.held, "before the restart: \(before)")
+        store.close()
+
+        let reopened = try MetricStore(directory: folder, logger: logger)
+        defer { reopened.close() }
+        let restarted = try DashboardDirectory(
+            configuration: configuration, store: reopened, metrics: ServerMetrics(), logger: logger)
+        let after = try await status(restarted)
+        #expect(after.entry == shown && after.held, "after the restart: \(after)")
+    }
 }

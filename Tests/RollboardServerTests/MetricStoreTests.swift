@@ -343,8 +343,10 @@ struct MetricStoreTests {
         reopened.close()
     }
 
-    @Test("a snapshot written before texts and slides existed (ending after the wheels) still loads")
-    func snapshotWithoutTexts() async throws {
+    @Test(
+        "a snapshot written before texts, slides or kept playlist commands existed still loads",
+        arguments: [(dropped: 12, what: "ends after the wheels"), (dropped: 4, what: "ends after the slides")])
+    func olderSnapshots(dropped: Int, what: String) async throws {
         defer { folder.remove() }
         let store = try open()
         _ = try await store.append("a", 5)
@@ -353,17 +355,58 @@ struct MetricStoreTests {
         store.close()
         let snapshot = try folder.read("store/snapshot")
         let payload = Array(snapshot[(JournalFile.headerSize + JournalRecord.frameHeaderSize)...])
-        #expect(payload.suffix(8) == [0, 0, 0, 0, 0, 0, 0, 0], "no texts and no slides: two zero counts at the end")
-        let old = Array(snapshot[..<JournalFile.headerSize]) + JournalRecord.frame(Array(payload.dropLast(8)))
+        #expect(payload.suffix(12) == Array(repeating: 0, count: 12), "no texts, slides or playlists: zero counts")
+        let old = Array(snapshot[..<JournalFile.headerSize]) + JournalRecord.frame(Array(payload.dropLast(dropped)))
         try folder.write("store/snapshot", old)
 
         let reopened = try open()
-        #expect(reopened.current("a")?.value == 5)
+        #expect(reopened.current("a")?.value == 5, "\(what)")
         #expect(reopened.wheel("status")?.target == .index(2))
         #expect(reopened.text("notice") == nil)
+        #expect(reopened.snapshot.playlistCommands("wall") == [])
         #expect(try await reopened.setSlides("news", mixedSlides).seq == 3)
         reopened.close()
         #expect(try open().slides("news")?.slides == mixedSlides)
+    }
+
+    @Test("a playlist's commands survive a restart and a compaction; a show while it rotates starts them afresh")
+    func playlistCommandsAreKept() async throws {
+        defer { folder.remove() }
+        func command(_ store: MetricStore, _ id: String, _ action: StoredPlaylistCommand.Action) async throws
+            -> StoredPlaylistCommand
+        {
+            try await withCheckedContinuation { continuation in
+                store.commandPlaylist(id, action: action) { continuation.resume(returning: $0) }
+            }.get()
+        }
+        let store = try open()
+        _ = try await command(store, "wall", .show(entry: 1))
+        _ = try await command(store, "wall", .hold)
+        let heldShow = try await command(store, "wall", .show(entry: 2))
+        #expect(store.snapshot.playlistCommands("wall").map(\.seq) == [1, 2, 3], "a show while held is kept")
+        let resume = try await command(store, "wall", .resume)
+        let show = try await command(store, "wall", .show(entry: 0))
+        let hold = try await command(store, "wall", .hold)
+        let lobby = try await command(store, "lobby", .hold)
+        #expect(store.snapshot.playlistCommands("wall") == [show, hold], "the show after the resume starts afresh")
+        #expect(heldShow.seq < resume.seq)
+        store.close()
+
+        let reopened = try open()
+        #expect(reopened.snapshot.playlistCommands("wall") == [show, hold], "replayed from the journal")
+        #expect(reopened.snapshot.playlistCommands("lobby") == [lobby])
+        reopened.compact()
+        reopened.close()
+        let compacted = try open()
+        #expect(compacted.snapshot.playlistCommands("wall") == [show, hold], "kept in the snapshot")
+        #expect(compacted.snapshot.playlistCommands("lobby") == [lobby])
+        for _ in 0..<40 {
+            _ = try await command(compacted, "lobby", .resume)
+            _ = try await command(compacted, "lobby", .hold)
+        }
+        let kept = compacted.snapshot.playlistCommands("lobby")
+        #expect(kept.count == StoreModel.playlistCommandLimit && kept.last?.action == .hold, "the newest are kept")
+        compacted.close()
     }
 
     @Test("a journal record of an unknown kind is damage: recovery keeps what comes before it")

@@ -103,7 +103,7 @@ struct RedisChangeLogTests {
         #expect(await eventually { seen.update { $0.map(\.lastSeq) } == [5] })
     }
 
-    @Test("an operator's playlist command reaches every node with the moment it was committed")
+    @Test("an operator's playlist command reaches every node with the moment it was committed, and later nodes too")
     func playlistCommands() async throws {
         let redis = try RedisTestServer()
         let a = try node(redis)
@@ -118,6 +118,10 @@ struct RedisChangeLogTests {
         }.get()
         #expect(held.seq == 1)
         #expect(await eventually { seenB.update { $0 } == [.playlist(held)] })
+        #expect(b.snapshot.playlistCommands("wall") == [held])
+        let late = try node(redis)
+        defer { late.close() }
+        #expect(late.snapshot.playlistCommands("wall") == [held], "a node that starts later reads it from the stream")
     }
 
     @Test("an operator's announcement and reloads reach every node with the moment they were committed")

@@ -159,8 +159,12 @@ public final class DashboardDirectory: Sendable {
         )
     }
 
+    /// A playlist's hub, brought in step with the operator commands the change log keeps for it (a hold made before
+    /// this node started is still a hold).
     private func makePlaylist(_ playlist: PlaylistConfiguration) -> PlaylistHub {
-        PlaylistHub(configuration: playlist, hubs: { [weak self] id in self?.hub(id) }, registry: screens)
+        let hub = PlaylistHub(configuration: playlist, hubs: { [weak self] id in self?.hub(id) }, registry: screens)
+        for command in store.snapshot.playlistCommands(playlist.id) { hub.apply(command) }
+        return hub
     }
 
     /// The hub of dashboard `id`, if it is configured.

@@ -134,13 +134,14 @@ final class PlaylistHub: @unchecked Sendable {  // Sendable: every mutable prope
     /// playlist (it was reloaded shorter meanwhile) is ignored.
     func apply(_ command: StoredPlaylistCommand) {
         queue.async { [self] in
+            guard command.seq > appliedSeq else { return }  // applied already (from the snapshot it started with)
             switch command.action {
             case .hold: schedule.hold(at: command.updatedAt)
             case .resume: schedule.resume(at: command.updatedAt)
             case .show(let entry):
                 if schedule.durations.indices.contains(entry) { schedule.show(entry, at: command.updatedAt) }
             }
-            appliedSeq = max(appliedSeq, command.seq)
+            appliedSeq = command.seq
             rotate(announce: true)
         }
     }

@@ -10,6 +10,8 @@ struct StoreModel: Equatable, Sendable {
     var wheels: [String: StoredWheel] = [:]
     var texts: [String: StoredText] = [:]
     var slides: [String: StoredSlides] = [:]
+    /// Per playlist, the operator's commands its state follows from, oldest first (see `keeping(_:after:)`).
+    var playlists: [String: [StoredPlaylistCommand]] = [:]
     /// The highest sequence number applied; 0 for an empty store.
     var lastSeq: UInt64 = 0
     let historyLimit: Int
@@ -35,10 +37,38 @@ struct StoreModel: Equatable, Sendable {
             texts[text.id] = text
         case .slides(let stored):
             slides[stored.id] = stored
-        case .carousel, .playlist, .screens:
+        case .playlist(let command):
+            playlists[command.id] = Self.keeping(command, after: playlists[command.id] ?? [])
+        case .carousel, .screens:
             break  // events: they move screens, they leave no state
         }
         lastSeq = record.lastSeq
+    }
+
+    /// The most playlist commands kept per playlist; older ones are forgotten (a long run of holds and resumes with no
+    /// `show` between them).
+    static let playlistCommandLimit = 32
+
+    /// The commands a playlist's state follows from once `command` is added to `commands`: a `show` while the rotation
+    /// runs sets it whatever came before, so it starts the list afresh; any other command is added, and the newest
+    /// `playlistCommandLimit` are kept.
+    static func keeping(_ command: StoredPlaylistCommand, after commands: [StoredPlaylistCommand])
+        -> [StoredPlaylistCommand]
+    {
+        if case .show = command.action, !isHeld(after: commands) { return [command] }
+        return Array((commands + [command]).suffix(playlistCommandLimit))
+    }
+
+    /// Whether a playlist is held once `commands` are applied: the last hold or resume says so.
+    private static func isHeld(after commands: [StoredPlaylistCommand]) -> Bool {
+        for command in commands.reversed() {
+            switch command.action {
+            case .hold: return true
+            case .resume: return false
+            case .show: continue
+            }
+        }
+        return false
     }
 
     /// Takes a latest value (from Redis's latest-values hash) for an id whose changes were trimmed from the stream:
@@ -67,7 +97,9 @@ struct StoreModel: Equatable, Sendable {
     /// The snapshot file's payload: `lastSeq: UInt64`, `metric count: UInt32`, per metric `id, interval, animated,
     /// history count: UInt32` and per entry `seq, value, updatedAt`; then `wheel count: UInt32` and the wheels; then
     /// `text count: UInt32` and the texts, `slides count: UInt32` and the carousels' slides (as in the journal,
-    /// without the kind byte). A snapshot that ends after the wheels (written before texts existed) has none.
+    /// without the kind byte); then `playlist count: UInt32` and per playlist `command count: UInt32` and its commands.
+    /// A snapshot that ends after the wheels (written before texts existed) has no texts, slides or playlist
+    /// commands; one that ends after the slides has no playlist commands.
     var snapshotPayload: [UInt8] {
         var writer = BinaryWriter()
         writer.write(lastSeq)
@@ -94,6 +126,11 @@ struct StoreModel: Equatable, Sendable {
         writer.write(UInt32(slides.count))
         for (_, stored) in slides.sorted(by: { $0.key < $1.key }) {
             stored.encode(into: &writer)
+        }
+        writer.write(UInt32(playlists.count))
+        for (_, commands) in playlists.sorted(by: { $0.key < $1.key }) {
+            writer.write(UInt32(commands.count))
+            for command in commands { command.encode(into: &writer) }
         }
         return writer.bytes
     }
@@ -138,6 +175,20 @@ struct StoreModel: Equatable, Sendable {
         for _ in 0..<slidesCount {
             guard let stored = StoredSlides(reader: &reader) else { return nil }
             slides[stored.id] = stored
+        }
+        if reader.isAtEnd { return }
+        guard let playlistCount = reader.read(UInt32.self) else { return nil }
+        for _ in 0..<playlistCount {
+            guard let count = reader.read(UInt32.self), count > 0, count <= Self.playlistCommandLimit
+            else { return nil }
+            var commands: [StoredPlaylistCommand] = []
+            for _ in 0..<count {
+                guard let command = StoredPlaylistCommand(reader: &reader),
+                    command.id == commands.first?.id ?? command.id
+                else { return nil }
+                commands.append(command)
+            }
+            playlists[commands[0].id] = commands
         }
         guard reader.isAtEnd else { return nil }
     }

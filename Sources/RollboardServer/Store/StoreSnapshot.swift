@@ -26,4 +26,8 @@ public struct StoreSnapshot: Sendable {
 
     /// The latest slides of carousel `id`, if a producer set any.
     public func slides(_ id: String) -> StoredSlides? { model.slides[id] }
+
+    /// The operator's commands playlist `id`'s state follows from, oldest first; applied in order as of their commit
+    /// times, they bring a starting node's playlist in step (held, or showing the entry an operator chose).
+    public func playlistCommands(_ id: String) -> [StoredPlaylistCommand] { model.playlists[id] ?? [] }
 }

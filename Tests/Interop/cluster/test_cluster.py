@@ -13,6 +13,7 @@ a. values posted round-robin to the three nodes, serially (the acknowledged orde
 b. SIGKILL one node while posts continue on the others, restart it (same port and data folder): its old screens
    come back with `since=EPOCH:SEQ`, two new ones connect; all of them end on the same final values (a replayed
    screen plays exactly what it missed; a new screen plays, after its hello, every later value in order); GET agrees;
+   a playlist held on its second entry before the kill is held there on every node, the restarted one too;
 c. Redis stopped with SIGTERM for `--seconds`: every post to every node (and an announcement) is refused with 503
    `redis_unavailable`,
    /readyz 503, /healthz 200, `rollboard_redis_up 0`, screens stay open and get `status` `stale`; Redis restarted on
@@ -75,6 +76,12 @@ tiles:
     queue: fifo
     backlog: 10000
     maxLag: 3600
+"""
+PLAYLIST = f"""id: wall
+title: Cluster wall
+entries:
+  - {{dashboard: {DASHBOARD_ID}, seconds: 3600}}
+  - {{dashboard: demo, seconds: 3600}}
 """
 FD_MARGIN = 5
 READY_BOUND = 7.0   # seconds for every node to be ready again after Redis returns (contract: ~5 s backoff)
@@ -386,6 +393,11 @@ class Cluster:
                 index += 1
                 time.sleep(0.1)
 
+        # An operator shows the playlist's second entry and holds it; the node killed below must start it held.
+        for action, body in (("show", {"entry": 1}), ("hold", None)):
+            status, answer = await asyncio.to_thread(
+                survivors[0].request, "POST", f"/api/v1/admin/playlists/wall/{action}", body, ADMIN_TOKEN)
+            self.check(status == 202, f"b: playlist {action} on {survivors[0].name} is 202", f"{status} {answer}")
         thread = threading.Thread(target=poster, daemon=True)
         thread.start()
         try:
@@ -406,6 +418,16 @@ class Cluster:
             self.check(ready is not None, f"b: the restarted {victim.name} answers /readyz 200",
                        "not within 15 s")
             print(f"  {victim.name} restarted {restarted:.2f} s after the kill, ready {ready} s later")
+            states = {}
+            for node in self.nodes:
+                status, answer = await asyncio.to_thread(node.request, "GET", "/api/v1/admin/playlists", None,
+                                                         ADMIN_TOKEN)
+                wall = next((p for p in (answer or {}).get("playlists", []) if p.get("id") == "wall"), {}) \
+                    if isinstance(answer, dict) else {}
+                states[node.name] = (status, wall.get("current"), wall.get("held"))
+            self.check(all(state == (200, 1, True) for state in states.values()),
+                       f"b: the playlist held before the kill is held on its second entry on every node, the "
+                       f"restarted {victim.name} too", f"{states}")
             await asyncio.sleep(0.5)
             for screen in old_screens:
                 since = screen.since()
@@ -695,6 +717,9 @@ def main() -> int:
     started = time.monotonic()
     try:
         config = write_config(folder, DASHBOARD, DASHBOARD_ID, {"historyLength": "1000"})
+        os.makedirs(os.path.join(config, "playlists"), exist_ok=True)
+        with open(os.path.join(config, "playlists", "wall.yaml"), "w") as handle:
+            handle.write(PLAYLIST)
         redis.start()
         print(f"redis-server {redis.version()} on port {redis.port} (appendonly yes, appendfsync always)")
         for index in range(3):
