@@ -19,6 +19,20 @@ struct RedisChangeLogTests {
         try RedisChangeLog(settings: RedisSettings(url: redis.url, keyPrefix: prefix), logger: Self.logger)
     }
 
+    /// Runs `body` with a real Redis and two nodes on it, and closes the nodes afterwards.
+    private func withTwoNodes(
+        _ body: (RedisTestServer, RedisChangeLog, RedisChangeLog) async throws -> Void
+    ) async throws {
+        let redis = try RedisTestServer()
+        let a = try node(redis)
+        let b = try node(redis)
+        defer {
+            a.close()
+            b.close()
+        }
+        try await body(redis, a, b)
+    }
+
     /// Every change a node's subscribers are told of, in order.
     private func record(_ log: RedisChangeLog) -> Synchronized<[StoreChange]> {
         let seen = Synchronized<[StoreChange]>([])
@@ -43,38 +57,33 @@ struct RedisChangeLogTests {
 
     @Test("two nodes see every change, their own and the other's, in one order with one sequence")
     func oneOrder() async throws {
-        let redis = try RedisTestServer()
-        let a = try node(redis)
-        let b = try node(redis)
-        defer {
-            a.close()
-            b.close()
-        }
-        #expect(a.epoch == b.epoch)
-        #expect(a.epoch.count == 16)
-        let seenA = record(a)
-        let seenB = record(b)
-        await withTaskGroup(of: Void.self) { group in
-            for index in 0..<40 {
-                let writer = index % 2 == 0 ? a : b
-                group.addTask { _ = await append(writer, "m\(index % 3)", Double(index)) }
+        try await withTwoNodes { redis, a, b throws in
+            #expect(a.epoch == b.epoch)
+            #expect(a.epoch.count == 16)
+            let seenA = record(a)
+            let seenB = record(b)
+            await withTaskGroup(of: Void.self) { group in
+                for index in 0..<40 {
+                    let writer = index % 2 == 0 ? a : b
+                    group.addTask { _ = await append(writer, "m\(index % 3)", Double(index)) }
+                }
             }
+            let command = await withCheckedContinuation { continuation in
+                b.commandCarousel("news", action: .goto(page: 2)) { continuation.resume(returning: $0) }
+            }
+            let slides = await withCheckedContinuation { continuation in
+                a.setSlides("news", slides: [.text("Hello", color: nil)]) { continuation.resume(returning: $0) }
+            }
+            #expect((try? command.get())?.seq == 41)
+            #expect((try? slides.get())?.seq == 42)
+            #expect(await eventually { seenA.update { $0.count } == 42 && seenB.update { $0.count } == 42 })
+            let orderA = seenA.update { $0 }
+            #expect(orderA == seenB.update { $0 })
+            #expect(orderA.map(\.lastSeq) == Array(1...42))
+            #expect(orderA[40] == .carousel(try command.get()))
+            #expect(a.current("m1") == b.current("m1"))
+            #expect(a.lastSeq == 42 && b.lastSeq == 42)
         }
-        let command = await withCheckedContinuation { continuation in
-            b.commandCarousel("news", action: .goto(page: 2)) { continuation.resume(returning: $0) }
-        }
-        let slides = await withCheckedContinuation { continuation in
-            a.setSlides("news", slides: [.text("Hello", color: nil)]) { continuation.resume(returning: $0) }
-        }
-        #expect((try? command.get())?.seq == 41)
-        #expect((try? slides.get())?.seq == 42)
-        #expect(await eventually { seenA.update { $0.count } == 42 && seenB.update { $0.count } == 42 })
-        let orderA = seenA.update { $0 }
-        #expect(orderA == seenB.update { $0 })
-        #expect(orderA.map(\.lastSeq) == Array(1...42))
-        #expect(orderA[40] == .carousel(try command.get()))
-        #expect(a.current("m1") == b.current("m1"))
-        #expect(a.lastSeq == 42 && b.lastSeq == 42)
     }
 
     @Test("a node that starts later loads the latest values, texts, wheels and slides, and the shared epoch")
@@ -105,46 +114,36 @@ struct RedisChangeLogTests {
 
     @Test("an operator's playlist command reaches every node with the moment it was committed, and later nodes too")
     func playlistCommands() async throws {
-        let redis = try RedisTestServer()
-        let a = try node(redis)
-        let b = try node(redis)
-        defer {
-            a.close()
-            b.close()
+        try await withTwoNodes { redis, a, b throws in
+            let seenB = record(b)
+            let held = try await withCheckedContinuation { continuation in
+                a.commandPlaylist("wall", action: .show(entry: 1)) { continuation.resume(returning: $0) }
+            }.get()
+            #expect(held.seq == 1)
+            #expect(await eventually { seenB.update { $0 } == [.playlist(held)] })
+            #expect(b.snapshot.playlistCommands("wall") == [held])
+            let late = try node(redis)
+            defer { late.close() }
+            #expect(late.snapshot.playlistCommands("wall") == [held], "a node that starts later reads it from the stream")
         }
-        let seenB = record(b)
-        let held = try await withCheckedContinuation { continuation in
-            a.commandPlaylist("wall", action: .show(entry: 1)) { continuation.resume(returning: $0) }
-        }.get()
-        #expect(held.seq == 1)
-        #expect(await eventually { seenB.update { $0 } == [.playlist(held)] })
-        #expect(b.snapshot.playlistCommands("wall") == [held])
-        let late = try node(redis)
-        defer { late.close() }
-        #expect(late.snapshot.playlistCommands("wall") == [held], "a node that starts later reads it from the stream")
     }
 
     @Test("an operator's announcement and reloads reach every node with the moment they were committed")
     func screenCommands() async throws {
-        let redis = try RedisTestServer()
-        let a = try node(redis)
-        let b = try node(redis)
-        defer {
-            a.close()
-            b.close()
+        try await withTwoNodes { redis, a, b throws in
+            let seenB = record(b)
+            var commands: [StoredScreenCommand] = []
+            for action in [
+                StoredScreenCommand.Action.announce(dashboard: "demo", text: "Fire drill", seconds: 20),
+                .reloadDashboard("demo"), .reloadPlaylist("wall"),
+            ] {
+                commands.append(try await withCheckedContinuation { continuation in
+                    a.commandScreens(action) { continuation.resume(returning: $0) }
+                }.get())
+            }
+            #expect(commands.map(\.seq) == [1, 2, 3])
+            #expect(await eventually { seenB.update { $0 } == commands.map(StoreChange.screens) })
         }
-        let seenB = record(b)
-        var commands: [StoredScreenCommand] = []
-        for action in [
-            StoredScreenCommand.Action.announce(dashboard: "demo", text: "Fire drill", seconds: 20),
-            .reloadDashboard("demo"), .reloadPlaylist("wall"),
-        ] {
-            commands.append(try await withCheckedContinuation { continuation in
-                a.commandScreens(action) { continuation.resume(returning: $0) }
-            }.get())
-        }
-        #expect(commands.map(\.seq) == [1, 2, 3])
-        #expect(await eventually { seenB.update { $0 } == commands.map(StoreChange.screens) })
     }
 
     @Test("a node that starts after the stream was trimmed takes the trimmed ids' latest values from the hash")
@@ -187,64 +186,54 @@ struct RedisChangeLogTests {
 
     @Test("while Redis is down changes are refused as unreachable and screens hear the feed is stale; after, nothing acknowledged is lost")
     func outage() async throws {
-        let redis = try RedisTestServer()
-        let a = try node(redis)
-        let b = try node(redis)
-        defer {
-            a.close()
-            b.close()
+        try await withTwoNodes { redis, a, b throws in
+            let feed = Synchronized<[Bool]>([])
+            b.observeFeed { live in feed.update { $0.append(live) } }
+            let seenB = record(b)
+            var acknowledged: [UInt64] = []
+            for value in 1...5 {
+                if case .success(let stored) = await append(a, "orders", Double(value)) { acknowledged.append(stored[0].seq) }
+            }
+            redis.stop()
+            let refused = await append(a, "orders", 99)
+            guard case .failure(let error) = refused else {
+                Issue.record("a change was accepted while Redis was down")
+                return
+            }
+            #expect(error.isUnreachable)
+            #expect(await eventually { feed.update { $0 } == [false] && a.failure != nil })
+            try redis.start()
+            #expect(await eventually(15) { a.failure == nil && b.failure == nil && feed.update { $0 } == [false, true] })
+            if case .success(let stored) = await append(a, "orders", 6) { acknowledged.append(stored[0].seq) }
+            #expect(acknowledged == Array(1...6))
+            #expect(await eventually { seenB.update { $0.map(\.lastSeq) } == acknowledged })
+            #expect(b.current("orders")?.value == 6)
+            #expect(b.statistics.disconnections == 1)
         }
-        let feed = Synchronized<[Bool]>([])
-        b.observeFeed { live in feed.update { $0.append(live) } }
-        let seenB = record(b)
-        var acknowledged: [UInt64] = []
-        for value in 1...5 {
-            if case .success(let stored) = await append(a, "orders", Double(value)) { acknowledged.append(stored[0].seq) }
-        }
-        redis.stop()
-        let refused = await append(a, "orders", 99)
-        guard case .failure(let error) = refused else {
-            Issue.record("a change was accepted while Redis was down")
-            return
-        }
-        #expect(error.isUnreachable)
-        #expect(await eventually { feed.update { $0 } == [false] && a.failure != nil })
-        try redis.start()
-        #expect(await eventually(15) { a.failure == nil && b.failure == nil && feed.update { $0 } == [false, true] })
-        if case .success(let stored) = await append(a, "orders", 6) { acknowledged.append(stored[0].seq) }
-        #expect(acknowledged == Array(1...6))
-        #expect(await eventually { seenB.update { $0.map(\.lastSeq) } == acknowledged })
-        #expect(b.current("orders")?.value == 6)
-        #expect(b.statistics.disconnections == 1)
     }
 
     @Test("a gap in the sequence (changes the stream no longer holds) is bridged by the latest values")
     func gap() async throws {
-        let redis = try RedisTestServer()
-        let a = try node(redis)
-        let b = try node(redis)
-        defer {
-            a.close()
-            b.close()
-        }
-        for value in 1...3 { _ = await append(a, "orders", Double(value)) }
-        _ = await append(a, "revenue", 7)
-        #expect(await eventually { b.lastSeq == 4 })
-        let seenB = record(b)
-        // Ten sequence numbers drawn whose entries are gone, as when the stream was trimmed past a node's position.
-        let raw = RedisConnection(configuration: .init(url: try RedisURL(redis.url)), logger: Self.logger)
-        defer { raw.close() }
-        let drawn = await withCheckedContinuation { continuation in
-            raw.connect { _ in
-                raw.send(["INCRBY", "{test}:seq", "10"]) { continuation.resume(returning: $0) }
+        try await withTwoNodes { redis, a, b throws in
+            for value in 1...3 { _ = await append(a, "orders", Double(value)) }
+            _ = await append(a, "revenue", 7)
+            #expect(await eventually { b.lastSeq == 4 })
+            let seenB = record(b)
+            // Ten sequence numbers drawn whose entries are gone, as when the stream was trimmed past a node's position.
+            let raw = RedisConnection(configuration: .init(url: try RedisURL(redis.url)), logger: Self.logger)
+            defer { raw.close() }
+            let drawn = await withCheckedContinuation { continuation in
+                raw.connect { _ in
+                    raw.send(["INCRBY", "{test}:seq", "10"]) { continuation.resume(returning: $0) }
+                }
             }
+            #expect((try? drawn.get())?.integerValue == 14)
+            let last = await append(a, "orders", 42)
+            #expect((try? last.get())?.first?.seq == 15)
+            #expect(await eventually { b.lastSeq == 15 })
+            #expect(b.current("orders")?.value == 42)
+            #expect(b.current("revenue")?.value == 7)
+            #expect(seenB.update { $0.map(\.lastSeq) } == [15], "only what changed since seq 4 is told, once")
         }
-        #expect((try? drawn.get())?.integerValue == 14)
-        let last = await append(a, "orders", 42)
-        #expect((try? last.get())?.first?.seq == 15)
-        #expect(await eventually { b.lastSeq == 15 })
-        #expect(b.current("orders")?.value == 42)
-        #expect(b.current("revenue")?.value == 7)
-        #expect(seenB.update { $0.map(\.lastSeq) } == [15], "only what changed since seq 4 is told, once")
     }
 }
