@@ -81,13 +81,26 @@ struct Serve: ParsableCommand {
             configured: settings.producerTokens,
             environment: ProcessInfo.processInfo.environment,
             dataDirectory: settings.dataDirectory)
-        if let path = tokens.generatedTokenPath, let token = tokens.tokens.last?.token {
-            announce("Producer token (stored in \(path), mode 0600): \(token)")
-        }
         let adminTokens = try AdminTokens.resolve(
             configured: settings.adminTokens,
             environment: ProcessInfo.processInfo.environment,
             dataDirectory: settings.dataDirectory)
+        if settings.redis != nil {
+            // Every node of a cluster must accept the same tokens: one generated per node would work on one node in n.
+            var generated: [String] = []
+            if tokens.generatedTokenPath != nil { generated.append("a producer token (producerTokens or \(ProducerTokens.environmentVariable))") }
+            if adminTokens.generatedTokenPath != nil { generated.append("an admin token (adminTokens or \(AdminTokens.environmentVariable))") }
+            if !generated.isEmpty {
+                throw ValidationError(
+                    "with Redis every node must accept the same tokens: give "
+                        + generated.joined(separator: " and ")
+                        + " in server.yaml or the environment, the same on every node, instead of one generated per node"
+                        + " (see docs/cluster.md)")
+            }
+        }
+        if let path = tokens.generatedTokenPath, let token = tokens.tokens.last?.token {
+            announce("Producer token (stored in \(path), mode 0600): \(token)")
+        }
         if let path = adminTokens.generatedTokenPath {
             announce("Admin token (viewer keys): stored in \(path), mode 0600")
         }

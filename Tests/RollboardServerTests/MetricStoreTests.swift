@@ -23,7 +23,7 @@ private final class Counter: Sendable {
     }
 }
 
-extension JournalRecord {
+extension StoreChange {
     /// The framed size of a one-metric record with the given id.
     static func metricsRecordSize(id: String) -> Int {
         frameHeaderSize + 1 + 4 + 8 + 4 + id.utf8.count + 8 + 8 + 8 + 1
@@ -150,7 +150,7 @@ struct MetricStoreTests {
 
     static let tailDamage: [(name: String, damage: @Sendable ([UInt8]) -> [UInt8])] = [
         ("cut inside the last record", { Array($0.dropLast(5)) }),
-        ("cut inside the last record's header", { Array($0.dropLast(JournalRecord.metricsRecordSize(id: "c") - 3)) }),
+        ("cut inside the last record's header", { Array($0.dropLast(StoreChange.metricsRecordSize(id: "c") - 3)) }),
         (
             "the last record's payload changed",
             {
@@ -198,7 +198,7 @@ struct MetricStoreTests {
         _ = try await store.append("c", 3)
         store.close()
         var journal = try folder.read("store/journal")
-        let secondPayload = JournalFile.headerSize + JournalRecord.metricsRecordSize(id: "a") + 12
+        let secondPayload = JournalFile.headerSize + StoreChange.metricsRecordSize(id: "a") + 12
         journal[secondPayload] ^= 0xff
         try folder.write("store/journal", journal)
 
@@ -354,9 +354,9 @@ struct MetricStoreTests {
         store.compact()
         store.close()
         let snapshot = try folder.read("store/snapshot")
-        let payload = Array(snapshot[(JournalFile.headerSize + JournalRecord.frameHeaderSize)...])
+        let payload = Array(snapshot[(JournalFile.headerSize + StoreChange.frameHeaderSize)...])
         #expect(payload.suffix(12) == Array(repeating: 0, count: 12), "no texts, slides or playlists: zero counts")
-        let old = Array(snapshot[..<JournalFile.headerSize]) + JournalRecord.frame(Array(payload.dropLast(dropped)))
+        let old = Array(snapshot[..<JournalFile.headerSize]) + StoreChange.frame(Array(payload.dropLast(dropped)))
         try folder.write("store/snapshot", old)
 
         let reopened = try open()
@@ -416,11 +416,11 @@ struct MetricStoreTests {
         _ = try await store.setText("notice", "kept")
         store.close()
         let journal = try folder.read("store/journal")
-        try folder.write("store/journal", journal + JournalRecord.frame([9, 1, 2, 3]))
+        try folder.write("store/journal", journal + StoreChange.frame([9, 1, 2, 3]))
 
         let reopened = try open()
         #expect(reopened.text("notice")?.text == "kept")
-        #expect(reopened.statistics.discardedBytes == JournalRecord.frameHeaderSize + 4)
+        #expect(reopened.statistics.discardedBytes == StoreChange.frameHeaderSize + 4)
         reopened.close()
     }
 
@@ -596,7 +596,7 @@ struct MetricStoreTests {
         defer { folder.remove() }
         let faults = StoreFaults()
         faults.inject(.openNewJournal, errno: ENOSPC, times: 1_000)
-        let threshold = 20 * JournalRecord.metricsRecordSize(id: "a")
+        let threshold = 20 * StoreChange.metricsRecordSize(id: "a")
         let store = try open(compactionThreshold: threshold, faults: faults)
         for value in 1...200 { _ = try await store.append("a", Double(value)) }
         let attempts = store.statistics.failedCompactions

@@ -59,6 +59,32 @@ struct NumberStyleTests {
         #expect(CounterOptions.decimals(ofGrouping: "#.##0,00") == nil)
     }
 
+    @Test(
+        "a counter's grouping pattern groups with its own separator unless a locale or a separator says otherwise",
+        arguments: [
+            ("", "#,##0", "%d", 2_205.0, "2,205", ","),
+            ("", "###,##0.00", "%.2f", 1_234_567.5, "1,234,567.50", ","),
+            ("    decimalSeparator: \",\"\n", "#.##0,00", "%.2f", 1_234.5, "1.234,50", "."),
+            ("    locale: de-DE\n", "#.##0", "%d", 2_205.0, "2.205", "."),
+            ("    groupSeparator: \"'\"\n", "#,##0", "%d", 2_205.0, "2'205", "'"),
+            ("    groupSeparator: \"\"\n", "#,##0", "%d", 2_205.0, "2205", ""),
+        ])
+    func groupingPattern(
+        style: String, grouping: String, format: String, value: Double, text: String, separator: String
+    ) throws {
+        let yaml =
+            "id: demo\ntiles:\n  - id: orders\n    type: counter\n    format: \"\(format)\"\n"
+            + "    grouping: \"\(grouping)\"\n" + style
+        let configuration = try RollboardConfiguration.parse(serverYAML: nil, dashboards: [("demo.yaml", yaml)])
+        let tile = try #require(configuration.dashboard("demo")?.tile("orders"))
+        guard case .counter(let options) = tile.options, case .object(let members) = configuration.json(tile) else {
+            Issue.record("a counter tile is a JSON object")
+            return
+        }
+        #expect(try options.counter().settle(value, after: nil).text == text)
+        #expect(members.contains(JSONMember("groupSeparator", .string(separator))))
+    }
+
     @Test("without a locale nothing changes: no grouping, a point, the currency before the number")
     func plain() throws {
         let style = NumberStyle(currency: "$")

@@ -130,7 +130,11 @@ struct RollboardConfigurationTests {
         ),
         (
             "id: revenue\ntype: odometer\ngoal: 10\nwarning: 50",
-            #"config/dashboards/demo.yaml: tile "revenue": goal: warning (50) must be below goal (10)"#
+            #"config/dashboards/demo.yaml: tile "revenue": warning: warning (50) must be below goal (10)"#
+        ),
+        (
+            "id: revenue\ntype: odometer\ngoal: 100\nwarning: 50\ncritical: 60",
+            #"config/dashboards/demo.yaml: tile "revenue": critical: critical (60) must be below warning (50)"#
         ),
         (
             "id: revenue\ntype: odometer\ndelta: average",

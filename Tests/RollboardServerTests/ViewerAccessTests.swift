@@ -10,6 +10,8 @@ private struct AccessFixture {
     static let producerToken = "access-producer-token-0123"
     static let adminToken = "access-admin-token-0123456"
     let keys: ViewerKeys
+    let store: MetricStore
+    let folder = TemporaryDirectory()
     let access: ViewerAccess
     let financeKey: String
     let lobbyKey: String
@@ -28,10 +30,11 @@ private struct AccessFixture {
                     "id: finance\ntiles:\n  - {id: revenue, type: counter}\n  - {id: visitors, type: counter}\n"
                 ),
             ])
-        keys = try ViewerKeys(path: nil)
-        financeKey = try keys.create(name: "finance", dashboards: ["finance"], now: 0).secret
-        lobbyKey = try keys.create(name: "lobby", dashboards: ["lobby"], now: 0).secret
-        everyKey = try keys.create(name: "every", dashboards: nil, now: 0).secret
+        store = try MetricStore(directory: folder.path, logger: Logger(label: "test.access"))
+        keys = ViewerKeys(changeLog: store, logger: Logger(label: "test.access"))
+        financeKey = try keys.createWaiting(name: "finance", dashboards: ["finance"]).secret
+        lobbyKey = try keys.createWaiting(name: "lobby", dashboards: ["lobby"]).secret
+        everyKey = try keys.createWaiting(name: "every", dashboards: nil).secret
         access = ViewerAccess(
             configuration: configuration, keys: keys,
             readerTokens: [Array(Self.producerToken.utf8), Array(Self.adminToken.utf8)])
@@ -131,7 +134,7 @@ struct ViewerAccessTests {
     func revoked() throws {
         let fixture = try AccessFixture()
         let id = try #require(fixture.keys.all.first { $0.name == "finance" }).id
-        _ = try fixture.keys.revoke(id)
+        _ = try fixture.keys.revokeWaiting(id)
         #expect(fixture.access.decide(fixture.dashboard("finance"), credential(.financeKey, fixture)) == .keyRefused)
     }
 }

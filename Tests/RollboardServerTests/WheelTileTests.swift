@@ -20,6 +20,21 @@ struct WheelTileTests {
         #expect(tile.nextMotion(after: 0.5) == nil)
     }
 
+    @Test("a wheel that was never set has a null state, and its first target shows at once, not turned to")
+    func neverSet() throws {
+        var tile = try WheelTile(
+            tileID: "status", wheel: Wheel(contents: ["Operational", "Degraded", "Down"], duration: 0.5),
+            position: nil, backlog: 8, at: 0)
+        #expect(tile.state(at: 0) == nil)
+        #expect(tile.encodedState(at: 10) == "null")
+        try tile.apply(.wheelIndex(2), at: 10)
+        #expect(tile.encodedState(at: 10) == "{\"p\":2000}")
+        #expect(tile.nextMotion(after: 10) == nil)
+        try tile.apply(.wheelIndex(1), at: 11)
+        #expect(tile.encodedState(at: 11.25) != "{\"p\":1000}")
+        #expect(tile.encodedState(at: 11.5) == "{\"p\":1000}")
+    }
+
     @Test("an index past the contents is refused")
     func indexOutOfRangeIsRefused() throws {
         var tile = try makeTile()

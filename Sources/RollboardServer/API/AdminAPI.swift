@@ -72,10 +72,10 @@ public final class AdminAPI: Sendable {
         switch path.split(separator: "/").map(String.init) {
         case ["api", "v1", "admin", "keys"]:
             try allow("GET, HEAD, POST")
-            respond(method == "POST" ? try create(request) : list())
+            if method == "POST" { try create(request, respond: respond) } else { respond(list()) }
         case let s where s.count == 5 && s[0...3] == ["api", "v1", "admin", "keys"]:
             try allow("DELETE")
-            respond(try revoke(s[4]))
+            revoke(s[4], respond: respond)
         case ["api", "v1", "screens"]:
             try allow("GET, HEAD")
             listScreens(respond: respond)
@@ -341,7 +341,9 @@ public final class AdminAPI: Sendable {
         return HTTPResponse(status: .ok, contentType: "application/json", text: body.serialized)
     }
 
-    private func create(_ request: HTTPRequest) throws(APIError) -> HTTPResponse {
+    private func create(
+        _ request: HTTPRequest, respond: @escaping @Sendable (HTTPResponse) -> Void
+    ) throws(APIError) {
         let body = try ProducerAPI.parseBody(request, limit: configuration.server.limits.maxBodyBytes)
         try ProducerAPI.rejectUnknownFields(body, allowed: ["name", "dashboards"], prefix: "")
         guard let nameValue = body["name"] else { throw .missingField("name") }
@@ -368,37 +370,42 @@ public final class AdminAPI: Sendable {
         case let other?:
             throw .wrongType("dashboards", expected: "an array of dashboard ids", got: other)
         }
-        let created: (key: ViewerKey, secret: String)
-        do {
-            created = try keys.create(name: name, dashboards: dashboards, now: now())
-        } catch {
-            throw APIError(status: .serviceUnavailable, code: "keys_unavailable", detail: error.description)
+        // Through the change log, so every node opens screens with it; answered once durable and in force here.
+        keys.create(name: name, dashboards: dashboards, now: now()) { [self, dashboards] result in
+            switch result {
+            case .success(let created):
+                logger.notice(
+                    "viewer key created",
+                    metadata: ["key": "\(created.key.id)", "name": "\(name)", "dashboards": "\(dashboards ?? ["*"])"])
+                let body = json(created.key, secret: created.secret)
+                var response = HTTPResponse(status: .created, contentType: "application/json", text: body.serialized)
+                response.headers.add(name: "Cache-Control", value: "no-store")
+                respond(response)
+            case .failure(let error):
+                respond(APIError(status: .serviceUnavailable, code: "keys_unavailable", detail: error.description).response)
+            }
         }
-        logger.notice(
-            "viewer key created",
-            metadata: ["key": "\(created.key.id)", "name": "\(name)", "dashboards": "\(dashboards ?? ["*"])"])
-        let body201 = json(created.key, secret: created.secret)
-        var response = HTTPResponse(status: .created, contentType: "application/json", text: body201.serialized)
-        response.headers.add(name: "Cache-Control", value: "no-store")
-        return response
     }
 
-    private func revoke(_ id: String) throws(APIError) -> HTTPResponse {
-        let revoked: (key: ViewerKey, closedScreens: Int)?
-        do {
-            revoked = try keys.revoke(id)
-        } catch {
-            throw APIError(status: .serviceUnavailable, code: "keys_unavailable", detail: error.description)
+    private func revoke(_ id: String, respond: @escaping @Sendable (HTTPResponse) -> Void) {
+        // Through the change log, so the key's screens close on every node; answered once applied here.
+        keys.revoke(id) { [self] result in
+            switch result {
+            case .success(let revoked?):
+                logger.notice(
+                    "viewer key revoked", metadata: ["key": "\(id)", "closedScreens": "\(revoked.closedScreens)"])
+                let body = JSONValue.object([
+                    JSONMember("id", .string(id)),
+                    JSONMember("revoked", .bool(true)),
+                    JSONMember("closedScreens", .number(revoked.closedScreens)),
+                ])
+                respond(HTTPResponse(status: .ok, contentType: "application/json", text: body.serialized))
+            case .success(nil):
+                respond(APIError.notFound("unknown_key", "no viewer key \(JSONText.quoted(id))").response)
+            case .failure(let error):
+                respond(APIError(status: .serviceUnavailable, code: "keys_unavailable", detail: error.description).response)
+            }
         }
-        guard let revoked else { throw .notFound("unknown_key", "no viewer key \(JSONText.quoted(id))") }
-        logger.notice(
-            "viewer key revoked", metadata: ["key": "\(id)", "closedScreens": "\(revoked.closedScreens)"])
-        let body = JSONValue.object([
-            JSONMember("id", .string(id)),
-            JSONMember("revoked", .bool(true)),
-            JSONMember("closedScreens", .number(revoked.closedScreens)),
-        ])
-        return HTTPResponse(status: .ok, contentType: "application/json", text: body.serialized)
     }
 
     private func json(_ key: ViewerKey, secret: String?) -> JSONValue {

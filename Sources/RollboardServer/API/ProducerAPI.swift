@@ -52,9 +52,17 @@ public final class ProducerAPI: Sendable {
         live.withLock { $0 }
     }
 
-    /// Takes a reloaded configuration (dashboards, playlists, what a value must fit); tokens stay as they were.
+    /// Takes a reloaded configuration (dashboards, playlists, what a value must fit, who may see what); tokens stay
+    /// as they were. Every open screen is judged again by the new access rules, and those no longer admitted are
+    /// closed with 1008.
     public func reconfigure(_ configuration: RollboardConfiguration) {
         live.withLock { $0 = configuration }
+        if let viewerKeys {
+            let closed = viewerKeys.screens.recheck(access)
+            if closed > 0 {
+                logger.notice("screens closed: the reloaded configuration no longer admits them", metadata: ["screens": "\(closed)"])
+            }
+        }
     }
 
     /// Who may read what under the configuration in force; the page and the WebSocket ask it too.

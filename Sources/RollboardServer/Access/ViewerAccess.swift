@@ -21,6 +21,8 @@ struct ViewerAccess: Sendable {
     }
 
     /// The credential of `request`: its `?key=` or its bearer token.
+    ///
+    /// What an admitted screen keeps of it is ``Credential/admitted``.
     func credential(of request: HTTPRequest) -> Credential {
         guard let presented = request.query["key"].flatMap({ $0.isEmpty ? nil : $0 }) ?? request.bearerToken else {
             return .none
@@ -74,5 +76,17 @@ struct ViewerAccess: Sendable {
     /// The dashboards `credential` may see, in configuration order.
     func visibleDashboards(_ credential: Credential) -> [DashboardConfiguration] {
         configuration.dashboards.filter { decide($0, credential).isGranted }
+    }
+}
+
+extension ViewerAccess.Credential {
+    /// What an open screen keeps of the credential it presented, to be judged again when access narrows.
+    var admitted: AdmittedScreens.Credential {
+        switch self {
+        case .none: .none
+        case .token: .token
+        case .key(let key): .key(id: key.id)
+        case .unknown: .unknown
+        }
     }
 }

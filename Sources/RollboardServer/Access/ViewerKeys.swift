@@ -3,52 +3,66 @@
 #elseif canImport(Darwin)
     import Darwin
 #endif
+public import Logging
 import RollboardNet
 import Synchronization
 
-/// The viewer keys in force and the screens that use them.
+/// The viewer keys in force, as the change log has them, and the screens that came in with them.
 ///
-/// Keys are created and revoked while the server runs (the admin API). Only each secret's SHA-256 is kept, in
-/// `viewer-keys.json` in the data folder (mode 0600, replaced atomically), so a change is durable before it is
-/// answered. Revoking a key closes every screen that opened with it, with 1008, at once.
+/// Keys are created and revoked while the server runs (the admin API), as changes through the change log: durable
+/// before they are answered, and with Redis the same on every node — a key made on one node opens screens on every
+/// node, a revocation closes that key's screens on every node (with 1008), and a node that was down learns both when
+/// it catches up. Only each secret's SHA-256 is kept. A `viewer-keys.json` left in the data folder by an earlier
+/// version is imported into the change log once and renamed `viewer-keys.json.imported`.
 public final class ViewerKeys: Sendable {
-    /// The file name, inside the data folder.
-    public static let fileName = "viewer-keys.json"
+    /// The file of earlier versions, inside the data folder.
+    public static let legacyFileName = "viewer-keys.json"
     /// Prefix of every secret, so a leaked one is recognisable in a scan.
     public static let secretPrefix = "rbv_"
 
-    /// Where the keys are kept; `nil` keeps them in memory only.
-    public let path: String?
-    private let state: Mutex<State>
+    private let changeLog: any ChangeLog
+    private let logger: Logger
+    /// Per key id, its latest change applied (a revocation stays as a tombstone).
+    private let changes = Mutex<[String: StoredViewerKey]>([:])
+    private let revocationObservers = Mutex<[@Sendable (String) -> Void]>([])
+    /// The open screens and what let them in.
+    let screens = AdmittedScreens()
 
-    private struct State {
-        var keys: [ViewerKey]
-        /// The open screens of each key id.
-        var screens: [String: [ObjectIdentifier: WebSocket]] = [:]
+    /// Follows the viewer keys of `changeLog`.
+    public init(changeLog: any ChangeLog, logger: Logger) {
+        self.changeLog = changeLog
+        self.logger = logger
+        changeLog.subscribe { [weak self] change in
+            if case .viewerKey(let keyChange) = change { self?.apply(keyChange) }
+        }
+        for change in changeLog.snapshot.viewerKeyChanges() { apply(change) }
     }
 
-    /// Loads the keys stored at `path` (none when the file does not exist yet); `nil` keeps keys in memory only.
-    public init(path: String?) throws(ViewerKeyError) {
-        self.path = path
-        var keys: [ViewerKey] = []
-        if let path { keys = try Self.load(path) }
-        state = Mutex(State(keys: keys))
-    }
-
-    /// Every key, oldest first (without secrets: the server has none to show).
+    /// Every key in force, oldest first (without secrets: the server has none to show).
     public var all: [ViewerKey] {
-        state.withLock { $0.keys }
+        changes.withLock { $0.values.compactMap(\.key) }.sorted { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) }
+    }
+
+    /// The key `id`, if it is in force.
+    func key(_ id: String) -> ViewerKey? {
+        changes.withLock { $0[id]?.key }
     }
 
     /// How many screens are open with key `id`.
     public func screenCount(of id: String) -> Int {
-        state.withLock { $0.screens[id]?.count ?? 0 }
+        screens.count(ofKey: id)
     }
 
-    /// Creates a key for `dashboards` (`nil`: every dashboard), stores it durably, and returns it with its secret,
-    /// which is never stored and cannot be shown again.
-    public func create(name: String, dashboards: [String]?, now: Double) throws(ViewerKeyError) -> (
-        key: ViewerKey, secret: String
+    /// Calls `observer` with a key's id each time a revocation is applied on this node (whichever node made it).
+    func observeRevocations(_ observer: @escaping @Sendable (String) -> Void) {
+        revocationObservers.withLock { $0.append(observer) }
+    }
+
+    /// Creates a key for `dashboards` (`nil`: every dashboard) through the change log and answers, once it is durable
+    /// and in force on this node, with the key and its secret, which is never stored and cannot be shown again.
+    public func create(
+        name: String, dashboards: [String]?, now: Double,
+        completion: @escaping @Sendable (Result<(key: ViewerKey, secret: String), ViewerKeyError>) -> Void
     ) {
         let secret: String
         let id: String
@@ -56,84 +70,100 @@ public final class ViewerKeys: Sendable {
             secret = Self.secretPrefix + (try SecureRandom.hex(32))
             id = "k" + (try SecureRandom.hex(6))
         } catch {
-            throw ViewerKeyError(description: "no random bytes for a key: \(error)")
+            return completion(.failure(ViewerKeyError(description: "no random bytes for a key: \(error)")))
         }
-        let key = ViewerKey(
-            id: id, name: name, dashboards: dashboards, createdAt: now, digest: SHA256.hex(secret))
-        try state.withLock { state throws(ViewerKeyError) in
-            try save(state.keys + [key])
-            state.keys.append(key)
+        let key = ViewerKey(id: id, name: name, dashboards: dashboards, createdAt: now, digest: SHA256.hex(secret))
+        changeLog.changeViewerKey(.create(key)) { [weak self] result in
+            switch result {
+            case .success(let change):
+                self?.apply(change)
+                completion(.success((key, secret)))
+            case .failure(let error):
+                completion(.failure(ViewerKeyError(description: "\(error)")))
+            }
         }
-        return (key, secret)
     }
 
-    /// Revokes key `id` durably and closes its screens with 1008; returns the key and how many screens were
-    /// closed, or `nil` when there is no such key.
-    public func revoke(_ id: String) throws(ViewerKeyError) -> (key: ViewerKey, closedScreens: Int)? {
-        let revoked = try state.withLock { state throws(ViewerKeyError) -> (ViewerKey, [WebSocket])? in
-            guard let index = state.keys.firstIndex(where: { $0.id == id }) else { return nil }
-            var remaining = state.keys
-            let key = remaining.remove(at: index)
-            try save(remaining)
-            state.keys = remaining
-            let screens = state.screens.removeValue(forKey: id).map { Array($0.values) } ?? []
-            return (key, screens)
+    /// Revokes key `id` through the change log; once it is durable and applied on this node (its screens closed
+    /// with 1008), answers with the key and how many of this node's screens it closed, or `nil` when there is no
+    /// such key.
+    public func revoke(
+        _ id: String,
+        completion: @escaping @Sendable (Result<(key: ViewerKey, closedScreens: Int)?, ViewerKeyError>) -> Void
+    ) {
+        guard let key = key(id) else { return completion(.success(nil)) }
+        let open = screens.count(ofKey: id)
+        changeLog.changeViewerKey(.revoke(id: id)) { [weak self] result in
+            switch result {
+            case .success(let change):
+                self?.apply(change)
+                completion(.success((key, open)))
+            case .failure(let error):
+                completion(.failure(ViewerKeyError(description: "\(error)")))
+            }
         }
-        guard let (key, screens) = revoked else { return nil }
-        for screen in screens { screen.close(code: .policyViolation, reason: "viewer key revoked") }
-        return (key, screens.count)
     }
 
     /// The key whose secret is `secret`, if any. Every key's digest is compared in full, so the time taken does not
     /// depend on which key (if any) matches.
     func match(_ secret: String) -> ViewerKey? {
         let digest = Array(SHA256.hex(secret).utf8)
-        return state.withLock { state in
-            var found: ViewerKey?
-            for key in state.keys where ConstantTime.equals(Array(key.digest.utf8), digest) { found = key }
-            return found
-        }
+        let keys = changes.withLock { $0.values.compactMap(\.key) }
+        var found: ViewerKey?
+        for key in keys where ConstantTime.equals(Array(key.digest.utf8), digest) { found = key }
+        return found
     }
 
-    /// Records that `socket` is open with key `id`, unless the key was revoked meanwhile; returns whether it was.
-    func attach(_ socket: WebSocket, to id: String) -> Bool {
-        state.withLock { state in
-            guard state.keys.contains(where: { $0.id == id }) else { return false }
-            state.screens[id, default: [:]][ObjectIdentifier(socket)] = socket
-            return true
+    /// Takes a change unless a newer one for the same key was applied (the committing node applies its own change
+    /// as soon as it is durable, and again when the log delivers it); a revocation tells the observers.
+    private func apply(_ change: StoredViewerKey) {
+        let revoked = changes.withLock { changes -> Bool in
+            if let applied = changes[change.keyID], applied.seq >= change.seq { return false }
+            let wasInForce = changes[change.keyID]?.key != nil
+            changes[change.keyID] = change
+            return wasInForce && change.key == nil
         }
+        guard revoked else { return }
+        for observer in revocationObservers.withLock({ $0 }) { observer(change.keyID) }
     }
 
-    /// Forgets `socket`, which closed.
-    func detach(_ socket: WebSocket, from id: String) {
-        state.withLock { state in
-            state.screens[id]?.removeValue(forKey: ObjectIdentifier(socket))
-            if state.screens[id]?.isEmpty == true { state.screens.removeValue(forKey: id) }
-        }
-    }
+    // MARK: Keys of earlier versions
 
-    // MARK: The file
-
-    private func save(_ keys: [ViewerKey]) throws(ViewerKeyError) {
-        guard let path else { return }
-        let document = JSONValue.object([JSONMember("keys", .array(keys.map(Self.json)))])
-        let directory = String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)])
-        if let problem = createDirectories(parentOf: path) { throw ViewerKeyError(description: problem) }
-        do {
-            try writeFileAtomically(path, Array((document.serialized + "\n").utf8), directory: directory.isEmpty ? "." : directory)
+    /// Imports the keys of an earlier version's `viewer-keys.json` at `path` that the change log does not have yet,
+    /// then renames the file `….imported`; logs what it did. Nothing happens without the file.
+    public func importLegacyFile(_ path: String) {
+        let stored: [ViewerKey]
+        do throws(ViewerKeyError) {
+            stored = try Self.load(path)
         } catch {
-            throw ViewerKeyError(description: "\(path): cannot write: \(error)")
+            logger.error("viewer keys of an earlier version could not be read", metadata: ["error": "\(error)"])
+            return
         }
-    }
-
-    private static func json(_ key: ViewerKey) -> JSONValue {
-        .object([
-            JSONMember("id", .string(key.id)),
-            JSONMember("name", .string(key.name)),
-            JSONMember("dashboards", key.dashboards.map { .array($0.map(JSONValue.string)) } ?? .null),
-            JSONMember("createdAt", .number(key.createdAt)),
-            JSONMember("sha256", .string(key.digest)),
-        ])
+        guard !stored.isEmpty || (try? readWholeFile(path)) != nil else { return }
+        let missing = stored.filter { key in changes.withLock { $0[key.id] == nil } }
+        let pending = Mutex((left: missing.count, failed: false))
+        let finish: @Sendable () -> Void = { [logger] in
+            guard rename(path, path + ".imported") == 0 else {
+                logger.error("could not rename the imported viewer keys file", metadata: ["path": "\(path)"])
+                return
+            }
+            logger.notice("viewer keys imported into the change log", metadata: ["keys": "\(missing.count)"])
+        }
+        if missing.isEmpty { return finish() }
+        for key in missing {
+            changeLog.changeViewerKey(.create(key)) { [weak self, logger] result in
+                if case .success(let change) = result { self?.apply(change) }
+                let done = pending.withLock { state -> Bool in
+                    state.left -= 1
+                    if case .failure = result { state.failed = true }
+                    return state.left == 0 && !state.failed
+                }
+                if case .failure(let error) = result {
+                    logger.error("a viewer key could not be imported", metadata: ["key": "\(key.id)", "error": "\(error)"])
+                }
+                if done { finish() }
+            }
+        }
     }
 
     private static func load(_ path: String) throws(ViewerKeyError) -> [ViewerKey] {

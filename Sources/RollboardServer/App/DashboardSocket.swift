@@ -16,6 +16,7 @@ final class DashboardSocket: WebSocketDelegate {
     private let since: ResumePoint?
     private let protocolVersion: String?
     private let access: AccessDecision
+    private let credential: AdmittedScreens.Credential
     private let viewerKeys: ViewerKeys?
     private let screens: ScreenRegistry?
     private let screenID = Mutex<Int?>(nil)
@@ -29,15 +30,17 @@ final class DashboardSocket: WebSocketDelegate {
     ///   - since: where a dashboard screen that comes back stood, to be shown what it missed.
     ///   - protocolVersion: the `protocol` the client asked for, if it did; any other than the hub's closes the socket
     ///     with 4406 once open.
-    ///   - access: whether the screen may watch the target; it is closed with 1008 once open if not, and with 1008
-    ///     when the viewer key it opened with is revoked.
+    ///   - access: whether the screen may watch the target; it is closed with 1008 once open if not.
+    ///   - credential: what the screen presented; while it is open, it is judged again by it whenever access narrows
+    ///     (a reload, a revoked key on any node) and closed with 1008 once it is no longer admitted.
     ///   - screens: where a dashboard's screen is listed while it is connected (with the `name` of its address, its
     ///     browser); a playlist lists its screens itself.
     ///   - messageLimits: how much this screen may send before it is closed with 1008.
     ///   - clock: times the message rate.
     init(
         target: Target?, fps: Int?, calm: Bool = false, since: ResumePoint? = nil, protocolVersion: String? = nil,
-        access: AccessDecision = .granted(viewerKey: nil), viewerKeys: ViewerKeys? = nil, screens: ScreenRegistry? = nil,
+        access: AccessDecision = .granted(viewerKey: nil), credential: AdmittedScreens.Credential = .none,
+        viewerKeys: ViewerKeys? = nil, screens: ScreenRegistry? = nil,
         messageLimits: ClientMessageGate.Limits = .init(), clock: FrameClock = .monotonic()
     ) {
         self.target = target
@@ -46,6 +49,7 @@ final class DashboardSocket: WebSocketDelegate {
         self.since = since
         self.protocolVersion = protocolVersion
         self.access = access
+        self.credential = credential
         self.viewerKeys = viewerKeys
         self.screens = screens
         self.gate = ClientMessageGate(limits: messageLimits)
@@ -62,20 +66,23 @@ final class DashboardSocket: WebSocketDelegate {
                 code: .unsupportedProtocol, reason: "this server speaks protocol \(HubStateMachine.protocolVersion)")
             return
         }
-        switch access {
-        case .keyRequired:
-            socket.close(code: .policyViolation, reason: "viewer key required")
+        if let reason = access.closeReason {
+            socket.close(code: .policyViolation, reason: reason)
             return
-        case .keyRefused:
-            socket.close(code: .policyViolation, reason: "viewer key refused")
-            return
-        case .granted(let key?):
-            guard viewerKeys?.attach(socket, to: key) == true else {
+        }
+        if let viewerKeys {
+            let admitted: AdmittedScreens.Target =
+                switch target {
+                case .dashboard(let hub): .dashboard(hub.dashboardID)
+                case .playlist(let playlist): .playlist(playlist.configuration.id)
+                }
+            // Listed first, then checked: a revocation applied in between finds the screen listed or the key gone.
+            viewerKeys.screens.add(socket, target: admitted, credential: credential)
+            if case .key(let id) = credential, viewerKeys.key(id) == nil {
+                viewerKeys.screens.remove(socket)
                 socket.close(code: .policyViolation, reason: "viewer key revoked")
                 return
             }
-        case .granted(nil):
-            break
         }
         let name = socket.request.query["name"]
         let userAgent = socket.request.headers["User-Agent"]
@@ -114,7 +121,7 @@ final class DashboardSocket: WebSocketDelegate {
     }
 
     func webSocketDidClose(_ socket: WebSocket, code: WebSocketCloseCode?, reason: String) {
-        if case .granted(let key?) = access { viewerKeys?.detach(socket, from: key) }
+        viewerKeys?.screens.remove(socket)
         if let listed = screenID.withLock({ $0 }) { screens?.remove(listed) }
         guard let target, let id = sessionID.withLock({ $0 }) else { return }
         switch target {

@@ -183,7 +183,7 @@ public final class RollboardApplication: ServerHandler {
         return .accept(
             DashboardSocket(
                 target: target, fps: fps, calm: calm, since: since, protocolVersion: query["protocol"], access: access,
-                viewerKeys: viewerAccess.keys, screens: directory.screens,
+                credential: credential.admitted, viewerKeys: viewerAccess.keys, screens: directory.screens,
                 messageLimits: configuration.server.limits.clientMessageLimits))
     }
 

@@ -67,10 +67,16 @@ public final class RollboardNode: Sendable {
             if let redis = changeLog as? RedisChangeLog {
                 metrics.readRedis { redis.statistics }
             }
-            let viewerKeys = try ViewerKeys(path: settings.viewerKeysPath)
+            let viewerKeys = ViewerKeys(changeLog: changeLog, logger: logger)
+            viewerKeys.importLegacyFile(settings.legacyViewerKeysPath)
             let api = ProducerAPI(
                 configuration: options.configuration, tokens: options.producerTokens, store: changeLog, logger: logger,
                 viewerKeys: viewerKeys, adminTokens: options.adminTokens)
+            // A key revoked on any node: this node's screens that came in with it close (1008).
+            viewerKeys.observeRevocations { [weak api, weak viewerKeys] _ in
+                guard let api, let viewerKeys else { return }
+                viewerKeys.screens.recheck(api.access)
+            }
             let directory = try DashboardDirectory(
                 configuration: options.configuration, store: changeLog, metrics: metrics, logger: logger)
             let reloader = options.configDirectory.map { folder in

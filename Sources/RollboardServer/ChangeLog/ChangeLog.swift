@@ -1,5 +1,6 @@
-/// The one pipe every producer change goes through: values, wheel targets, texts, slides and carousel commands are
-/// each given the next number of one sequence, made durable, and then handed to every subscriber in that order.
+/// The one pipe every change goes through: values, wheel targets, texts, slides, carousel, playlist and screen
+/// commands and viewer keys are each one ``StoreChange``, given the next numbers of one sequence by
+/// ``commit(_:completion:)``, made durable, and then handed to every subscriber in that order.
 ///
 /// Two implementations: ``MetricStore`` (the embedded journal, one node) and ``RedisChangeLog`` (a Redis Stream that
 /// several nodes share). A completion reports success only once the change is durable (fsynced, or acknowledged by
@@ -21,39 +22,10 @@ public protocol ChangeLog: AnyObject, Sendable {
     /// How long the oldest change not yet confirmed has waited, in seconds; `nil` when none waits.
     var unconfirmedSeconds: Double? { get }
 
-    /// Commits `updates` as one atomic change; `completion` gets each update's stored form once it is durable.
-    func append(_ updates: [MetricUpdate], completion: @escaping @Sendable (Result<[StoredMetric], StoreError>) -> Void)
-
-    /// Commits a wheel's new target.
-    func setWheel(
-        _ id: String, target: WheelTarget, completion: @escaping @Sendable (Result<StoredWheel, StoreError>) -> Void)
-
-    /// Commits a text tile's new message.
-    func setText(
-        _ id: String, text: String, color: String?,
-        completion: @escaping @Sendable (Result<StoredText, StoreError>) -> Void)
-
-    /// Commits a carousel's new slides (at least one).
-    func setSlides(
-        _ id: String, slides: [ProducerSlide],
-        completion: @escaping @Sendable (Result<StoredSlides, StoreError>) -> Void)
-
-    /// Commits a producer's command to a carousel: an event, which moves the screens that see it and is not kept in
-    /// the snapshot.
-    func commandCarousel(
-        _ id: String, action: CarouselCommand.Action,
-        completion: @escaping @Sendable (Result<StoredCarouselCommand, StoreError>) -> Void)
-
-    /// Commits an operator's command to a playlist: an event that every node applies at the moment it was committed.
-    func commandPlaylist(
-        _ id: String, action: StoredPlaylistCommand.Action,
-        completion: @escaping @Sendable (Result<StoredPlaylistCommand, StoreError>) -> Void)
-
-    /// Commits an operator's command to the screens of a dashboard or playlist (an announcement, a reload): an event
-    /// that every node passes on to its screens, not kept in the snapshot.
-    func commandScreens(
-        _ action: StoredScreenCommand.Action,
-        completion: @escaping @Sendable (Result<StoredScreenCommand, StoreError>) -> Void)
+    /// Commits `change` durably as one atomic change: the log numbers its parts (`change` counts them from 0: a batch
+    /// of n metrics holds 0 to n − 1) with the next numbers of its one sequence and stamps them with the commit time;
+    /// `completion` gets the change as committed once it is durable, or why it was refused.
+    func commit(_ change: StoreChange, completion: @escaping @Sendable (Result<StoreChange, StoreError>) -> Void)
 
     /// Registers `handler` for every change committed from now on, in sequence order. It should hand work off
     /// quickly.
@@ -71,6 +43,105 @@ public protocol ChangeLog: AnyObject, Sendable {
 }
 
 extension ChangeLog {
+    /// Commits `updates` as one atomic change; `completion` gets each update's stored form once it is durable.
+    public func append(
+        _ updates: [MetricUpdate], completion: @escaping @Sendable (Result<[StoredMetric], StoreError>) -> Void
+    ) {
+        precondition(!updates.isEmpty, "append needs at least one update")
+        let metrics = updates.enumerated().map { offset, update in
+            StoredMetric(
+                id: update.id, value: update.value, seq: UInt64(offset), updatedAt: 0, interval: update.interval,
+                animated: update.animated, policy: update.policy)
+        }
+        commit(.metrics(metrics), completion) { if case .metrics(let metrics) = $0 { metrics } else { nil } }
+    }
+
+    /// Commits a wheel's new target.
+    public func setWheel(
+        _ id: String, target: WheelTarget, completion: @escaping @Sendable (Result<StoredWheel, StoreError>) -> Void
+    ) {
+        commit(.wheel(StoredWheel(id: id, target: target, seq: 0, updatedAt: 0)), completion) {
+            if case .wheel(let wheel) = $0 { wheel } else { nil }
+        }
+    }
+
+    /// Commits a text tile's new message.
+    public func setText(
+        _ id: String, text: String, color: String?,
+        completion: @escaping @Sendable (Result<StoredText, StoreError>) -> Void
+    ) {
+        commit(.text(StoredText(id: id, text: text, color: color, seq: 0, updatedAt: 0)), completion) {
+            if case .text(let text) = $0 { text } else { nil }
+        }
+    }
+
+    /// Commits a carousel's new slides (at least one).
+    public func setSlides(
+        _ id: String, slides: [ProducerSlide],
+        completion: @escaping @Sendable (Result<StoredSlides, StoreError>) -> Void
+    ) {
+        precondition(!slides.isEmpty, "a carousel needs at least one slide")
+        commit(.slides(StoredSlides(id: id, slides: slides, seq: 0, updatedAt: 0)), completion) {
+            if case .slides(let slides) = $0 { slides } else { nil }
+        }
+    }
+
+    /// Commits a producer's command to a carousel: an event, which moves the screens that see it and is not kept in
+    /// the snapshot.
+    public func commandCarousel(
+        _ id: String, action: CarouselCommand.Action,
+        completion: @escaping @Sendable (Result<StoredCarouselCommand, StoreError>) -> Void
+    ) {
+        commit(.carousel(StoredCarouselCommand(id: id, action: action, seq: 0, updatedAt: 0)), completion) {
+            if case .carousel(let command) = $0 { command } else { nil }
+        }
+    }
+
+    /// Commits an operator's command to a playlist: an event that every node applies at the moment it was committed.
+    public func commandPlaylist(
+        _ id: String, action: StoredPlaylistCommand.Action,
+        completion: @escaping @Sendable (Result<StoredPlaylistCommand, StoreError>) -> Void
+    ) {
+        commit(.playlist(StoredPlaylistCommand(id: id, action: action, seq: 0, updatedAt: 0)), completion) {
+            if case .playlist(let command) = $0 { command } else { nil }
+        }
+    }
+
+    /// Commits an operator's command to the screens of a dashboard or playlist (an announcement, a reload): an event
+    /// that every node passes on to its screens, not kept in the snapshot.
+    public func commandScreens(
+        _ action: StoredScreenCommand.Action,
+        completion: @escaping @Sendable (Result<StoredScreenCommand, StoreError>) -> Void
+    ) {
+        commit(.screens(StoredScreenCommand(action: action, seq: 0, updatedAt: 0)), completion) {
+            if case .screens(let command) = $0 { command } else { nil }
+        }
+    }
+
+    /// Commits a viewer key's creation or revocation; every node applies it.
+    public func changeViewerKey(
+        _ action: StoredViewerKey.Action,
+        completion: @escaping @Sendable (Result<StoredViewerKey, StoreError>) -> Void
+    ) {
+        commit(.viewerKey(StoredViewerKey(action: action, seq: 0, updatedAt: 0)), completion) {
+            if case .viewerKey(let change) = $0 { change } else { nil }
+        }
+    }
+
+    /// `commit`, its result unwrapped to the kind committed.
+    private func commit<Stored>(
+        _ change: StoreChange, _ completion: @escaping @Sendable (Result<Stored, StoreError>) -> Void,
+        unwrap: @escaping @Sendable (StoreChange) -> Stored?
+    ) {
+        commit(change) { result in
+            completion(
+                result.map { committed in
+                    guard let stored = unwrap(committed) else { preconditionFailure("a commit returns its own kind") }
+                    return stored
+                })
+        }
+    }
+
     /// The latest value of metric `id`.
     public func current(_ id: String) -> StoredMetric? { snapshot.current(id) }
     /// The latest value of every metric, sorted by id.
@@ -85,6 +156,8 @@ extension ChangeLog {
     public func text(_ id: String) -> StoredText? { snapshot.text(id) }
     /// The latest slides of carousel `id`, if a producer set any.
     public func slides(_ id: String) -> StoredSlides? { snapshot.slides(id) }
+    /// The viewer keys in force, oldest first.
+    public func viewerKeys() -> [ViewerKey] { snapshot.viewerKeys() }
     /// The highest sequence number seen (0 for an empty log).
     public var lastSeq: UInt64 { snapshot.lastSeq }
 }

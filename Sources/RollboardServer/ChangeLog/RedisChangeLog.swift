@@ -137,93 +137,16 @@ public final class RedisChangeLog: ChangeLog {
         state.withLock { $0.statistics }
     }
 
-    public func append(
-        _ updates: [MetricUpdate], completion: @escaping @Sendable (Result<[StoredMetric], StoreError>) -> Void
+    public func commit(
+        _ change: StoreChange, completion: @escaping @Sendable (Result<StoreChange, StoreError>) -> Void
     ) {
-        precondition(!updates.isEmpty, "append needs at least one update")
-        let now = clock()
-        let metrics = updates.enumerated().map { offset, update in
-            StoredMetric(
-                id: update.id, value: update.value, seq: UInt64(offset), updatedAt: now, interval: update.interval,
-                animated: update.animated, policy: update.policy)
+        let stamped = change.stamped(at: clock())
+        var policies: [String]?
+        if case .metrics(let metrics) = stamped, metrics.contains(where: { $0.policy != nil }) {
+            policies = metrics.map { $0.policy?.rawValue ?? "" }
         }
-        let latest = metrics.map { metric in
-            RedisKeys.LatestEntry(field: "m:" + metric.id, offset: metric.seq, record: .metrics([metric]))
-        }
-        let policies = updates.contains { $0.policy != nil } ? updates.map { $0.policy?.rawValue ?? "" } : nil
-        commit(.metrics(metrics), count: updates.count, latest: latest, policies: policies) { result in
-            completion(
-                result.map { first in
-                    metrics.map { metric in
-                        var stored = metric
-                        stored.seq = first + metric.seq
-                        return stored
-                    }
-                })
-        }
-    }
-
-    public func setWheel(
-        _ id: String, target: WheelTarget, completion: @escaping @Sendable (Result<StoredWheel, StoreError>) -> Void
-    ) {
-        let wheel = StoredWheel(id: id, target: target, seq: 0, updatedAt: clock())
-        commit(.wheel(wheel), count: 1, latest: [.init(field: "w:" + id, offset: 0, record: .wheel(wheel))]) { result in
-            completion(result.map { StoredWheel(id: id, target: target, seq: $0, updatedAt: wheel.updatedAt) })
-        }
-    }
-
-    public func setText(
-        _ id: String, text: String, color: String?,
-        completion: @escaping @Sendable (Result<StoredText, StoreError>) -> Void
-    ) {
-        let stored = StoredText(id: id, text: text, color: color, seq: 0, updatedAt: clock())
-        commit(.text(stored), count: 1, latest: [.init(field: "t:" + id, offset: 0, record: .text(stored))]) { result in
-            completion(
-                result.map { StoredText(id: id, text: text, color: color, seq: $0, updatedAt: stored.updatedAt) })
-        }
-    }
-
-    public func setSlides(
-        _ id: String, slides: [ProducerSlide],
-        completion: @escaping @Sendable (Result<StoredSlides, StoreError>) -> Void
-    ) {
-        precondition(!slides.isEmpty, "a carousel needs at least one slide")
-        let stored = StoredSlides(id: id, slides: slides, seq: 0, updatedAt: clock())
-        commit(.slides(stored), count: 1, latest: [.init(field: "s:" + id, offset: 0, record: .slides(stored))]) {
-            result in
-            completion(result.map { StoredSlides(id: id, slides: slides, seq: $0, updatedAt: stored.updatedAt) })
-        }
-    }
-
-    public func commandCarousel(
-        _ id: String, action: CarouselCommand.Action,
-        completion: @escaping @Sendable (Result<StoredCarouselCommand, StoreError>) -> Void
-    ) {
-        let command = StoredCarouselCommand(id: id, action: action, seq: 0, updatedAt: clock())
-        commit(.carousel(command), count: 1, latest: []) { result in
-            completion(
-                result.map { StoredCarouselCommand(id: id, action: action, seq: $0, updatedAt: command.updatedAt) })
-        }
-    }
-
-    public func commandPlaylist(
-        _ id: String, action: StoredPlaylistCommand.Action,
-        completion: @escaping @Sendable (Result<StoredPlaylistCommand, StoreError>) -> Void
-    ) {
-        let command = StoredPlaylistCommand(id: id, action: action, seq: 0, updatedAt: clock())
-        commit(.playlist(command), count: 1, latest: []) { result in
-            completion(
-                result.map { StoredPlaylistCommand(id: id, action: action, seq: $0, updatedAt: command.updatedAt) })
-        }
-    }
-
-    public func commandScreens(
-        _ action: StoredScreenCommand.Action,
-        completion: @escaping @Sendable (Result<StoredScreenCommand, StoreError>) -> Void
-    ) {
-        let command = StoredScreenCommand(action: action, seq: 0, updatedAt: clock())
-        commit(.screens(command), count: 1, latest: []) { result in
-            completion(result.map { StoredScreenCommand(action: action, seq: $0, updatedAt: command.updatedAt) })
+        send(stamped, latest: RedisKeys.latestEntries(of: stamped), policies: policies) { result in
+            completion(result.map { first in stamped.restamped(adding: first) })
         }
     }
 
@@ -264,13 +187,12 @@ public final class RedisChangeLog: ChangeLog {
 
     // MARK: Writing
 
-    /// Runs the append script: the next `count` sequence numbers, one stream entry, the latest-value fields. The
+    /// Runs the append script: the record's sequence numbers, one stream entry, the latest-value fields. The
     /// completion gets the first sequence number.
-    private func commit(
-        _ record: JournalRecord,
-        count: Int,
+    private func send(
+        _ record: StoreChange,
         latest: [RedisKeys.LatestEntry],
-        policies: [String]? = nil,
+        policies: [String]?,
         completion: @escaping @Sendable (Result<UInt64, StoreError>) -> Void
     ) {
         let started = monotonicSeconds()
@@ -295,7 +217,7 @@ public final class RedisChangeLog: ChangeLog {
         var arguments: [[UInt8]] = [
             Array("EVAL".utf8), Array(RedisKeys.appendScript.utf8), Array("3".utf8),
             Array(keys.sequence.utf8), Array(keys.changes.utf8), Array(keys.latest.utf8),
-            Array("\(count)".utf8), Array("\(streamLength)".utf8), record.payload,
+            Array("\(record.sequenceCount)".utf8), Array("\(streamLength)".utf8), record.payload,
             Array((policies?.joined(separator: ",") ?? "").utf8),
         ]
         for entry in latest {
@@ -423,7 +345,7 @@ public final class RedisChangeLog: ChangeLog {
             case .alreadyApplied:
                 continue
             case .applied:
-                changes.append(decoded.record.change)
+                changes.append(decoded.record)
             case .gap(let expected):
                 logger.warning(
                     "the stream no longer holds every change this node missed; loading the latest values",
@@ -468,7 +390,7 @@ public final class RedisChangeLog: ChangeLog {
                 for record in changed { state.model.apply(record) }
                 state.model.lastSeq = max(state.model.lastSeq, latest.lastSeq)
                 if let position = latest.position { state.position = position }
-                return changed.map(\.change)
+                return changed
             }
             guard let changes else { return }
             deliver(changes)

@@ -9,7 +9,8 @@ import RollboardNet
 /// - `{P}:seq`: the last sequence number drawn.
 /// - `{P}:changes`: the stream; an entry has `s` (its first sequence number), `r` (the journal record, sequence
 ///   numbers relative to `s`) and, when a producer gave queue policies, `p` (one per update, comma-separated).
-/// - `{P}:latest`: per metric (`m:ID`), wheel (`w:ID`), text (`t:ID`) and slide set (`s:ID`) the latest record as
+/// - `{P}:latest`: per metric (`m:ID`), wheel (`w:ID`), text (`t:ID`), slide set (`s:ID`) and viewer key (`k:ID`,
+///   its creation or its revocation) the latest record as
 ///   `SEQ:RECORD`, plus `_pos` (the stream id of the newest change) and `_seq` (its last sequence number).
 struct RedisKeys: Sendable {
     let epoch: String
@@ -30,7 +31,28 @@ struct RedisKeys: Sendable {
         /// The record's sequence number relative to the change's first.
         var offset: UInt64
         /// The record, sequence number 0.
-        var record: JournalRecord
+        var record: StoreChange
+    }
+
+    /// The latest-values fields a change writes: one per metric of a batch (`m:ID`), wheel (`w:ID`), text (`t:ID`),
+    /// slide set (`s:ID`) and viewer key (`k:ID`); events write none.
+    static func latestEntries(of change: StoreChange) -> [LatestEntry] {
+        func entry(_ prefix: String, _ id: String, _ record: StoreChange) -> LatestEntry {
+            LatestEntry(field: prefix + id, offset: 0, record: record)
+        }
+        switch change {
+        case .metrics(let metrics):
+            return metrics.map { metric in
+                var alone = metric
+                alone.seq = 0
+                return LatestEntry(field: "m:" + metric.id, offset: metric.seq, record: .metrics([alone]))
+            }
+        case .wheel(let wheel): return [entry("w:", wheel.id, change)]
+        case .text(let text): return [entry("t:", text.id, change)]
+        case .slides(let slides): return [entry("s:", slides.id, change)]
+        case .viewerKey(let key): return [entry("k:", key.keyID, change)]
+        case .carousel, .playlist, .screens: return []
+        }
     }
 
     /// KEYS: sequence, stream, latest. ARGV: count of sequence numbers, stream length, record, policies, then per
@@ -56,7 +78,7 @@ struct RedisKeys: Sendable {
     struct Entry {
         var id: String
         var firstSeq: UInt64
-        var record: JournalRecord
+        var record: StoreChange
     }
 
     /// `[id, [field, value, …]]` as `XREAD` gives it; `nil` if it is not an entry Rollboard wrote.
@@ -70,7 +92,7 @@ struct RedisKeys: Sendable {
             values[name] = value
         }
         guard let seqText = values["s"], let firstSeq = UInt64(String(decoding: seqText, as: UTF8.self)),
-            firstSeq > 0, let payload = values["r"], let relative = JournalRecord(payload: payload[...])
+            firstSeq > 0, let payload = values["r"], let relative = StoreChange(payload: payload[...])
         else { return nil }
         var record = relative.restamped(adding: firstSeq)
         if let policies = values["p"], case .metrics(var metrics) = record {
@@ -86,7 +108,7 @@ struct RedisKeys: Sendable {
 
     /// The latest-values hash read back.
     struct Latest {
-        var records: [JournalRecord] = []
+        var records: [StoreChange] = []
         /// The stream id of the newest change, `nil` before the first.
         var position: String?
         var lastSeq: UInt64 = 0
@@ -107,7 +129,7 @@ struct RedisKeys: Sendable {
             default:
                 guard let colon = value.firstIndex(of: UInt8(ascii: ":")),
                     let seq = UInt64(String(decoding: value[..<colon], as: UTF8.self)),
-                    let record = JournalRecord(payload: value[(colon + 1)...])
+                    let record = StoreChange(payload: value[(colon + 1)...])
                 else { return nil }
                 latest.records.append(record.restamped(adding: seq))
             }

@@ -4,7 +4,7 @@ extension CounterOptions {
     /// The counter these options describe; throws for a format the configuration check would have refused.
     func counter() throws(AnimationError) -> Counter {
         let affixes = style.affixes(prefix: prefix, suffix: suffix)
-        let group = style.effectiveGroupSeparator
+        let group = effectiveGroupSeparator
         let format = try NumberFormat(
             format: format, grouping: grouping, prefix: affixes.prefix, suffix: affixes.suffix,
             groupSeparator: group, decimalSeparator: style.effectiveDecimalSeparator,
@@ -12,6 +12,9 @@ extension CounterOptions {
         let easing = CounterEasing(rawValue: easing.rawValue) ?? .easeInOut
         return try Counter(configuration: CounterConfiguration(duration: duration, easing: easing, format: format))
     }
+
+    /// The group separator in force: the tile's or its locale's, else the grouping pattern's own.
+    var effectiveGroupSeparator: String { style.groupSeparator(forPattern: grouping) }
 
     /// Why the counter cannot show `value`, by the counter's own rule (the one its live tile applies), or `nil`.
     func problem(showing value: Double) -> String? {

@@ -434,8 +434,8 @@ extension KPIOptions {
                 }
             if !read { return nil }
         }
-        if let problem = orderProblem {
-            reader.report(goal != nil ? "goal" : "warning", problem)
+        if let violation = orderViolation {
+            reader.report(violation.field, violation.problem)
             return nil
         }
         let baseline = reader.double("baseline", in: range)

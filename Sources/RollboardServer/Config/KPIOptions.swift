@@ -47,7 +47,10 @@ public struct KPIOptions: Sendable, Equatable {
     }
 
     /// Why the limits are out of order (critical, then warning, then goal, in the better direction), or `nil`.
-    public var orderProblem: String? {
+    public var orderProblem: String? { orderViolation?.problem }
+
+    /// The limit out of order (the first of a pair that is not in the better direction) and why, or `nil`.
+    public var orderViolation: (field: String, problem: String)? {
         let limits = [("critical", critical), ("warning", warning), ("goal", goal)].compactMap { name, value in
             value.map { (name, $0) }
         }
@@ -55,8 +58,10 @@ public struct KPIOptions: Sendable, Equatable {
             let ordered = lowerIsBetter ? lower.1 > upper.1 : lower.1 < upper.1
             if !ordered {
                 let relation = lowerIsBetter ? "above" : "below"
-                return "\(lower.0) (\(formatNumber(lower.1))) must be \(relation) \(upper.0) (\(formatNumber(upper.1)))"
+                let problem =
+                    "\(lower.0) (\(formatNumber(lower.1))) must be \(relation) \(upper.0) (\(formatNumber(upper.1)))"
                     + (lowerIsBetter ? " when lower is better" : "")
+                return (lower.0, problem)
             }
         }
         return nil

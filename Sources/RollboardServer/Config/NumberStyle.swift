@@ -25,6 +25,14 @@ public struct NumberStyle: Sendable, Equatable {
     /// The group separator in force: the tile's, else the locale's, else none (empty).
     public var effectiveGroupSeparator: String { groupSeparator ?? locale?.groupSeparator ?? "" }
 
+    /// The group separator in force for a number written by grouping pattern `pattern`: the tile's, else the
+    /// locale's, else the pattern's own (`,`, or `.` where the decimal separator is `,`); none without a pattern.
+    public func groupSeparator(forPattern pattern: String?) -> String {
+        if let separator = groupSeparator ?? locale?.groupSeparator { return separator }
+        guard pattern != nil else { return "" }
+        return effectiveDecimalSeparator == "," ? "." : ","
+    }
+
     /// The decimal separator in force: the tile's, else the locale's, else `.`.
     public var effectiveDecimalSeparator: String { decimalSeparator ?? locale?.decimalSeparator ?? "." }
 

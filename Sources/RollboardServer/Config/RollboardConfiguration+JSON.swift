@@ -85,7 +85,7 @@ extension RollboardConfiguration {
                 JSONMember("prefix", .string(options.prefix)),
                 JSONMember("suffix", .string(options.suffix)),
                 JSONMember("locale", .optional(options.style.locale.map { JSONValue.string($0.identifier) })),
-                JSONMember("groupSeparator", .string(options.style.effectiveGroupSeparator)),
+                JSONMember("groupSeparator", .string(options.effectiveGroupSeparator)),
                 JSONMember("decimalSeparator", .string(options.style.effectiveDecimalSeparator)),
                 JSONMember("currency", .optional(options.style.currency.map(JSONValue.string))),
                 JSONMember("compact", .bool(options.compact)),

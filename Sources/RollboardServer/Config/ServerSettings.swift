@@ -87,8 +87,8 @@ public struct ServerSettings: Sendable, Equatable {
         )
     }
 
-    /// The viewer keys' file inside the data directory.
-    public var viewerKeysPath: String { dataDirectory + "/" + ViewerKeys.fileName }
+    /// Where earlier versions kept the viewer keys, inside the data directory (imported into the change log once).
+    public var legacyViewerKeysPath: String { dataDirectory + "/" + ViewerKeys.legacyFileName }
 
     /// The store's directory inside the data directory.
     public var storeDirectory: String { dataDirectory + "/store" }

@@ -102,6 +102,8 @@ public final class DashboardDirectory: Sendable {
                 state.withLock { $0.playlists[command.id] }?.apply(command)
             case .screens(let command):
                 apply(command)
+            case .viewerKey:
+                break  // ViewerKeys follows these itself
             }
         }
         store.observeFeed { [weak self] live in

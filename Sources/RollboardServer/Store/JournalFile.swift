@@ -11,7 +11,7 @@ import Logging
 /// The store's files: `journal` (appended records), `snapshot` (the compacted state) and `LOCK`.
 ///
 /// Both files start with an 8-byte magic and the store's 8-byte epoch; the snapshot then holds one framed payload
-/// (see `StoreModel.snapshotPayload`), the journal framed records (see `JournalRecord`).
+/// (see `StoreModel.snapshotPayload`), the journal framed records (see `StoreChange`).
 final class JournalFile: @unchecked Sendable {  // mutable state is touched only on `queue`
     static let journalMagic = Array("RBJOURN1".utf8)
     static let snapshotMagic = Array("RBSNAPS1".utf8)
@@ -230,7 +230,7 @@ final class JournalFile: @unchecked Sendable {  // mutable state is touched only
     /// journal in the folder and in use: appends never go to a file that is no longer linked.
     func compact(_ model: StoreModel, epoch: UInt64) throws(CompactionError) {
         dispatchPrecondition(condition: .onQueue(queue))
-        let snapshot = Self.header(Self.snapshotMagic, epoch: epoch) + JournalRecord.frame(model.snapshotPayload)
+        let snapshot = Self.header(Self.snapshotMagic, epoch: epoch) + StoreChange.frame(model.snapshotPayload)
         let temporary = journalPath + ".tmp"
         let fd: Int32
         do throws(Errno) {

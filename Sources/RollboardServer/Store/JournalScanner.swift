@@ -1,7 +1,7 @@
 /// Reads the framed records of a journal and finds where the intact part ends.
 struct JournalScanner {
     /// The records read, in file order.
-    var records: [JournalRecord] = []
+    var records: [StoreChange] = []
     /// Bytes from the start of the file up to the end of the last intact record.
     var intactLength: Int
     /// Why reading stopped before the end of the file, or `nil` if every byte was an intact record.
@@ -17,26 +17,26 @@ struct JournalScanner {
                 damage = "a record header is cut short at byte \(position)"
                 return
             }
-            guard length > 0, length <= JournalRecord.maximumPayloadSize else {
+            guard length > 0, length <= StoreChange.maximumPayloadSize else {
                 damage = "a record at byte \(position) claims an impossible length of \(length) bytes"
                 return
             }
             guard let payload = reader.readRaw(length) else {
                 damage =
                     "a record at byte \(position) is cut short (\(bytes.count - position) of "
-                    + "\(length + JournalRecord.frameHeaderSize) bytes)"
+                    + "\(length + StoreChange.frameHeaderSize) bytes)"
                 return
             }
             guard CRC32.checksum(payload) == crc else {
                 damage = "a record at byte \(position) fails its CRC check"
                 return
             }
-            guard let record = JournalRecord(payload: payload) else {
+            guard let record = StoreChange(payload: payload) else {
                 damage = "a record at byte \(position) has a valid CRC but cannot be decoded"
                 return
             }
             records.append(record)
-            position += JournalRecord.frameHeaderSize + length
+            position += StoreChange.frameHeaderSize + length
             intactLength = position
         }
     }

@@ -27,7 +27,7 @@ public final class MetricStore: ChangeLog {
     private let commitObservers = Mutex<[@Sendable (Double) -> Void]>([])
 
     private struct Pending {
-        var record: JournalRecord
+        var record: StoreChange
         var complete: @Sendable (Result<StoreChange, StoreError>) -> Void
         /// When the change was handed to the store (monotonic seconds).
         var enqueuedAt: Double
@@ -111,126 +111,16 @@ public final class MetricStore: ChangeLog {
         )
     }
 
-    /// Commits `updates` as one atomic record (all or none survive a crash) and calls `completion` once they are
-    /// durable, with each update's stored form in order, or with the error that stopped the store.
-    ///
-    /// `completion` runs on the store's queue, or at once on the caller's queue if the store has already failed or
-    /// is closed. It must not call `compact()` or `close()`.
-    public func append(
-        _ updates: [MetricUpdate],
-        completion: @escaping @Sendable (Result<[StoredMetric], StoreError>) -> Void
+    public func commit(
+        _ change: StoreChange, completion: @escaping @Sendable (Result<StoreChange, StoreError>) -> Void
     ) {
-        precondition(!updates.isEmpty, "append needs at least one update")
-        enqueue(
-            { seq, now in
-                .metrics(
-                    updates.enumerated().map { offset, update in
-                        StoredMetric(
-                            id: update.id, value: update.value, seq: seq + UInt64(offset), updatedAt: now,
-                            interval: update.interval, animated: update.animated, policy: update.policy
-                        )
-                    }
-                )
-            },
-            count: updates.count
-        ) { result in
-            completion(
-                result.map { change in
-                    guard case .metrics(let metrics) = change else { preconditionFailure("metrics record expected") }
-                    return metrics
-                }
-            )
-        }
-    }
-
-    /// Commits a wheel's new target; like `append`, `completion` runs once it is durable.
-    public func setWheel(
-        _ id: String,
-        target: WheelTarget,
-        completion: @escaping @Sendable (Result<StoredWheel, StoreError>) -> Void
-    ) {
-        commit({ seq, now in .wheel(StoredWheel(id: id, target: target, seq: seq, updatedAt: now)) }, completion) {
-            if case .wheel(let wheel) = $0 { wheel } else { nil }
-        }
-    }
-
-    /// Commits a text tile's new message; like `append`, `completion` runs once it is durable.
-    public func setText(
-        _ id: String,
-        text: String,
-        color: String?,
-        completion: @escaping @Sendable (Result<StoredText, StoreError>) -> Void
-    ) {
-        commit({ seq, now in .text(StoredText(id: id, text: text, color: color, seq: seq, updatedAt: now)) }, completion) {
-            if case .text(let text) = $0 { text } else { nil }
-        }
-    }
-
-    /// Commits a carousel's new slides (at least one); like `append`, `completion` runs once they are durable.
-    public func setSlides(
-        _ id: String,
-        slides: [ProducerSlide],
-        completion: @escaping @Sendable (Result<StoredSlides, StoreError>) -> Void
-    ) {
-        precondition(!slides.isEmpty, "a carousel needs at least one slide")
-        commit({ seq, now in .slides(StoredSlides(id: id, slides: slides, seq: seq, updatedAt: now)) }, completion) {
-            if case .slides(let slides) = $0 { slides } else { nil }
-        }
-    }
-
-    /// Commits a producer's carousel command; like `append`, `completion` runs once it is durable.
-    public func commandCarousel(
-        _ id: String,
-        action: CarouselCommand.Action,
-        completion: @escaping @Sendable (Result<StoredCarouselCommand, StoreError>) -> Void
-    ) {
-        commit(
-            { seq, now in .carousel(StoredCarouselCommand(id: id, action: action, seq: seq, updatedAt: now)) },
-            completion
-        ) { if case .carousel(let command) = $0 { command } else { nil } }
-    }
-
-    /// Commits an operator's playlist command; like `append`, `completion` runs once it is durable.
-    public func commandPlaylist(
-        _ id: String,
-        action: StoredPlaylistCommand.Action,
-        completion: @escaping @Sendable (Result<StoredPlaylistCommand, StoreError>) -> Void
-    ) {
-        commit(
-            { seq, now in .playlist(StoredPlaylistCommand(id: id, action: action, seq: seq, updatedAt: now)) },
-            completion
-        ) { if case .playlist(let command) = $0 { command } else { nil } }
-    }
-
-    /// Commits an operator's command to screens; like `append`, `completion` runs once it is durable.
-    public func commandScreens(
-        _ action: StoredScreenCommand.Action,
-        completion: @escaping @Sendable (Result<StoredScreenCommand, StoreError>) -> Void
-    ) {
-        commit({ seq, now in .screens(StoredScreenCommand(action: action, seq: seq, updatedAt: now)) }, completion) {
-            if case .screens(let command) = $0 { command } else { nil }
-        }
-    }
-
-    /// Enqueues a one-record change and hands `completion` the stored form that `unwrap` takes out of it.
-    private func commit<Stored>(
-        _ makeRecord: (UInt64, Double) -> JournalRecord,
-        _ completion: @escaping @Sendable (Result<Stored, StoreError>) -> Void,
-        unwrap: @escaping @Sendable (StoreChange) -> Stored?
-    ) {
-        enqueue(makeRecord, count: 1) { result in
-            completion(
-                result.map { change in
-                    guard let stored = unwrap(change) else { preconditionFailure("the record enqueued comes back") }
-                    return stored
-                })
-        }
+        enqueue({ seq, now in change.restamped(adding: seq).stamped(at: now) }, count: change.sequenceCount, completion)
     }
 
     private func enqueue(
-        _ makeRecord: (UInt64, Double) -> JournalRecord,
+        _ makeRecord: (UInt64, Double) -> StoreChange,
         count: Int,
-        completion: @escaping @Sendable (Result<StoreChange, StoreError>) -> Void
+        _ completion: @escaping @Sendable (Result<StoreChange, StoreError>) -> Void
     ) {
         let now = clock()
         let outcome: StoreError?? = state.withLock { state in
@@ -288,7 +178,7 @@ public final class MetricStore: ChangeLog {
             for observer in commitObservers.withLock({ $0 }) { observer(seconds) }
             let handlers = subscribers.withLock { $0 }
             for pending in batch {
-                let change = pending.record.change
+                let change = pending.record
                 for handler in handlers { handler(change) }
                 pending.complete(.success(change))
             }

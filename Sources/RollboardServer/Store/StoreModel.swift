@@ -12,6 +12,9 @@ struct StoreModel: Equatable, Sendable {
     var slides: [String: StoredSlides] = [:]
     /// Per playlist, the operator's commands its state follows from, oldest first (see `keeping(_:after:)`).
     var playlists: [String: [StoredPlaylistCommand]] = [:]
+    /// Per viewer key id, its latest change: its creation, or its revocation (kept, so an older creation read later
+    /// cannot bring it back).
+    var viewerKeys: [String: StoredViewerKey] = [:]
     /// The highest sequence number applied; 0 for an empty store.
     var lastSeq: UInt64 = 0
     let historyLimit: Int
@@ -21,7 +24,7 @@ struct StoreModel: Equatable, Sendable {
     }
 
     /// Applies a record unless its sequence numbers are already applied (a journal record older than the snapshot).
-    mutating func apply(_ record: JournalRecord) {
+    mutating func apply(_ record: StoreChange) {
         guard record.lastSeq > lastSeq else { return }
         switch record {
         case .metrics(let updates):
@@ -39,6 +42,8 @@ struct StoreModel: Equatable, Sendable {
             slides[stored.id] = stored
         case .playlist(let command):
             playlists[command.id] = Self.keeping(command, after: playlists[command.id] ?? [])
+        case .viewerKey(let change):
+            viewerKeys[change.keyID] = change
         case .carousel, .screens:
             break  // events: they move screens, they leave no state
         }
@@ -74,7 +79,7 @@ struct StoreModel: Equatable, Sendable {
     /// Takes a latest value (from Redis's latest-values hash) for an id whose changes were trimmed from the stream:
     /// it becomes the current value, and the last of the history, unless the model already has it or a newer one.
     /// `lastSeq` is left as it is.
-    mutating func adopt(_ record: JournalRecord) {
+    mutating func adopt(_ record: StoreChange) {
         switch record {
         case .metrics(let updates):
             for update in updates where (metrics[update.id]?.current.seq ?? 0) < update.seq {
@@ -89,7 +94,9 @@ struct StoreModel: Equatable, Sendable {
             texts[text.id] = text
         case .slides(let stored) where (slides[stored.id]?.seq ?? 0) < stored.seq:
             slides[stored.id] = stored
-        case .wheel, .text, .slides, .carousel, .playlist, .screens:
+        case .viewerKey(let change) where (viewerKeys[change.keyID]?.seq ?? 0) < change.seq:
+            viewerKeys[change.keyID] = change
+        case .wheel, .text, .slides, .viewerKey, .carousel, .playlist, .screens:
             break
         }
     }
@@ -99,7 +106,8 @@ struct StoreModel: Equatable, Sendable {
     /// `text count: UInt32` and the texts, `slides count: UInt32` and the carousels' slides (as in the journal,
     /// without the kind byte); then `playlist count: UInt32` and per playlist `command count: UInt32` and its commands.
     /// A snapshot that ends after the wheels (written before texts existed) has no texts, slides or playlist
-    /// commands; one that ends after the slides has no playlist commands.
+    /// commands; one that ends after the slides has no playlist commands. Then `key count: UInt32` and each viewer
+    /// key's latest change (absent in a snapshot written before keys travelled the change log).
     var snapshotPayload: [UInt8] {
         var writer = BinaryWriter()
         writer.write(lastSeq)
@@ -131,6 +139,10 @@ struct StoreModel: Equatable, Sendable {
         for (_, commands) in playlists.sorted(by: { $0.key < $1.key }) {
             writer.write(UInt32(commands.count))
             for command in commands { command.encode(into: &writer) }
+        }
+        writer.write(UInt32(viewerKeys.count))
+        for (_, change) in viewerKeys.sorted(by: { $0.key < $1.key }) {
+            change.encode(into: &writer)
         }
         return writer.bytes
     }
@@ -189,6 +201,12 @@ struct StoreModel: Equatable, Sendable {
                 commands.append(command)
             }
             playlists[commands[0].id] = commands
+        }
+        if reader.isAtEnd { return }
+        guard let keyCount = reader.read(UInt32.self) else { return nil }
+        for _ in 0..<keyCount {
+            guard let change = StoredViewerKey(reader: &reader) else { return nil }
+            viewerKeys[change.keyID] = change
         }
         guard reader.isAtEnd else { return nil }
     }

@@ -27,6 +27,14 @@ public struct StoreSnapshot: Sendable {
     /// The latest slides of carousel `id`, if a producer set any.
     public func slides(_ id: String) -> StoredSlides? { model.slides[id] }
 
+    /// The viewer keys in force (created and not revoked), oldest first.
+    public func viewerKeys() -> [ViewerKey] {
+        model.viewerKeys.values.compactMap(\.key).sorted { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) }
+    }
+
+    /// The latest change of every viewer key, revocations included, in sequence order.
+    func viewerKeyChanges() -> [StoredViewerKey] { model.viewerKeys.values.sorted { $0.seq < $1.seq } }
+
     /// The operator's commands playlist `id`'s state follows from, oldest first; applied in order as of their commit
     /// times, they bring a starting node's playlist in step (held, or showing the entry an operator chose).
     public func playlistCommands(_ id: String) -> [StoredPlaylistCommand] { model.playlists[id] ?? [] }

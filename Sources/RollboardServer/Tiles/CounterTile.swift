@@ -15,7 +15,7 @@ struct CounterTile: QueuedTile {
 
     init(
         tileID: String, configuration: CounterConfiguration, value: Double?, backlog: Int, maxLag: Double? = nil,
-        policy: QueuePolicy = .fifo, indicator: KPIIndicator? = nil, at time: Double
+        policy: QueuePolicy = .fifo, indicator: KPIIndicator? = nil, previous: Double? = nil, at time: Double
     ) throws {
         self.tileID = tileID
         hasValue = value != nil
@@ -23,7 +23,9 @@ struct CounterTile: QueuedTile {
         queue = try AnimationQueue(
             Counter(configuration: configuration), value: value ?? 0, at: time, backlog: backlog, maxLag: maxLag,
             policy: policy)
-        if let indicator, value != nil { indicatorMembers = indicator.members(target: queue.target.target, previous: nil) }
+        if let indicator, value != nil {
+            indicatorMembers = indicator.members(target: queue.target.target, previous: previous)
+        }
     }
 
     mutating func apply(_ change: TileChange, at time: Double) throws {

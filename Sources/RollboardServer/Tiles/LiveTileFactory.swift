@@ -18,6 +18,8 @@ struct LiveTileFactory {
         let maxLag = configuration.maxLag(tile)
         let policy = tile.queue ?? .fifo
         let stored = store.current(tile.metric)?.value
+        let history = store.history(tile.metric)
+        let previous = history.count >= 2 ? history[history.count - 2].value : nil
         switch tile.options {
         case .odometer(let options):
             let odometer = try options.odometer().configuration
@@ -30,7 +32,7 @@ struct LiveTileFactory {
                     decimalSeparator: options.style.effectiveDecimalSeparator, groupsOfThree: !group.isEmpty))
             return try OdometerTile(
                 tileID: tile.id, configuration: odometer, value: value, backlog: backlog, maxLag: maxLag, policy: policy,
-                indicator: indicator, at: time)
+                indicator: indicator, previous: previous, at: time)
         case .counter(let options):
             let counter = try options.counter().configuration
             let value = stored.map { showable($0, tile: tile, canShow: options.canShow) }
@@ -40,18 +42,18 @@ struct LiveTileFactory {
                 deltaFormat: NumberFormat(
                     format: "%.\(format.fractionDigits)f", groupSeparator: format.groupSeparator,
                     decimalSeparator: format.decimalSeparator,
-                    groupsOfThree: !options.style.effectiveGroupSeparator.isEmpty || options.grouping != nil,
+                    groupsOfThree: !options.effectiveGroupSeparator.isEmpty,
                     compact: format.compact))
             return try CounterTile(
                 tileID: tile.id, configuration: counter, value: value, backlog: backlog, maxLag: maxLag, policy: policy,
-                indicator: indicator, at: time)
+                indicator: indicator, previous: previous, at: time)
         case .wheel(let options):
             let wheel = try Wheel(contents: options.contents, duration: options.duration)
-            let position: Double =
+            let position: Double? =
                 switch store.wheel(tile.metric)?.target {
                 case .progress(let progress): try wheel.position(forProgress: progress)
                 case .index(let index): try wheel.position(forIndex: index)
-                case nil: 0
+                case nil: nil
                 }
             return try WheelTile(
                 tileID: tile.id, wheel: wheel, position: position, backlog: backlog, maxLag: maxLag, policy: policy,

@@ -12,11 +12,13 @@ struct OdometerTile: QueuedTile {
     /// The indicator's STATE members for the newest value (computed once per change, not per frame).
     private(set) var indicatorMembers: [TileState.Member] = []
 
-    /// - Parameter maxLag: how far the screen may fall behind the newest value, in seconds (`nil`: only the backlog
-    ///   bounds it).
+    /// - Parameters:
+    ///   - maxLag: how far the screen may fall behind the newest value, in seconds (`nil`: only the backlog bounds it).
+    ///   - previous: the value before `value`, as the store's history has it: what `delta: previous` compares with
+    ///     after a restart or a reload.
     init(
         tileID: String, configuration: OdometerConfiguration, value: Double?, backlog: Int, maxLag: Double? = nil,
-        policy: QueuePolicy = .fifo, indicator: KPIIndicator? = nil, at time: Double
+        policy: QueuePolicy = .fifo, indicator: KPIIndicator? = nil, previous: Double? = nil, at time: Double
     ) throws {
         self.tileID = tileID
         hasValue = value != nil
@@ -24,7 +26,9 @@ struct OdometerTile: QueuedTile {
         queue = try AnimationQueue(
             Odometer(configuration: configuration), value: value ?? 0, at: time, backlog: backlog, maxLag: maxLag,
             policy: policy)
-        if let indicator, value != nil { indicatorMembers = indicator.members(target: queue.target.target, previous: nil) }
+        if let indicator, value != nil {
+            indicatorMembers = indicator.members(target: queue.target.target, previous: previous)
+        }
     }
 
     mutating func apply(_ change: TileChange, at time: Double) throws {

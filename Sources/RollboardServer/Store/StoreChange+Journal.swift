@@ -1,4 +1,4 @@
-/// One committed change as the journal holds it.
+/// The one codec of a change: how the journal (and, inside its entries, the Redis stream) holds it.
 ///
 /// On disk a record is framed as `length: UInt32 LE | crc32(payload): UInt32 LE | payload`, where the payload
 /// starts with a kind byte: 1 = metric batch (`count: UInt32`, then per metric `seq: UInt64, id, value: Float64,
@@ -7,86 +7,13 @@
 /// message (see `StoredText.encode(into:)`), 4 = a carousel's slides (see `StoredSlides.encode(into:)`), 5 = a
 /// producer's carousel command (see `StoredCarouselCommand.encode(into:)`), 6 = an operator's playlist command (see
 /// `StoredPlaylistCommand.encode(into:)`), 7 = an operator's command to screens (see
-/// `StoredScreenCommand.encode(into:)`). Strings are `byte count: UInt32 LE | UTF-8`.
-enum JournalRecord: Equatable {
-    case metrics([StoredMetric])
-    case wheel(StoredWheel)
-    case text(StoredText)
-    case slides(StoredSlides)
-    case carousel(StoredCarouselCommand)
-    case playlist(StoredPlaylistCommand)
-    case screens(StoredScreenCommand)
-
+/// `StoredScreenCommand.encode(into:)`), 8 = a viewer key created or revoked (see `StoredViewerKey.encode(into:)`).
+/// Strings are `byte count: UInt32 LE | UTF-8`.
+extension StoreChange {
     /// Bytes of the frame header (length and CRC).
     static let frameHeaderSize = 8
     /// Largest payload accepted when reading; anything larger is damage.
     static let maximumPayloadSize = 64 << 20
-
-    var lastSeq: UInt64 {
-        switch self {
-        case .metrics(let metrics): metrics.last?.seq ?? 0
-        case .wheel(let wheel): wheel.seq
-        case .text(let text): text.seq
-        case .slides(let slides): slides.seq
-        case .carousel(let command): command.seq
-        case .playlist(let command): command.seq
-        case .screens(let command): command.seq
-        }
-    }
-
-    /// When the change was committed (seconds since 1970).
-    var updatedAt: Double {
-        switch self {
-        case .metrics(let metrics): metrics.first?.updatedAt ?? 0
-        case .wheel(let wheel): wheel.updatedAt
-        case .text(let text): text.updatedAt
-        case .slides(let slides): slides.updatedAt
-        case .carousel(let command): command.updatedAt
-        case .playlist(let command): command.updatedAt
-        case .screens(let command): command.updatedAt
-        }
-    }
-
-    /// This record with `base` added to its sequence numbers (Redis stream entries carry them relative to the first
-    /// number the append script drew).
-    func restamped(adding base: UInt64) -> JournalRecord {
-        switch self {
-        case .metrics(var metrics):
-            for index in metrics.indices { metrics[index].seq += base }
-            return .metrics(metrics)
-        case .wheel(var wheel):
-            wheel.seq += base
-            return .wheel(wheel)
-        case .text(var text):
-            text.seq += base
-            return .text(text)
-        case .slides(var slides):
-            slides.seq += base
-            return .slides(slides)
-        case .carousel(var command):
-            command.seq += base
-            return .carousel(command)
-        case .playlist(var command):
-            command.seq += base
-            return .playlist(command)
-        case .screens(var command):
-            command.seq += base
-            return .screens(command)
-        }
-    }
-
-    /// The change this record tells subscribers of.
-    var change: StoreChange {
-        switch self {
-        case .metrics(let metrics): .metrics(metrics)
-        case .wheel(let wheel): .wheel(wheel)
-        case .text(let text): .text(text)
-        case .slides(let slides): .slides(slides)
-        case .carousel(let command): .carousel(command)
-        case .playlist(let command): .playlist(command)
-        case .screens(let command): .screens(command)
-        }
-    }
 
     /// The framed bytes of this record.
     var framed: [UInt8] {
@@ -125,6 +52,9 @@ enum JournalRecord: Equatable {
         case .screens(let command):
             writer.write(UInt8(7))
             command.encode(into: &writer)
+        case .viewerKey(let change):
+            writer.write(UInt8(8))
+            change.encode(into: &writer)
         }
         return writer.bytes
     }
@@ -175,6 +105,9 @@ enum JournalRecord: Equatable {
         case 7:
             guard let command = StoredScreenCommand(reader: &reader) else { return nil }
             self = .screens(command)
+        case 8:
+            guard let change = StoredViewerKey(reader: &reader) else { return nil }
+            self = .viewerKey(change)
         default:
             return nil
         }
