@@ -344,8 +344,11 @@ struct MetricStoreTests {
     }
 
     @Test(
-        "a snapshot written before texts, slides or kept playlist commands existed still loads",
-        arguments: [(dropped: 12, what: "ends after the wheels"), (dropped: 4, what: "ends after the slides")])
+        "a snapshot written before texts, slides, kept playlist commands or viewer keys existed still loads",
+        arguments: [
+            (dropped: 16, what: "ends after the wheels"), (dropped: 8, what: "ends after the slides"),
+            (dropped: 4, what: "ends after the playlist commands"),
+        ])
     func olderSnapshots(dropped: Int, what: String) async throws {
         defer { folder.remove() }
         let store = try open()
@@ -355,7 +358,7 @@ struct MetricStoreTests {
         store.close()
         let snapshot = try folder.read("store/snapshot")
         let payload = Array(snapshot[(JournalFile.headerSize + StoreChange.frameHeaderSize)...])
-        #expect(payload.suffix(12) == Array(repeating: 0, count: 12), "no texts, slides or playlists: zero counts")
+        #expect(payload.suffix(16) == Array(repeating: 0, count: 16), "no texts, slides, playlists or keys: zero counts")
         let old = Array(snapshot[..<JournalFile.headerSize]) + StoreChange.frame(Array(payload.dropLast(dropped)))
         try folder.write("store/snapshot", old)
 
