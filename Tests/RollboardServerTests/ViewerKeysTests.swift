@@ -110,7 +110,10 @@ struct ViewerKeysTests {
         defer { log.close() }
         let keys = ViewerKeys(changeLog: log, logger: logger)
         let observed = Synchronized<[String]>([])
-        keys.observeRevocations { id in observed.update { $0.append(id) } }
+        keys.onRevocation { id in
+            observed.update { $0.append(id) }
+            return 0
+        }
         let created = try keys.createWaiting(name: "wall", dashboards: nil)
         let other = ViewerKeys(changeLog: log, logger: logger)
         #expect(other.match(created.secret)?.id == created.key.id)

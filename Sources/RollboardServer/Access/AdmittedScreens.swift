@@ -64,13 +64,18 @@ final class AdmittedScreens: Sendable {
     /// The close reason if `access` no longer admits `screen`, else `nil`.
     private func refusal(of screen: Screen, by access: ViewerAccess) -> String? {
         let credential: ViewerAccess.Credential
+        var revoked = false
         switch screen.credential {
         case .none: credential = .none
         case .token: credential = .token
         case .unknown: credential = .unknown
         case .key(let id):
-            guard let key = access.keys?.key(id) else { return "viewer key revoked" }
-            credential = .key(key)
+            if let key = access.keys?.key(id) {
+                credential = .key(key)
+            } else {
+                credential = .unknown
+                revoked = true
+            }
         }
         let decision: AccessDecision
         switch screen.target {
@@ -81,7 +86,8 @@ final class AdmittedScreens: Sendable {
             guard let playlist = access.configuration.playlist(id) else { return nil }
             decision = access.decide(playlist, credential)
         }
-        return decision.closeReason
+        guard let reason = decision.closeReason else { return nil }
+        return revoked ? "viewer key revoked" : reason
     }
 }
 

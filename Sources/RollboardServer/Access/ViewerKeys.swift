@@ -24,7 +24,10 @@ public final class ViewerKeys: Sendable {
     private let logger: Logger
     /// Per key id, its latest change applied (a revocation stays as a tombstone).
     private let changes = Mutex<[String: StoredViewerKey]>([:])
-    private let revocationObservers = Mutex<[@Sendable (String) -> Void]>([])
+    /// Closes the screens a revocation no longer admits, returning how many.
+    private let revocationHandler = Mutex<(@Sendable (String) -> Int)?>(nil)
+    /// Per revoked key id, how many screens its revocation closed here, until `revoke` answers with it.
+    private let closedByRevocation = Mutex<[String: Int]>([:])
     /// The open screens and what let them in.
     let screens = AdmittedScreens()
 
@@ -53,9 +56,10 @@ public final class ViewerKeys: Sendable {
         screens.count(ofKey: id)
     }
 
-    /// Calls `observer` with a key's id each time a revocation is applied on this node (whichever node made it).
-    func observeRevocations(_ observer: @escaping @Sendable (String) -> Void) {
-        revocationObservers.withLock { $0.append(observer) }
+    /// Calls `handler` with a key's id each time a revocation is applied on this node (whichever node made it); it
+    /// closes the screens no longer admitted and returns how many.
+    func onRevocation(_ handler: @escaping @Sendable (String) -> Int) {
+        revocationHandler.withLock { $0 = handler }
     }
 
     /// Creates a key for `dashboards` (`nil`: every dashboard) through the change log and answers, once it is durable
@@ -92,12 +96,12 @@ public final class ViewerKeys: Sendable {
         completion: @escaping @Sendable (Result<(key: ViewerKey, closedScreens: Int)?, ViewerKeyError>) -> Void
     ) {
         guard let key = key(id) else { return completion(.success(nil)) }
-        let open = screens.count(ofKey: id)
         changeLog.changeViewerKey(.revoke(id: id)) { [weak self] result in
             switch result {
             case .success(let change):
                 self?.apply(change)
-                completion(.success((key, open)))
+                let closed = self?.closedByRevocation.withLock { $0.removeValue(forKey: id) } ?? 0
+                completion(.success((key, closed)))
             case .failure(let error):
                 completion(.failure(ViewerKeyError(description: "\(error)")))
             }
@@ -115,7 +119,8 @@ public final class ViewerKeys: Sendable {
     }
 
     /// Takes a change unless a newer one for the same key was applied (the committing node applies its own change
-    /// as soon as it is durable, and again when the log delivers it); a revocation tells the observers.
+    /// as soon as it is durable, and again when the log delivers it); a revocation closes the screens it no longer
+    /// admits.
     private func apply(_ change: StoredViewerKey) {
         let revoked = changes.withLock { changes -> Bool in
             if let applied = changes[change.keyID], applied.seq >= change.seq { return false }
@@ -123,8 +128,9 @@ public final class ViewerKeys: Sendable {
             changes[change.keyID] = change
             return wasInForce && change.key == nil
         }
-        guard revoked else { return }
-        for observer in revocationObservers.withLock({ $0 }) { observer(change.keyID) }
+        guard revoked, let handler = revocationHandler.withLock({ $0 }) else { return }
+        let closed = handler(change.keyID)
+        closedByRevocation.withLock { $0[change.keyID] = closed }
     }
 
     // MARK: Keys of earlier versions

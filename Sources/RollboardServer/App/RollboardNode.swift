@@ -73,9 +73,9 @@ public final class RollboardNode: Sendable {
                 configuration: options.configuration, tokens: options.producerTokens, store: changeLog, logger: logger,
                 viewerKeys: viewerKeys, adminTokens: options.adminTokens)
             // A key revoked on any node: this node's screens that came in with it close (1008).
-            viewerKeys.observeRevocations { [weak api, weak viewerKeys] _ in
-                guard let api, let viewerKeys else { return }
-                viewerKeys.screens.recheck(api.access)
+            viewerKeys.onRevocation { [weak api, weak viewerKeys] _ in
+                guard let api, let viewerKeys else { return 0 }
+                return viewerKeys.screens.recheck(api.access)
             }
             let directory = try DashboardDirectory(
                 configuration: options.configuration, store: changeLog, metrics: metrics, logger: logger)

@@ -23,6 +23,11 @@ c. Redis stopped with SIGTERM for `--seconds`: every post to every node (and an 
    value shows anywhere;
 d. no node died unexpectedly, each stops on SIGTERM with status 0, and each node's open descriptors at the end are
    within a small margin of its count before.
+k. viewer keys and admin tokens are the cluster's, not a node's: a key made on one node opens a screen of a
+   dashboard behind a key on every node, with the admin token every node was given; revoked on another node, its
+   screens on every node close with 1008 within a second; a key revoked while a node is down (part b) is refused by
+   that node once it is back, and a key made meanwhile opens screens there; a node started with `--redis` and no
+   admin token (one it would generate) refuses to start, saying why.
 
 Usage: test_cluster.py --binary .build/debug/rollboard [--redis-server redis-server] [--seconds 6]
 (`--seconds`: how long Redis stays down in part c.) Prints PASS/FAIL lines and `N passed, M failed`; exit 1 on any
@@ -39,15 +44,54 @@ import shutil
 import sys
 import tempfile
 import threading
+import json
+import subprocess
 import time
 import traceback
 
+import websockets
+
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from cluster_support import (  # noqa: E402
-    ADMIN_TOKEN, Checks, ClusterNode, RedisServer, Screen, is_subsequence, prometheus_has, prometheus_value,
+    ADMIN_TOKEN, CONTEXT, Checks, ClusterNode, RedisServer, Screen, is_subsequence, prometheus_has, prometheus_value,
     write_config)
 
 TOKEN = "cluster-test-token-0123456789abcdef"
+VAULT = "id: vault\ntitle: Vault\naccess: key\ntiles:\n  - {id: vault_total, type: counter, format: \"%d\"}\n"
+
+
+class KeyScreen:
+    """A screen of the `vault` dashboard (behind a key) that records its hello and how it was closed."""
+
+    def __init__(self, node: ClusterNode, key: str | None):
+        self.uri = f"wss://127.0.0.1:{node.port}/ws?dashboard=vault" + (f"&key={key}" if key else "")
+        self.origin = f"https://127.0.0.1:{node.port}"
+        self.hello = False
+        self.close: tuple[int | None, str | None] | None = None
+        self.task = asyncio.create_task(self.run())
+
+    async def run(self) -> None:
+        try:
+            async with websockets.connect(self.uri, ssl=CONTEXT, origin=self.origin, open_timeout=10) as socket:
+                try:
+                    async for message in socket:
+                        if isinstance(message, str) and json.loads(message).get("type") == "hello":
+                            self.hello = True
+                except websockets.ConnectionClosed:
+                    pass
+                self.close = (socket.close_code, socket.close_reason)
+        except Exception as error:  # noqa: BLE001
+            self.close = (None, repr(error))
+
+    async def settled(self, timeout: float = 10.0) -> None:
+        """Waits until the screen has its hello or was closed."""
+        deadline = time.monotonic() + timeout
+        while not self.hello and self.close is None and time.monotonic() < deadline:
+            await asyncio.sleep(0.02)
+
+    def stop(self) -> None:
+        if not self.task.done():
+            self.task.cancel()
 DASHBOARD_ID = "cluster"
 METRICS = ["alpha", "beta", "gamma"]
 DASHBOARD = f"""id: {DASHBOARD_ID}
@@ -411,6 +455,7 @@ class Cluster:
                 await asyncio.sleep(0.05)
             self.check(not any(screen.open for screen in old_screens),
                        f"b: the screens of {victim.name} saw their connection end")
+            await self.keys_while_down(survivors[0])
             await asyncio.sleep(1.5)
             await asyncio.to_thread(victim.start)
             restarted = time.monotonic() - killed_at
@@ -418,6 +463,7 @@ class Cluster:
             self.check(ready is not None, f"b: the restarted {victim.name} answers /readyz 200",
                        "not within 15 s")
             print(f"  {victim.name} restarted {restarted:.2f} s after the kill, ready {ready} s later")
+            await self.keys_after_restart(victim)
             states = {}
             for node in self.nodes:
                 status, answer = await asyncio.to_thread(node.request, "GET", "/api/v1/admin/playlists", None,
@@ -685,6 +731,69 @@ class Cluster:
         self.check(all(after - before <= FD_MARGIN for before, after in growth.values()),
                    f"d: each node's open descriptors stay within {FD_MARGIN} of the count before", f"{growth}")
 
+    async def create_key(self, node: ClusterNode, name: str) -> tuple[str, str]:
+        status, answer = await asyncio.to_thread(
+            node.request, "POST", "/api/v1/admin/keys", {"name": name, "dashboards": ["vault"]}, ADMIN_TOKEN)
+        self.check(status == 201 and isinstance(answer, dict) and answer.get("key", "").startswith("rbv_"),
+                   f"k: key {name!r} created on {node.name} with the cluster's admin token", f"{status} {answer}")
+        return (answer or {}).get("id", ""), (answer or {}).get("key", "")
+
+    async def phase_k(self) -> None:
+        print("-- k. viewer keys and admin tokens are the cluster's")
+        key_id, secret = await self.create_key(self.nodes[0], "wall A")
+        screens = {node.name: KeyScreen(node, secret) for node in self.nodes}
+        keyless = KeyScreen(self.nodes[1], None)
+        for screen in [*screens.values(), keyless]:
+            await screen.settled()
+        self.check(all(screen.hello for screen in screens.values()),
+                   "k: a key made on node0 opens the vault dashboard on every node",
+                   f"{[(name, screen.hello, screen.close) for name, screen in screens.items()]}")
+        self.check(keyless.close is not None and keyless.close[0] == 1008 and not keyless.hello,
+                   "k: without a key the vault dashboard is refused (1008)", f"{keyless.close}")
+        for node in self.nodes:
+            status, listed = await asyncio.to_thread(node.request, "GET", "/api/v1/admin/keys", None, ADMIN_TOKEN)
+            ids = [key.get("id") for key in (listed or {}).get("keys", [])] if isinstance(listed, dict) else []
+            self.check(status == 200 and key_id in ids, f"k: {node.name} lists the key", f"{status} {ids}")
+        revoked_at = time.monotonic()
+        status, answer = await asyncio.to_thread(
+            self.nodes[1].request, "DELETE", f"/api/v1/admin/keys/{key_id}", None, ADMIN_TOKEN)
+        self.check(status == 200 and isinstance(answer, dict) and answer.get("revoked") is True,
+                   "k: node1 revokes the key made on node0", f"{status} {answer}")
+        while time.monotonic() - revoked_at < 5 and any(screen.close is None for screen in screens.values()):
+            await asyncio.sleep(0.02)
+        took = time.monotonic() - revoked_at
+        closes = {name: screen.close for name, screen in screens.items()}
+        self.check(all(close == (1008, "viewer key revoked") for close in closes.values()) and took < 1.0,
+                   "k: the revocation closes the key's screens on every node with 1008 within a second",
+                   f"{closes} after {took:.2f} s")
+        print(f"  the key's screens on all three nodes closed {took:.3f} s after the revocation was sent")
+        late = KeyScreen(self.nodes[2], secret)
+        await late.settled()
+        self.check(late.close is not None and late.close[0] == 1008 and not late.hello,
+                   "k: the revoked key opens nothing on a third node", f"{late.close}")
+        # For part b: a key revoked, and one created, while a node is down.
+        self.key_to_revoke = await self.create_key(self.nodes[0], "wall B")
+        for screen in [*screens.values(), keyless, late]:
+            screen.stop()
+
+    async def keys_while_down(self, survivor: ClusterNode) -> None:
+        status, answer = await asyncio.to_thread(
+            survivor.request, "DELETE", f"/api/v1/admin/keys/{self.key_to_revoke[0]}", None, ADMIN_TOKEN)
+        self.check(status == 200, f"k: {survivor.name} revokes key B while a node is down", f"{status} {answer}")
+        self.key_made_while_down = await self.create_key(survivor, "wall C")
+
+    async def keys_after_restart(self, victim: ClusterNode) -> None:
+        revoked = KeyScreen(victim, self.key_to_revoke[1])
+        made = KeyScreen(victim, self.key_made_while_down[1])
+        for screen in (revoked, made):
+            await screen.settled()
+        self.check(revoked.close is not None and revoked.close[0] == 1008 and not revoked.hello,
+                   f"k: the restarted {victim.name} refuses the key revoked while it was down", f"{revoked.close}")
+        self.check(made.hello, f"k: the restarted {victim.name} opens with the key made while it was down",
+                   f"{made.close}")
+        for screen in (revoked, made):
+            screen.stop()
+
     async def close_screens(self) -> None:
         await asyncio.gather(*(screen.close() for screen in self.all_screens()), return_exceptions=True)
 
@@ -695,6 +804,7 @@ async def scenario(cluster: Cluster, seconds: float) -> None:
     try:
         await cluster.start()
         await cluster.phase_a()
+        await cluster.phase_k()
         await cluster.phase_b()
         await cluster.phase_c(seconds)
         await cluster.phase_d()
@@ -720,8 +830,20 @@ def main() -> int:
         os.makedirs(os.path.join(config, "playlists"), exist_ok=True)
         with open(os.path.join(config, "playlists", "wall.yaml"), "w") as handle:
             handle.write(PLAYLIST)
+        with open(os.path.join(config, "dashboards", "vault.yaml"), "w") as handle:
+            handle.write(VAULT)
         redis.start()
         print(f"redis-server {redis.version()} on port {redis.port} (appendonly yes, appendfsync always)")
+        lonely = subprocess.run(
+            [binary, "serve", "--host", "127.0.0.1", "--port", "0", "--redis", redis.url, "--config", config,
+             "--data-dir", os.path.join(folder, "no-admin-token")],
+            env={key: value for key, value in dict(os.environ, ROLLBOARD_PRODUCER_TOKEN=TOKEN).items()
+                 if key != "ROLLBOARD_ADMIN_TOKEN"},
+            capture_output=True, text=True, timeout=30)
+        said = (lonely.stdout + lonely.stderr).strip()
+        checks.check(lonely.returncode != 0 and "same tokens" in said and "ROLLBOARD_ADMIN_TOKEN" in said,
+                     "k: a node with --redis and no admin token of the cluster's refuses to start, saying why",
+                     f"exit {lonely.returncode}: {said[-300:]}")
         for index in range(3):
             node = ClusterNode(binary, os.path.join(folder, f"node{index}"), TOKEN, redis.url, config=config,
                                name=f"node{index}")
