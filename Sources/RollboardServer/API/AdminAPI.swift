@@ -96,6 +96,17 @@ public final class AdminAPI: Sendable {
                 let extra = [JSONMember("seconds", .number(seconds)), JSONMember("seq", .number(command.seq))]
                 return accepted(dashboard: s[4], extra: extra)
             }
+        case ["api", "v1", "admin", "announce"]:
+            try allow("POST")
+            let (text, seconds) = try announcement(request)
+            commandScreens(.announceEverywhere(text: text, seconds: seconds), respond: respond) { [self] command in
+                logger.notice("announcement shown on every screen", metadata: ["seconds": "\(seconds)"])
+                let body = JSONValue.object([
+                    JSONMember("everywhere", .bool(true)), JSONMember("seconds", .number(seconds)),
+                    JSONMember("seq", .number(command.seq)),
+                ])
+                return HTTPResponse(status: .accepted, contentType: "application/json", text: body.serialized)
+            }
         case ["api", "v1", "admin", "reload"]:
             try allow("POST")
             guard let reloader else { throw .notFound("not_found", "this server was not started from a config folder") }
@@ -113,6 +124,17 @@ public final class AdminAPI: Sendable {
             case "hold": action = .hold
             case "resume": action = .resume
             case "show": action = .show(entry: try entry(request, of: playlist.configuration))
+            case "announce":
+                let (text, seconds) = try announcement(request)
+                let announce = StoredScreenCommand.Action.announcePlaylist(playlist: s[4], text: text, seconds: seconds)
+                return commandScreens(announce, respond: respond) { [self] command in
+                    logger.notice("announcement shown", metadata: ["playlist": "\(s[4])", "seconds": "\(seconds)"])
+                    let body = JSONValue.object([
+                        JSONMember("playlist", .string(s[4])), JSONMember("seconds", .number(seconds)),
+                        JSONMember("seq", .number(command.seq)),
+                    ])
+                    return HTTPResponse(status: .accepted, contentType: "application/json", text: body.serialized)
+                }
             case "reload":
                 // Answered with the playlist's status once committed; every node's screens reload as it arrives.
                 return api.store.commandScreens(.reloadPlaylist(s[4])) { [self] result in
@@ -124,7 +146,7 @@ public final class AdminAPI: Sendable {
                         respond(APIError.storeUnavailable(error).response)
                     }
                 }
-            default: throw .notFound("not_found", "no such endpoint: \(path) (hold, resume, show or reload)")
+            default: throw .notFound("not_found", "no such endpoint: \(path) (hold, resume, show, announce or reload)")
             }
             // Through the change log, so every node's screens follow; answered once this node has applied it.
             api.store.commandPlaylist(s[4], action: action) { [self] result in

@@ -119,6 +119,12 @@ public final class DashboardDirectory: Sendable {
         case .announce(let dashboard, let text, _):
             guard let seconds = command.secondsLeft(at: wallClock()) else { return }
             hub(dashboard)?.announce(text, seconds: seconds)
+        case .announceEverywhere(let text, _):
+            guard let seconds = command.secondsLeft(at: wallClock()) else { return }
+            for hub in state.withLock({ Array($0.hubs.values) }) { hub.announce(text, seconds: seconds) }
+        case .announcePlaylist(let playlist, let text, _):
+            guard let seconds = command.secondsLeft(at: wallClock()) else { return }
+            self.playlist(playlist)?.announce(text, seconds: seconds)
         case .reloadDashboard(let dashboard):
             hub(dashboard)?.reload()
         case .reloadPlaylist(let playlist):

@@ -5,6 +5,10 @@ public struct StoredScreenCommand: Sendable, Equatable {
         /// Every screen of the dashboard shows `text` full-screen for `seconds` from the commit on; `0` takes an
         /// announcement down.
         case announce(dashboard: String, text: String, seconds: Double)
+        /// Every screen of every dashboard and playlist shows `text`, as above.
+        case announceEverywhere(text: String, seconds: Double)
+        /// Every screen of the playlist shows `text`, as above, whichever dashboard it shows meanwhile.
+        case announcePlaylist(playlist: String, text: String, seconds: Double)
         /// Every screen of the dashboard reloads its page.
         case reloadDashboard(String)
         /// Every screen of the playlist reloads its page.
@@ -25,7 +29,13 @@ public struct StoredScreenCommand: Sendable, Equatable {
     /// Seconds of an announcement still to show at `now` (seconds since 1970): its seconds less the time since the
     /// commit; `nil` once an announcement has run out (a take-down, `0`, always applies and gives `0`).
     func secondsLeft(at now: Double) -> Double? {
-        guard case .announce(_, _, let seconds) = action else { return nil }
+        let seconds: Double
+        switch action {
+        case .announce(_, _, let given), .announceEverywhere(_, let given), .announcePlaylist(_, _, let given):
+            seconds = given
+        case .reloadDashboard, .reloadPlaylist:
+            return nil
+        }
         if seconds == 0 { return 0 }
         let left = seconds - max(0, now - updatedAt)
         return left > 0 ? left : nil
@@ -33,8 +43,9 @@ public struct StoredScreenCommand: Sendable, Equatable {
 }
 
 extension StoredScreenCommand {
-    /// `seq: UInt64 | action: UInt8 (0 announce, 1 reload a dashboard, 2 reload a playlist) | id | text and
-    /// seconds: Float64 (announce only) | updatedAt: Float64`.
+    /// `seq: UInt64 | action: UInt8 (0 announce on a dashboard, 1 reload a dashboard, 2 reload a playlist, 3 announce
+    /// everywhere, 4 announce on a playlist) | id (empty for 3) | text and seconds: Float64 (announcements only) |
+    /// updatedAt: Float64`.
     func encode(into writer: inout BinaryWriter) {
         writer.write(seq)
         switch action {
@@ -49,6 +60,16 @@ extension StoredScreenCommand {
         case .reloadPlaylist(let playlist):
             writer.write(UInt8(2))
             writer.write(playlist)
+        case .announceEverywhere(let text, let seconds):
+            writer.write(UInt8(3))
+            writer.write("")
+            writer.write(text)
+            writer.write(seconds)
+        case .announcePlaylist(let playlist, let text, let seconds):
+            writer.write(UInt8(4))
+            writer.write(playlist)
+            writer.write(text)
+            writer.write(seconds)
         }
         writer.write(updatedAt)
     }
@@ -58,10 +79,15 @@ extension StoredScreenCommand {
         else { return nil }
         let action: Action
         switch kind {
-        case 0:
+        case 0, 3, 4:
             guard let text = reader.readString(), let seconds = reader.readDouble(), seconds.isFinite, seconds >= 0
             else { return nil }
-            action = .announce(dashboard: id, text: text, seconds: seconds)
+            action =
+                switch kind {
+                case 0: .announce(dashboard: id, text: text, seconds: seconds)
+                case 3: .announceEverywhere(text: text, seconds: seconds)
+                default: .announcePlaylist(playlist: id, text: text, seconds: seconds)
+                }
         case 1: action = .reloadDashboard(id)
         case 2: action = .reloadPlaylist(id)
         default: return nil
