@@ -84,13 +84,17 @@ final class DashboardHub: @unchecked Sendable {  // Sendable: every mutable prop
     }
 
     /// Adds a screen: it gets the hello with every tile's current state, then frames (only final states when
-    /// `calm`); a screen that comes back with `since` is shown what it missed. Returns its session id.
-    func connect(_ sink: any FrameSink, fps: Int?, calm: Bool = false, since: ResumePoint? = nil) -> Int {
+    /// `calm`); a screen that comes back with `since` is shown what it missed. A `greeting` (a playlist's message)
+    /// goes before the hello. Returns its session id.
+    func connect(
+        _ sink: any FrameSink, fps: Int?, calm: Bool = false, since: ResumePoint? = nil, greeting: String? = nil
+    ) -> Int {
         let id = nextSessionID.wrappingAdd(1, ordering: .relaxed).oldValue
         connectedCount.wrappingAdd(1, ordering: .relaxed)
         queue.async { [self] in
             sinks[id] = sink
             metrics.webSocketSessionsChanged(by: 1)
+            if let greeting { sink.send(text: greeting) }
             perform(machine.connect(id, fps: fps, calm: calm, since: since, now: clock.now()))
         }
         return id
