@@ -70,13 +70,45 @@ struct DashboardHubTests {
         #expect(hub.sessionCount == 5)
     }
 
-    @Test("an idle dashboard sends no frames")
-    func idleDashboardIsQuiet() async throws {
-        let hub = makeHub()
+    /// Waits until the hub's queue has carried out everything asked of it before (a timer that fired included).
+    private func settled(_ hub: DashboardHub) async {
+        await withCheckedContinuation { done in hub.screenStatuses { _ in done.resume() } }
+    }
+
+    @Test("an idle dashboard arms no timer and sends no frames, however much time passes")
+    func idleDashboardIsQuiet() async {
+        let time = ManualClock()
+        let hub = makeHub(clock: time.clock)
         let sink = RecordingSink()
         _ = hub.connect(sink, fps: 60)
-        try await Task.sleep(nanoseconds: 200_000_000)
-        #expect(sink.texts.count == 1)
+        await settled(hub)
+        #expect(time.armed == [nil])
+        time.advance(to: 60)
+        await settled(hub)
+        #expect(sink.texts.count == 1, "only the hello: \(sink.texts)")
+    }
+
+    @Test("a change arms the hub's timer on its own clock; each time it fires the screen gets a frame, until the tile rests")
+    func timerRunsOnTheHubClock() async {
+        let time = ManualClock(at: 100)
+        let hub = makeHub(clock: time.clock)
+        let sink = RecordingSink()
+        _ = hub.connect(sink, fps: 10)
+        hub.apply(.value(9, interval: nil, animated: true), toMetric: "orders")
+        await settled(hub)
+        #expect(time.armed == [100], "the frame is due at once")
+        var fired: [Double] = []
+        while let due = time.armed.first ?? nil, fired.count < 50 {
+            time.advance(to: due)
+            await settled(hub)
+            fired.append(due)
+        }
+        #expect(time.armed == [nil], "at rest: the timer is off")
+        let gaps = zip(fired.dropFirst(), fired).map { $0 - $1 }
+        #expect((10...12).contains(fired.count) && gaps.allSatisfy { abs($0 - 0.1) < 1e-6 }, "every 0.1 s: \(fired)")
+        let frames = sink.texts.dropFirst()
+        #expect(frames.count >= 10 && frames.count <= fired.count, "at most one frame each time it fires")
+        #expect(frames.last?.contains(#""a":{"value":9}"#) == true)
     }
 
     @Test("a screen that sends a malformed message is closed with 1007")

@@ -4,8 +4,8 @@ import Logging
 import RollboardNet
 import Synchronization
 
-/// The live side of one dashboard: drives a ``HubStateMachine`` on its own serial queue with a frame clock, and
-/// carries out its actions on the screens' WebSockets.
+/// The live side of one dashboard: drives a ``HubStateMachine`` on its own serial queue with one timer on its frame
+/// clock, and carries out its actions on the screens' WebSockets.
 ///
 /// Entry points hop onto the queue asynchronously and never wait for it, so a busy hub cannot stall the network loop
 /// that calls in. A stream's frame is compressed once (``BroadcastStream``) and the same bytes go to every screen in
@@ -37,7 +37,7 @@ final class DashboardHub: @unchecked Sendable {  // Sendable: every mutable prop
     private let metrics: ServerMetrics
     private let logger: Logger
     private let queue: DispatchQueue
-    private let timer: any DispatchSourceTimer
+    private let timer: any ClockTimer
     private let nextSessionID = Atomic<Int>(1)
     private let connectedCount = Atomic<Int>(0)
     // Confined to `queue`.
@@ -73,10 +73,8 @@ final class DashboardHub: @unchecked Sendable {  // Sendable: every mutable prop
             helloDashboard: helloDashboard, tiles: tiles, tilesByMetric: tilesByMetric, updatedAt: updatedAt,
             configuration: configuration, epoch: epoch, storeSeq: storeSeq)
         self.queue = DispatchQueue(label: "rollboard.hub.\(dashboardID)")
-        self.timer = DispatchSource.makeTimerSource(queue: queue)
-        timer.setEventHandler { [weak self] in self?.tick() }
-        timer.schedule(deadline: .distantFuture)
-        timer.activate()
+        self.timer = clock.makeTimer(queue)
+        timer.activate { [weak self] in self?.tick() }
     }
 
     deinit {
@@ -84,13 +82,17 @@ final class DashboardHub: @unchecked Sendable {  // Sendable: every mutable prop
     }
 
     /// Adds a screen: it gets the hello with every tile's current state, then frames (only final states when
-    /// `calm`); a screen that comes back with `since` is shown what it missed. Returns its session id.
-    func connect(_ sink: any FrameSink, fps: Int?, calm: Bool = false, since: ResumePoint? = nil) -> Int {
+    /// `calm`); a screen that comes back with `since` is shown what it missed. A `greeting` (a playlist's message)
+    /// goes before the hello. Returns its session id.
+    func connect(
+        _ sink: any FrameSink, fps: Int?, calm: Bool = false, since: ResumePoint? = nil, greeting: String? = nil
+    ) -> Int {
         let id = nextSessionID.wrappingAdd(1, ordering: .relaxed).oldValue
         connectedCount.wrappingAdd(1, ordering: .relaxed)
         queue.async { [self] in
             sinks[id] = sink
             metrics.webSocketSessionsChanged(by: 1)
+            if let greeting { sink.send(text: greeting) }
             perform(machine.connect(id, fps: fps, calm: calm, since: since, now: clock.now()))
         }
         return id
@@ -256,7 +258,6 @@ final class DashboardHub: @unchecked Sendable {  // Sendable: every mutable prop
     private func arm(for wake: Double) {
         if let armed = timerArmedFor, armed <= wake { return }
         timerArmedFor = wake
-        let delay = max(wake - clock.now(), 0)
-        timer.schedule(deadline: .now() + delay, leeway: .milliseconds(1))
+        timer.arm(at: wake)
     }
 }

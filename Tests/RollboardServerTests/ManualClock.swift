@@ -1,0 +1,67 @@
+import Dispatch
+import Synchronization
+
+@testable import RollboardServer
+
+/// A clock that stands still until the test moves it: its timers fire (on their queues) when ``advance(to:)``
+/// reaches the time they are armed for, and the test can read what they are armed for.
+final class ManualClock: Sendable {
+    private let state: Mutex<(now: Double, timers: [ManualTimer])>
+
+    init(at time: Double = 0) {
+        state = Mutex((time, []))
+    }
+
+    var now: Double { state.withLock { $0.now } }
+
+    /// The clock services are given.
+    var clock: FrameClock {
+        FrameClock(
+            now: { [self] in now },
+            makeTimer: { [self] queue in
+                let timer = ManualTimer(queue: queue)
+                state.withLock { $0.timers.append(timer) }
+                return timer
+            })
+    }
+
+    /// What each timer made on this clock is armed for, in the order they were made (`nil`: disarmed).
+    var armed: [Double?] {
+        state.withLock { $0.timers.map(\.armedFor) }
+    }
+
+    /// Moves the clock to `time` and fires every timer armed for then or earlier.
+    func advance(to time: Double) {
+        let timers = state.withLock { state in
+            state.now = max(state.now, time)
+            return state.timers
+        }
+        for timer in timers { timer.fire(ifDueAt: time) }
+    }
+}
+
+/// A timer of a ``ManualClock``.
+final class ManualTimer: ClockTimer {
+    private let queue: DispatchQueue
+    private let state = Mutex<(armedFor: Double?, handler: (@Sendable () -> Void)?)>((nil, nil))
+
+    init(queue: DispatchQueue) {
+        self.queue = queue
+    }
+
+    var armedFor: Double? { state.withLock { $0.armedFor } }
+
+    func activate(_ handler: @escaping @Sendable () -> Void) { state.withLock { $0.handler = handler } }
+    func arm(at time: Double?) { state.withLock { $0.armedFor = time } }
+    func cancel() { state.withLock { $0 = (nil, nil) } }
+
+    /// Runs the handler on the timer's queue if the timer is armed for `time` or earlier (it is then disarmed).
+    func fire(ifDueAt time: Double) {
+        let handler: (@Sendable () -> Void)? = state.withLock { state in
+            guard let armed = state.armedFor, armed <= time else { return nil }
+            state.armedFor = nil
+            return state.handler
+        }
+        if let handler { queue.async(execute: handler) }
+    }
+}
