@@ -8,6 +8,9 @@ import Synchronization
 
 /// `rollboard serve`: runs the dashboards in `config/` on one TLS port.
 struct Serve: ParsableCommand {
+    /// The file, inside the data directory, that holds the process id while the server runs.
+    static let pidFileName = "rollboard.pid"
+
     static let configuration = CommandConfiguration(
         abstract: "Serve the dashboards, the producer API and the page over HTTPS and WebSockets."
     )
@@ -131,6 +134,14 @@ struct Serve: ParsableCommand {
             let access = configuration.access(of: dashboard) == .everyone ? "public" : "needs a viewer key"
             announce("  \(scheme)://\(urlHost):\(server.localPort)/d/\(dashboard.id)  \(dashboard.title) (\(access))")
         }
+        for playlist in configuration.playlists {
+            let entries = playlist.entries.map(\.dashboard).joined(separator: ", ")
+            announce("  \(scheme)://\(urlHost):\(server.localPort)/p/\(playlist.id)  \(playlist.title) (playlist: \(entries))")
+        }
+        let pidFile = settings.dataDirectory + "/" + Self.pidFileName
+        if (try? "\(getpid())\n".write(toFile: pidFile, atomically: true, encoding: .utf8)) != nil {
+            announce("Process \(getpid()) (in \(pidFile)): kill -HUP $(cat \(pidFile)) reloads config/ and the certificate")
+        }
 
         let stopFeeder = { feeder?.stop() }
         // Signals are handled on a queue of their own while the main thread stays parked in this frame: the process
@@ -155,6 +166,7 @@ struct Serve: ParsableCommand {
                 stopFeeder()
                 node.stop(screenTimeout: .seconds(2))
                 logger.info("stopped")
+                unlink(pidFile)
                 Foundation.exit(0)
             }
             source.activate()

@@ -99,7 +99,7 @@ struct AdminAPITests {
             #expect(try live.request("GET", "/api/v1/metrics/revenue", token: LiveServer.token).status == .ok)
             let listed = try live.request("GET", "/api/v1/metrics")
             #expect(listed.status == .ok && !listed.text.contains("revenue"))
-            #expect(try live.request("GET", "/api/v1/dashboards").text == #"{"dashboards":[]}"#)
+            #expect(try live.request("GET", "/api/v1/dashboards").text == #"{"dashboards":[],"playlists":[]}"#)
             #expect(try live.request("GET", "/api/v1/dashboards?key=\(secret)").text.hasPrefix(#"{"dashboards":[{"id":"demo""#))
         }
     }

@@ -160,6 +160,33 @@ struct PlaylistStateMachineTests {
         #expect(machine.left(1, generation: 2, now: Self.t0 + 2).map { if case .join(_, let dashboard, _) = $0 { dashboard } else { "" } } == ["demo"])
     }
 
+    @Test(
+        "an announcement reaches every screen on a hub, and a screen that joins a dashboard meanwhile gets what is left of it",
+        arguments: [(3.0, "7"), (9.5, "0.5"), (10.0, nil), (12.0, nil)])
+    func announcementFollowsTheScreens(joinAfter seconds: Double, left: String?) {
+        var machine = started()
+        let shown = machine.announce("Fire drill", seconds: 10, now: Self.t0)
+        #expect(shown == [.send(text: #"{"type":"announce","text":"Fire drill","seconds":10}"#, screen: 1, session: 11)])
+        _ = machine.connect(2, now: Self.t0 + seconds)
+        #expect(machine.afterJoining(2, now: Self.t0 + seconds) == [], "no session yet: nothing to send")
+        machine.joined(2, session: 12)
+        let expected: [PlaylistAction] = left.map {
+            [.send(text: #"{"type":"announce","text":"Fire drill","seconds":\#($0)}"#, screen: 2, session: 12)]
+        } ?? []
+        #expect(machine.afterJoining(2, now: Self.t0 + seconds) == expected)
+    }
+
+    @Test("an announcement of 0 seconds takes the running one down: screens that join later are not shown it")
+    func announcementTakenDown() {
+        var machine = started()
+        _ = machine.announce("Fire drill", seconds: 60, now: Self.t0)
+        let down = machine.announce("", seconds: 0, now: Self.t0 + 1)
+        #expect(down == [.send(text: #"{"type":"announce","text":"","seconds":0}"#, screen: 1, session: 11)])
+        _ = machine.connect(2, now: Self.t0 + 2)
+        machine.joined(2, session: 12)
+        #expect(machine.afterJoining(2, now: Self.t0 + 2) == [])
+    }
+
     @Test("reloading the page reaches every screen on a hub, in order with its frames")
     func reload() {
         var machine = started()

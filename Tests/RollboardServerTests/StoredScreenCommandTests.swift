@@ -22,6 +22,17 @@ struct StoredScreenCommandTests {
         #expect(command.secondsLeft(at: 1_000 + appliedAfter) == left)
     }
 
+    @Test("an announcement everywhere or to a playlist counts its seconds like one to a dashboard")
+    func otherAnnouncements() {
+        for action in [
+            StoredScreenCommand.Action.announceEverywhere(text: "x", seconds: 20),
+            .announcePlaylist(playlist: "wall", text: "x", seconds: 20),
+        ] {
+            let command = StoredScreenCommand(action: action, seq: 7, updatedAt: 1_000)
+            #expect(command.secondsLeft(at: 1_005) == 15 && command.secondsLeft(at: 1_020) == nil)
+        }
+    }
+
     @Test("a reload has no seconds")
     func reloadHasNoSeconds() {
         #expect(StoredScreenCommand(action: .reloadDashboard("demo"), seq: 1, updatedAt: 5).secondsLeft(at: 5) == nil)
@@ -32,6 +43,8 @@ struct StoredScreenCommandTests {
         arguments: [
             StoredScreenCommand.Action.announce(dashboard: "lobby", text: "Café — 3 pm", seconds: 86_400),
             .announce(dashboard: "demo", text: "", seconds: 0), .reloadDashboard("demo"), .reloadPlaylist("wall"),
+            .announceEverywhere(text: "Fire drill at 3", seconds: 60),
+            .announcePlaylist(playlist: "wall", text: "Welcome", seconds: 0.5),
         ])
     func roundTrip(action: StoredScreenCommand.Action) throws {
         let command = StoredScreenCommand(action: action, seq: 42, updatedAt: 1_700_000_000.125)
@@ -44,7 +57,8 @@ struct StoredScreenCommandTests {
 
     @Test("an announcement with negative or non-finite seconds, or an unknown action, does not decode")
     func refusesDamage() {
-        for (kind, seconds) in [(UInt8(0), -1.0), (0, .infinity), (0, .nan), (3, 1)] {
+        // Kind 3 (everywhere) names no dashboard, so one with an id is damage too.
+        for (kind, seconds) in [(UInt8(0), -1.0), (0, .infinity), (0, .nan), (4, -1), (3, 1), (5, 1)] {
             var writer = BinaryWriter()
             writer.write(UInt64(1))
             writer.write(kind)

@@ -157,7 +157,17 @@ public final class ProducerAPI: Sendable {
             try allow("GET, HEAD")
             let credential = access.credential(of: request)
             let visible = access.visibleDashboards(credential)
-            respond(ok(.object([JSONMember("dashboards", .array(visible.map(configuration.json)))])))
+            let playlists = access.visiblePlaylists(credential).map { playlist in
+                JSONValue.object([
+                    JSONMember("id", .string(playlist.id)), JSONMember("title", .string(playlist.title)),
+                    JSONMember("entries", .array(playlist.entries.map { .string($0.dashboard) })),
+                ])
+            }
+            respond(
+                ok(.object([
+                    JSONMember("dashboards", .array(visible.map(configuration.json))),
+                    JSONMember("playlists", .array(playlists)),
+                ])))
         case let s where s.count == 4 && s[0...2] == ["api", "v1", "dashboards"]:
             try allow("GET, HEAD")
             guard let dashboard = configuration.dashboard(s[3]) else {

@@ -73,6 +73,11 @@ struct ViewerAccess: Sendable {
         return decision
     }
 
+    /// The playlists `credential` may see (every dashboard of them), in configuration order.
+    func visiblePlaylists(_ credential: Credential) -> [PlaylistConfiguration] {
+        configuration.playlists.filter { decide($0, credential).isGranted }
+    }
+
     /// The dashboards `credential` may see, in configuration order.
     func visibleDashboards(_ credential: Credential) -> [DashboardConfiguration] {
         configuration.dashboards.filter { decide($0, credential).isGranted }

@@ -279,7 +279,8 @@ struct HubStateMachine {
         live ? #"{"type":"status","feed":"live"}"# : #"{"type":"status","feed":"stale"}"#
     }
 
-    private static func announcementText(_ text: String, seconds: Double) -> String {
+    /// The `announce` message: `text` full-screen for `seconds`.
+    static func announcementText(_ text: String, seconds: Double) -> String {
         "{\"type\":\"announce\",\"text\":\(JSONText.quoted(text)),\"seconds\":\(jsonNumber(max(seconds, 0), places: 3))}"
     }
 

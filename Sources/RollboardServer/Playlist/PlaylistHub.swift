@@ -123,6 +123,11 @@ final class PlaylistHub: @unchecked Sendable {  // Sendable: every mutable prope
         }
     }
 
+    /// Every screen of the playlist shows `text` for `seconds`, whichever dashboard it shows meanwhile.
+    func announce(_ text: String, seconds: Double) {
+        queue.async { [self] in perform(machine.announce(text, seconds: seconds, now: clock.now())) }
+    }
+
     /// Every screen of the playlist reloads its page.
     func reload() {
         queue.async { [self] in perform(machine.reload()) }
@@ -175,6 +180,7 @@ final class PlaylistHub: @unchecked Sendable {  // Sendable: every mutable prope
         }
         screens[id] = screen
         machine.joined(id, session: session)
+        perform(machine.afterJoining(id, now: clock.now()))
     }
 
     /// Takes screen `id` off its hub and the list of screens; returns what was kept of it.

@@ -30,6 +30,8 @@ struct PlaylistStateMachine {
     private var waiters: [Int: (seq: UInt64, until: Double)] = [:]
     /// When the entry showing ends (`nil` while held).
     private var endsAt: Double?
+    /// The announcement the playlist's screens show until `until`, whichever dashboard they move to meanwhile.
+    private var announcement: (text: String, until: Double)?
 
     init(configuration: PlaylistConfiguration, now: Double) {
         self.configuration = configuration
@@ -129,6 +131,21 @@ struct PlaylistStateMachine {
         var actions: [PlaylistAction] = []
         for id in screens.keys.sorted() { actions += move(id, to: current, now: now) }
         return actions + rotate(now: now)
+    }
+
+    /// Every screen shows `text` full-screen for `seconds` (`0` takes an announcement down), and so does each screen
+    /// that joins a dashboard meanwhile (a move, a new screen) for what is left of them.
+    mutating func announce(_ text: String, seconds: Double, now: Double) -> [PlaylistAction] {
+        announcement = seconds > 0 ? (text, now + seconds) : nil
+        return sendToAll(HubStateMachine.announcementText(text, seconds: seconds))
+    }
+
+    /// What screen `id`, which just joined a dashboard's hub, is sent after that hub's hello: the running
+    /// announcement, for what is left of it.
+    func afterJoining(_ id: Int, now: Double) -> [PlaylistAction] {
+        guard let announcement, announcement.until > now, let session = screens[id]?.session else { return [] }
+        let text = HubStateMachine.announcementText(announcement.text, seconds: announcement.until - now)
+        return [.send(text: text, screen: id, session: session)]
     }
 
     /// Every screen reloads its page.

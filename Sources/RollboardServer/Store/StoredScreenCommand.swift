@@ -80,7 +80,8 @@ extension StoredScreenCommand {
         let action: Action
         switch kind {
         case 0, 3, 4:
-            guard let text = reader.readString(), let seconds = reader.readDouble(), seconds.isFinite, seconds >= 0
+            guard kind != 3 || id.isEmpty, let text = reader.readString(), let seconds = reader.readDouble(),
+                seconds.isFinite, seconds >= 0
             else { return nil }
             action =
                 switch kind {

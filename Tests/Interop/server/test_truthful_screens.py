@@ -11,7 +11,10 @@ wheel, a counter) and `lager`, both public at first. Then:
   and keeps the one that came with a key for it; `GET /api/v1/screens` no longer lists the closed one;
 - a reload with `dashboardAccess: key` in `server.yaml` closes the screen of `lager` (which follows the default),
   and the keyed screen of `firma` stays;
-- a key revoked through the admin API closes the screen that came with it (1008 `viewer key revoked`).
+- a key revoked through the admin API closes the screen that came with it (1008 `viewer key revoked`);
+- operators reach every screen and a playlist's screens: an announcement to a playlist reaches its screen and not a
+  dashboard's; one to every screen reaches both; `GET /api/v1/dashboards` (the list at `/`) lists the playlist, the
+  start-up banner prints its `/p/` address, and the pid file the banner names is the server's.
 
 Usage: test_truthful_screens.py --binary .build/debug/rollboard
 """
@@ -44,18 +47,20 @@ tiles:
     colors: {Betriebsbereit: "#2e7d32", Gestört: "#f9a825", Ausfall: "#c62828"}
   - {id: bestellungen, type: counter, title: Bestellungen, format: "%d"}
 """
+RUNDGANG = "id: rundgang\ntitle: Rundgang\nentries:\n  - {dashboard: firma, seconds: 600}\n  - {dashboard: lager, seconds: 5}\n"
 LAGER = "id: lager\ntitle: Lager\ntiles:\n  - {id: paletten, type: counter, format: \"%d\"}\n"
 
 
 class Screen:
     """A screen that records its `hello`s, the tile states its frames patch in, and how it was closed."""
 
-    def __init__(self, port: int, dashboard: str, key: str | None = None):
-        query = f"dashboard={dashboard}" + (f"&key={key}" if key else "")
+    def __init__(self, port: int, dashboard: str, key: str | None = None, playlist: bool = False):
+        query = f"{'playlist' if playlist else 'dashboard'}={dashboard}" + (f"&key={key}" if key else "")
         self.uri = f"wss://127.0.0.1:{port}/ws?{query}&name=test-{dashboard}{'-key' if key else ''}"
         self.origin = f"https://127.0.0.1:{port}"
         self.hellos: list[dict] = []
         self.patches: dict[str, list] = {}
+        self.announcements: list[dict] = []
         self.close_code: int | None = None
         self.close_reason: str | None = None
         self.task: asyncio.Task | None = None
@@ -70,6 +75,8 @@ class Screen:
                         data = json.loads(message)
                         if data.get("type") == "hello":
                             self.hellos.append(data)
+                        elif data.get("type") == "announce":
+                            self.announcements.append(data)
                         elif "f" in data:
                             for tile, patch in data.get("t", {}).items():
                                 self.patches.setdefault(tile, []).append(patch)
@@ -212,6 +219,48 @@ async def narrowing(server: RollboardProcess, config: str, checks: Checks) -> No
         screen.stop()
 
 
+async def operators(server: RollboardProcess, checks: Checks) -> None:
+    log = server.read_log()
+    checks.check(f"/p/rundgang  Rundgang (playlist: firma, lager)" in log,
+                 "the start-up banner prints the playlist's /p/ address", log[-800:])
+    pid_file = os.path.join(server.data_dir, "rollboard.pid")
+    with open(pid_file, encoding="utf-8") as handle:
+        pid = int(handle.read().strip())
+    checks.check(pid == server.process.pid and f"kill -HUP $(cat {pid_file})" in log,
+                 "the pid file holds the server's process id, and the banner says how to reload with it",
+                 f"{pid} vs {server.process.pid}")
+    status, listed = server.request("GET", "/api/v1/dashboards")
+    playlists = listed.get("playlists") if isinstance(listed, dict) else None
+    checks.check(status == 200 and playlists == [{"id": "rundgang", "title": "Rundgang", "entries": ["firma", "lager"]}],
+                 "GET /api/v1/dashboards lists the playlist for the list at /", f"{status} {playlists!r}")
+
+    touring = Screen(server.port, "rundgang", playlist=True).start()
+    plain = Screen(server.port, "firma").start()
+    checks.check(await until(lambda: touring.hellos and plain.hellos), "a playlist screen and a dashboard screen connect")
+    status, answer = server.request("POST", "/api/v1/admin/playlists/rundgang/announce",
+                                    {"text": "Betriebsversammlung um 15 Uhr", "seconds": 30}, token=ADMIN)
+    checks.check(status == 202 and answer.get("playlist") == "rundgang", "an announcement to a playlist is 202",
+                 f"{status} {answer!r}")
+    reached = await until(lambda: touring.announcements)
+    await asyncio.sleep(0.5)
+    checks.check(reached and touring.announcements[0].get("text") == "Betriebsversammlung um 15 Uhr"
+                 and not plain.announcements,
+                 "it reaches the playlist's screen and not a screen of the same dashboard outside the playlist",
+                 f"playlist {touring.announcements}, dashboard {plain.announcements}")
+    status, answer = server.request("POST", "/api/v1/admin/announce", {"text": "Feueralarm-Probe", "seconds": 10},
+                                    token=ADMIN)
+    checks.check(status == 202 and answer.get("everywhere") is True, "an announcement to every screen is 202",
+                 f"{status} {answer!r}")
+    reached = await until(lambda: any(a.get("text") == "Feueralarm-Probe" for a in touring.announcements)
+                          and any(a.get("text") == "Feueralarm-Probe" for a in plain.announcements))
+    checks.check(reached, "it reaches the playlist's screen and the dashboard's screen")
+    status, answer = server.request("POST", "/api/v1/admin/announce", {"text": "", "seconds": 10}, token=ADMIN)
+    checks.check(status == 422 and isinstance(answer, dict) and "text" in answer.get("detail", ""),
+                 "an empty announcement is refused 422 naming text", f"{status} {answer!r}")
+    for screen in (touring, plain):
+        screen.stop()
+
+
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--binary", required=True)
@@ -224,10 +273,14 @@ def main() -> int:
         for name, text in (("firma.yaml", FIRMA), ("lager.yaml", LAGER)):
             with open(os.path.join(config, "dashboards", name), "w", encoding="utf-8") as handle:
                 handle.write(text)
+        os.makedirs(os.path.join(config, "playlists"), exist_ok=True)
+        with open(os.path.join(config, "playlists", "rundgang.yaml"), "w", encoding="utf-8") as handle:
+            handle.write(RUNDGANG)
         server = RollboardProcess(arguments.binary, os.path.join(folder, "data"), TOKEN, config=config,
                                   environment={"ROLLBOARD_ADMIN_TOKEN": ADMIN})
         server.start()
         try:
+            asyncio.run(operators(server, checks))
             asyncio.run(wheel_and_delta(server, config, checks))
             asyncio.run(narrowing(server, config, checks))
         finally:
