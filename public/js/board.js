@@ -14,10 +14,12 @@ import { CarouselView } from "./tiles/carousel.js";
 import { CounterView } from "./tiles/counter.js";
 import { OdometerView } from "./tiles/odometer.js";
 import { TextView } from "./tiles/text.js";
-import { TileView } from "./tiles/tile.js";
+import { TileView, tileOptions } from "./tiles/tile.js";
 import { WheelView } from "./tiles/wheel.js";
 
 const STALENESS_CHECK_MS = 1000;
+/** The language of the page's own words (dashboard.html's `lang`), for dashboards that name no locale. */
+const PAGE_LANGUAGE = document.documentElement.lang || "en";
 
 export class Board {
   /**
@@ -103,12 +105,16 @@ export class Board {
     this.announcer.textContent = `${title}: ${options.prefix ?? ""}${options.currency ?? ""}${text}${options.suffix ?? ""}`;
   }
 
-  /** Replaces every tile's wire state with the full states of a `hello` or `state`. */
+  /**
+   * Replaces every tile's wire state with the full states of a `hello` or `state`; a tile they leave
+   * out has no value (it shows "—", as for `null`).
+   */
   replace(tiles, isHello) {
     this.wire.clear();
+    const given = tiles && typeof tiles === "object" ? tiles : {};
     const states = {};
-    for (const [id, entry] of Object.entries(tiles && typeof tiles === "object" ? tiles : {})) {
-      const state = patched(null, entry);
+    for (const id of this.views.keys()) {
+      const state = Object.prototype.hasOwnProperty.call(given, id) ? patched(null, given[id]) : null;
       this.wire.set(id, state);
       states[id] = paintingForm(state);
     }
@@ -131,9 +137,19 @@ export class Board {
       this.views.set(view.id, view);
       placeTile(view.element, tile.grid ?? tile.position);
       this.resizeObserver?.observe(view.element);
+      view.show(null);  // "—" until a STATE says otherwise
       return view.element;
     });
     this.container.replaceChildren(...elements);
+    this.setLanguage(dashboard);
+  }
+
+  /**
+   * Sets `lang` on <html> (hyphenation, screen readers) to the dashboard's `locale`, else to the
+   * locale most of its tiles name (odometers and counters carry one); without any, the page's own.
+   */
+  setLanguage(dashboard) {
+    document.documentElement.lang = languageTag(dashboard.locale) || commonLocale(dashboard.tiles) || PAGE_LANGUAGE;
   }
 
   viewFor(tile) {
@@ -274,6 +290,27 @@ function placeTile(element, position) {
   const rowSpan = Math.max(1, Math.trunc(finiteNumber(position.height ?? position.rowSpan, 1)));
   element.style.gridColumn = column > 0 ? `${column} / span ${columnSpan}` : `span ${columnSpan}`;
   element.style.gridRow = row > 0 ? `${row} / span ${rowSpan}` : `span ${rowSpan}`;
+}
+
+/** A BCP 47 language tag from a locale option ("de-DE"; "de_DE" is read too), or null. */
+function languageTag(value) {
+  if (typeof value !== "string") return null;
+  const tag = value.trim().replace(/_/g, "-");
+  return /^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*$/.test(tag) ? tag : null;
+}
+
+/** The locale named by most of `tiles` (the first of equals), or null when none names one. */
+function commonLocale(tiles) {
+  const counts = new Map();
+  for (const tile of tiles) {
+    const tag = tile && languageTag(tileOptions(tile).locale);
+    if (tag) counts.set(tag, (counts.get(tag) || 0) + 1);
+  }
+  let best = null;
+  for (const [tag, count] of counts) {
+    if (best === null || count > counts.get(best)) best = tag;
+  }
+  return best;
 }
 
 /** Milliseconds since the epoch from seconds-since-epoch (number) or an ISO 8601 string. */

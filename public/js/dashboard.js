@@ -22,6 +22,7 @@ const bannerText = document.getElementById("banner-text");
 const bannerAction = document.getElementById("banner-action");
 const title = document.getElementById("board-title");
 const playlistBar = document.getElementById("playlist");
+const playlistHeld = document.getElementById("playlist-held");
 const overlay = document.getElementById("overlay");
 const overlayText = document.getElementById("overlay-text");
 let overlayTimer = null;
@@ -135,8 +136,9 @@ function showFeed(feed) {
 }
 
 /**
- * A playlist's state: one dot per entry in the header, the current one marked, and
- * `data-playlist-entry`, `data-playlist-held` on <body>. The entry's dashboard follows as a `hello`.
+ * A playlist's state: one dot per entry in the header, the current one marked, a "Playlist held"
+ * signal while an admin holds it, and `data-playlist-entry`, `data-playlist-held` on <body>. The
+ * entry's dashboard follows as a `hello`.
  */
 function showPlaylist(message) {
   const entries = Array.isArray(message.entries) ? message.entries : [];
@@ -148,6 +150,8 @@ function showPlaylist(message) {
   })));
   playlistBar.setAttribute("aria-label", `${message.title ?? "Playlist"}: ${current + 1} of ${entries.length}${message.held ? ", held" : ""}`);
   playlistBar.hidden = entries.length < 2;
+  playlistHeld.textContent = entries.length > 1 ? `Playlist held \u00B7 ${current + 1} of ${entries.length}` : "Playlist held";
+  playlistHeld.hidden = !message.held;
   document.body.dataset.playlist = String(message.id ?? "");
   document.body.dataset.playlistEntry = String(current);
   document.body.dataset.playlistHeld = message.held ? "true" : "false";
