@@ -2,10 +2,11 @@
  * Text tile: a short message that producers set (`POST /api/v1/texts/{id}`), wrapped onto as many
  * lines as it needs and sized to fill the tile.
  *
- * Lines break between words. The message is shrunk until every word fits its line whole; only when
- * that would take it below half the tile title's size (too small to read across a room) does it
- * break words, with hyphens by the page's language (`lang` on <html>, from the dashboard's locale)
- * where the browser can, anywhere where it cannot (hook `data-fit`: `words` or `hyphens`).
+ * Lines break between words. The message is shrunk until every word fits its line whole. Only
+ * when that would take it below half the tile title's size (too small to read across a room) are
+ * words hyphenated, by the page's language (`lang` on <html>, from the dashboard's locale), and only
+ * if that lets the message be larger; a word that fits no line even at the smallest size is broken
+ * where it must be (hook `data-fit`: `words`, `hyphens` or `broken`).
  *
  * STATE: `{"text":"Deploy freeze until Friday","color":"#e67e22"}`; `color` is optional and paints
  * the message and the tile's edge (the tile's accent); an empty text shows an empty tile.
@@ -60,22 +61,34 @@ export class TextView extends TileView {
   }
 
   /**
-   * The largest font size at which the whole message fits the tile with every word whole; when
-   * that is below the legible floor, the largest at which it fits with words hyphenated.
+   * The largest font size at which the message fits the tile with every word whole. Below the
+   * legible floor, hyphenation by the page's language takes over when it lets the message be larger
+   * (a browser without hyphenation for the language gains nothing, and the words stay whole); a word
+   * too long for the tile even at the smallest size is broken where it must.
    */
   fit() {
     const height = this.body.clientHeight * FILL;
     const width = this.message.clientWidth;
     if (!height || !width || !this.text) return;
     const largest = Math.max(SMALLEST, Math.floor(height * LARGEST));
-    this.setHyphenated(false);
+    this.setFitting("words");
     const whole = this.largestFitting(largest, height, width);
-    const floor = Math.max(SMALLEST, this.titleSize() * WHOLE_WORDS_DOWN_TO);
-    if (whole !== null && whole >= floor) {
+    if (whole !== null && whole >= Math.max(SMALLEST, this.titleSize() * WHOLE_WORDS_DOWN_TO)) {
       this.message.style.fontSize = `${whole}px`;
       return;
     }
-    this.setHyphenated(true);
+    this.setFitting("hyphens");
+    const hyphenated = this.largestFitting(largest, height, width);
+    if (hyphenated !== null && (whole === null || hyphenated > whole)) {
+      this.message.style.fontSize = `${hyphenated}px`;
+      return;
+    }
+    if (whole !== null) {
+      this.setFitting("words");
+      this.message.style.fontSize = `${whole}px`;
+      return;
+    }
+    this.setFitting("broken");
     this.message.style.fontSize = `${this.largestFitting(largest, height, width) || SMALLEST}px`;
   }
 
@@ -95,10 +108,14 @@ export class TextView extends TileView {
     return low;
   }
 
-  /** Words whole (lines break between them only) or hyphenated where they must break. */
-  setHyphenated(hyphenated) {
-    this.message.classList.toggle("text--hyphenated", hyphenated);
-    this.element.dataset.fit = hyphenated ? "hyphens" : "words";
+  /**
+   * How lines may break: `words` between words only; `hyphens` also inside a word where the
+   * page's language hyphenates it; `broken` anywhere a word must break to fit. Hook `data-fit`.
+   */
+  setFitting(mode) {
+    this.message.classList.toggle("text--hyphens", mode !== "words");
+    this.message.classList.toggle("text--broken", mode === "broken");
+    this.element.dataset.fit = mode;
   }
 
   /** The font size of the tile's title in pixels (the legible size on this screen). */
