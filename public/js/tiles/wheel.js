@@ -13,7 +13,7 @@
  * CSS colour; other labels keep the theme's text colour). Test hooks: `data-top`, `data-color`,
  * `data-bottom` (the two labels' texts), `data-position`.
  */
-import { el, finiteNumber } from "../page.js";
+import { el, finiteNumber, orDefault } from "../page.js";
 import { TileView } from "./tile.js";
 
 export class WheelView extends TileView {
@@ -30,7 +30,7 @@ export class WheelView extends TileView {
   }
 
   changeKey(state) {
-    return state.position ?? null;
+    return orDefault(state.position, null);
   }
 
   paint(state) {
