@@ -19,7 +19,7 @@ import { el, finiteNumber } from "../page.js";
  */
 export function tileOptions(tile) {
   const nested = tile.options && typeof tile.options === "object" ? tile.options : {};
-  return { ...tile, ...nested };
+  return Object.assign({}, tile, nested);
 }
 
 export class TileView {

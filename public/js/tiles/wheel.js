@@ -17,7 +17,7 @@
  * would claim a status nobody gave); so does a STATE without a position. The labels are emptied and
  * the hooks removed meanwhile.
  */
-import { el, finiteNumber } from "../page.js";
+import { el, finiteNumber, orDefault } from "../page.js";
 import { TileView } from "./tile.js";
 
 export class WheelView extends TileView {
@@ -34,7 +34,7 @@ export class WheelView extends TileView {
   }
 
   changeKey(state) {
-    return state.position ?? null;
+    return orDefault(state.position, null);
   }
 
   hasValue(state) {
