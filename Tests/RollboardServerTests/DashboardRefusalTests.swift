@@ -20,8 +20,17 @@ struct DashboardRefusalTests {
         #expect(page.headers["Cache-Control"] == "no-store")
         #expect(html.contains("&lt;script&gt;&quot;x&quot;&amp;&#39;&lt;/script&gt;"))
         #expect(!html.contains("<script>"))
-        #expect(html.contains(#"href="/""#))
         #expect(html.contains(#"data-refusal="\#(code)""#))
+    }
+
+    @Test("the page loads the script that applies ?theme= and ?kiosk, and links to the list inline, not as a card")
+    func themeAndLink() {
+        for refusal in [DashboardRefusal.unknown(id: "sales"), .keyRequired(id: "sales"), .keyRefused(id: "sales")] {
+            let html = String(decoding: refusal.response(accept: "text/html").body, as: UTF8.self)
+            #expect(html.contains("<script src=\"/js/refusal.js\"></script>\n</head>"))
+            #expect(html.contains(#"<a class="refusal__link" href="/" data-carry-query>the list of dashboards</a>"#))
+            #expect(!html.contains("index__link"))
+        }
     }
 
     @Test(

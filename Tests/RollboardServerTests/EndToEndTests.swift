@@ -880,7 +880,7 @@ struct PageRequest: Sendable, CustomTestStringConvertible {
             contains: #"No dashboard “nope”"#),
         PageRequest(
             target: "/d/%3Cb%3Ex", accept: browser, status: 404, contentType: "text/html",
-            contains: #"<a class="index__link" href="/">the list of dashboards</a>"#),
+            contains: #"<a class="refusal__link" href="/" data-carry-query>the list of dashboards</a>"#),
         PageRequest(target: "/", status: 200, contentType: "text/html", contains: "<html"),
         PageRequest(target: "/api/v1/dashboards/demo", status: 200, contentType: "application/json", contains: #""id":"demo""#),
         PageRequest(target: "/api/v1/metrics/orders", status: 200, contentType: "application/json", contains: #""value":12"#),

@@ -9,15 +9,17 @@
  * Painting is batched per animation frame: only the newest state of each tile is painted, so a
  * slow screen never falls behind the server's frames. Staleness is judged when states arrive.
  */
-import { el, finiteNumber } from "./page.js";
+import { el, finiteNumber, orDefault, replaceChildren } from "./page.js";
 import { CarouselView } from "./tiles/carousel.js";
 import { CounterView } from "./tiles/counter.js";
 import { OdometerView } from "./tiles/odometer.js";
 import { TextView } from "./tiles/text.js";
-import { TileView } from "./tiles/tile.js";
+import { TileView, tileOptions } from "./tiles/tile.js";
 import { WheelView } from "./tiles/wheel.js";
 
 const STALENESS_CHECK_MS = 1000;
+/** The language of the page's own words (dashboard.html's `lang`), for dashboards that name no locale. */
+const PAGE_LANGUAGE = document.documentElement.lang || "en";
 
 export class Board {
   /**
@@ -38,18 +40,22 @@ export class Board {
     this.paintScheduled = false;
     this.resizeObserver = typeof ResizeObserver === "function"
       ? new ResizeObserver((entries) => this.resized(entries)) : null;
+    // Without ResizeObserver (Chromium 64, Safari 13.1) every tile is measured again when the window resizes.
+    if (!this.resizeObserver) {
+      window.addEventListener("resize", () => this.resized(Array.from(this.views.values(), (view) => ({ target: view.element }))));
+    }
     setInterval(() => this.checkStaleness(), STALENESS_CHECK_MS);
   }
 
   /** Shows a full-board message (connecting, unknown dashboard) instead of the tiles. */
   showMessage(text, detail = "") {
-    this.resizeObserver?.disconnect();
+    if (this.resizeObserver) this.resizeObserver.disconnect();
     this.views.clear();
     this.changes.clear();
     this.pending.clear();
     this.layoutKey = null;
     this.container.className = "board board--error";
-    this.container.replaceChildren(el("p", { className: "board__message" }, text, detail ? el("small", { text: detail }) : null));
+    replaceChildren(this.container, el("p", { className: "board__message" }, text, detail ? el("small", { text: detail }) : null));
   }
 
   /**
@@ -62,7 +68,9 @@ export class Board {
     if (layoutKey !== this.layoutKey) this.build(dashboard, layoutKey);
     const calm = message.motion === "reduced";
     document.body.dataset.motion = calm ? "reduced" : "full";
-    for (const view of this.views.values()) view.setCalm?.(calm);
+    for (const view of this.views.values()) {
+      if (typeof view.setCalm === "function") view.setCalm(calm);
+    }
     this.replace(message.tiles, true);
   }
 
@@ -76,11 +84,11 @@ export class Board {
     const states = {};
     for (const [id, entry] of Object.entries(message.t)) {
       if (!this.views.has(id)) continue;
-      const before = this.wire.get(id) ?? null;
+      const before = orDefault(this.wire.get(id), null);
       const state = patched(before, entry);
       this.wire.set(id, state);
       states[id] = paintingForm(state);
-      if (state && typeof state.target === "number" && state.target !== before?.target) {
+      if (state && typeof state.target === "number" && state.target !== (before ? before.target : undefined)) {
         this.announce(this.views.get(id), state.target);
       }
     }
@@ -90,25 +98,29 @@ export class Board {
   /** Tells screen readers the value a tile now heads for: "Revenue: 1,234.56". */
   announce(view, value) {
     if (!this.announcer) return;
-    const options = view.options ?? {};
+    const options = orDefault(view.options, {});
     const decimals = Number.isInteger(options.decimals) ? options.decimals : undefined;
     let text;
     try {
       text = new Intl.NumberFormat(options.locale || undefined, {
-        minimumFractionDigits: decimals, maximumFractionDigits: decimals ?? 20 }).format(value);
-    } catch {
+        minimumFractionDigits: decimals, maximumFractionDigits: orDefault(decimals, 20) }).format(value);
+    } catch (unformattable) {
       text = String(value);
     }
-    const title = view.element.getAttribute("aria-label") ?? view.id;
-    this.announcer.textContent = `${title}: ${options.prefix ?? ""}${options.currency ?? ""}${text}${options.suffix ?? ""}`;
+    const title = orDefault(view.element.getAttribute("aria-label"), view.id);
+    this.announcer.textContent = `${title}: ${orDefault(options.prefix, "")}${orDefault(options.currency, "")}${text}${orDefault(options.suffix, "")}`;
   }
 
-  /** Replaces every tile's wire state with the full states of a `hello` or `state`. */
+  /**
+   * Replaces every tile's wire state with the full states of a `hello` or `state`; a tile they leave
+   * out has no value (it shows "—", as for `null`).
+   */
   replace(tiles, isHello) {
     this.wire.clear();
+    const given = tiles && typeof tiles === "object" ? tiles : {};
     const states = {};
-    for (const [id, entry] of Object.entries(tiles && typeof tiles === "object" ? tiles : {})) {
-      const state = patched(null, entry);
+    for (const id of this.views.keys()) {
+      const state = Object.prototype.hasOwnProperty.call(given, id) ? patched(null, given[id]) : null;
       this.wire.set(id, state);
       states[id] = paintingForm(state);
     }
@@ -116,7 +128,7 @@ export class Board {
   }
 
   build(dashboard, layoutKey) {
-    this.resizeObserver?.disconnect();
+    if (this.resizeObserver) this.resizeObserver.disconnect();
     this.views.clear();
     this.changes.clear();
     this.pending.clear();
@@ -129,11 +141,21 @@ export class Board {
     const elements = tiles.map((tile) => {
       const view = this.viewFor(tile);
       this.views.set(view.id, view);
-      placeTile(view.element, tile.grid ?? tile.position);
-      this.resizeObserver?.observe(view.element);
+      placeTile(view.element, orDefault(tile.grid, tile.position));
+      if (this.resizeObserver) this.resizeObserver.observe(view.element);
+      view.show(null);  // "—" until a STATE says otherwise
       return view.element;
     });
-    this.container.replaceChildren(...elements);
+    replaceChildren(this.container, ...elements);
+    this.setLanguage(dashboard);
+  }
+
+  /**
+   * Sets `lang` on <html> (hyphenation, screen readers) to the dashboard's `locale`, else to the
+   * locale most of its tiles name (odometers and counters carry one); without any, the page's own.
+   */
+  setLanguage(dashboard) {
+    document.documentElement.lang = languageTag(dashboard.locale) || commonLocale(dashboard.tiles) || PAGE_LANGUAGE;
   }
 
   viewFor(tile) {
@@ -169,7 +191,7 @@ export class Board {
     const previous = this.changes.get(view.id);
     if (previous && previous.key === key) return;
     const reported = isHello ? timestampOf(state.updatedAt) : null;
-    this.changes.set(view.id, { key, at: reported ?? now });
+    this.changes.set(view.id, { key, at: orDefault(reported, now) });
     if (view.staleAfter !== null) view.showStale(null);
   }
 
@@ -178,7 +200,10 @@ export class Board {
     this.paintScheduled = true;
     requestAnimationFrame(() => {
       this.paintScheduled = false;
-      for (const [id, state] of this.pending) this.views.get(id)?.show(state);
+      for (const [id, state] of this.pending) {
+        const view = this.views.get(id);
+        if (view) view.show(state);
+      }
       this.pending.clear();
     });
   }
@@ -186,7 +211,7 @@ export class Board {
   resized(entries) {
     for (const entry of entries) {
       const view = this.views.get(entry.target.dataset.tileId);
-      view?.resized();
+      if (view) view.resized();
     }
   }
 
@@ -213,7 +238,7 @@ function patched(old, entry) {
   if (entry === null) return null;
   const patch = Array.isArray(entry) ? { m: entry } : entry;
   if (!patch || typeof patch !== "object") return old;
-  const state = { ...(old ?? {}) };
+  const state = Object.assign({}, old);
   for (const [name, value] of Object.entries(patch)) {
     if (name === "d" || name === "v" || name === "m") continue;
     if (value === null) delete state[name];
@@ -238,7 +263,11 @@ function patched(old, entry) {
 /** A wire state as the views paint it: `digits` and `position` in digits (the wire has thousandths). */
 function paintingForm(state) {
   if (state === null) return null;
-  const { d, v, p, ...rest } = state;
+  const { d, p } = state;
+  const rest = Object.assign({}, state);
+  delete rest.d;
+  delete rest.v;
+  delete rest.p;
   if (Array.isArray(d)) rest.digits = d.map((position) => finiteNumber(position, 0) / 1000);
   if (p !== undefined) rest.position = finiteNumber(p, 0) / 1000;
   return rest;
@@ -249,9 +278,9 @@ function paintingForm(state) {
  * else the column count whose tiles come closest to a 16:10 shape on this screen.
  */
 function gridOf(dashboard, count, container) {
-  const given = dashboard.grid ?? dashboard.layout;
-  const columns = Math.trunc(finiteNumber(given?.columns, 0));
-  const rows = Math.trunc(finiteNumber(given?.rows, 0));
+  const given = orDefault(dashboard.grid, dashboard.layout);
+  const columns = Math.trunc(finiteNumber(given ? given.columns : undefined, 0));
+  const rows = Math.trunc(finiteNumber(given ? given.rows : undefined, 0));
   if (columns > 0) return { columns, rows: rows > 0 ? rows : Math.max(1, Math.ceil(count / columns)) };
   const width = container.clientWidth || window.innerWidth;
   const height = container.clientHeight || window.innerHeight;
@@ -270,10 +299,31 @@ function placeTile(element, position) {
   if (!position || typeof position !== "object") return;
   const column = Math.trunc(finiteNumber(position.column, 0));
   const row = Math.trunc(finiteNumber(position.row, 0));
-  const columnSpan = Math.max(1, Math.trunc(finiteNumber(position.width ?? position.columnSpan, 1)));
-  const rowSpan = Math.max(1, Math.trunc(finiteNumber(position.height ?? position.rowSpan, 1)));
+  const columnSpan = Math.max(1, Math.trunc(finiteNumber(orDefault(position.width, position.columnSpan), 1)));
+  const rowSpan = Math.max(1, Math.trunc(finiteNumber(orDefault(position.height, position.rowSpan), 1)));
   element.style.gridColumn = column > 0 ? `${column} / span ${columnSpan}` : `span ${columnSpan}`;
   element.style.gridRow = row > 0 ? `${row} / span ${rowSpan}` : `span ${rowSpan}`;
+}
+
+/** A BCP 47 language tag from a locale option ("de-DE"; "de_DE" is read too), or null. */
+function languageTag(value) {
+  if (typeof value !== "string") return null;
+  const tag = value.trim().replace(/_/g, "-");
+  return /^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*$/.test(tag) ? tag : null;
+}
+
+/** The locale named by most of `tiles` (the first of equals), or null when none names one. */
+function commonLocale(tiles) {
+  const counts = new Map();
+  for (const tile of tiles) {
+    const tag = tile && languageTag(tileOptions(tile).locale);
+    if (tag) counts.set(tag, (counts.get(tag) || 0) + 1);
+  }
+  let best = null;
+  for (const [tag, count] of counts) {
+    if (best === null || count > counts.get(best)) best = tag;
+  }
+  return best;
 }
 
 /** Milliseconds since the epoch from seconds-since-epoch (number) or an ISO 8601 string. */

@@ -16,6 +16,8 @@
  * `announce` and `identify`, a playlist's state (`playlist`) and the data feed's (`status`), go to `onControl`; binary messages (compression primers) are ignored.
  */
 
+import { orDefault } from "./page.js";
+
 /** The wire protocol version this page speaks. */
 export const PROTOCOL = 2;
 
@@ -48,10 +50,10 @@ export class DashboardConnection {
    */
   constructor({ dashboardId, playlistId, fps, key, name, calm, onHello, onFrame, onState, onControl }) {
     this.dashboardId = dashboardId;
-    this.playlistId = playlistId ?? null;
-    this.key = key ?? null;
-    this.name = name ?? null;
-    this.onControl = onControl ?? (() => {});
+    this.playlistId = orDefault(playlistId, null);
+    this.key = orDefault(key, null);
+    this.name = orDefault(name, null);
+    this.onControl = orDefault(onControl, () => {});
     this.onHello = onHello;
     this.onFrame = onFrame;
     this.onState = onState;
@@ -99,7 +101,7 @@ export class DashboardConnection {
     this.retryTimer = null;
     const socket = this.socket;
     this.socket = null;
-    socket?.close(1000, "page hidden");
+    if (socket) socket.close(1000, "page hidden");
   }
 
   /** Skips the remaining backoff and tries again at once. */
@@ -170,7 +172,7 @@ export class DashboardConnection {
     let message;
     try {
       message = JSON.parse(data);
-    } catch {
+    } catch (malformed) {
       return;
     }
     if (!message || typeof message !== "object") return;
@@ -178,7 +180,7 @@ export class DashboardConnection {
       if (message.protocol !== PROTOCOL) {
         const socket = this.socket;
         this.socket = null;
-        socket?.close(1000, "protocol not spoken");
+        if (socket) socket.close(1000, "protocol not spoken");
         this.setState("closed", { protocol: message.protocol });
         return;
       }
@@ -216,7 +218,7 @@ export class DashboardConnection {
       this.retryTimer = null;
       this.open();
     }, delay);
-    this.setState("reconnecting", { ...detail, retryAt });
+    this.setState("reconnecting", Object.assign({}, detail, { retryAt }));
   }
 
   setState(state, detail) {

@@ -11,7 +11,7 @@
  */
 import { Board } from "./board.js";
 import { CLOSE_UNSUPPORTED_PROTOCOL, DashboardConnection, PROTOCOL } from "./connection.js";
-import { applyPageOptions, el, pageOptions, screenName } from "./page.js";
+import { applyPageOptions, el, onMediaChange, orDefault, pageOptions, replaceChildren, screenName } from "./page.js";
 
 const options = pageOptions();
 applyPageOptions(options);
@@ -22,6 +22,7 @@ const bannerText = document.getElementById("banner-text");
 const bannerAction = document.getElementById("banner-action");
 const title = document.getElementById("board-title");
 const playlistBar = document.getElementById("playlist");
+const playlistHeld = document.getElementById("playlist-held");
 const overlay = document.getElementById("overlay");
 const overlayText = document.getElementById("overlay-text");
 let overlayTimer = null;
@@ -32,7 +33,7 @@ function idFromPath(prefix) {
   if (!match) return null;
   try {
     return decodeURIComponent(match[1]);
-  } catch {
+  } catch (malformed) {
     return null;
   }
 }
@@ -42,7 +43,8 @@ const playlistId = idFromPath("p");
 /** The dashboard id: `/d/{id}`, or `?dashboard=` as a fallback; a playlist page's comes with each entry. */
 function dashboardIdFromLocation() {
   if (playlistId) return null;
-  return idFromPath("d") ?? new URLSearchParams(location.search).get("dashboard");
+  const fromPath = idFromPath("d");
+  return fromPath !== null ? fromPath : new URLSearchParams(location.search).get("dashboard");
 }
 
 const reducedMotion = window.matchMedia("(prefers-reduced-motion: reduce)");
@@ -50,7 +52,7 @@ const wantsCalm = () => options.motion === "reduced" || (options.motion === null
 
 const dashboardId = dashboardIdFromLocation();
 let connection = null;
-const board = new Board(document.getElementById("board"), (message) => connection?.send(message),
+const board = new Board(document.getElementById("board"), (message) => (connection ? connection.send(message) : undefined),
   document.getElementById("announcer"));
 let countdown = null;
 
@@ -78,7 +80,7 @@ function setConnectionState(state, detail) {
       required: ["This dashboard needs a viewer key", "Open it with the link your administrator gave you (it ends in ?key=…)."],
       refused: ["This viewer key does not open this dashboard", "The key is unknown, was revoked, or was made for other dashboards. Ask for a new link."],
       revoked: ["This screen's viewer key was revoked", "Ask your administrator for a new link; the page will not retry."],
-    }[detail.viewerKey] ?? ["This screen was refused", detail.reason];
+    }[detail.viewerKey] || ["This screen was refused", detail.reason];
     board.showMessage(why[0], why[1]);
     document.title = `${why[0]} — Rollboard`;
   } else if (state === "closed") {
@@ -135,20 +137,23 @@ function showFeed(feed) {
 }
 
 /**
- * A playlist's state: one dot per entry in the header, the current one marked, and
- * `data-playlist-entry`, `data-playlist-held` on <body>. The entry's dashboard follows as a `hello`.
+ * A playlist's state: one dot per entry in the header, the current one marked, a "Playlist held"
+ * signal while an admin holds it, and `data-playlist-entry`, `data-playlist-held` on <body>. The
+ * entry's dashboard follows as a `hello`.
  */
 function showPlaylist(message) {
   const entries = Array.isArray(message.entries) ? message.entries : [];
   const current = Number.isInteger(message.current) ? message.current : 0;
-  playlistBar.replaceChildren(...entries.map((entry, index) => el("span", {
+  replaceChildren(playlistBar, ...entries.map((entry, index) => el("span", {
     className: "playlist__dot",
     "aria-current": index === current ? "true" : "false",
-    title: String(entry.dashboard ?? ""),
+    title: String(orDefault(entry.dashboard, "")),
   })));
-  playlistBar.setAttribute("aria-label", `${message.title ?? "Playlist"}: ${current + 1} of ${entries.length}${message.held ? ", held" : ""}`);
+  playlistBar.setAttribute("aria-label", `${orDefault(message.title, "Playlist")}: ${current + 1} of ${entries.length}${message.held ? ", held" : ""}`);
   playlistBar.hidden = entries.length < 2;
-  document.body.dataset.playlist = String(message.id ?? "");
+  playlistHeld.textContent = entries.length > 1 ? `Playlist held \u00B7 ${current + 1} of ${entries.length}` : "Playlist held";
+  playlistHeld.hidden = !message.held;
+  document.body.dataset.playlist = String(orDefault(message.id, ""));
   document.body.dataset.playlistEntry = String(current);
   document.body.dataset.playlistHeld = message.held ? "true" : "false";
 }
@@ -179,8 +184,8 @@ function start() {
     calm: wantsCalm(),
     onHello(hello) {
       const name = typeof hello.dashboard.title === "string" && hello.dashboard.title ? hello.dashboard.title
-        : String(hello.dashboard.id ?? dashboardId);
-      document.body.dataset.dashboard = String(hello.dashboard.id ?? "");
+        : String(orDefault(hello.dashboard.id, dashboardId));
+      document.body.dataset.dashboard = String(orDefault(hello.dashboard.id, ""));
       title.textContent = name;
       document.title = `${name} — Rollboard`;
       document.body.dataset.protocol = String(hello.protocol);
@@ -191,7 +196,7 @@ function start() {
     },
     onFrame(frame) {
       board.frame(frame);
-      const seq = frame.f ?? frame.seq;
+      const seq = orDefault(frame.f, frame.seq);
       if (typeof seq === "number") document.body.dataset.seq = String(seq);
     },
     onState: setConnectionState,
@@ -200,7 +205,7 @@ function start() {
   connection.setPaused(document.hidden);
   bannerAction.addEventListener("click", () => connection.reconnectNow());
   document.addEventListener("visibilitychange", () => connection.setPaused(document.hidden));
-  reducedMotion.addEventListener("change", () => connection.setCalm(wantsCalm()));
+  onMediaChange(reducedMotion, () => connection.setCalm(wantsCalm()));
   window.addEventListener("pagehide", () => connection.stop());
   window.addEventListener("pageshow", (event) => {
     if (event.persisted) connection.start();  // back from the back/forward cache

@@ -12,7 +12,7 @@ const list = document.getElementById("index-list");
 
 /** Normalises the two accepted response shapes into `[{id, title, tileCount}]`. */
 function dashboardsFrom(body) {
-  const items = Array.isArray(body) ? body : Array.isArray(body?.dashboards) ? body.dashboards : [];
+  const items = Array.isArray(body) ? body : body && Array.isArray(body.dashboards) ? body.dashboards : [];
   return items
     .map((item) => (typeof item === "string" ? { id: item } : item))
     .filter((item) => item && (typeof item.id === "string" || typeof item.id === "number"))

@@ -1,7 +1,39 @@
 /**
  * Small helpers shared by the Rollboard pages: DOM construction, page-URL options and
  * device-pixel snapping. No state lives here.
+ *
+ * Every file under public/js is ES2017 (the baseline is Chromium 63, Safari 12, Firefox ESR; see
+ * the README's "Which screens work"): no `?.`, no `??`, no `catch` without a binding, no object spread.
+ * `orDefault` stands in for `??`; `replaceChildren` below falls back where the DOM method is missing.
  */
+
+/** `value` unless it is `undefined` or `null`, else `fallback` (what `value ?? fallback` says in ES2020). */
+export function orDefault(value, fallback) {
+  return value === undefined || value === null ? fallback : value;
+}
+
+/**
+ * Replaces `node`'s children with `children` (nodes or strings; null and undefined skipped):
+ * `Element.replaceChildren` where the engine has it (Chromium 86, Safari 14), else removal and `append`.
+ */
+export function replaceChildren(node, ...children) {
+  const kept = children.filter((child) => child !== undefined && child !== null);
+  if (typeof node.replaceChildren === "function") {
+    node.replaceChildren(...kept);
+    return;
+  }
+  while (node.firstChild) node.removeChild(node.firstChild);
+  node.append(...kept);
+}
+
+/**
+ * Calls `listener` when the media query `list` starts or stops matching: `addEventListener("change")`
+ * where MediaQueryList is an EventTarget (Safari 14), else the older `addListener` (Safari 12 and 13).
+ */
+export function onMediaChange(list, listener) {
+  if (typeof list.addEventListener === "function") list.addEventListener("change", listener);
+  else list.addListener(listener);
+}
 
 /**
  * Creates an element with attributes and children.
@@ -27,7 +59,7 @@ export function el(tag, attributes = {}, ...children) {
 export function pageOptions(search = location.search) {
   const query = new URLSearchParams(search);
   const theme = query.get("theme");
-  const fps = Number.parseInt(query.get("fps") ?? "", 10);
+  const fps = Number.parseInt(orDefault(query.get("fps"), ""), 10);
   return {
     theme: theme === "dark" || theme === "light" ? theme : null,
     fps: Number.isInteger(fps) && fps >= 1 && fps <= 60 ? fps : null,
@@ -44,6 +76,20 @@ export function applyPageOptions(options = pageOptions()) {
   const root = document.documentElement;
   if (options.theme) root.dataset.theme = options.theme;
   if (options.kiosk) root.dataset.kiosk = "";
+  if (!hasFlexGap()) root.classList.add("no-flex-gap");
+}
+
+/**
+ * Whether flex containers lay out `gap` (Chromium 84, Safari 14.1); `@supports (gap: 1px)` cannot tell,
+ * since grid had `gap` first. Without it the stylesheet spaces flex items with margins (`.no-flex-gap`).
+ */
+function hasFlexGap() {
+  const probe = el("div", {}, el("div"), el("div"));
+  probe.style.cssText = "display:flex;flex-direction:column;row-gap:1px;position:absolute;visibility:hidden";
+  document.body.appendChild(probe);
+  const gapped = probe.scrollHeight === 1;
+  document.body.removeChild(probe);
+  return gapped;
 }
 
 /** The query string to carry `theme`/`kiosk`/`fps`/`key`/`motion` over to links between pages ("" when none). */
@@ -63,19 +109,20 @@ const SCREEN_NAME_KEY = "rollboard.screenName";
  * This screen's name for the operators' list: `?name=` (remembered from then on), else the name
  * remembered in localStorage, else a new "Screen XXXX" that is remembered.
  */
-export function screenName(search = location.search, storage = globalThis.localStorage) {
-  const given = new URLSearchParams(search).get("name")?.trim();
+export function screenName(search = location.search, storage = window.localStorage) {
+  const named = new URLSearchParams(search).get("name");
+  const given = named === null ? undefined : named.trim();
   try {
     if (given) {
-      storage?.setItem(SCREEN_NAME_KEY, given);
+      if (storage) storage.setItem(SCREEN_NAME_KEY, given);
       return given;
     }
-    const remembered = storage?.getItem(SCREEN_NAME_KEY);
+    const remembered = storage ? storage.getItem(SCREEN_NAME_KEY) : undefined;
     if (remembered) return remembered;
     const made = `Screen ${Math.floor(Math.random() * 0x10000).toString(16).toUpperCase().padStart(4, "0")}`;
-    storage?.setItem(SCREEN_NAME_KEY, made);
+    if (storage) storage.setItem(SCREEN_NAME_KEY, made);
     return made;
-  } catch {
+  } catch (refused) {
     return given || null;  // storage refused (private mode): a name for this visit only
   }
 }

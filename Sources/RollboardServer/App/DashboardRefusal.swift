@@ -2,7 +2,8 @@ import RollboardNet
 
 /// Why `/d/ID` is not shown: an unknown dashboard (404), a missing viewer key (401) or a refused one (403). A browser
 /// gets a page in the site's style with a link to the list of dashboards (a wall screen shows words, not JSON);
-/// everything else gets the precise JSON error.
+/// its `public/js/refusal.js` applies the address's `?theme=` and `?kiosk` before the page is painted and carries
+/// them over to the link. Everything else gets the precise JSON error.
 enum DashboardRefusal: Equatable {
     case unknown(id: String)
     case keyRequired(id: String)
@@ -26,14 +27,13 @@ enum DashboardRefusal: Equatable {
               <title>Rollboard — \(heading)</title>
               <link rel="icon" href="data:,">
               <link rel="stylesheet" href="/css/rollboard.css">
+              <script src="/js/refusal.js"></script>
             </head>
-            <body class="index-page" data-refusal="\(code)">
-              <header class="board-header">
-                <h1 class="board-title">\(heading)</h1>
-              </header>
-              <main class="index">
-                <p class="index__status">\(text) Or pick one from
-                  <a class="index__link" href="/">the list of dashboards</a>.</p>
+            <body class="refusal-page" data-refusal="\(code)">
+              <main class="refusal">
+                <h1 class="refusal__heading">\(heading)</h1>
+                <p class="refusal__text">\(text)
+                  Or pick one from <a class="refusal__link" href="/" data-carry-query>the list of dashboards</a>.</p>
               </main>
             </body>
             </html>

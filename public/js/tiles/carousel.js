@@ -27,7 +27,7 @@
  * Test hooks: `data-page`, `data-position`, `data-held`, `data-playing` (calm mode), `data-slides`
  * (the number of slides shown).
  */
-import { el, finiteNumber, snapToDevicePixels } from "../page.js";
+import { el, finiteNumber, orDefault, replaceChildren, snapToDevicePixels } from "../page.js";
 import { TileView } from "./tile.js";
 
 const IMAGE_URL = /^data:image\/|\.(png|jpe?g|gif|webp|svg|avif)([?#].*)?$/i;
@@ -41,8 +41,9 @@ export class CarouselView extends TileView {
     this.track = el("div", { className: "carousel__track" });
     this.viewport = el("div", { className: "carousel__viewport" }, this.track);
 
-    const dotColor = colourOption(this.options.dotColor ?? this.options.indicatorColor);
-    const currentDotColor = colourOption(this.options.activeDotColor ?? this.options.currentDotColor ?? this.options.currentIndicatorColor);
+    const dotColor = colourOption(orDefault(this.options.dotColor, this.options.indicatorColor));
+    const currentDotColor = colourOption(orDefault(this.options.activeDotColor,
+      orDefault(this.options.currentDotColor, this.options.currentIndicatorColor)));
     this.dotBar = el("div", { className: "carousel__dots" });
     this.playButton = el("button", { className: "carousel__play", type: "button", hidden: true });
     this.playButton.addEventListener("click", () => this.setPlaying(!this.playing));
@@ -67,15 +68,15 @@ export class CarouselView extends TileView {
   /** Builds the track (the slides, then the first again) and one dot per slide from a `slides` array. */
   setSlides(entries) {
     this.slides = (Array.isArray(entries) ? entries : []).map(slideFrom).filter(Boolean);
-    const longestText = this.slides.reduce((length, slide) => Math.max(length, slide.text?.length ?? 0), 4);
+    const longestText = this.slides.reduce((length, slide) => Math.max(length, slide.text ? slide.text.length : 0), 4);
     this.track.style.setProperty("--chars", String(Math.min(longestText + 1, 24)));
-    this.track.replaceChildren(...[...this.slides, this.slides[0]].filter(Boolean).map(renderSlide));
+    replaceChildren(this.track, ...[...this.slides, this.slides[0]].filter(Boolean).map(renderSlide));
     this.dots = this.slides.map((_, page) => {
       const dot = el("button", { className: "carousel__dot", type: "button", "aria-label": `Slide ${page + 1}` });
       dot.addEventListener("click", () => this.send({ type: "carousel", id: this.id, action: "goto", page }));
       return dot;
     });
-    this.dotBar.replaceChildren(...this.dots);
+    replaceChildren(this.dotBar, ...this.dots);
     this.dotBar.hidden = this.options.showDots === false || this.slides.length < 2;
     this.playButton.hidden = !this.calm || this.slides.length < 2;
     this.element.dataset.slides = String(this.slides.length);
@@ -134,17 +135,17 @@ export class CarouselView extends TileView {
 
   listen() {
     const command = (action) => this.send({ type: "carousel", id: this.id, action });
-    this.viewport.addEventListener("pointerdown", (event) => {
-      if (this.pointer || event.button > 0) return;
-      this.pointer = { id: event.pointerId, startX: event.clientX };
-      this.viewport.setPointerCapture(event.pointerId);
+    const press = (id, clientX) => {
+      if (this.pointer) return false;
+      this.pointer = { id, startX: clientX };
       this.element.dataset.held = "true";
       this.root.dataset.held = "true";
       command("hold");
-    });
-    const letGo = (event, cancelled) => {
-      if (!this.pointer || event.pointerId !== this.pointer.id) return;
-      const travel = event.clientX - this.pointer.startX;
+      return true;
+    };
+    const letGo = (id, clientX, cancelled) => {
+      if (!this.pointer || id !== this.pointer.id) return;
+      const travel = clientX - this.pointer.startX;
       this.pointer = null;
       this.element.dataset.held = "false";
       this.root.dataset.held = "false";
@@ -153,9 +154,21 @@ export class CarouselView extends TileView {
       }
       if (!this.calm || this.playing) command("release");  // a stopped calm carousel stays stopped
     };
-    this.viewport.addEventListener("pointerup", (event) => letGo(event, false));
-    this.viewport.addEventListener("pointercancel", (event) => letGo(event, true));
-    this.viewport.addEventListener("lostpointercapture", (event) => letGo(event, true));
+    if ("PointerEvent" in window) {
+      this.viewport.addEventListener("pointerdown", (event) => {
+        if (event.button > 0) return;
+        if (press(event.pointerId, event.clientX)) this.viewport.setPointerCapture(event.pointerId);
+      });
+      this.viewport.addEventListener("pointerup", (event) => letGo(event.pointerId, event.clientX, false));
+      this.viewport.addEventListener("pointercancel", (event) => letGo(event.pointerId, event.clientX, true));
+      this.viewport.addEventListener("lostpointercapture", (event) => letGo(event.pointerId, event.clientX, true));
+    } else {
+      // Pointer Events came in Safari 13; an iPad on Safari 12 has touch events, which go to the touched element anyway.
+      const eachTouch = (event, action) => Array.from(event.changedTouches, (touch) => action(touch.identifier, touch.clientX));
+      this.viewport.addEventListener("touchstart", (event) => eachTouch(event, press));
+      this.viewport.addEventListener("touchend", (event) => eachTouch(event, (id, x) => letGo(id, x, false)));
+      this.viewport.addEventListener("touchcancel", (event) => eachTouch(event, (id, x) => letGo(id, x, true)));
+    }
     this.root.addEventListener("keydown", (event) => {
       if (event.key === "ArrowLeft") command("prev");
       else if (event.key === "ArrowRight") command("next");
@@ -172,10 +185,10 @@ function slideFrom(entry) {
   }
   if (!entry || typeof entry !== "object") return null;
   const image = typeof entry.image === "string" ? entry.image : typeof entry.src === "string" ? entry.src : null;
-  const textValue = entry.text ?? entry.caption ?? entry.title;
+  const textValue = orDefault(entry.text, orDefault(entry.caption, entry.title));
   const text = typeof textValue === "string" ? textValue : null;
   if (!image && text === null) return null;
-  return { image, text, alt: typeof entry.alt === "string" ? entry.alt : text ?? "", color: colourOption(entry.color) };
+  return { image, text, alt: typeof entry.alt === "string" ? entry.alt : orDefault(text, ""), color: colourOption(entry.color) };
 }
 
 function renderSlide(slide) {

@@ -4,7 +4,7 @@
  *
  * STATE: `{"text":"3,048.64","target":V}`. Test hooks: `data-text`, `data-target`.
  */
-import { el, fitWidth } from "../page.js";
+import { el, fitWidth, orDefault } from "../page.js";
 import { TileView } from "./tile.js";
 
 export class CounterView extends TileView {
@@ -17,7 +17,7 @@ export class CounterView extends TileView {
   }
 
   changeKey(state) {
-    return state.target ?? state.text ?? null;
+    return orDefault(state.target, orDefault(state.text, null));
   }
 
   resized() {

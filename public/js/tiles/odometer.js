@@ -20,7 +20,7 @@
  * point, e.g. "-1234.50"), `data-at-rest` ("true" when every column sits on a whole digit),
  * `data-target`, `data-decimals`, `data-columns`.
  */
-import { el, finiteNumber, fitWidth, snapToDevicePixels } from "../page.js";
+import { el, finiteNumber, fitWidth, orDefault, replaceChildren, snapToDevicePixels } from "../page.js";
 import { TileView } from "./tile.js";
 
 const STRIP = ["0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "0"];
@@ -59,7 +59,8 @@ export class OdometerView extends TileView {
   }
 
   changeKey(state) {
-    return state.target ?? state.digits?.join(",") ?? null;
+    const digits = Array.isArray(state.digits) ? state.digits.join(",") : undefined;
+    return orDefault(state.target, orDefault(digits, null));
   }
 
   paint(state) {
@@ -88,7 +89,7 @@ export class OdometerView extends TileView {
       leading = leading && index < lastInteger && position === 0;
       if (!leading && firstShown < 0) firstShown = index;
       this.columns[index].classList.toggle("odometer__col--blank", leading);
-      this.groupBefore[index]?.classList.toggle("odometer__group--blank", blankLeft);
+      if (this.groupBefore[index]) this.groupBefore[index].classList.toggle("odometer__group--blank", blankLeft);
       const collapsed = Math.min(1, Math.max(0, hidden - index));
       this.columns[index].style.width = collapsed > 0 ? `${(1 - collapsed).toFixed(4)}ch` : "";
       if (this.groupBefore[index]) this.groupBefore[index].style.width = collapsed > 0 ? "0" : "";
@@ -147,7 +148,7 @@ export class OdometerView extends TileView {
       this.columns.push(column);
       parts.push(column);
     }
-    this.columnsBox.replaceChildren(...parts);
+    replaceChildren(this.columnsBox, ...parts);
     this.display.style.setProperty("--chars", String(count + 1 + (this.compact ? 1 : 0)));
     this.element.dataset.columns = String(count);
   }

@@ -4,8 +4,9 @@
  *
  * A tile view is built from the tile's entry in `hello.dashboard.tiles` and then only painted:
  * `paint(state)` receives the tile's STATE object from `hello.tiles` or `frame.tiles` and moves
- * the DOM to it; a `null` STATE (a metric with no value yet) shows "—" instead, and a STATE with
- * `"behind": true` shows a "catching up" badge; `status` (good, normal, warning, critical) colours the
+ * the DOM to it; a `null` STATE (a metric with no value yet), a tile `hello` gave no STATE and a STATE
+ * `hasValue` refuses show "—" in the theme's muted colour instead (and `clear()` takes the display
+ * down, so no hook or label claims a value); a STATE with `"behind": true` shows a "catching up" badge; `status` (good, normal, warning, critical) colours the
  * tile, and `trend`, `deltaText` and `sense` show the change arrow (hooks `data-status`, `data-trend`,
  * `data-delta`). `changeKey(state)` names what counts as a change of the tile's value for the
  * staleness hint (null: the tile never goes stale).
@@ -18,7 +19,7 @@ import { el, finiteNumber } from "../page.js";
  */
 export function tileOptions(tile) {
   const nested = tile.options && typeof tile.options === "object" ? tile.options : {};
-  return { ...tile, ...nested };
+  return Object.assign({}, tile, nested);
 }
 
 export class TileView {
@@ -33,27 +34,36 @@ export class TileView {
     this.behindBadge = el("span", { className: "tile__behind", text: "catching up", hidden: true });
     this.change = el("span", { className: "tile__change", hidden: true });
     this.placeholder = el("div", { className: "tile__empty", text: "\u2014", hidden: true, "aria-label": "no value yet" });
+    // The badges that change what the value means sit on a line of their own, as large as the title.
     this.element = el("section", {
       className: `tile tile--${typeName}`,
       "data-tile-id": this.id,
       "data-tile-type": typeName,
       "aria-label": title,
-    }, el("div", { className: "tile__header" }, el("h2", { className: "tile__title", text: title }), this.change, this.behindBadge,
-      this.staleBadge),
+    }, el("div", { className: "tile__header" }, el("h2", { className: "tile__title", text: title }), this.change),
+    el("div", { className: "tile__signals" }, this.behindBadge, this.staleBadge),
     this.placeholder, this.body);
   }
 
-  /** Paints `state`, or "—" for `null` (no value yet), and the "catching up" badge. */
+  /** Paints `state`, or "—" when it has no value (`null`, or what `hasValue` refuses), and the "catching up" badge. */
   show(state) {
-    const empty = state === null;
+    const empty = !this.hasValue(state);
     this.element.dataset.empty = empty ? "true" : "false";
     this.placeholder.hidden = !empty;
     const behind = !empty && state.behind === true;
     this.element.dataset.behind = behind ? "true" : "false";
     this.behindBadge.hidden = !behind;
     this.showIndicator(empty ? {} : state);
-    if (!empty) this.paint(state);
+    if (empty) this.clear(); else this.paint(state);
   }
+
+  /** Whether `state` is a value to paint; `null` (and anything not an object) is none. */
+  hasValue(state) {
+    return state !== null && typeof state === "object";
+  }
+
+  /** Takes the display down while the tile has no value (its labels and hooks must not claim one). */
+  clear() {}
 
   /** The server's KPI status (a coloured edge and value) and change arrow ("▲ +250.50"), when the STATE has them. */
   showIndicator(state) {

@@ -12,8 +12,12 @@
  * STATE (painting form; the wire's `p` is X in thousandths): `{"position":X}`. Options: `contents` (array of strings), `colors` (an object: label →
  * CSS colour; other labels keep the theme's text colour). Test hooks: `data-top`, `data-color`,
  * `data-bottom` (the two labels' texts), `data-position`.
+ *
+ * A wheel never set has STATE `null`: it shows "—" in the muted colour, never its first label (which
+ * would claim a status nobody gave); so does a STATE without a position. The labels are emptied and
+ * the hooks removed meanwhile.
  */
-import { el, finiteNumber } from "../page.js";
+import { el, finiteNumber, orDefault } from "../page.js";
 import { TileView } from "./tile.js";
 
 export class WheelView extends TileView {
@@ -30,7 +34,24 @@ export class WheelView extends TileView {
   }
 
   changeKey(state) {
-    return state.position ?? null;
+    return orDefault(state.position, null);
+  }
+
+  hasValue(state) {
+    return super.hasValue(state) && finiteNumber(state.position, null) !== null && this.contents.length > 0;
+  }
+
+  clear() {
+    for (const label of [this.top, this.bottom]) {
+      label.textContent = "";
+      label.style.color = "";
+      label.style.transform = "";
+    }
+    const dataset = this.element.dataset;
+    delete dataset.top;
+    delete dataset.bottom;
+    delete dataset.position;
+    delete dataset.color;
   }
 
   paint(state) {
