@@ -23,6 +23,22 @@ private func problems(server: String? = nil, dashboards: [(String, String)]) -> 
 
 @Suite("RollboardConfiguration")
 struct RollboardConfigurationTests {
+    @Test(
+        "a dashboard's locale is the page's language in hello; one that is not a language tag is refused by name",
+        arguments: [("de-DE", true), ("fr", true), ("zh-Hans-CN", true), ("deutsch", false), ("de_DE", false), ("1", false)])
+    func dashboardLocale(tag: String, valid: Bool) throws {
+        let yaml = dashboard(tile: "id: notice\ntype: text", extra: "locale: \"\(tag)\"\n")
+        let found = problems(dashboards: [(file, yaml)])
+        if valid {
+            #expect(found.isEmpty, "\(found)")
+            let configuration = try RollboardConfiguration.parse(serverYAML: nil, dashboards: [(file, yaml)])
+            let hello = configuration.json(try #require(configuration.dashboard("demo"))).serialized
+            #expect(hello.contains("\"locale\":\"\(tag)\""))
+        } else {
+            #expect(found == ["\(file): locale: must be a language tag such as de-DE or fr, got \"\(tag)\""])
+        }
+    }
+
     @Test("the shipped configuration loads and its demo dashboard shows every tile type")
     func shippedConfigurationLoads() throws {
         let root = #filePath.split(separator: "/").dropLast(3).joined(separator: "/")

@@ -2,7 +2,7 @@ import RollboardAnimation
 import Yams
 
 extension DashboardConfiguration {
-    static let keys = ["id", "title", "access", "motion", "grid", "tiles"]
+    static let keys = ["id", "title", "locale", "access", "motion", "grid", "tiles"]
     static let idLimit = 64
 
     /// Whether `id` may name a dashboard, tile or metric: 1 to 64 of `A-Z a-z 0-9 _ . -`, starting with a letter
@@ -24,6 +24,10 @@ extension DashboardConfiguration {
         let id = reader.string("id") ?? stem
         if !Self.isValidID(id) { reader.report("id", "\(Self.idRule), got \"\(id)\"") }
         let title = reader.string("title") ?? id
+        let locale = reader.string("locale")
+        if let locale, !Self.isLanguageTag(locale) {
+            reader.report("locale", "must be a language tag such as de-DE or fr, got \"\(locale)\"")
+        }
         let access = reader.access("access")
         var motion = Motion.full
         if let text = reader.string("motion") {
@@ -74,7 +78,19 @@ extension DashboardConfiguration {
         guard problems.lines.count == before else { return nil }
         self.init(
             id: id, title: title, grid: GridSize(columns: columns, rows: rows ?? autoRows), tiles: tiles, file: file,
-            access: access, motion: motion)
+            access: access, motion: motion, locale: locale)
+    }
+
+    /// Whether `tag` looks like a BCP 47 language tag: a 2–3 letter language, then subtags of 1–8 letters or digits
+    /// joined by `-` (`de`, `de-DE`, `zh-Hans-CN`).
+    static func isLanguageTag(_ tag: String) -> Bool {
+        let parts = tag.split(separator: "-", omittingEmptySubsequences: false)
+        guard let language = parts.first, (2...3).contains(language.count),
+            language.unicodeScalars.allSatisfy({ ("a"..."z").contains($0) || ("A"..."Z").contains($0) })
+        else { return false }
+        return parts.dropFirst().allSatisfy { part in
+            (1...8).contains(part.count) && part.unicodeScalars.allSatisfy { isASCIILetterOrDigit($0) }
+        }
     }
 }
 

@@ -12,6 +12,9 @@ public struct DashboardConfiguration: Sendable, Equatable {
     public var access: DashboardAccess?
     /// How its tiles move on every screen: `reduced` makes every screen calm (only final values, no motion).
     public var motion: Motion = .full
+    /// The language of its texts (`de-DE`): the page's `lang`, by which text tiles hyphenate and screen readers read;
+    /// `nil` lets the page take the locale its tiles name.
+    public var locale: String?
 
     /// How a dashboard's tiles move.
     public enum Motion: String, Sendable, Equatable {
@@ -23,9 +26,10 @@ public struct DashboardConfiguration: Sendable, Equatable {
 
     public init(
         id: String, title: String, grid: GridSize, tiles: [TileConfiguration], file: String,
-        access: DashboardAccess? = nil, motion: Motion = .full
+        access: DashboardAccess? = nil, motion: Motion = .full, locale: String? = nil
     ) {
         self.motion = motion
+        self.locale = locale
         self.id = id
         self.title = title
         self.grid = grid

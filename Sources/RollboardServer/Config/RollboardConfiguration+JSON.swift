@@ -2,9 +2,12 @@ import RollboardAnimation
 extension RollboardConfiguration {
     /// A dashboard as the API and the page see it: id, title, grid and every tile with its effective options.
     func json(_ dashboard: DashboardConfiguration) -> JSONValue {
-        .object([
+        var members = [
             JSONMember("id", .string(dashboard.id)),
             JSONMember("title", .string(dashboard.title)),
+        ]
+        if let locale = dashboard.locale { members.append(JSONMember("locale", .string(locale))) }
+        members += [
             JSONMember(
                 "grid",
                 .object([
@@ -12,7 +15,8 @@ extension RollboardConfiguration {
                     JSONMember("rows", .number(dashboard.grid.rows)),
                 ])),
             JSONMember("tiles", .array(dashboard.tiles.map(json))),
-        ])
+        ]
+        return .object(members)
     }
 
     /// A tile with its type options; `staleAfter` and `backlog` are the effective values.

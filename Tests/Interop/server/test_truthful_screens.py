@@ -38,6 +38,7 @@ ADMIN = "truthful-admin-token-0123456789abcdef"
 REPOSITORY = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 FIRMA = """id: firma
 title: Firma
+locale: de-DE
 tiles:
   - {id: umsatz, type: odometer, title: Umsatz, decimals: 0, columns: 6, delta: previous}
   - id: status
