@@ -13,6 +13,7 @@ import { Board } from "./board.js";
 import { CLOSE_UNSUPPORTED_PROTOCOL, DashboardConnection, PROTOCOL } from "./connection.js";
 import { applyPageOptions, el, onMediaChange, orDefault, pageOptions, replaceChildren, screenName } from "./page.js";
 
+window.rollboardStarted = true;  // boot.js: the modules run
 const options = pageOptions();
 applyPageOptions(options);
 
@@ -61,6 +62,7 @@ function setConnectionState(state, detail) {
   countdown = null;
   if (state === "open") {
     banner.hidden = true;
+    document.body.dataset.extensions = detail.extensions || "";
   } else if (state === "reconnecting") {
     showReconnectBanner(detail.retryAt);
     countdown = setInterval(() => showReconnectBanner(detail.retryAt), 250);

@@ -1,0 +1,50 @@
+/*
+ * Loaded as a classic script before the dashboard's modules, so it runs even where they cannot: it is
+ * written to ES5 (no let/const, arrows or template strings) on purpose.
+ *
+ * It records script errors (the first is kept on <html> as `data-script-error`, the count as
+ * `data-script-errors`) in `window.rollboardErrors`; dashboard.js reports the first one to the server once.
+ * When the page's modules did not start by the `load` event (a module that does not parse in this browser,
+ * or no ES modules at all), it says so on the board instead of leaving the screen blank.
+ */
+(function () {
+  "use strict";
+  var errors = [];
+  var LIMIT = 20;
+  window.rollboardErrors = errors;
+
+  function record(message) {
+    if (errors.length >= LIMIT) return;
+    errors.push(String(message).slice(0, 300));
+    var root = document.documentElement;
+    root.setAttribute("data-script-errors", String(errors.length));
+    if (errors.length === 1) root.setAttribute("data-script-error", errors[0]);
+  }
+
+  window.addEventListener("error", function (event) {
+    var where = event.filename ? " (" + event.filename.replace(location.origin, "") + ":" + event.lineno + ")" : "";
+    record((event.message || "script error") + where);
+  });
+  window.addEventListener("unhandledrejection", function (event) {
+    var reason = event.reason && event.reason.message ? event.reason.message : String(event.reason);
+    record("unhandled rejection: " + reason);
+  });
+
+  window.addEventListener("load", function () {
+    if (window.rollboardStarted) return;
+    var board = document.getElementById("board");
+    var why = errors.length ? errors[0] : "this browser did not run the page's modules";
+    if (errors.length === 0) record(why);
+    document.body.setAttribute("data-connection", "closed");
+    if (!board) return;
+    board.className = "board board--error";
+    board.innerHTML = "";
+    var text = document.createElement("p");
+    text.className = "board__message";
+    text.appendChild(document.createTextNode("This screen's browser could not start the dashboard"));
+    var detail = document.createElement("small");
+    detail.textContent = why;
+    text.appendChild(detail);
+    board.appendChild(text);
+  });
+}());
