@@ -5,7 +5,7 @@
  * It records script errors (the first is kept on <html> as `data-script-error`, the count as
  * `data-script-errors`) in `window.rollboardErrors`; dashboard.js reports the first one to the server once.
  * When the page's modules did not start by the `load` event (a module that does not parse in this browser,
- * or no ES modules at all), it says so on the board instead of leaving the screen blank.
+ * or no ES modules at all), it says so on the board instead of leaving the screen blank, and tells the server.
  */
 (function () {
   "use strict";
@@ -46,5 +46,32 @@
     detail.textContent = why;
     text.appendChild(detail);
     board.appendChild(text);
+    reportWithoutModules(why);
   });
+
+  /*
+   * The modules did not run, so nothing else will tell the server: a plain WebSocket of its own says why, once, after
+   * the server's hello, and stays open so the screen stays in the operators' list (GET /api/v1/screens) with the reason.
+   */
+  function reportWithoutModules(why) {
+    var path = /^\/(d|p)\/([^\/]+)\/?$/.exec(location.pathname);
+    if (!path || typeof WebSocket !== "function") return;
+    var query = (path[1] === "p" ? "playlist=" : "dashboard=") + path[2] + "&protocol=2";
+    var name = null;
+    try {
+      var given = /[?&]name=([^&]*)/.exec(location.search);
+      name = given ? decodeURIComponent(given[1]) : window.localStorage.getItem("rollboard.screenName");
+    } catch (refused) {
+      name = null;
+    }
+    if (name) query += "&name=" + encodeURIComponent(name);
+    var socket = new WebSocket((location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/ws?" + query);
+    var sent = false;
+    socket.onmessage = function (event) {
+      if (sent || typeof event.data !== "string" || event.data.indexOf("\"hello\"") < 0) return;
+      sent = true;
+      socket.send(JSON.stringify({ type: "report", error: why }));
+      socket.send(JSON.stringify({ type: "pause" }));
+    };
+  }
 }());
