@@ -319,7 +319,8 @@ public final class AdminAPI: Sendable {
                     JSONMember("paused", .bool(status.isPaused)),
                     JSONMember("framesSkipped", .number(status.framesSkipped)),
                     JSONMember("paintedFps", .optional(screen.paintedFPS.map { JSONValue.number(Self.rounded($0)) })),
-                    JSONMember("paintMs", .optional(screen.paintMilliseconds.map { JSONValue.number(Self.rounded($0)) })),
+                    JSONMember(
+                        "paintMs", .optional(screen.paintMilliseconds.map { JSONValue.number(Self.rounded($0)) })),
                     JSONMember("scriptError", .optional(screen.scriptError.map(JSONValue.string))),
                 ])
             }

@@ -74,7 +74,8 @@ enum ClientMessage: Equatable {
         }
     }
 
-    /// A `report`: each member optional but not all absent; a number out of its range, or of another JSON type, refuses it.
+    /// A `report`: each member optional but not all absent; a number out of its range, or of another JSON type, refuses
+    /// it.
     private static func report(_ object: JSONValue) -> Result<ClientMessage, ParseError> {
         var report = Report()
         if let value = object["fps"] {

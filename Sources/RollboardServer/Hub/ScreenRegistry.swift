@@ -37,7 +37,8 @@ final class ScreenRegistry: Sendable {
     ) -> Int {
         let id = nextID.wrappingAdd(1, ordering: .relaxed).oldValue
         let screen = Screen(
-            id: id, dashboard: dashboard, playlist: playlist, name: name.flatMap { Self.cleanName($0) }, address: address,
+            id: id, dashboard: dashboard, playlist: playlist, name: name.flatMap { Self.cleanName($0) },
+            address: address,
             userAgent: userAgent.map { String($0.prefix(256)) }, connectedAt: connectedAt, hub: hub,
             sessionID: sessionID)
         screens.withLock { $0[id] = screen }

@@ -59,9 +59,10 @@ class Producer(threading.Thread):
         return status == 202
 
     def round_of_values(self):
-        values = {"revenue": round(random.uniform(1000, 99999), 2), "visitors": random.randrange(100, 99999),
-                  "temperature": round(random.uniform(18, 30), 1), "orders": random.randrange(100, 99999),
-                  "conversion": round(random.uniform(1, 5), 2)}
+        # Values of one width, so the odometers keep their columns and the node count is steady unless something leaks.
+        values = {"revenue": round(random.uniform(10000, 99999), 2), "visitors": random.randrange(10000, 99999),
+                  "temperature": round(random.uniform(18, 29.8), 1), "orders": random.randrange(10000, 99999),
+                  "conversion": round(random.uniform(1, 4.98), 2)}
         for metric, value in values.items():
             if self.post(f"/api/v1/metrics/{metric}", {"value": value}):
                 self.last[metric] = value
@@ -167,7 +168,7 @@ def arguments_of_soak(parser):
     parser.add_argument("--minutes", type=float, default=10.0)
     parser.add_argument("--sample", type=float, default=10.0, help="seconds between samples")
     parser.add_argument("--heap-slope", type=float, default=64 * 1024, help="bytes per minute")
-    parser.add_argument("--node-slope", type=float, default=5.0, help="nodes per minute")
+    parser.add_argument("--node-slope", type=float, default=2.0, help="nodes per minute")
 
 
 if __name__ == "__main__":
