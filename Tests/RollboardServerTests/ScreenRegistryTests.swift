@@ -1,0 +1,49 @@
+import Logging
+import Testing
+
+@testable import RollboardServer
+
+@Suite("Screen registry")
+struct ScreenRegistryTests {
+    private func makeHub() -> DashboardHub {
+        DashboardHub(
+            dashboardID: "ops",
+            helloDashboard: #"{"id":"ops","title":"Ops","tiles":[{"id":"a","type":"counter"}]}"#,
+            tiles: [RampTile(tileID: "a", from: 1, to: 1)],
+            tilesByMetric: ["orders": ["a"]],
+            configuration: .init(defaultFPS: 30, slowClientTimeout: 10),
+            clock: .monotonic(),
+            metrics: ServerMetrics(),
+            logger: Logger(label: "test")
+        )
+    }
+
+    @Test("a screen's reports keep its latest paint figures and its first script error")
+    func reportsKeepLatestFiguresAndFirstError() {
+        let registry = ScreenRegistry()
+        let id = registry.add(
+            dashboard: "ops", name: "Lobby TV", address: "10.0.0.7", userAgent: "TV", connectedAt: 0, hub: makeHub(),
+            sessionID: 1)
+        #expect(registry.screen(id)?.paintedFPS == nil && registry.screen(id)?.scriptError == nil)
+
+        registry.record(.init(paintedFPS: 29.5, paintMilliseconds: 4), for: id)
+        registry.record(.init(scriptError: "SyntaxError: Unexpected token '.' (/js/board.js:46)"), for: id)
+        registry.record(.init(paintedFPS: 14.8, paintMilliseconds: 31.2, scriptError: "TypeError: later"), for: id)
+
+        let screen = registry.screen(id)
+        #expect(screen?.paintedFPS == 14.8)
+        #expect(screen?.paintMilliseconds == 31.2)
+        #expect(screen?.scriptError == "SyntaxError: Unexpected token '.' (/js/board.js:46)")
+    }
+
+    @Test("a report for a screen that has gone is dropped")
+    func reportForGoneScreenIsDropped() {
+        let registry = ScreenRegistry()
+        let id = registry.add(
+            dashboard: "ops", name: nil, address: nil, userAgent: nil, connectedAt: 0, hub: makeHub(), sessionID: 1)
+        registry.remove(id)
+        registry.record(.init(paintedFPS: 10), for: id)
+        #expect(registry.screen(id) == nil)
+        #expect(registry.all.isEmpty)
+    }
+}
