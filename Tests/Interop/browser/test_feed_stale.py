@@ -33,7 +33,9 @@ def prepare(config: str) -> None:
     """Starts Redis and points the server at it."""
     REDIS.start()
     with open(os.path.join(config, "server.yaml"), "a", encoding="utf-8") as settings:
-        settings.write(f"\nredis:\n  url: {REDIS.url}\n  keyPrefix: feed-test\n")
+        settings.write(f"\nredis:\n  url: {REDIS.url}\n  keyPrefix: feed-test\n"
+                       # a node on Redis takes its admin token from the configuration, never a generated one
+                       "adminTokens: [feed-test-admin-token-0123456789abcdef]\n")
 
 
 def badge_shown(driver) -> bool:

@@ -44,7 +44,9 @@ def prepare(config: str) -> None:
     """Redis for the server; `revenue` stale after 2 s; `visitors` without a lag bound; the playlist `wall`."""
     REDIS.start()
     with open(os.path.join(config, "server.yaml"), "a", encoding="utf-8") as settings:
-        settings.write(f"\nredis:\n  url: {REDIS.url}\n  keyPrefix: legible-test\n")
+        settings.write(f"\nredis:\n  url: {REDIS.url}\n  keyPrefix: legible-test\n"
+                       # a node on Redis takes its admin token from the configuration, never a generated one
+                       "adminTokens: [legible-test-admin-token-0123456789abcdef]\n")
     path = os.path.join(config, "dashboards", "demo.yaml")
     with open(path, encoding="utf-8") as handle:
         demo = handle.read()
