@@ -38,6 +38,8 @@ export class Board {
     this.pending = new Map();
     this.layoutKey = null;
     this.paintScheduled = false;
+    /** Told how long each painted animation frame took, in milliseconds (the page's pace; see pace.js). */
+    this.onPainted = null;
     this.resizeObserver = typeof ResizeObserver === "function"
       ? new ResizeObserver((entries) => this.resized(entries)) : null;
     // Without ResizeObserver (Chromium 64, Safari 13.1) every tile is measured again when the window resizes.
@@ -200,11 +202,17 @@ export class Board {
     this.paintScheduled = true;
     requestAnimationFrame(() => {
       this.paintScheduled = false;
+      const started = performance.now();
       for (const [id, state] of this.pending) {
         const view = this.views.get(id);
         if (view) view.show(state);
       }
       this.pending.clear();
+      if (this.onPainted) {
+        // Style and layout run now rather than after this callback, so that their cost is measured too.
+        void this.container.offsetHeight;
+        this.onPainted(performance.now() - started);
+      }
     });
   }
 

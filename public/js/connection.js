@@ -192,7 +192,7 @@ export class DashboardConnection {
       this.resumePoint = changes && typeof changes.epoch === "string" && Number.isInteger(changes.seq)
         ? { epoch: changes.epoch, seq: changes.seq } : null;
       this.onHello(message);
-      this.setState("open", {});
+      this.setState("open", { extensions: this.socket ? this.socket.extensions : "" });
       this.resendPreferences();
     } else if ((typeof message.f === "number" || message.type === "state") && this.helloReceived) {
       if (this.resumePoint && Number.isInteger(message.c)) this.resumePoint.seq = message.c;

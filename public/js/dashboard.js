@@ -8,11 +8,17 @@
  * unless `?motion=full` — asks the server for final values only: odometers, counters and wheels
  * jump to where a change ends, carousels stop and show a play button. A dashboard configured with
  * `motion: reduced` is calm on every screen.
+ *
+ * A screen that cannot keep up asks for a lower frame rate, and reports how it paints and its first script error
+ * (pace.js, boot.js). Test hooks on <body> besides those below: `data-extensions` (the WebSocket's negotiated
+ * extensions), `data-fps`, `data-painted-fps`, `data-paint-ms`.
  */
 import { Board } from "./board.js";
 import { CLOSE_UNSUPPORTED_PROTOCOL, DashboardConnection, PROTOCOL } from "./connection.js";
+import { Pace } from "./pace.js";
 import { applyPageOptions, el, onMediaChange, orDefault, pageOptions, replaceChildren, screenName } from "./page.js";
 
+window.rollboardStarted = true;  // boot.js: the modules run
 const options = pageOptions();
 applyPageOptions(options);
 
@@ -62,6 +68,7 @@ function setConnectionState(state, detail) {
   countdown = null;
   if (state === "open") {
     banner.hidden = true;
+    document.body.dataset.extensions = detail.extensions || "";
   } else if (state === "reconnecting") {
     showReconnectBanner(detail.retryAt);
     countdown = setInterval(() => showReconnectBanner(detail.retryAt), 250);
@@ -158,6 +165,15 @@ function showPlaylist(message) {
   document.body.dataset.playlistHeld = message.held ? "true" : "false";
 }
 
+/** Whether this page's first script error (recorded by boot.js) has reached the server; it is reported once. */
+let scriptErrorReported = false;
+
+function reportScriptError() {
+  const errors = window.rollboardErrors;
+  if (scriptErrorReported || !connection || !Array.isArray(errors) || errors.length === 0) return;
+  scriptErrorReported = connection.send({ type: "report", error: errors[0] });
+}
+
 function showReconnectBanner(retryAt) {
   const seconds = Math.ceil((retryAt - Date.now()) / 1000);
   banner.className = "banner";
@@ -175,6 +191,14 @@ function start() {
     return;
   }
   board.showMessage("Connecting…");
+  const pace = new Pace({
+    setFps: (fps) => connection.setFps(fps),
+    report: (message) => {
+      reportScriptError();
+      return connection.send(message);
+    },
+  });
+  board.onPainted = (milliseconds) => pace.painted(milliseconds);
   connection = new DashboardConnection({
     dashboardId,
     playlistId,
@@ -193,9 +217,13 @@ function start() {
       showFeed("live");
       board.hello(hello);
       if (typeof hello.seq === "number") document.body.dataset.seq = String(hello.seq);
+      pace.hello(hello.fps, options.fps);
+      reportScriptError();
     },
     onFrame(frame) {
+      const started = performance.now();
       board.frame(frame);
+      pace.frameHandled(performance.now() - started);
       const seq = orDefault(frame.f, frame.seq);
       if (typeof seq === "number") document.body.dataset.seq = String(seq);
     },

@@ -289,7 +289,8 @@ public final class AdminAPI: Sendable {
         }
     }
 
-    /// `{"screens":[…]}`: every connected screen with what its hub knows of it (frame rate, pause, skipped frames).
+    /// `{"screens":[…]}`: every connected screen with what its hub knows of it (frame rate, pause, skipped frames) and
+    /// what it reported itself (frames painted per second, paint time, the script error that kept it from starting).
     private func listScreens(respond: @escaping @Sendable (HTTPResponse) -> Void) {
         let screens = directory?.screens.all ?? []
         let hubs = Dictionary(screens.map { ($0.dashboard, $0.hub) }, uniquingKeysWith: { first, _ in first })
@@ -317,11 +318,19 @@ public final class AdminAPI: Sendable {
                     JSONMember("fps", .number(status.fps)),
                     JSONMember("paused", .bool(status.isPaused)),
                     JSONMember("framesSkipped", .number(status.framesSkipped)),
+                    JSONMember("paintedFps", .optional(screen.paintedFPS.map { JSONValue.number(Self.rounded($0)) })),
+                    JSONMember("paintMs", .optional(screen.paintMilliseconds.map { JSONValue.number(Self.rounded($0)) })),
+                    JSONMember("scriptError", .optional(screen.scriptError.map(JSONValue.string))),
                 ])
             }
             let body = JSONValue.object([JSONMember("screens", .array(items))])
             respond(HTTPResponse(status: .ok, contentType: "application/json", text: body.serialized))
         }
+    }
+
+    /// A screen's reported figure to one decimal place, as the list shows it.
+    private static func rounded(_ value: Double) -> Double {
+        (value * 10).rounded() / 10
     }
 
     private func authenticate(_ request: HTTPRequest) throws(APIError) {

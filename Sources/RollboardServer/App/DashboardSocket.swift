@@ -103,6 +103,11 @@ final class DashboardSocket: WebSocketDelegate {
             return
         }
         let gate = self.gate
+        if text.contains("\"report\""), case .success(.report(let report)) = ClientMessage.parse(text),
+            let listed = screenID.withLock({ $0 })
+        {
+            screens?.record(report, for: listed)
+        }
         switch target {
         case .dashboard(let hub): hub.receive(text: text, from: id) { gate.finished() }
         case .playlist(let playlist): playlist.receive(text: text, from: id) { gate.finished() }

@@ -183,8 +183,8 @@ struct HubStateMachine {
                 session.ownTiles[index]!.tile.apply(viewerAction: action, page: page, at: now)
             }
             sessions[id] = session
-        case .success(.ignored):
-            break
+        case .success(.ignored), .success(.report):
+            break  // a report is kept by the screen registry (DashboardSocket), which knows the screen across sessions
         case .failure(let error):
             sessions.removeValue(forKey: id)
             return leave(id, stream: session.stream) + [.close(session: id, code: .invalidPayload, reason: error.detail)]

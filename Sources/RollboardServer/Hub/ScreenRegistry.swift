@@ -17,6 +17,11 @@ final class ScreenRegistry: Sendable {
         let connectedAt: Double
         var hub: DashboardHub
         var sessionID: Int
+        /// What the screen last reported of its painting (frames per second, milliseconds per frame), if it did.
+        var paintedFPS: Double?
+        var paintMilliseconds: Double?
+        /// The first script error the screen reported; later ones do not replace it.
+        var scriptError: String?
     }
 
     /// Longest screen name kept, in characters.
@@ -32,7 +37,7 @@ final class ScreenRegistry: Sendable {
     ) -> Int {
         let id = nextID.wrappingAdd(1, ordering: .relaxed).oldValue
         let screen = Screen(
-            id: id, dashboard: dashboard, playlist: playlist, name: name.flatMap(Self.cleanName), address: address,
+            id: id, dashboard: dashboard, playlist: playlist, name: name.flatMap { Self.cleanName($0) }, address: address,
             userAgent: userAgent.map { String($0.prefix(256)) }, connectedAt: connectedAt, hub: hub,
             sessionID: sessionID)
         screens.withLock { $0[id] = screen }
@@ -45,6 +50,17 @@ final class ScreenRegistry: Sendable {
             screens[id]?.dashboard = dashboard
             screens[id]?.hub = hub
             screens[id]?.sessionID = sessionID
+        }
+    }
+
+    /// Keeps what screen `id` reported: its latest painting figures, and its first script error.
+    func record(_ report: ClientMessage.Report, for id: Int) {
+        screens.withLock { screens in
+            guard var screen = screens[id] else { return }
+            if let fps = report.paintedFPS { screen.paintedFPS = fps }
+            if let milliseconds = report.paintMilliseconds { screen.paintMilliseconds = milliseconds }
+            if screen.scriptError == nil { screen.scriptError = report.scriptError }
+            screens[id] = screen
         }
     }
 
@@ -63,13 +79,12 @@ final class ScreenRegistry: Sendable {
         screens.withLock { $0[id] }
     }
 
-    /// `name` without control characters or surrounding blanks, at most ``nameLimit`` characters; `nil` if nothing is
-    /// left.
-    static func cleanName(_ name: String) -> String? {
+    /// `name` without control characters or surrounding blanks, at most `limit` characters; `nil` if nothing is left.
+    static func cleanName(_ name: String, limit: Int = nameLimit) -> String? {
         let visible = name.unicodeScalars.filter {
             !$0.properties.isDefaultIgnorableCodePoint && $0.properties.generalCategory != .control
         }
         let kept = String(String.UnicodeScalarView(visible)).trimmingWhitespaceAndNewlines()
-        return kept.isEmpty ? nil : String(kept.prefix(nameLimit))
+        return kept.isEmpty ? nil : String(kept.prefix(limit))
     }
 }

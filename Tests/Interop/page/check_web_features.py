@@ -9,7 +9,8 @@ baseline fails unless its row names a fallback and the fallback is really there:
 - `evidence`: a regular expression that must match in every JavaScript file that uses the feature;
 - `earlier_declaration`: every declaration that uses it follows, in the same rule, a declaration of the same
   property (or an alias) whose value uses nothing newer than the baseline, or it sits inside `@supports`
-  that tests it;
+  that tests it; a value that also holds var() must sit in such `@supports` (it is only found invalid when
+  computed, after the plain declaration was already dropped);
 - `own_rule`: every selector of a rule that uses it uses it (so an old engine drops only that rule);
 - `flex_gap_margins`: page.js sets `.no-flex-gap`, and a `.no-flex-gap` rule spaces that container's items;
 - `unneeded`: the row says why an engine without the feature still shows the page right (printed, not hidden).
@@ -123,6 +124,18 @@ class Gate:
         self.newer_values = [re.compile(row["uses"]) for row in table["features"]
                              if row["in"] == "css-value" and newer_than_baseline(row, self.baseline)]
 
+    def supports_covers(self, prelude, row, value):
+        """Whether `@supports prelude` tests `row`'s feature, or another feature of the same value that no engine has
+        before it (cq units imply min(): Chromium 105 and Safari 16 against 79 and 11.1)."""
+        if re.search(row["uses"], prelude):
+            return True
+        for other in self.table["features"]:
+            if other["in"] != "css-value" or not re.search(other["uses"], value) or not re.search(other["uses"], prelude):
+                continue
+            if all((version(other[b]) or (999, 0)) >= (version(row[b]) or (999, 0)) for b in ("chromium", "safari")):
+                return True
+        return False
+
     def fail(self, where, message):
         self.failures.append(f"{where}: {message}")
 
@@ -196,8 +209,14 @@ class Gate:
                     plain_before = any(other in names and not any(p.search(other_value) for p in self.newer_values)
                                        and not pattern.search(f"{other}: {other_value}")
                                        for other, other_value, _ in rule.declarations[:index])
-                    in_supports = any(prelude.startswith("@supports") and pattern.search(prelude) for prelude in rule.at_rules)
-                    if not (plain_before or in_supports):
+                    in_supports = any(prelude.startswith("@supports") and self.supports_covers(prelude, row, value)
+                                      for prelude in rule.at_rules)
+                    if kind == "css-value" and "var(" in value and not in_supports:
+                        # Valid at parse time whatever it holds, so the engine keeps it over the plain declaration
+                        # and finds it invalid only when computing: the property is then unset, the fallback lost.
+                        self.fail(where, f"{name}: {value} uses {row['feature']} together with var(): only @supports "
+                                         f"testing {row['feature']} protects it (a plain declaration before it is lost)")
+                    elif not (plain_before or in_supports):
                         self.fail(where, f"{name}: {value} uses {row['feature']} (Chromium {row['chromium']}, Safari "
                                          f"{row['safari']}) with no plain `{name}` before it in `{rule.selector}`, nor @supports")
                 elif fallback.get("flex_gap_margins"):

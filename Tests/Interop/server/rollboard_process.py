@@ -50,8 +50,9 @@ class RollboardProcess:
     """One `rollboard serve` child on a free loopback port with its own data directory."""
 
     def __init__(self, binary: str, data_dir: str, token: str, config: str | None = None, port: int | None = None,
-                 environment: dict | None = None):
+                 environment: dict | None = None, extra_arguments: list | None = None):
         self.binary = binary
+        self.extra_arguments = list(extra_arguments or [])
         self.environment = environment or {}
         self.data_dir = data_dir
         self.token = token
@@ -69,6 +70,7 @@ class RollboardProcess:
         args = [self.binary, "serve", "--host", "127.0.0.1", "--port", str(self.port), "--data-dir", self.data_dir]
         if self.config:
             args += ["--config", self.config]
+        args += self.extra_arguments
         env = dict(os.environ, ROLLBOARD_PRODUCER_TOKEN=self.token, **self.environment)
         log = open(self.log_path, "ab")
         self.process = subprocess.Popen(args, stdout=log, stderr=subprocess.STDOUT, env=env)

@@ -1,0 +1,110 @@
+"""The demo dashboard in one browser engine: what every engine test checks, written once and driven through a
+small adapter, so the same checks run in Firefox ESR (Marionette), WebKitGTK (WebKitWebDriver) and QtWebEngine
+(runJavaScript). Standard library only: the QtWebEngine test runs under Debian's python3, not the venv.
+
+The adapter gives `evaluate(expression)` (a JavaScript expression's JSON value), `pause(seconds)` (waiting while
+the engine keeps running), `screenshot(path)` and `native_errors()` (what the engine itself logged, if it can say).
+
+Checks, against a real `rollboard serve` over TLS: the page connects with permessage-deflate; a posted value lands
+exactly on an odometer (`data-digits`, at rest) and on a counter (`data-text`); a carousel turns by itself (its
+position moves between slides and its page changes); no script error is recorded (boot.js's `data-script-errors`)
+or logged by the engine; a screenshot is saved. The probes are ES5, so they run in any engine.
+"""
+
+import os
+import random
+import time
+
+from rollboard_process import Checks
+
+DATASET_JS = ("(function (id) { var t = document.querySelector('[data-tile-id=\"' + id + '\"]'); if (!t) return null;"
+              " var d = {}; for (var k in t.dataset) d[k] = t.dataset[k]; return d; })")
+
+
+def tile(page, tile_id):
+    return page.evaluate(f"{DATASET_JS}({tile_id!r})")
+
+
+def wait_for(page, predicate, timeout, step=0.1):
+    """Polls `predicate()` until it is truthy or `timeout` seconds pass; returns its last result."""
+    deadline = time.monotonic() + timeout
+    result = predicate()
+    while not result and time.monotonic() < deadline:
+        page.pause(step)
+        result = predicate()
+    return result
+
+
+def normalised(digits):
+    negative = digits.startswith("-")
+    whole, point, fraction = (digits[1:] if negative else digits).partition(".")
+    return ("-" if negative else "") + (whole.lstrip("0") or "0") + point + fraction
+
+
+def run_scenario(page, server, producer_token, engine, screenshot, timeout=30.0, page_path="/d/demo"):
+    """Opens the demo dashboard in `page` and runs the checks; returns the Checks."""
+    checks = Checks()
+    page.open(server.base_url + page_path)
+    body = lambda name: page.evaluate(f"document.body ? document.body.getAttribute('data-{name}') : null")
+    opened = wait_for(page, lambda: body("connection") == "open", timeout)
+    checks.check(bool(opened), f"{engine}: the page connects over wss:// and gets its hello",
+                 f"data-connection={body('connection')!r}, script error={page.evaluate(SCRIPT_ERROR_JS)!r}")
+    if not opened:
+        save(page, screenshot, checks, engine)
+        return checks
+    extensions = body("extensions") or ""
+    checks.check("permessage-deflate" in extensions, f"{engine}: the WebSocket runs with permessage-deflate",
+                 f"extensions {extensions!r}")
+
+    value = round(random.randrange(1000, 99999) + random.randrange(0, 100) / 100, 2)
+    status, answer = server.request("POST", "/api/v1/metrics/revenue", {"value": value}, token=producer_token)
+    expected = normalised(f"{value:.2f}")
+    landed = wait_for(page, lambda: (lambda t: t if t and t.get("atRest") == "true"
+                                     and normalised(t.get("digits", "")) == expected else None)(tile(page, "revenue")),
+                      timeout)
+    checks.check(status == 202 and bool(landed), f"{engine}: the odometer comes to rest on the posted {expected}",
+                 f"POST {status} {answer!r}; tile {tile(page, 'revenue')!r}")
+
+    orders = random.randrange(1000, 99999)
+    status, answer = server.request("POST", "/api/v1/metrics/orders", {"value": orders}, token=producer_token)
+    # The server formats the counter's text (its `format` and `grouping`); the digits shown must be the value's.
+    counted = wait_for(page, lambda: (lambda t: t.get("target") == str(orders)
+                                      and "".join(c for c in t.get("text", "") if c.isdigit()) == str(orders))(
+        tile(page, "orders") or {}), timeout)
+    checks.check(status == 202 and bool(counted), f"{engine}: the counter counts to the posted {orders}",
+                 f"POST {status} {answer!r}; tile {tile(page, 'orders')!r}")
+
+    pages, fractional = set(), False
+    deadline = time.monotonic() + 15
+    while time.monotonic() < deadline and not (len(pages) >= 2 and fractional):
+        news = tile(page, "news") or {}
+        if news.get("page") is not None:
+            pages.add(news["page"])
+        position = float(news.get("position") or 0)
+        fractional = fractional or abs(position - round(position)) > 0.01
+        page.pause(0.03)
+    checks.check(len(pages) >= 2 and fractional, f"{engine}: the carousel turns by itself (moving between slides)",
+                 f"pages seen {sorted(pages)}, a position between slides seen: {fractional}")
+
+    errors = page.evaluate(SCRIPT_ERROR_JS)
+    native = page.native_errors()
+    checks.check(not errors and not native and body("connection") == "open",
+                 f"{engine}: no script error recorded or logged, still connected",
+                 f"page: {errors!r}; engine: {native[:3]!r}; connection {body('connection')!r}")
+    save(page, screenshot, checks, engine)
+    return checks
+
+
+SCRIPT_ERROR_JS = ("document.documentElement.getAttribute('data-script-errors') ? "
+                   "document.documentElement.getAttribute('data-script-error') : null")
+
+
+def save(page, path, checks, engine):
+    os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+    try:
+        page.screenshot(path)
+        saved = os.path.exists(path) and os.path.getsize(path) > 0
+    except Exception as error:  # any engine failure here is a failed check, not a crash
+        saved = False
+        print(f"  screenshot: {error}")
+    checks.check(saved, f"{engine}: screenshot saved to {path}")
