@@ -11,9 +11,11 @@ for page-wide signals, its own tile's for a tile's badge) and a contrast of at l
 - "no update for …" on `revenue` (no new value for 2 s), on /d/demo;
 - "catching up" on `visitors` (two posted moves of 25 s each: further behind than 6 s), on /d/demo;
 - "Playlist held" (an admin holds the playlist), on /p/wall in kiosk mode (no header);
-- the calm-mode Play button on the carousel (`?motion=reduced`), on /p/wall.
+- the calm-mode Play button on the carousel (`?motion=reduced`), on /p/wall;
+- "Connection lost — reconnecting" (the server stopped, then started again), on /d/demo.
 
-Screenshots: `reports/browser/legible-{dark,light}.png` (the dashboard) and `legible-playlist-{dark,light}.png`.
+Screenshots: `reports/browser/legible-{dark,light}.png` (the dashboard), `legible-playlist-{dark,light}.png` and
+`legible-connection-{dark,light}.png`.
 
 Usage: test_legible_signals.py --binary .build/debug/rollboard
 """
@@ -125,6 +127,18 @@ def scenario(server: RollboardProcess, arguments, checks: Checks) -> None:
                          "#playlist-held")
             check_signal(checks, driver, f"{theme}: the calm-mode Play button is as large as its tile's title",
                          "[data-tile-id=news] .carousel__play", "[data-tile-id=news] .tile__title")
+
+        for theme in THEMES:
+            driver.get(f"{base}/d/demo?theme={theme}")
+            opened = wait_for(lambda: body_data(driver, "connection") == "open", arguments.timeout)
+            server.stop()
+            lost = wait_for(lambda: body_data(driver, "connection") == "reconnecting", arguments.timeout)
+            driver.save_screenshot(os.path.join(SHOTS, f"legible-connection-{theme}.png"))
+            checks.check(bool(opened and lost), f"{theme}: the server stopped, the page is reconnecting",
+                         f"connection={body_data(driver, 'connection')!r}")
+            check_signal(checks, driver, f"{theme}: 'Connection lost' is as large as a tile title, on screen",
+                         "#banner-text")
+            server.start()
     finally:
         driver.quit()
 
