@@ -209,6 +209,9 @@ public final class MetricStore: ChangeLog {
             state.failureIsRetryable = retryIn != nil
             state.inFlightSince = nil
             state.flushing = false
+            // Every change not yet durable is refused with this batch: their numbers are free again, so the
+            // sequence has no gap once changes are taken again.
+            state.nextSeq = state.model.lastSeq + 1
             defer { state.pending = [] }
             return state.pending
         }
