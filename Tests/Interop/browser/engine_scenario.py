@@ -5,7 +5,8 @@ small adapter, so the same checks run in Firefox ESR (Marionette), WebKitGTK (We
 The adapter gives `evaluate(expression)` (a JavaScript expression's JSON value), `pause(seconds)` (waiting while
 the engine keeps running), `screenshot(path)` and `native_errors()` (what the engine itself logged, if it can say).
 
-Checks, against a real `rollboard serve` over TLS: the page connects with permessage-deflate; a posted value lands
+Checks, against a real `rollboard serve` over TLS: the page connects with permessage-deflate (and finds flex `gap`, so
+the margins meant for engines without it stay off); a posted value lands
 exactly on an odometer (`data-digits`, at rest) and on a counter (`data-text`); a carousel turns by itself (its
 position moves between slides and its page changes); no script error is recorded (boot.js's `data-script-errors`)
 or logged by the engine; a screenshot is saved. The probes are ES5, so they run in any engine.
@@ -52,6 +53,9 @@ def run_scenario(page, server, producer_token, engine, screenshot, timeout=30.0,
     if not opened:
         save(page, screenshot, checks, engine)
         return checks
+    fallback = page.evaluate("document.documentElement.className.indexOf('no-flex-gap') >= 0")
+    checks.check(fallback is False, f"{engine}: flex gap is detected, so the margins for old engines stay off",
+                 f"no-flex-gap on <html>: {fallback!r}")
     extensions = body("extensions") or ""
     checks.check("permessage-deflate" in extensions, f"{engine}: the WebSocket runs with permessage-deflate",
                  f"extensions {extensions!r}")

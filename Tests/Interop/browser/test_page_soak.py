@@ -168,7 +168,7 @@ def arguments_of_soak(parser):
     parser.add_argument("--minutes", type=float, default=10.0)
     parser.add_argument("--sample", type=float, default=10.0, help="seconds between samples")
     parser.add_argument("--heap-slope", type=float, default=64 * 1024, help="bytes per minute")
-    parser.add_argument("--node-slope", type=float, default=2.0, help="nodes per minute")
+    parser.add_argument("--node-slope", type=float, default=4.0, help="nodes per minute")
 
 
 if __name__ == "__main__":
