@@ -303,3 +303,8 @@ func hex(_ value: UInt64) -> String {
 func wallClock() -> Double {
     Date().timeIntervalSince1970
 }
+
+/// Seconds on the system's monotonic clock.
+func monotonicSeconds() -> Double {
+    Double(DispatchTime.now().uptimeNanoseconds) / 1e9
+}

@@ -340,8 +340,3 @@ public final class MetricStore: ChangeLog {
         state.withLock { $0.statistics }
     }
 }
-
-/// Seconds on the system's monotonic clock.
-private func monotonicSeconds() -> Double {
-    Double(DispatchTime.now().uptimeNanoseconds) / 1e9
-}
