@@ -253,14 +253,26 @@ func readProcFile(_ path: String) -> String {
     return String(decoding: bytes, as: UTF8.self)
 }
 
-/// Polls `condition` until it holds or `seconds` pass (for state that settles asynchronously, never as an assertion of timing).
-func eventually(within seconds: Double = 5, _ condition: () -> Bool) -> Bool {
-    let deadline = Date().addingTimeInterval(seconds)
-    while Date() < deadline {
-        if condition() { return true }
-        usleep(10_000)
+/// How many of this process's descriptors are TCP sockets whose remote port is `port` (client connections to a
+/// server on that port), so a leak check is not disturbed by tests running in parallel.
+func clientSocketCount(remotePort port: Int) -> Int {
+    var inodes = Set<String>()
+    for table in ["/proc/self/net/tcp", "/proc/self/net/tcp6"] {
+        for line in readProcFile(table).split(separator: "\n").dropFirst() {
+            let fields = line.split(separator: " ")
+            guard fields.count > 9, let remote = fields[2].split(separator: ":").last, Int(remote, radix: 16) == port
+            else { continue }
+            inodes.insert(String(fields[9]))
+        }
     }
-    return condition()
+    let folder = "/proc/self/fd"
+    let entries = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+    return entries.filter { entry in
+        guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: folder + "/" + entry),
+            target.hasPrefix("socket:[")
+        else { return false }
+        return inodes.contains(String(target.dropFirst(8).dropLast()))
+    }.count
 }
 
 /// A server handler for end-to-end tests: `/echo-body` returns the body, `/slow` and `/fast` answer in the
