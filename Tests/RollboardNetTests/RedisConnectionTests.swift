@@ -5,6 +5,7 @@ import Synchronization
 import Testing
 
 @testable import RollboardNet
+@testable import RollboardRedis
 
 /// `RedisConnection` against a real `redis-server`, one per test, on a free loopback port. Skipped when
 /// `redis-server` is not on PATH, unless `ROLLBOARD_REQUIRE_REDIS=1` is set: then it runs and fails (see

@@ -5,6 +5,7 @@ import Testing
 
 @testable import RollboardServer
 import RollboardNet
+import RollboardRedis
 import RollboardTestSupport
 
 /// Two or three change logs on one real Redis act as the nodes of one cluster.

@@ -1,13 +1,13 @@
 #if canImport(Glibc)
-import Glibc
+package import Glibc
 #elseif canImport(Darwin)
-import Darwin
+package import Darwin
 #endif
 
 /// The bytes queued for one connection, as the chunks they were handed in, written out with vectored writes.
 ///
 /// A plain value; the connection that owns it confines it to its queue.
-struct OutboundBuffer {
+package struct OutboundBuffer {
     /// At most this many chunks go into one vectored write.
     static let maxChunksPerWrite = 64
 
@@ -19,9 +19,11 @@ struct OutboundBuffer {
     /// Bytes waiting to be written.
     private(set) var count = 0
 
-    var isEmpty: Bool { count == 0 }
+    package init() {}
 
-    mutating func append(_ bytes: [UInt8]) {
+    package var isEmpty: Bool { count == 0 }
+
+    package mutating func append(_ bytes: [UInt8]) {
         guard !bytes.isEmpty else { return }
         chunks.append(bytes)
         count += bytes.count
@@ -29,7 +31,7 @@ struct OutboundBuffer {
 
     /// Calls `write` with up to `maxChunksPerWrite` iovecs over the queued bytes; `write` returns how many bytes
     /// were written (or a negative value for an error, which is returned unchanged). Written bytes are dropped.
-    mutating func write(_ write: (UnsafeBufferPointer<iovec>) -> Int) -> Int {
+    package mutating func write(_ write: (UnsafeBufferPointer<iovec>) -> Int) -> Int {
         guard !isEmpty else { return 0 }
         let end = min(chunks.count, head + Self.maxChunksPerWrite)
         var vectors: [iovec] = []
@@ -78,7 +80,7 @@ struct OutboundBuffer {
     }
 
     /// Drops everything (the connection is closing without flushing).
-    mutating func removeAll() {
+    package mutating func removeAll() {
         chunks = []
         head = 0
         headOffset = 0

@@ -1,4 +1,5 @@
 import Dispatch
+import RollboardNet
 
 #if canImport(Glibc)
     import Glibc
