@@ -216,12 +216,24 @@ func openDescriptorCount() -> Int {
 /// How many of this process's descriptors are sockets whose local port is `port` (a server's listeners and the
 /// connections it accepted), so a leak check is not disturbed by tests running in parallel.
 func socketDescriptorCount(localPort port: Int) -> Int {
+    socketCount(field: 1, port: port)
+}
+
+/// How many of this process's descriptors are TCP sockets whose remote port is `port` (client connections to a
+/// server on that port).
+func clientSocketCount(remotePort port: Int) -> Int {
+    socketCount(field: 2, port: port)
+}
+
+/// How many of this process's descriptors are TCP sockets whose address in column `field` of /proc's TCP table
+/// (1: local, 2: remote) has port `port`.
+private func socketCount(field: Int, port: Int) -> Int {
     var inodes = Set<String>()
     for table in ["/proc/self/net/tcp", "/proc/self/net/tcp6"] {
         for line in readProcFile(table).split(separator: "\n").dropFirst() {
             let fields = line.split(separator: " ")
-            guard fields.count > 9, let local = fields[1].split(separator: ":").last,
-                Int(local, radix: 16) == port
+            guard fields.count > 9, let address = fields[field].split(separator: ":").last,
+                Int(address, radix: 16) == port
             else { continue }
             inodes.insert(String(fields[9]))
         }
@@ -251,28 +263,6 @@ func readProcFile(_ path: String) -> String {
         bytes += chunk[..<count]
     }
     return String(decoding: bytes, as: UTF8.self)
-}
-
-/// How many of this process's descriptors are TCP sockets whose remote port is `port` (client connections to a
-/// server on that port), so a leak check is not disturbed by tests running in parallel.
-func clientSocketCount(remotePort port: Int) -> Int {
-    var inodes = Set<String>()
-    for table in ["/proc/self/net/tcp", "/proc/self/net/tcp6"] {
-        for line in readProcFile(table).split(separator: "\n").dropFirst() {
-            let fields = line.split(separator: " ")
-            guard fields.count > 9, let remote = fields[2].split(separator: ":").last, Int(remote, radix: 16) == port
-            else { continue }
-            inodes.insert(String(fields[9]))
-        }
-    }
-    let folder = "/proc/self/fd"
-    let entries = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
-    return entries.filter { entry in
-        guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: folder + "/" + entry),
-            target.hasPrefix("socket:[")
-        else { return false }
-        return inodes.contains(String(target.dropFirst(8).dropLast()))
-    }.count
 }
 
 /// A server handler for end-to-end tests: `/echo-body` returns the body, `/slow` and `/fast` answer in the

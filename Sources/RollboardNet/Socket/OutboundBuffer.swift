@@ -31,7 +31,7 @@ package struct OutboundBuffer {
 
     /// Calls `write` with up to `maxChunksPerWrite` iovecs over the queued bytes; `write` returns how many bytes
     /// were written (or a negative value for an error, which is returned unchanged). Written bytes are dropped.
-    package mutating func write(_ write: (UnsafeBufferPointer<iovec>) -> Int) -> Int {
+    mutating func write(_ write: (UnsafeBufferPointer<iovec>) -> Int) -> Int {
         guard !isEmpty else { return 0 }
         let end = min(chunks.count, head + Self.maxChunksPerWrite)
         var vectors: [iovec] = []
@@ -39,6 +39,22 @@ package struct OutboundBuffer {
         let written = gather(head, end: end, into: &vectors, write)
         if written > 0 { consume(written) }
         return written
+    }
+
+    /// Writes to the non-blocking socket `descriptor` until the buffer is empty (`nil`) or a write fails: returns
+    /// the `errno` that stopped it (`EAGAIN` or `EWOULDBLOCK` when the socket is full). The one send loop of every
+    /// socket.
+    package mutating func send(to descriptor: Int32) -> Int32? {
+        while !isEmpty {
+            let written = write { vectors in
+                var message = msghdr()
+                message.msg_iov = UnsafeMutablePointer(mutating: vectors.baseAddress)
+                message.msg_iovlen = numericCast(vectors.count)
+                return sendmsg(descriptor, &message, Int32(MSG_NOSIGNAL))
+            }
+            if written < 0, errno != EINTR { return errno }
+        }
+        return nil
     }
 
     /// Pins chunk `index` (and, recursively, the ones after it) while `write` runs over their iovecs.
