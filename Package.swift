@@ -15,6 +15,7 @@ let package = Package(
         .executable(name: "rollboard", targets: ["rollboard"]),
         .library(name: "RollboardAnimation", targets: ["RollboardAnimation"]),
         .library(name: "RollboardNet", targets: ["RollboardNet"]),
+        .library(name: "RollboardRedis", targets: ["RollboardRedis"]),
         .library(name: "RollboardServer", targets: ["RollboardServer"]),
     ],
     dependencies: [
@@ -46,9 +47,17 @@ let package = Package(
         .target(
             name: "RollboardNet",
             dependencies: [
-                "CHiredis",
                 "COpenSSL",
                 "CZlib",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "RollboardRedis",
+            dependencies: [
+                "CHiredis",
+                "RollboardNet",
                 .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings
@@ -58,6 +67,7 @@ let package = Package(
             dependencies: [
                 "RollboardAnimation",
                 "RollboardNet",
+                "RollboardRedis",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Yams", package: "Yams"),
             ],
@@ -68,6 +78,7 @@ let package = Package(
             dependencies: [
                 "RollboardServer",
                 "RollboardNet",
+                "RollboardRedis",
                 "RollboardAnimation",
                 "CMalloc",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -123,12 +134,12 @@ let package = Package(
         ),
         .testTarget(
             name: "RollboardNetTests",
-            dependencies: ["RollboardNet", "COpenSSL", "RollboardTestSupport"],
+            dependencies: ["RollboardNet", "RollboardRedis", "COpenSSL", "RollboardTestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "RollboardServerTests",
-            dependencies: ["RollboardServer", "RollboardNet", "RollboardAnimation", "RollboardTestSupport"],
+            dependencies: ["RollboardServer", "RollboardNet", "RollboardRedis", "RollboardAnimation", "RollboardTestSupport"],
             swiftSettings: swiftSettings
         ),
     ]

@@ -3,6 +3,7 @@ import Dispatch
 import Foundation
 import Logging
 import RollboardNet
+import RollboardRedis
 import RollboardServer
 import Synchronization
 

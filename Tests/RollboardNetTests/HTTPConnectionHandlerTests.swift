@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import RollboardTestSupport
 import Synchronization
 import Testing
 @testable import RollboardNet
@@ -70,7 +71,7 @@ struct HTTPConnectionHandlerTests {
         ) { server, connections in
             let client = try TestClient(port: server.localPort, timeout: 20, receiveBufferBytes: 8 * 1024)
             try client.write(pipelinedRequests(requests))
-            #expect(eventually { connections().first.map { !$0.isWritable } ?? false })
+            #expect(eventuallyBlocking { connections().first.map { !$0.isWritable } ?? false })
             let connection = try #require(connections().first)
             let samples = (0..<20).map { _ in
                 connection.queue.sync {
@@ -142,8 +143,8 @@ struct HTTPConnectionHandlerTests {
         ) { server, connections in
             let client = try TestClient(port: server.localPort, receiveBufferBytes: 8 * 1024)
             try client.write(pipelinedRequests(300))
-            #expect(eventually { connections().first.map { !$0.isWritable } ?? false })
-            #expect(eventually { server.connectionCount == 0 }, "open: \(server.connectionCount)")
+            #expect(eventuallyBlocking { connections().first.map { !$0.isWritable } ?? false })
+            #expect(eventuallyBlocking { server.connectionCount == 0 }, "open: \(server.connectionCount)")
             #expect(handler.handled.load(ordering: .relaxed) < 300)
         }
     }

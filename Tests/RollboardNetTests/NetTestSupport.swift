@@ -216,12 +216,24 @@ func openDescriptorCount() -> Int {
 /// How many of this process's descriptors are sockets whose local port is `port` (a server's listeners and the
 /// connections it accepted), so a leak check is not disturbed by tests running in parallel.
 func socketDescriptorCount(localPort port: Int) -> Int {
+    socketCount(field: 1, port: port)
+}
+
+/// How many of this process's descriptors are TCP sockets whose remote port is `port` (client connections to a
+/// server on that port).
+func clientSocketCount(remotePort port: Int) -> Int {
+    socketCount(field: 2, port: port)
+}
+
+/// How many of this process's descriptors are TCP sockets whose address in column `field` of /proc's TCP table
+/// (1: local, 2: remote) has port `port`.
+private func socketCount(field: Int, port: Int) -> Int {
     var inodes = Set<String>()
     for table in ["/proc/self/net/tcp", "/proc/self/net/tcp6"] {
         for line in readProcFile(table).split(separator: "\n").dropFirst() {
             let fields = line.split(separator: " ")
-            guard fields.count > 9, let local = fields[1].split(separator: ":").last,
-                Int(local, radix: 16) == port
+            guard fields.count > 9, let address = fields[field].split(separator: ":").last,
+                Int(address, radix: 16) == port
             else { continue }
             inodes.insert(String(fields[9]))
         }
@@ -251,16 +263,6 @@ func readProcFile(_ path: String) -> String {
         bytes += chunk[..<count]
     }
     return String(decoding: bytes, as: UTF8.self)
-}
-
-/// Polls `condition` until it holds or `seconds` pass (for state that settles asynchronously, never as an assertion of timing).
-func eventually(within seconds: Double = 5, _ condition: () -> Bool) -> Bool {
-    let deadline = Date().addingTimeInterval(seconds)
-    while Date() < deadline {
-        if condition() { return true }
-        usleep(10_000)
-    }
-    return condition()
 }
 
 /// A server handler for end-to-end tests: `/echo-body` returns the body, `/slow` and `/fast` answer in the

@@ -5,6 +5,7 @@ import Synchronization
 import Testing
 
 @testable import RollboardNet
+@testable import RollboardRedis
 
 /// `RedisConnection` against a real `redis-server`, one per test, on a free loopback port. Skipped when
 /// `redis-server` is not on PATH, unless `ROLLBOARD_REQUIRE_REDIS=1` is set: then it runs and fails (see
@@ -150,12 +151,12 @@ struct RedisConnectionTests {
         reader.send(["XREAD", "BLOCK", "10000", "STREAMS", "events", "$"], timeout: 15) { result in
             delivered.withLock { $0 = result }
         }
-        let blocked = await waitUntil {
+        let blocked = await eventually {
             (try? await writer.reply(["INFO", "clients"]).get().string)?.contains("blocked_clients:1") == true
         }
         #expect(blocked)
         let id = try #require(try await writer.reply(["XADD", "events", "*", "tile", "revenue"]).get().string)
-        #expect(await waitUntil { delivered.withLock { $0 != nil } })
+        #expect(await eventually { delivered.withLock { $0 != nil } })
         let expected = RedisReply.array([
             .array([
                 .bulk(Array("events".utf8)),
@@ -179,7 +180,7 @@ struct RedisConnectionTests {
         let results = Mutex<[String: Result<RedisReply, RedisError>]>([:])
         redis.send(["BLPOP", "nothing", "10"], timeout: 0.3) { result in results.withLock { $0["BLPOP"] = result } }
         redis.send(["PING"], timeout: 5) { result in results.withLock { $0["PING"] = result } }  // queued behind it
-        #expect(await waitUntil { results.withLock { $0.count == 2 } })
+        #expect(await eventually { results.withLock { $0.count == 2 } })
         let elapsed = ContinuousClock.now - started
         #expect(results.withLock { $0["BLPOP"] }?.failure?.kind == .timedOut)
         #expect(results.withLock { $0["PING"] }?.failure?.kind == .timedOut)
@@ -200,13 +201,13 @@ struct RedisConnectionTests {
 
         let waiting = Mutex<Result<RedisReply, RedisError>?>(nil)
         redis.send(["BLPOP", "nothing", "0"], timeout: 30) { result in waiting.withLock { $0 = result } }
-        let blocked = await waitUntil {
+        let blocked = await eventually {
             (try? await probe.reply(["INFO", "clients"]).get().string)?.contains("blocked_clients:1") == true
         }
         #expect(blocked)
         server.kill()
 
-        #expect(await waitUntil { waiting.withLock { $0 != nil } && disconnects.withLock { !$0.isEmpty } })
+        #expect(await eventually { waiting.withLock { $0 != nil } && disconnects.withLock { !$0.isEmpty } })
         #expect(waiting.withLock { $0 }?.failure?.kind == .closed)
         #expect(disconnects.withLock { $0.map(\.kind) } == [.closed])
         #expect(!redis.isConnected)
@@ -224,7 +225,7 @@ struct RedisConnectionTests {
         redis.send(["BLPOP", "nothing", "0"], timeout: 30) { result in waiting.withLock { $0 = result } }
         redis.close()
         redis.close()
-        #expect(await waitUntil { waiting.withLock { $0 != nil } })
+        #expect(await eventually { waiting.withLock { $0 != nil } })
         #expect(waiting.withLock { $0 }?.failure?.kind == .closed)
         #expect(!redis.isConnected)
         // Runs on the connection's queue after close() ended it, so a disconnect call would have happened by now.
@@ -275,7 +276,7 @@ struct RedisConnectionTests {
             #expect(elapsed >= .milliseconds(250) && elapsed < .seconds(3))
             #expect(!redis.isConnected)
         }
-        #expect(await waitUntil { clientSocketCount(remotePort: listener.port) == 0 })
+        #expect(await eventually { clientSocketCount(remotePort: listener.port) == 0 })
     }
 
     @Test("closed, timed-out and refused connections leave no socket open and are released")
@@ -283,8 +284,8 @@ struct RedisConnectionTests {
         let server = try RedisServerProcess(arguments: ["--requirepass", "right"])
         defer { server.stop() }
         let ended = try await endOneConnectionEachWay(server)
-        #expect(await waitUntil { clientSocketCount(remotePort: server.port) == 0 })
-        #expect(await waitUntil { ended.allSatisfy { $0.object == nil } })
+        #expect(await eventually { clientSocketCount(remotePort: server.port) == 0 })
+        #expect(await eventually { ended.allSatisfy { $0.object == nil } })
     }
 
     private struct WeakReference {
@@ -308,7 +309,7 @@ struct RedisConnectionTests {
     func tlsTrusted() async throws {
         let certificate = try TestCertificate()
         defer { certificate.remove() }
-        let server = try RedisServerProcess(tlsCertificate: certificate)
+        let server = try RedisServerProcess(tls: (certificate.certificatePath, certificate.keyPath))
         defer { server.stop() }
         let trust = ClientTLSOptions(trustedCertificatesPath: certificate.certificatePath)
         for host in ["localhost", "127.0.0.1"] {
@@ -327,7 +328,7 @@ struct RedisConnectionTests {
     func tlsUntrusted() async throws {
         let certificate = try TestCertificate()
         defer { certificate.remove() }
-        let server = try RedisServerProcess(tlsCertificate: certificate, bind: ["127.0.0.1", "127.0.0.2"])
+        let server = try RedisServerProcess(tls: (certificate.certificatePath, certificate.keyPath), bind: ["127.0.0.1", "127.0.0.2"])
         defer { server.stop() }
 
         let systemTrust = try connection("rediss://localhost:\(server.port)")

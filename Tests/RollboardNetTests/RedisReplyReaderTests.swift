@@ -1,6 +1,7 @@
 import Testing
 
 @testable import RollboardNet
+@testable import RollboardRedis
 
 /// The RESP side without a server: commands encoded, replies parsed from bytes.
 @Suite("Redis replies and commands in memory")

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import RollboardNet
+@testable import RollboardRedis
 
 @Suite("Redis URL")
 struct RedisURLTests {

@@ -1,4 +1,5 @@
 import Foundation
+import RollboardTestSupport
 import Testing
 @testable import RollboardNet
 
@@ -45,7 +46,7 @@ struct ServerHTTPTests {
             #expect(refusal.map(\.status) == [503])
             #expect(refusal.first?.body.contains("\"too_many_connections\"") == true)
             first = nil
-            #expect(eventually { server.connectionCount == 1 }, "open: \(server.connectionCount)")
+            #expect(eventuallyBlocking { server.connectionCount == 1 }, "open: \(server.connectionCount)")
             let fourth = try TestClient(port: server.localPort)
             try fourth.write("GET /c HTTP/1.1\r\nHost: t\r\n\r\n")
             let bytes = try fourth.read(until: { parseResponses($0).count == 1 })
@@ -71,7 +72,7 @@ struct ServerHTTPTests {
             #expect(server.connectionCount == 3)
 
             clients.removeFirst()
-            #expect(eventually { server.connectionCount == 2 }, "open: \(server.connectionCount)")
+            #expect(eventuallyBlocking { server.connectionCount == 2 }, "open: \(server.connectionCount)")
             let next = try TestClient(port: server.localPort)
             try next.write("GET /next HTTP/1.1\r\nHost: t\r\n\r\n")
             let answer = try next.read(until: { parseResponses($0).count == 1 })

@@ -1,6 +1,7 @@
 import COpenSSL
 import Foundation
 import Logging
+import RollboardTestSupport
 import Synchronization
 import Testing
 @testable import RollboardNet
@@ -45,7 +46,7 @@ struct ServerSocketTests {
             #expect(try ipv6.read(until: { $0.count >= 2 }) == Array("v6".utf8))
 
             first = nil
-            #expect(eventually { server.connectionCount == 1 }, "open: \(server.connectionCount)")
+            #expect(eventuallyBlocking { server.connectionCount == 1 }, "open: \(server.connectionCount)")
             let again = try TestClient(host: "127.0.0.1", port: server.localPort)
             try again.write("back")
             #expect(try again.read(until: { $0.count >= 4 }) == Array("back".utf8))
@@ -206,7 +207,7 @@ struct ServerSocketTests {
                         _ = try client.read(until: { $0.count >= 4 })
                     }
                 }
-                #expect(eventually { server.connectionCount == 1 })
+                #expect(eventuallyBlocking { server.connectionCount == 1 })
                 #expect(socketDescriptorCount(localPort: server.localPort) <= before)
             }
         }
@@ -226,13 +227,13 @@ struct ServerSocketTests {
         defer { server.shutdown() }
 
         let stuck = try TestClient(port: server.localPort)
-        #expect(eventually { connections.withLock { $0.count } == 1 })
+        #expect(eventuallyBlocking { connections.withLock { $0.count } == 1 })
         let stuckConnection = try #require(connections.withLock { $0.first } as Connection?)
         let flood = [UInt8](repeating: 0x61, count: 1 << 20)
         stuckConnection.queue.async {
             for _ in 0..<8 { stuckConnection.send(flood) }
         }
-        #expect(eventually { !stuckConnection.isWritable })
+        #expect(eventuallyBlocking { !stuckConnection.isWritable })
         #expect(stuckConnection.bufferedBytes > 64 * 1024)
 
         let other = try TestClient(port: server.localPort)
@@ -246,7 +247,7 @@ struct ServerSocketTests {
             drained += bytes.count
         }
         #expect(drained == 8 << 20)
-        #expect(eventually { stuckConnection.isWritable })
+        #expect(eventuallyBlocking { stuckConnection.isWritable })
     }
 
     @Test("bytes sent and a close made from the drain callback all reach the peer before the FIN")

@@ -1,5 +1,6 @@
 import Foundation
 import RollboardNet
+import RollboardTestSupport
 import Testing
 
 @testable import RollboardServer
@@ -177,11 +178,10 @@ struct AdminAPIScreensTests {
 
     /// Polls the list until `count` screens are in it.
     private func screens(_ live: LiveServer, count: Int) throws -> [[String: Any]] {
-        let deadline = ContinuousClock.now + .seconds(4)
-        var listed = try screens(live)
-        while listed.count != count && ContinuousClock.now < deadline {
-            Thread.sleep(forTimeInterval: 0.02)
+        var listed: [[String: Any]] = []
+        _ = try eventuallyBlocking(within: 4) {
             listed = try screens(live)
+            return listed.count == count
         }
         return listed
     }

@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import Logging
 import RollboardNet
+import RollboardTestSupport
 import Testing
 
 @testable import RollboardServer
@@ -32,15 +33,6 @@ struct DashboardDirectoryTests {
         let directory = try DashboardDirectory(
             configuration: configuration, store: store, metrics: ServerMetrics(), logger: logger)
         return Fixture(directory: directory, store: store, api: api, folder: folder)
-    }
-
-    private func eventually(_ seconds: Double = 10, _ condition: () -> Bool) async -> Bool {
-        let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(seconds * 1e9)
-        while DispatchTime.now().uptimeNanoseconds < deadline {
-            if condition() { return true }
-            try? await Task.sleep(nanoseconds: 10_000_000)
-        }
-        return condition()
     }
 
     @Test("a new screen's hello shows the stored values and every tile of the demo dashboard")
@@ -124,7 +116,7 @@ struct DashboardDirectoryTests {
 
     @Test(
         "a dashboard a reload adds while Redis is down tells its screens the feed is stale, and live once it is back",
-        .enabled(if: RedisTestServer.shouldRun))
+        .enabled(if: RedisServerProcess.shouldRun))
     func dashboardAddedDuringAnOutageStartsStale() async throws {
         let demo = try String(contentsOfFile: Self.repositoryRoot + "/config/dashboards/demo.yaml", encoding: .utf8)
         let lobby = """
@@ -141,7 +133,7 @@ struct DashboardDirectoryTests {
         let before = try RollboardConfiguration.parse(serverYAML: nil, dashboards: [("demo.yaml", demo)])
         let after = try RollboardConfiguration.parse(
             serverYAML: nil, dashboards: [("demo.yaml", demo), ("lobby.yaml", lobby)])
-        let redis = try RedisTestServer()
+        let redis = try RedisServerProcess.forChangeLog()
         var logger = Logger(label: "test.redis")
         logger.logLevel = .critical
         let log = try RedisChangeLog(settings: RedisSettings(url: redis.url), logger: logger)
@@ -149,7 +141,7 @@ struct DashboardDirectoryTests {
         let directory = try DashboardDirectory(
             configuration: before, store: log, metrics: ServerMetrics(), logger: logger)
 
-        redis.stop()
+        redis.kill()
         #expect(await eventually { !log.isFeedLive })
         let report = try directory.reconfigure(after)
         #expect(report.added == ["lobby"])
@@ -160,7 +152,7 @@ struct DashboardDirectoryTests {
         #expect(await eventually { sink.texts.contains(stale) }, "\(sink.texts)")
 
         try redis.start()
-        #expect(await eventually(15) { sink.texts.contains(live) }, "\(sink.texts)")
+        #expect(await eventually(within: 15) { sink.texts.contains(live) }, "\(sink.texts)")
         let feed = sink.texts.filter { $0 == stale || $0 == live }
         #expect(feed == [stale, live])
     }

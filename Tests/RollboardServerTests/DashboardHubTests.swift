@@ -1,6 +1,7 @@
 import Dispatch
 import Logging
 import RollboardNet
+import RollboardTestSupport
 import Testing
 
 @testable import RollboardServer
@@ -18,16 +19,6 @@ struct DashboardHubTests {
             metrics: ServerMetrics(),
             logger: Logger(label: "test")
         )
-    }
-
-    /// Waits (bounded) until `condition` holds; the hub's frame clock runs on real time.
-    private func eventually(_ seconds: Double = 5, _ condition: () -> Bool) async -> Bool {
-        let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(seconds * 1e9)
-        while DispatchTime.now().uptimeNanoseconds < deadline {
-            if condition() { return true }
-            try? await Task.sleep(nanoseconds: 5_000_000)
-        }
-        return condition()
     }
 
     @Test("a new screen gets the hello with the layout and every tile's current state")

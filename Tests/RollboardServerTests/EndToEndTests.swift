@@ -1,5 +1,6 @@
 import Foundation
 import RollboardNet
+import RollboardTestSupport
 import Testing
 
 /// The whole product over the wire: the real server with TLS on a free port, the shipped demo dashboard, the
@@ -406,11 +407,9 @@ struct EndToEndTests {
                 let response = try live.request("GET", "/healthz")
                 #expect(response.status.code == 200)
             }
-            let deadline = ContinuousClock.now + .seconds(2)
-            while live.connectionCount > 0, ContinuousClock.now < deadline {
-                usleep(10_000)
-            }
-            #expect(live.connectionCount == 0, "connections still open 2 s after their clients closed them")
+            #expect(
+                eventuallyBlocking(within: 2) { live.connectionCount == 0 },
+                "connections still open 2 s after their clients closed them")
         }
     }
 

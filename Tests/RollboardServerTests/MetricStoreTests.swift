@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Logging
+import RollboardTestSupport
 import Testing
 
 @testable import RollboardServer
@@ -80,16 +81,6 @@ struct MetricStoreTests {
             directory: folder.path + "/store", historyLimit: historyLimit, compactionThreshold: compactionThreshold,
             logger: logger, clock: steppingClock(), faults: faults
         )
-    }
-
-    /// Waits (bounded) until `condition` holds.
-    private func eventually(_ seconds: Double = 5, _ condition: () -> Bool) async -> Bool {
-        let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(seconds * 1e9)
-        while DispatchTime.now().uptimeNanoseconds < deadline {
-            if condition() { return true }
-            try? await Task.sleep(nanoseconds: 10_000_000)
-        }
-        return condition()
     }
 
     @Test("appended values are there after the store is reopened, with their seq, time and history")

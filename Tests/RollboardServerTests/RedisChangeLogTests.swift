@@ -5,9 +5,11 @@ import Testing
 
 @testable import RollboardServer
 import RollboardNet
+import RollboardRedis
+import RollboardTestSupport
 
 /// Two or three change logs on one real Redis act as the nodes of one cluster.
-@Suite("Redis change log", .serialized, .enabled(if: RedisTestServer.shouldRun))
+@Suite("Redis change log", .serialized, .enabled(if: RedisServerProcess.shouldRun))
 struct RedisChangeLogTests {
     private static let logger: Logger = {
         var logger = Logger(label: "test.redis")
@@ -15,15 +17,15 @@ struct RedisChangeLogTests {
         return logger
     }()
 
-    private func node(_ redis: RedisTestServer, prefix: String = "test") throws -> RedisChangeLog {
+    private func node(_ redis: RedisServerProcess, prefix: String = "test") throws -> RedisChangeLog {
         try RedisChangeLog(settings: RedisSettings(url: redis.url, keyPrefix: prefix), logger: Self.logger)
     }
 
     /// Runs `body` with a real Redis and two nodes on it, and closes the nodes afterwards.
     private func withTwoNodes(
-        _ body: (RedisTestServer, RedisChangeLog, RedisChangeLog) async throws -> Void
+        _ body: (RedisServerProcess, RedisChangeLog, RedisChangeLog) async throws -> Void
     ) async throws {
-        let redis = try RedisTestServer()
+        let redis = try RedisServerProcess.forChangeLog()
         let a = try node(redis)
         let b = try node(redis)
         defer {
@@ -44,15 +46,6 @@ struct RedisChangeLogTests {
         await withCheckedContinuation { continuation in
             log.append([MetricUpdate(id: id, value: value)]) { continuation.resume(returning: $0) }
         }
-    }
-
-    private func eventually(_ seconds: Double = 10, _ condition: () -> Bool) async -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
-            if condition() { return true }
-            try? await Task.sleep(nanoseconds: 10_000_000)
-        }
-        return condition()
     }
 
     @Test("two nodes see every change, their own and the other's, in one order with one sequence")
@@ -88,7 +81,7 @@ struct RedisChangeLogTests {
 
     @Test("a node that starts later loads the latest values, texts, wheels and slides, and the shared epoch")
     func lateStart() async throws {
-        let redis = try RedisTestServer()
+        let redis = try RedisServerProcess.forChangeLog()
         let a = try node(redis)
         defer { a.close() }
         _ = await append(a, "revenue", 10)
@@ -148,7 +141,7 @@ struct RedisChangeLogTests {
 
     @Test("a node that starts after the stream was trimmed takes the trimmed ids' latest values from the hash")
     func startAfterTrim() async throws {
-        let redis = try RedisTestServer()
+        let redis = try RedisServerProcess.forChangeLog()
         let a = try node(redis)
         defer { a.close() }
         _ = await append(a, "revenue", 10)
@@ -171,7 +164,7 @@ struct RedisChangeLogTests {
 
     @Test("nodes with another key prefix are another cluster")
     func prefixes() async throws {
-        let redis = try RedisTestServer()
+        let redis = try RedisServerProcess.forChangeLog()
         let a = try node(redis, prefix: "one")
         let b = try node(redis, prefix: "two")
         defer {
@@ -194,7 +187,7 @@ struct RedisChangeLogTests {
             for value in 1...5 {
                 if case .success(let stored) = await append(a, "orders", Double(value)) { acknowledged.append(stored[0].seq) }
             }
-            redis.stop()
+            redis.kill()
             let refused = await append(a, "orders", 99)
             guard case .failure(let error) = refused else {
                 Issue.record("a change was accepted while Redis was down")
@@ -203,7 +196,7 @@ struct RedisChangeLogTests {
             #expect(error.isUnreachable)
             #expect(await eventually { feed.update { $0 } == [false] && a.failure != nil })
             try redis.start()
-            #expect(await eventually(15) { a.failure == nil && b.failure == nil && feed.update { $0 } == [false, true] })
+            #expect(await eventually(within: 15) { a.failure == nil && b.failure == nil && feed.update { $0 } == [false, true] })
             if case .success(let stored) = await append(a, "orders", 6) { acknowledged.append(stored[0].seq) }
             #expect(acknowledged == Array(1...6))
             #expect(await eventually { seenB.update { $0.map(\.lastSeq) } == acknowledged })

@@ -1,5 +1,3 @@
-import COpenSSL
-
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -8,13 +6,18 @@ import Musl
 import Darwin
 #endif
 
-/// A blocking TCP connection, optionally over TLS, for command-line tools and tests.
+/// A blocking TCP connection, optionally over TLS, for command-line tools and tests. TLS runs over memory BIOs
+/// (``TLSConnection``, as on the server), and this connection moves the ciphertext with blocking reads and writes.
 ///
 /// Used from one thread at a time.
 public final class ClientConnection {
     private let descriptor: Int32
     private var context: TLSContext?
-    private var ssl: OpaquePointer?
+    private var tls: TLSConnection?
+    /// Plaintext TLS decrypted that `read` has not returned yet.
+    private var decrypted: [UInt8] = []
+    /// The server sent close_notify.
+    private var tlsClosed = false
     private var isClosed = false
 
     /// Connects to `host:port` (a name or an IPv4/IPv6 literal) and, with `tls`, completes a TLS handshake.
@@ -39,92 +42,126 @@ public final class ClientConnection {
 
     /// The negotiated TLS protocol name (e.g. `TLSv1.3`), or `nil` without TLS.
     public var tlsVersion: String? {
-        ssl.map { String(cString: SSL_get_version($0)) }
+        tls?.protocolVersion
     }
 
     /// Writes all of `bytes`.
     public func write(_ bytes: [UInt8]) throws {
-        var offset = 0
-        while offset < bytes.count {
-            let written: Int = bytes.withUnsafeBytes { buffer in
-                let pointer = buffer.baseAddress! + offset
-                let remaining = bytes.count - offset
-                if let ssl {
-                    return Int(SSL_write(ssl, pointer, Int32(min(remaining, Int(Int32.max)))))
+        guard let tls else { return try sendAll(bytes) }
+        var records: [UInt8] = []
+        let failed = bytes.withUnsafeBytes { plaintext in
+            withUnsafeTemporaryAllocation(byteCount: 32 * 1024, alignment: 16) { scratch in
+                do {
+                    try tls.writePlaintext(plaintext, scratch: scratch) { records.append(contentsOf: $0) }
+                    return false
+                } catch {
+                    return true
                 }
-                return send(descriptor, pointer, remaining, Int32(MSG_NOSIGNAL))
             }
-            if written <= 0 {
-                if ssl == nil, errno == EINTR { continue }
-                throw ssl == nil ? ClientError.system("write", errno) : ClientError("TLS write failed")
-            }
-            offset += written
         }
+        if failed { throw ClientError("TLS write failed") }
+        try sendAll(records)
     }
 
     /// Reads up to `maximum` bytes; an empty result means the server closed the connection.
     public func read(maximum: Int = 65_536) throws -> [UInt8] {
-        var buffer = [UInt8](repeating: 0, count: maximum)
-        while true {
-            let count: Int = buffer.withUnsafeMutableBytes { raw in
-                if let ssl {
-                    return Int(SSL_read(ssl, raw.baseAddress, Int32(maximum)))
+        guard let tls else { return try receive(maximum: maximum) }
+        while decrypted.isEmpty, !tlsClosed {
+            let status: TLSConnection.ReadStatus
+            do {
+                status = try withUnsafeTemporaryAllocation(byteCount: 32 * 1024, alignment: 16) { buffer in
+                    try tls.readPlaintext(into: buffer) { decrypted.append(contentsOf: $0) }
                 }
-                return recv(descriptor, raw.baseAddress, maximum, 0)
+            } catch {
+                throw ClientError("TLS read failed")
             }
-            if count > 0 { return Array(buffer[..<count]) }
-            if let ssl {
-                let error = SSL_get_error(ssl, Int32(count))
-                if error == SSL_ERROR_ZERO_RETURN { return [] }
-                if error == SSL_ERROR_SYSCALL, errno == EAGAIN || errno == EWOULDBLOCK { throw ClientError.timedOut }
-                if error == SSL_ERROR_SYSCALL, count == 0 { return [] }
-                if error == SSL_ERROR_SYSCALL, errno == ECONNRESET { return [] }
-                throw ClientError("TLS read failed (\(error))")
-            }
-            if count == 0 { return [] }
-            if errno == EINTR { continue }
-            if errno == EAGAIN || errno == EWOULDBLOCK { throw ClientError.timedOut }
-            if errno == ECONNRESET { return [] }
-            throw ClientError.system("read", errno)
+            try sendTLSOutput()  // e.g. the answer to a key update
+            if status == .closed { tlsClosed = true }
+            guard decrypted.isEmpty, !tlsClosed else { break }
+            let ciphertext = try receive(maximum: 65_536)
+            if ciphertext.isEmpty { return [] }
+            ciphertext.withUnsafeBytes { tls.receiveFromNetwork($0) }
         }
+        let count = min(maximum, decrypted.count)
+        defer { decrypted.removeFirst(count) }
+        return Array(decrypted[..<count])
     }
 
     /// Sends TLS close_notify (if any) and closes the socket.
     public func close() {
         guard !isClosed else { return }
         isClosed = true
-        if let ssl {
-            SSL_shutdown(ssl)
-            SSL_free(ssl)
+        if let tls {
+            tls.shutdown()
+            try? sendTLSOutput()
         }
-        ssl = nil
+        tls = nil
         context = nil
         _ = Glibc.close(descriptor)
     }
 
     private func startTLS(host: String, options: ClientTLSOptions) throws {
         let context: TLSContext
+        let tls: TLSConnection
         do {
             context = try TLSContext(client: options)
+            // A name is sent as SNI and, when verifying, required of the certificate; an IP literal is neither.
+            let expected = options.verifiesCertificate && !TLSConnection.isIPAddress(host) ? host : nil
+            tls = try TLSConnection(context: context, isServer: false, serverName: host, expectedHostName: expected)
         } catch {
             throw ClientError("cannot set up TLS: \(error)")
         }
         self.context = context
-        guard let ssl = SSL_new(context.context) else { throw ClientError("cannot create a TLS session") }
-        self.ssl = ssl
-        if !host.contains(":"), !host.allSatisfy({ $0.isNumber || $0 == "." }) {
-            _ = host.withCString { SSL_ctrl(ssl, SSL_CTRL_SET_TLSEXT_HOSTNAME, Int(TLSEXT_NAMETYPE_host_name), UnsafeMutableRawPointer(mutating: $0)) }
-            if options.verifiesCertificate { _ = SSL_set1_host(ssl, host) }
-        }
-        SSL_set_fd(ssl, descriptor)
-        guard SSL_connect(ssl) == 1 else {
-            let code = ERR_get_error()
-            let verification = SSL_get_verify_result(ssl)
-            if options.verifiesCertificate, verification != X509_V_OK {
-                throw ClientError.certificateRejected(String(cString: X509_verify_cert_error_string(verification)))
+        self.tls = tls
+        while true {
+            let complete: Bool
+            do {
+                complete = try tls.handshake()
+            } catch {
+                if options.verifiesCertificate, let reason = tls.certificateRejection {
+                    throw ClientError.certificateRejected(reason)
+                }
+                throw ClientError("TLS handshake failed: \(error.detail)")
             }
-            let reason = ERR_reason_error_string(code).map { String(cString: $0) } ?? "error \(code)"
-            throw ClientError("TLS handshake failed: \(reason)")
+            try sendTLSOutput()
+            if complete { return }
+            let ciphertext = try receive(maximum: 65_536)
+            if ciphertext.isEmpty { throw ClientError("TLS handshake failed: the server closed the connection") }
+            ciphertext.withUnsafeBytes { tls.receiveFromNetwork($0) }
+        }
+    }
+
+    /// Sends the ciphertext TLS produced, if any.
+    private func sendTLSOutput() throws {
+        if let output = tls?.takeNetworkOutput() { try sendAll(output) }
+    }
+
+    /// Writes all of `bytes` to the socket.
+    private func sendAll(_ bytes: [UInt8]) throws {
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes.withUnsafeBytes { buffer in
+                send(descriptor, buffer.baseAddress! + offset, bytes.count - offset, Int32(MSG_NOSIGNAL))
+            }
+            if written <= 0 {
+                if errno == EINTR { continue }
+                throw ClientError.system("write", errno)
+            }
+            offset += written
+        }
+    }
+
+    /// Reads up to `maximum` bytes from the socket; an empty result means the server closed the connection.
+    private func receive(maximum: Int) throws -> [UInt8] {
+        var buffer = [UInt8](repeating: 0, count: maximum)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, maximum, 0) }
+            if count > 0 { return Array(buffer[..<count]) }
+            if count == 0 { return [] }
+            if errno == EINTR { continue }
+            if errno == EAGAIN || errno == EWOULDBLOCK { throw ClientError.timedOut }
+            if errno == ECONNRESET { return [] }
+            throw ClientError.system("read", errno)
         }
     }
 

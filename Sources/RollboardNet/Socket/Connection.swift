@@ -232,26 +232,17 @@ final class Connection: @unchecked Sendable {  // Mutable state is confined to `
     private func flushNow() {
         dispatchPrecondition(condition: .onQueue(queue))
         if case .closed = state { return }
-        while !outbound.isEmpty {
-            let written = outbound.write { vectors in
-                var message = msghdr()
-                message.msg_iov = UnsafeMutablePointer(mutating: vectors.baseAddress)
-                message.msg_iovlen = numericCast(vectors.count)
-                return sendmsg(fd, &message, Int32(MSG_NOSIGNAL))
-            }
-            if written >= 0 { continue }
-            switch errno {
-            case EINTR:
-                continue
-            case EAGAIN, EWOULDBLOCK:
-                armWriteSource()
-                updateBuffered()
-                return
-            default:
-                logger.debug("write failed", metadata: ["error": "\(errnoText())"])
-                abort()
-                return
-            }
+        switch outbound.send(to: fd) {
+        case nil:
+            break
+        case EAGAIN?, EWOULDBLOCK?:
+            armWriteSource()
+            updateBuffered()
+            return
+        case let code?:
+            logger.debug("write failed", metadata: ["error": "\(errnoText(code))"])
+            abort()
+            return
         }
         disarmWriteSource()
         updateBuffered()

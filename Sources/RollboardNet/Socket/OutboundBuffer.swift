@@ -1,13 +1,13 @@
 #if canImport(Glibc)
-import Glibc
+package import Glibc
 #elseif canImport(Darwin)
-import Darwin
+package import Darwin
 #endif
 
 /// The bytes queued for one connection, as the chunks they were handed in, written out with vectored writes.
 ///
 /// A plain value; the connection that owns it confines it to its queue.
-struct OutboundBuffer {
+package struct OutboundBuffer {
     /// At most this many chunks go into one vectored write.
     static let maxChunksPerWrite = 64
 
@@ -19,9 +19,11 @@ struct OutboundBuffer {
     /// Bytes waiting to be written.
     private(set) var count = 0
 
-    var isEmpty: Bool { count == 0 }
+    package init() {}
 
-    mutating func append(_ bytes: [UInt8]) {
+    package var isEmpty: Bool { count == 0 }
+
+    package mutating func append(_ bytes: [UInt8]) {
         guard !bytes.isEmpty else { return }
         chunks.append(bytes)
         count += bytes.count
@@ -37,6 +39,22 @@ struct OutboundBuffer {
         let written = gather(head, end: end, into: &vectors, write)
         if written > 0 { consume(written) }
         return written
+    }
+
+    /// Writes to the non-blocking socket `descriptor` until the buffer is empty (`nil`) or a write fails: returns
+    /// the `errno` that stopped it (`EAGAIN` or `EWOULDBLOCK` when the socket is full). The one send loop of every
+    /// socket.
+    package mutating func send(to descriptor: Int32) -> Int32? {
+        while !isEmpty {
+            let written = write { vectors in
+                var message = msghdr()
+                message.msg_iov = UnsafeMutablePointer(mutating: vectors.baseAddress)
+                message.msg_iovlen = numericCast(vectors.count)
+                return sendmsg(descriptor, &message, Int32(MSG_NOSIGNAL))
+            }
+            if written < 0, errno != EINTR { return errno }
+        }
+        return nil
     }
 
     /// Pins chunk `index` (and, recursively, the ones after it) while `write` runs over their iovecs.
@@ -78,7 +96,7 @@ struct OutboundBuffer {
     }
 
     /// Drops everything (the connection is closing without flushing).
-    mutating func removeAll() {
+    package mutating func removeAll() {
         chunks = []
         head = 0
         headOffset = 0

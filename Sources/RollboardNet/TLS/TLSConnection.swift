@@ -9,9 +9,9 @@ internal import COpenSSL
 /// it produces; OpenSSL never touches a socket, so the same code runs over a socket or entirely in memory.
 ///
 /// Confined to its owner's queue.
-final class TLSConnection {
+package final class TLSConnection {
     /// What happened to the plaintext stream on a read.
-    enum ReadStatus: Equatable {
+    package enum ReadStatus: Equatable {
         /// Everything decryptable so far was delivered; more ciphertext is needed.
         case wantMore
         /// The peer sent close_notify: no more plaintext will come.
@@ -26,13 +26,13 @@ final class TLSConnection {
     private let networkIn: OpaquePointer
     /// Ciphertext produced by OpenSSL, to be sent to the network.
     private let networkOut: OpaquePointer
-    private(set) var isHandshakeComplete = false
+    package private(set) var isHandshakeComplete = false
     private var sentCloseNotify = false
 
     /// A connection from `context`: the server side accepts, the client side connects, sending `serverName` as SNI
     /// unless it is an IP literal (RFC 6066 allows only host names there). With `expectedHostName`, a client accepts
     /// only a certificate for that name or IP address (when its context verifies certificates at all).
-    init(
+    package init(
         context: TLSContext, isServer: Bool = true, serverName: String? = nil, expectedHostName: String? = nil
     ) throws(TLSError) {
         ERR_clear_error()
@@ -73,7 +73,7 @@ final class TLSConnection {
     }
 
     /// Hands ciphertext received from the network to OpenSSL.
-    func receiveFromNetwork(_ bytes: UnsafeRawBufferPointer) {
+    package func receiveFromNetwork(_ bytes: UnsafeRawBufferPointer) {
         guard let base = bytes.baseAddress, !bytes.isEmpty else { return }
         var offset = 0
         while offset < bytes.count {
@@ -84,7 +84,7 @@ final class TLSConnection {
     }
 
     /// Advances the handshake; `true` once it is complete. Output to send may be waiting in `takeNetworkOutput()`.
-    func handshake() throws(TLSError) -> Bool {
+    package func handshake() throws(TLSError) -> Bool {
         if isHandshakeComplete { return true }
         ERR_clear_error()
         let result = SSL_do_handshake(ssl)
@@ -101,7 +101,7 @@ final class TLSConnection {
     }
 
     /// Decrypts everything available, handing each plaintext piece to `deliver` (valid only during the call).
-    func readPlaintext(
+    package func readPlaintext(
         into buffer: UnsafeMutableRawBufferPointer,
         _ deliver: (UnsafeRawBufferPointer) throws -> Void
     ) throws -> ReadStatus {
@@ -125,7 +125,7 @@ final class TLSConnection {
 
     /// Encrypts `bytes` and hands the records to `output`, read through `scratch`: each piece is valid only during
     /// the call.
-    func writePlaintext(
+    package func writePlaintext(
         _ bytes: UnsafeRawBufferPointer, scratch: UnsafeMutableRawBufferPointer,
         output: (UnsafeRawBufferPointer) -> Void
     ) throws(TLSError) {
@@ -151,7 +151,7 @@ final class TLSConnection {
     }
 
     /// Queues close_notify (once); send what `takeNetworkOutput()` returns afterwards.
-    func shutdown() {
+    package func shutdown() {
         guard isHandshakeComplete, !sentCloseNotify else { return }
         sentCloseNotify = true
         ERR_clear_error()
@@ -160,7 +160,7 @@ final class TLSConnection {
     }
 
     /// Ciphertext OpenSSL produced that must go to the network, or `nil` if there is none.
-    func takeNetworkOutput() -> [UInt8]? {
+    package func takeNetworkOutput() -> [UInt8]? {
         let pending = COpenSSL_BIO_pending(networkOut)
         guard pending > 0 else { return nil }
         return [UInt8](unsafeUninitializedCapacity: pending) { buffer, count in
@@ -191,19 +191,19 @@ final class TLSConnection {
 
     /// Why the peer's certificate was rejected (OpenSSL's reason, e.g. `self-signed certificate`), or `nil` if it
     /// was not (verification off, or passed, or not reached yet).
-    var certificateRejection: String? {
+    package var certificateRejection: String? {
         let result = SSL_get_verify_result(ssl)
         guard result != X509_V_OK else { return nil }
         return String(cString: X509_verify_cert_error_string(result))
     }
 
     /// The negotiated protocol version, e.g. `TLSv1.3`.
-    var protocolVersion: String {
+    package var protocolVersion: String {
         String(cString: SSL_get_version(ssl))
     }
 
     /// The negotiated cipher suite name.
-    var cipherName: String {
+    package var cipherName: String {
         guard let cipher = SSL_get_current_cipher(ssl) else { return "" }
         return String(cString: SSL_CIPHER_get_name(cipher))
     }

@@ -8,7 +8,7 @@ internal import COpenSSL
 /// One OpenSSL `SSL_CTX`: protocol versions, ciphers, ALPN and (for a server) the certificate and key.
 ///
 /// Set up once in `init` and only read afterwards; every `TLSConnection` is created from it.
-final class TLSContext: @unchecked Sendable {  // The SSL_CTX is configured in init and never mutated; OpenSSL allows SSL_new from any thread.
+package final class TLSContext: @unchecked Sendable {  // The SSL_CTX is configured in init and never mutated; OpenSSL allows SSL_new from any thread.
     let context: OpaquePointer
 
     /// TLS 1.2 ECDHE suites with AEAD ciphers only; TLS 1.3 keeps OpenSSL's defaults (all AEAD).
@@ -79,7 +79,7 @@ final class TLSContext: @unchecked Sendable {  // The SSL_CTX is configured in i
     /// A client context that verifies the server's certificate as `options` say: against a PEM file of trusted
     /// certificates, against the system's trust store, or not at all. The server's name is checked per connection
     /// (`TLSConnection`'s `expectedHostName`).
-    convenience init(client options: ClientTLSOptions, alpn: [String] = []) throws(TLSError) {
+    package convenience init(client options: ClientTLSOptions, alpn: [String] = []) throws(TLSError) {
         try self.init(alpn: alpn)
         guard options.verifiesCertificate else { return }
         SSL_CTX_set_verify(context, SSL_VERIFY_PEER, nil)

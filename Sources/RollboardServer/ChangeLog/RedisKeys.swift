@@ -1,5 +1,6 @@
 import RollboardAnimation
 import RollboardNet
+import RollboardRedis
 
 /// The keys a cluster shares in Redis, the script that appends a change, and how stream entries and the
 /// latest-values hash are read back. Every key carries the prefix as a hash tag (`{rollboard}:…`), so the script's

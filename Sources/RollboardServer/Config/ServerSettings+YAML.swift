@@ -1,4 +1,5 @@
 import RollboardNet
+import RollboardRedis
 import Yams
 
 extension ServerSettings {

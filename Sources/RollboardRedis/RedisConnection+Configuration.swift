@@ -1,3 +1,5 @@
+public import RollboardNet
+
 extension RedisConnection {
     /// Where to connect and how.
     public struct Configuration: Sendable {

@@ -1,4 +1,5 @@
 import Dispatch
+import RollboardNet
 
 #if canImport(Glibc)
     import Glibc
@@ -166,21 +167,11 @@ final class RedisSocket {
 
     /// Writes from `outbound` until it is empty or the socket is full.
     func write(_ outbound: inout OutboundBuffer) -> WriteResult {
-        while !outbound.isEmpty {
-            let written = outbound.write { vectors in
-                var message = msghdr()
-                message.msg_iov = UnsafeMutablePointer(mutating: vectors.baseAddress)
-                message.msg_iovlen = numericCast(vectors.count)
-                return sendmsg(descriptor, &message, Int32(MSG_NOSIGNAL))
-            }
-            if written >= 0 { continue }
-            switch errno {
-            case EINTR: continue
-            case EAGAIN, EWOULDBLOCK: return .wouldBlock
-            case let code: return .failed(Self.errorText(code))
-            }
+        switch outbound.send(to: descriptor) {
+        case nil: .done
+        case EAGAIN?, EWOULDBLOCK?: .wouldBlock
+        case let code?: .failed(Self.errorText(code))
         }
-        return .done
     }
 
     /// Stops both sources and closes the descriptor (now, or once the sources are cancelled). Idempotent.

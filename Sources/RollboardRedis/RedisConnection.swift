@@ -1,4 +1,5 @@
 import Dispatch
+import RollboardNet
 public import Logging
 import Synchronization
 
