@@ -53,7 +53,8 @@ struct PlaylistDriverTests {
                 return text.contains(#""current":0"#) ? "entry 0" : text.contains(#""current":1"#) ? "entry 1" : "?"
             }
             if text.hasPrefix(#"{"type":"hello""#) {
-                return text.contains(#""dashboard":{"id":"demo"}"#) ? "demo" : text.contains(#""id":"second""#) ? "second" : "?"
+                return text.contains(#""dashboard":{"id":"demo"}"#)
+                    ? "demo" : text.contains(#""id":"second""#) ? "second" : "?"
             }
             return nil
         }
@@ -103,7 +104,9 @@ struct PlaylistDriverTests {
         #expect(await eventually { shown(screen).suffix(2) == ["entry 1", "second"] })
     }
 
-    @Test("a wait for a command is answered once the command is applied, or with false when the clock passes its deadline")
+    @Test(
+        "a wait for a command is answered once the command is applied, or with false when the clock passes its deadline"
+    )
     func whenApplied() async {
         let fixture = Fixture(at: Self.t0)
         let answers = Synchronized<[Bool]>([])

@@ -9,7 +9,8 @@ import Testing
 struct PlaylistStateMachineTests {
     static let t0 = 1_700_000_010.0
     static let configuration = PlaylistConfiguration(
-        id: "wall", title: "Lobby", entries: [.init(dashboard: "demo", seconds: 10), .init(dashboard: "second", seconds: 5)],
+        id: "wall", title: "Lobby",
+        entries: [.init(dashboard: "demo", seconds: 10), .init(dashboard: "second", seconds: 5)],
         file: "playlists/wall.yaml")
 
     /// A machine started at `at` with screen 1 joined to the entry showing as session 11.
@@ -21,7 +22,8 @@ struct PlaylistStateMachineTests {
         return machine
     }
 
-    private func command(_ action: StoredPlaylistCommand.Action, seq: UInt64, at time: Double) -> StoredPlaylistCommand {
+    private func command(_ action: StoredPlaylistCommand.Action, seq: UInt64, at time: Double) -> StoredPlaylistCommand
+    {
         StoredPlaylistCommand(id: "wall", action: action, seq: seq, updatedAt: time)
     }
 
@@ -30,13 +32,16 @@ struct PlaylistStateMachineTests {
             + #""current":\#(current),"held":\#(held),"endsIn":\#(endsIn)}"#
     }
 
-    @Test("a screen that connects joins the entry showing, greeted with the playlist's state; the timer is armed for the entry's end")
+    @Test(
+        "a screen that connects joins the entry showing, greeted with the playlist's state; the timer is armed for the entry's end"
+    )
     func connectJoinsTheEntryShowing() {
         var machine = PlaylistStateMachine(configuration: Self.configuration, now: Self.t0 + 12)
         #expect(machine.start(now: Self.t0 + 12) == [.wake(at: Self.t0 + 15)])
-        #expect(machine.connect(1, now: Self.t0 + 12) == [
-            .join(screen: 1, dashboard: "second", greeting: playlistMessage(current: 1, held: false, endsIn: "3"))
-        ])
+        #expect(
+            machine.connect(1, now: Self.t0 + 12) == [
+                .join(screen: 1, dashboard: "second", greeting: playlistMessage(current: 1, held: false, endsIn: "3"))
+            ])
         #expect(machine.session(of: 1) == nil, "no session until the hub took it")
         machine.joined(1, session: 11)
         #expect(machine.session(of: 1) == 11 && machine.screenCount == 1)
@@ -59,17 +64,21 @@ struct PlaylistStateMachineTests {
         #expect(machine.current == (moves ? 1 : 0))
     }
 
-    @Test("a screen joins the next entry once its old hub let it go, greeted with the entry's state; a stale move is dropped")
+    @Test(
+        "a screen joins the next entry once its old hub let it go, greeted with the entry's state; a stale move is dropped"
+    )
     func joinsAfterLeaving() {
         var machine = started()
-        #expect(machine.tick(now: Self.t0 + 10) == [.leave(screen: 1, session: 11, generation: 2), .wake(at: Self.t0 + 15)])
+        #expect(
+            machine.tick(now: Self.t0 + 10) == [.leave(screen: 1, session: 11, generation: 2), .wake(at: Self.t0 + 15)])
         #expect(machine.session(of: 1) == nil, "the screen is between hubs")
         // An operator shows entry 0 before the old hub answered: the screen, on no hub, goes there at once.
         let shown = machine.apply(command(.show(entry: 0), seq: 1, at: Self.t0 + 10.5), now: Self.t0 + 10.5)
-        #expect(shown == [
-            .join(screen: 1, dashboard: "demo", greeting: playlistMessage(current: 0, held: false, endsIn: "10")),
-            .wake(at: Self.t0 + 20.5),
-        ])
+        #expect(
+            shown == [
+                .join(screen: 1, dashboard: "demo", greeting: playlistMessage(current: 0, held: false, endsIn: "10")),
+                .wake(at: Self.t0 + 20.5),
+            ])
         #expect(machine.left(1, generation: 2, now: Self.t0 + 10.6).isEmpty, "the first move was overtaken")
         machine.joined(1, session: 21)
         #expect(machine.session(of: 1) == 21)
@@ -86,33 +95,48 @@ struct PlaylistStateMachineTests {
         }
         machine.joined(1, session: 12)  // wherever the boundary took it
         let held = machine.apply(command(.hold, seq: 1, at: Self.t0 + seconds), now: Self.t0 + seconds + 0.1)
-        #expect(held == [
-            .send(text: playlistMessage(current: entry, held: true, endsIn: "null"), screen: 1, session: 12),
-            .wake(at: nil),
-        ])
+        #expect(
+            held == [
+                .send(text: playlistMessage(current: entry, held: true, endsIn: "null"), screen: 1, session: 12),
+                .wake(at: nil),
+            ])
         #expect(machine.tick(now: Self.t0 + 100) == [.wake(at: nil)], "held: no boundary")
         #expect(machine.current == entry && machine.isHeld)
         let resumed = machine.apply(command(.resume, seq: 2, at: Self.t0 + 100), now: Self.t0 + 100)
         let seconds = Self.configuration.entries[entry].seconds
-        #expect(resumed == [
-            .send(text: playlistMessage(current: entry, held: false, endsIn: jsonNumber(seconds, places: 3)), screen: 1, session: 12),
-            .wake(at: Self.t0 + 100 + seconds),
-        ])
-        #expect(machine.tick(now: Self.t0 + 100 + seconds) == [
-            .leave(screen: 1, session: 12, generation: generation), .wake(at: Self.t0 + 100 + seconds + (entry == 0 ? 5 : 10)),
-        ])
-        #expect(machine.left(1, generation: generation, now: Self.t0 + 100 + seconds).first.map {
-            if case .join(_, let next, _) = $0 { next != dashboard } else { false }
-        } == true)
+        #expect(
+            resumed == [
+                .send(
+                    text: playlistMessage(current: entry, held: false, endsIn: jsonNumber(seconds, places: 3)),
+                    screen: 1, session: 12),
+                .wake(at: Self.t0 + 100 + seconds),
+            ])
+        #expect(
+            machine.tick(now: Self.t0 + 100 + seconds) == [
+                .leave(screen: 1, session: 12, generation: generation),
+                .wake(at: Self.t0 + 100 + seconds + (entry == 0 ? 5 : 10)),
+            ])
+        #expect(
+            machine.left(1, generation: generation, now: Self.t0 + 100 + seconds).first.map {
+                if case .join(_, let next, _) = $0 { next != dashboard } else { false }
+            } == true)
     }
 
-    @Test("showing an entry moves every screen there at once for its full seconds; a command seen before, or an entry the playlist no longer has, moves nobody")
+    @Test(
+        "showing an entry moves every screen there at once for its full seconds; a command seen before, or an entry the playlist no longer has, moves nobody"
+    )
     func show() {
         var machine = started()
         let show = command(.show(entry: 1), seq: 1, at: Self.t0 + 2)
-        #expect(machine.apply(show, now: Self.t0 + 2) == [.leave(screen: 1, session: 11, generation: 2), .wake(at: Self.t0 + 7)])
+        #expect(
+            machine.apply(show, now: Self.t0 + 2) == [
+                .leave(screen: 1, session: 11, generation: 2), .wake(at: Self.t0 + 7),
+            ])
         #expect(machine.apply(show, now: Self.t0 + 2.5).isEmpty, "applied already")
-        #expect(machine.apply(command(.show(entry: 7), seq: 2, at: Self.t0 + 3), now: Self.t0 + 3) == [.wake(at: Self.t0 + 7)])
+        #expect(
+            machine.apply(command(.show(entry: 7), seq: 2, at: Self.t0 + 3), now: Self.t0 + 3) == [
+                .wake(at: Self.t0 + 7)
+            ])
         #expect(machine.appliedSeq == 2)
     }
 
@@ -128,21 +152,26 @@ struct PlaylistStateMachineTests {
         var machine = started()
         var actions = machine.waitApplied(seq, waiter: 7, timeout: 2, now: Self.t0)
         if seq > 0 { #expect(actions == [.wake(at: Self.t0 + 2)], "woken at the deadline, before the entry's end") }
-        if let applyAt { actions += machine.apply(command(.hold, seq: seq, at: Self.t0 + applyAt), now: Self.t0 + applyAt) }
+        if let applyAt {
+            actions += machine.apply(command(.hold, seq: seq, at: Self.t0 + applyAt), now: Self.t0 + applyAt)
+        }
         actions += machine.tick(now: Self.t0 + tickAt)
         let answered = actions.compactMap { if case .answer(7, let applied) = $0 { applied } else { nil } }
         #expect(answered == answers)
     }
 
-    @Test("a screen that goes away is forgotten with its session; closing the playlist closes every screen and stops the rotation")
+    @Test(
+        "a screen that goes away is forgotten with its session; closing the playlist closes every screen and stops the rotation"
+    )
     func disconnectAndClose() {
         var machine = started()
         _ = machine.connect(2, now: Self.t0)
         #expect(machine.disconnect(1) == [.forget(screen: 1, session: 11)])
         #expect(machine.disconnect(1).isEmpty)
-        #expect(machine.closeAll(code: .unknownDashboard, reason: "playlist removed") == [
-            .close(screen: 2, session: nil, code: .unknownDashboard, reason: "playlist removed"), .wake(at: nil),
-        ])
+        #expect(
+            machine.closeAll(code: .unknownDashboard, reason: "playlist removed") == [
+                .close(screen: 2, session: nil, code: .unknownDashboard, reason: "playlist removed"), .wake(at: nil),
+            ])
         #expect(machine.screenCount == 0)
     }
 
@@ -153,11 +182,15 @@ struct PlaylistStateMachineTests {
         var changed = Self.configuration
         changed.entries = [.init(dashboard: "second", seconds: 4), .init(dashboard: "demo", seconds: 4)]
         // 1_700_000_012 is 4 (mod 8): the second half of the new 8-second turn, entry 1 (demo) until 1_700_000_016.
-        #expect(machine.reconfigure(changed, now: Self.t0 + 2) == [
-            .leave(screen: 1, session: 11, generation: 2), .wake(at: Self.t0 + 6),
-        ])
+        #expect(
+            machine.reconfigure(changed, now: Self.t0 + 2) == [
+                .leave(screen: 1, session: 11, generation: 2), .wake(at: Self.t0 + 6),
+            ])
         #expect(!machine.isHeld, "a reload starts the rotation again")
-        #expect(machine.left(1, generation: 2, now: Self.t0 + 2).map { if case .join(_, let dashboard, _) = $0 { dashboard } else { "" } } == ["demo"])
+        #expect(
+            machine.left(1, generation: 2, now: Self.t0 + 2).map {
+                if case .join(_, let dashboard, _) = $0 { dashboard } else { "" }
+            } == ["demo"])
     }
 
     @Test(

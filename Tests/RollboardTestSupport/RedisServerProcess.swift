@@ -1,7 +1,7 @@
 public import Foundation
 
 #if canImport(Glibc)
-    public import Glibc
+    import Glibc
 #endif
 
 /// A real `redis-server` for tests, on a free port of 127.0.0.1 (or the addresses given), in a temporary folder of
@@ -49,11 +49,16 @@ public final class RedisServerProcess {
         port = try LoopbackPort.free()
         folder = NSTemporaryDirectory() + "rollboard-redis-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        var all = ["--bind"] + bind + ["--save", "", "--daemonize", "no", "--dir", folder, "--logfile", folder + "/redis.log"]
+        var all =
+            ["--bind"] + bind + [
+                "--save", "", "--daemonize", "no", "--dir", folder, "--logfile", folder + "/redis.log",
+            ]
         all += durable ? ["--appendonly", "yes", "--appendfsync", "always"] : ["--appendonly", "no"]
         if let tls {
             all += ["--port", "0", "--tls-port", "\(port)", "--tls-auth-clients", "no"]
-            all += ["--tls-cert-file", tls.certificate, "--tls-key-file", tls.key, "--tls-ca-cert-file", tls.certificate]
+            all += [
+                "--tls-cert-file", tls.certificate, "--tls-key-file", tls.key, "--tls-ca-cert-file", tls.certificate,
+            ]
         } else {
             all += ["--port", "\(port)"]
         }

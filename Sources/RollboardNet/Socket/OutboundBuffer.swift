@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-package import Glibc
+import Glibc
 #elseif canImport(Darwin)
-package import Darwin
+import Darwin
 #endif
 
 /// The bytes queued for one connection, as the chunks they were handed in, written out with vectored writes.

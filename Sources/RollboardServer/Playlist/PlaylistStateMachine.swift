@@ -85,7 +85,9 @@ struct PlaylistStateMachine {
         guard let screen = screens[id], screen.generation == generation,
             configuration.entries.indices.contains(screen.target)
         else { return [] }
-        return [.join(screen: id, dashboard: configuration.entries[screen.target].dashboard, greeting: message(now: now))]
+        return [
+            .join(screen: id, dashboard: configuration.entries[screen.target].dashboard, greeting: message(now: now))
+        ]
     }
 
     /// Screen `id` joined its dashboard's hub as session `session`.
