@@ -22,7 +22,7 @@ struct ChangeLogContractTests {
 
         /// The backends this machine can run: Redis needs `redis-server` (or `ROLLBOARD_REQUIRE_REDIS=1`, which
         /// makes its absence a failure).
-        static var available: [Backend] { RedisTestServer.shouldRun ? allCases : [.journal] }
+        static var available: [Backend] { RedisServerProcess.shouldRun ? allCases : [.journal] }
     }
 
     /// A backend's durable place (a folder, or a Redis server and key prefix) that logs are opened on, broken and
@@ -30,7 +30,7 @@ struct ChangeLogContractTests {
     final class Fixture {
         let backend: Backend
         let folder = TemporaryDirectory()
-        let redis: RedisTestServer?
+        let redis: RedisServerProcess?
         let faults = StoreFaults()
         let logger: Logger = {
             var logger = Logger(label: "test.contract")
@@ -40,7 +40,7 @@ struct ChangeLogContractTests {
 
         init(_ backend: Backend) throws {
             self.backend = backend
-            redis = backend == .redis ? try RedisTestServer() : nil
+            redis = backend == .redis ? try RedisServerProcess.forChangeLog() : nil
         }
 
         deinit {
@@ -62,7 +62,7 @@ struct ChangeLogContractTests {
         func breakDown() {
             switch backend {
             case .journal: faults.inject(.append, errno: ENOSPC, times: 1_000_000)
-            case .redis: redis!.stop()
+            case .redis: redis!.kill()
             }
         }
 

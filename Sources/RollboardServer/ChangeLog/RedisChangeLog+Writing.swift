@@ -2,6 +2,7 @@ import Dispatch
 public import Logging
 import RollboardAnimation
 import RollboardNet
+import RollboardRedis
 import Synchronization
 
 #if canImport(Glibc)
