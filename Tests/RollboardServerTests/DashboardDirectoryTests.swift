@@ -35,6 +35,36 @@ struct DashboardDirectoryTests {
         return Fixture(directory: directory, store: store, api: api, folder: folder)
     }
 
+    @Test(
+        "an announcement a node applies late shows for what is left of its seconds on the directory's wall clock",
+        arguments: [(0.0, "20"), (15.0, "5"), (19.5, "0.5"), (20.0, nil), (45.0, nil)])
+    func announcementSecondsLeft(appliedAfter seconds: Double, shown: String?) async throws {
+        let configuration = try RollboardConfiguration.load(directory: Self.repositoryRoot + "/config")
+        let folder = NSTemporaryDirectory() + "rollboard-directory-\(UUID().uuidString)"
+        let committedAt = 1_700_000_000.0
+        let wall = ManualClock(at: committedAt + seconds)
+        let store = try MetricStore(directory: folder, logger: Logger(label: "test"), clock: { committedAt })
+        defer { store.close(); try? FileManager.default.removeItem(atPath: folder) }
+        let directory = try DashboardDirectory(
+            configuration: configuration, store: store, metrics: ServerMetrics(), logger: Logger(label: "test"),
+            clock: .monotonic(), wall: wall.clock)
+        let sink = RecordingSink()
+        _ = try #require(directory.hub("demo")).connect(sink, fps: nil)
+        #expect(await eventually { !sink.messages.isEmpty })
+        let done = DispatchSemaphore(value: 0)
+        store.commandScreens(.announceEverywhere(text: "Fire drill", seconds: 20)) { _ in done.signal() }
+        done.wait()
+        let expected = shown.map { #"{"type":"announce","text":"Fire drill","seconds":\#($0)}"# }
+        if let expected {
+            #expect(await eventually { sink.messages.contains(expected) }, "\(sink.messages.dropFirst())")
+        } else {
+            // A reload committed after it arrives after it: by then a spent announcement would have shown.
+            store.commandScreens(.reloadDashboard("demo")) { _ in }
+            #expect(await eventually { sink.messages.contains { $0.contains(#""type":"reload""#) } })
+            #expect(!sink.messages.contains { $0.contains("announce") }, "a spent announcement is not shown")
+        }
+    }
+
     @Test("a new screen's hello shows the stored values and every tile of the demo dashboard")
     func helloShowsStoredValues() async throws {
         let fixture = try makeFixture(seed: [MetricUpdate(id: "revenue", value: 1234.5)])

@@ -30,6 +30,8 @@ public final class DashboardDirectory: Sendable {
     private let metrics: ServerMetrics
     private let logger: Logger
     private let clock: FrameClock
+    /// Seconds since 1970, for the playlists and for what is left of an announcement a node applies late.
+    private let wall: FrameClock
     /// The screens connected to any of the hubs.
     let screens = ScreenRegistry()
 
@@ -50,12 +52,14 @@ public final class DashboardDirectory: Sendable {
         store: any ChangeLog,
         metrics: ServerMetrics,
         logger: Logger,
-        clock: FrameClock
+        clock: FrameClock,
+        wall: FrameClock = .wall()
     ) throws {
         self.store = store
         self.metrics = metrics
         self.logger = logger
         self.clock = clock
+        self.wall = wall
         self.state = Mutex(State(configuration: configuration))
         var hubs: [String: DashboardHub] = [:]
         for dashboard in configuration.dashboards {
@@ -117,13 +121,13 @@ public final class DashboardDirectory: Sendable {
     private func apply(_ command: StoredScreenCommand) {
         switch command.action {
         case .announce(let dashboard, let text, _):
-            guard let seconds = command.secondsLeft(at: wallClock()) else { return }
+            guard let seconds = command.secondsLeft(at: wall.now()) else { return }
             hub(dashboard)?.announce(text, seconds: seconds)
         case .announceEverywhere(let text, _):
-            guard let seconds = command.secondsLeft(at: wallClock()) else { return }
+            guard let seconds = command.secondsLeft(at: wall.now()) else { return }
             for hub in state.withLock({ Array($0.hubs.values) }) { hub.announce(text, seconds: seconds) }
         case .announcePlaylist(let playlist, let text, _):
-            guard let seconds = command.secondsLeft(at: wallClock()) else { return }
+            guard let seconds = command.secondsLeft(at: wall.now()) else { return }
             self.playlist(playlist)?.announce(text, seconds: seconds)
         case .reloadDashboard(let dashboard):
             hub(dashboard)?.reload()
@@ -170,7 +174,8 @@ public final class DashboardDirectory: Sendable {
     /// A playlist's hub, brought in step with the operator commands the change log keeps for it (a hold made before
     /// this node started is still a hold).
     private func makePlaylist(_ playlist: PlaylistConfiguration) -> PlaylistHub {
-        let hub = PlaylistHub(configuration: playlist, hubs: { [weak self] id in self?.hub(id) }, registry: screens)
+        let hub = PlaylistHub(
+            configuration: playlist, hubs: { [weak self] id in self?.hub(id) }, registry: screens, clock: wall)
         for command in store.snapshot.playlistCommands(playlist.id) { hub.apply(command) }
         return hub
     }
