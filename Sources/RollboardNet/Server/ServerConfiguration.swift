@@ -48,7 +48,7 @@ public struct ServerConfiguration: Sendable {
 
     public init(
         host: String = "::",
-        port: Int = 8443,
+        port: Int,
         backlog: Int = 1024,
         tls: TLSConfiguration? = nil,
         http: HTTPParserLimits = HTTPParserLimits(),
