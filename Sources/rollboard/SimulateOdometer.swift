@@ -35,11 +35,9 @@ struct SimulateOdometer: ParsableCommand {
     @Option(name: .customLong("then"), parsing: .unconditionalSingleValue, help: ArgumentHelp("Also post VALUE at T seconds (repeatable).", valueName: "T:VALUE"))
     var posts: [String] = []
 
-    @Option(help: "Frames per second.")
-    var fps: Double = 30
+    @OptionGroup var rate: SimulateRate
 
     func run() throws {
-        try SimulateOutput.validate(fps: fps)
         if columns != nil && maxColumns != nil {
             throw ValidationError("use either --columns or --max-columns, not both")
         }
@@ -51,7 +49,7 @@ struct SimulateOdometer: ParsableCommand {
         var queue = try AnimationQueue(odometer, value: from, at: 0, maxLag: maxLag ?? maxDuration.map { 2 * $0 })
         try queue.enqueue(to, at: 0, interval: interval)
         try SimulateOutput.frames(
-            fps: fps,
+            fps: rate.fps,
             posts: changes.map(\.time),
             post: { (index: Int) throws(AnimationError) in try queue.enqueue(changes[index].value, at: changes[index].time) },
             restTime: { queue.restTime },

@@ -1,0 +1,56 @@
+import RollboardAnimation
+
+/// A number tile as one screen sees it, odometer or counter: its queue of changes to the metric's value, with the
+/// tile's status and change arrow when it has a goal, thresholds or an arrow. What a frame shows is the animator's
+/// (``NumberTileAnimator``).
+struct NumberTile<Animator: NumberTileAnimator>: QueuedTile {
+    let tileID: String
+    private(set) var queue: AnimationQueue<Animator>
+    /// Whether the metric has a value yet; until it has, the state is `null` (the page shows "—"), and the first value
+    /// rolls in from zero.
+    private(set) var hasValue: Bool
+    /// The tile's status and change arrow, if it has a goal, thresholds or an arrow.
+    let indicator: KPIIndicator?
+    /// The indicator's STATE members for the newest value (computed once per change, not per frame).
+    private(set) var indicatorMembers: [TileState.Member] = []
+
+    /// - Parameters:
+    ///   - maxLag: how far the screen may fall behind the newest value, in seconds (`nil`: only the backlog bounds it).
+    ///   - previous: the value before `value`, as the store's history has it: what `delta: previous` compares with
+    ///     after a restart or a reload.
+    init(
+        tileID: String, configuration: Animator.Configuration, value: Double?, backlog: Int, maxLag: Double? = nil,
+        policy: QueuePolicy = .fifo, indicator: KPIIndicator? = nil, previous: Double? = nil, at time: Double
+    ) throws {
+        self.tileID = tileID
+        hasValue = value != nil
+        self.indicator = indicator
+        queue = try AnimationQueue(
+            Animator(configuration: configuration), value: value ?? 0, at: time, backlog: backlog, maxLag: maxLag,
+            policy: policy)
+        if let indicator, value != nil {
+            indicatorMembers = indicator.members(target: newestTarget, previous: previous)
+        }
+    }
+
+    mutating func apply(_ change: TileChange, at time: Double) throws {
+        guard case .value(let value, let interval, let animated, let policy) = change else { return }
+        let previous = hasValue ? newestTarget : nil
+        try queue.enqueue(value, at: time, interval: interval, animated: animated, policy: policy)
+        hasValue = true
+        if let indicator { indicatorMembers = indicator.members(target: newestTarget, previous: previous) }
+    }
+
+    /// The value the last queued change heads for.
+    private var newestTarget: Double { queue.animator.target(of: queue.target) }
+
+    func state(at time: Double) -> TileState? {
+        guard hasValue else { return nil }
+        return queue.animator.tileState(queue.state(at: time), then: behindMembers(at: time) + indicatorMembers)
+    }
+}
+
+/// An odometer tile: rolling digit columns.
+typealias OdometerTile = NumberTile<Odometer>
+/// A counter tile: a number counting to its new value, shown as formatted text.
+typealias CounterTile = NumberTile<Counter>
