@@ -50,6 +50,19 @@ struct ServerSettingsDefaultsTests {
         #expect(read == ServerSettings(), "\(yaml)")
     }
 
+    @Test("the shipped config/server.yaml writes out the defaults, and sets only staleAfter to something else")
+    func shippedFileStatesTheDefaults() throws {
+        let text = try String(
+            contentsOf: Self.repositoryRoot.appendingPathComponent("config/server.yaml"), encoding: .utf8)
+        let problems = ConfigurationProblems()
+        var shipped = ServerSettings(
+            node: try #require(try Yams.compose(yaml: text)), file: "config/server.yaml", problems: problems)
+        #expect(problems.lines.isEmpty, "\(problems.lines)")
+        #expect(shipped.staleAfter == 900)
+        shipped.staleAfter = nil
+        #expect(shipped == ServerSettings())
+    }
+
     @Test("an empty server.yaml gives the defaults, and the limits' frame rates lie in the range a screen may get")
     func emptyFileGivesTheDefaults() throws {
         let problems = ConfigurationProblems()
