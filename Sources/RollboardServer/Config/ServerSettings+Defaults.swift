@@ -1,3 +1,5 @@
+import RollboardNet
+
 extension ServerSettings {
     /// What a setting is when `server.yaml` leaves it out, each written here only: the settings' initial values, the
     /// YAML reader, `rollboard serve --help`, `rollboard push`'s defaults and the tests refer to these, and a test
@@ -14,17 +16,18 @@ extension ServerSettings {
 }
 
 extension ServerSettings.Limits {
-    /// What a limit is when `server.yaml` leaves it out (see ``ServerSettings/Defaults``).
+    /// What a limit is when `server.yaml` leaves it out (see ``ServerSettings/Defaults``); the transport's own limits
+    /// are the transport's defaults (``ServerConfiguration/Defaults``).
     public enum Defaults {
         public static let maxBodyBytes = 65_536
-        public static let maxConnections = 10_000
-        public static let maxConnectionsPerAddress = 256
+        public static let maxConnections = ServerConfiguration.Defaults.maxConnections
+        public static let maxConnectionsPerAddress = ServerConfiguration.Defaults.maxConnectionsPerAddress
         public static let defaultFPS = 30
         public static let maxFPS = 60
         public static let backlog = 8
         public static let slowClientTimeout = 10.0
-        public static let outboundHighWatermark = 262_144
-        public static let outboundLowWatermark = 65_536
+        public static let outboundHighWatermark = ServerConfiguration.Defaults.outboundHighWatermark
+        public static let outboundLowWatermark = ServerConfiguration.Defaults.outboundLowWatermark
         public static let producerRequestsPerSecond = 0.0
         public static let maxBatchUpdates = 1_000
         public static let maxClientMessageBytes = 4_096
