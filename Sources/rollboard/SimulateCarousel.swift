@@ -12,10 +12,10 @@ struct SimulateCarousel: ParsableCommand {
     var slides: Int
 
     @Option(help: "Seconds between advances.")
-    var interval: Double = 2
+    var interval = CarouselConfiguration.defaultInterval
 
     @Option(help: "Seconds a slide transition takes.")
-    var transition: Double = 0.3
+    var transition = CarouselConfiguration.defaultTransition
 
     @Option(help: "How many seconds to simulate.")
     var seconds: Double = 10

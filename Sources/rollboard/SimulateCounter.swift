@@ -16,7 +16,7 @@ struct SimulateCounter: ParsableCommand {
     var to: Double
 
     @Option(help: "Seconds the count takes (at least 0.3).")
-    var duration: Double = 2
+    var duration = CounterConfiguration.defaultDuration
 
     @Option(help: "easeInOut, easeIn, easeOut or linear.")
     var easing: String = CounterEasing.easeInOut.rawValue

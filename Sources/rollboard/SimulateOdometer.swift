@@ -26,7 +26,7 @@ struct SimulateOdometer: ParsableCommand {
     @Option(help: "A fixed number of columns, 1…15.")
     var columns: Int?
 
-    @Option(name: .customLong("max-columns"), help: "Columns grow on the left up to this many, 1…15 (default 8).")
+    @Option(name: .customLong("max-columns"), help: "Columns grow on the left up to this many, 1…15 (default \(OdometerConfiguration.defaultMaximumColumns)).")
     var maxColumns: Int?
 
     @Option(help: "Fixed decimal places, 0…6.")
@@ -41,7 +41,7 @@ struct SimulateOdometer: ParsableCommand {
         if columns != nil && maxColumns != nil {
             throw ValidationError("use either --columns or --max-columns, not both")
         }
-        let layout: OdometerConfiguration.Columns = columns.map { .fixed($0) } ?? .growing(maximum: maxColumns ?? 8)
+        let layout: OdometerConfiguration.Columns = columns.map { .fixed($0) } ?? .growing(maximum: maxColumns ?? OdometerConfiguration.defaultMaximumColumns)
         let odometer = try Odometer(
             configuration: OdometerConfiguration(columns: layout, decimals: decimals, maxDuration: maxDuration))
         let changes = try posts.map(Self.parsePost).enumerated().sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }.map(\.element)

@@ -19,7 +19,7 @@ struct SimulateWheel: ParsableCommand {
     var to: Double
 
     @Option(help: "Seconds a move takes.")
-    var duration: Double = 0.5
+    var duration = Wheel.defaultDuration
 
     @OptionGroup var rate: SimulateRate
 

@@ -1,3 +1,5 @@
+import RollboardAnimation
+
 extension CarouselOptions {
     init?(reader: YAMLMappingReader) {
         guard let nodes = reader.requireNonEmpty("slides", listing: "slide", reader.sequence) else { return nil }
@@ -26,7 +28,7 @@ extension CarouselOptions {
         }
         let interval = reader.double("interval", in: 0.5...3_600)
         if reader.node("interval") != nil && interval == nil { return nil }
-        self.init(slides: slides, interval: interval ?? 2)
+        self.init(slides: slides, interval: interval ?? CarouselConfiguration.defaultInterval)
         for key in ["dotColor", "activeDotColor"] {
             guard let color = reader.string(key) else { continue }
             guard Self.isColor(color) else {

@@ -1,3 +1,5 @@
+import RollboardAnimation
+
 extension WheelOptions {
     init?(reader: YAMLMappingReader) {
         guard let contents = reader.requireNonEmpty("contents", listing: "string", reader.strings) else { return nil }
@@ -21,6 +23,6 @@ extension WheelOptions {
         } else if reader.node("colors") != nil {
             return nil
         }
-        self.init(contents: contents, duration: duration ?? 0.5, colors: colors)
+        self.init(contents: contents, duration: duration ?? Wheel.defaultDuration, colors: colors)
     }
 }
