@@ -4,9 +4,10 @@ import Yams
 
 @testable import RollboardServer
 
-/// The defaults are written once, in `ServerSettings.Defaults`; these tests hold what restates them to that one place.
-@Suite("Server settings defaults")
-struct ServerSettingsDefaultsTests {
+/// The defaults are written once (`ServerSettings.Defaults`, the tiles' in RollboardAnimation); these tests hold what
+/// restates them, docs/configuration.md and the shipped server.yaml, to that one place.
+@Suite("Defaults written once")
+struct DefaultsTests {
     static let repositoryRoot = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
@@ -61,6 +62,49 @@ struct ServerSettingsDefaultsTests {
         #expect(shipped.staleAfter == 900)
         shipped.staleAfter = nil
         #expect(shipped == ServerSettings())
+    }
+
+    /// The rows of the table under the docs/configuration.md heading that starts with `heading`, as (key, default),
+    /// for the rows whose default is one value in backticks.
+    static func documentedTileDefaults(under heading: String) throws -> [(key: String, value: String)] {
+        let text = try String(
+            contentsOf: repositoryRoot.appendingPathComponent("docs/configuration.md"), encoding: .utf8)
+        let section = text.components(separatedBy: "\n### " + heading)[1].components(separatedBy: "\n#")[0]
+        return section.split(separator: "\n").compactMap { line in
+            let cells = line.split(separator: "|", omittingEmptySubsequences: false)
+                .map { $0.trimmingCharacters(in: .whitespaces) }
+            guard cells.count >= 4, cells[1].hasPrefix("`"), !cells[1].contains(","), cells[2].count > 2,
+                cells[2].hasPrefix("`"), cells[2].hasSuffix("`"), cells[2].dropFirst().dropLast().allSatisfy({ $0 != "`" })
+            else { return nil }
+            return (String(cells[1].dropFirst().dropLast()), String(cells[2].dropFirst().dropLast()))
+        }
+    }
+
+    /// The options of the one tile of a dashboard whose tile has `type`, the `required` lines and `extra` lines.
+    static func tileOptions(type: String, required: [String], extra: [String]) throws -> TileOptions {
+        let lines = ["id: d", "tiles:", "  - id: t", "    type: \(type)"] + (required + extra).map { "    " + $0 }
+        let problems = ConfigurationProblems()
+        let dashboard = DashboardConfiguration(
+            node: try #require(try Yams.compose(yaml: lines.joined(separator: "\n"))), file: "d.yaml", problems: problems)
+        #expect(problems.lines.isEmpty, "\(problems.lines)")
+        return try #require(dashboard?.tiles.first?.options)
+    }
+
+    @Test("docs/configuration.md states each tile type's defaults as the tiles have them", arguments: [
+        ("odometer", "`odometer`", [String]()),
+        ("counter", "`counter`", []),
+        ("wheel", "`wheel`", ["contents: [Up, Down]"]),
+        ("carousel", "`carousel`", ["slides: [{text: hello}]"]),
+    ])
+    func documentedTileDefaultsAreTheDefaults(type: String, heading: String, required: [String]) throws {
+        let rows = try Self.documentedTileDefaults(under: heading)
+        #expect(!rows.isEmpty)
+        let stated = rows.map { key, value in
+            let plain = Double(value) != nil || value == "true" || value == "false"
+            return "\(key): " + (plain ? value : "\"\(value.replacingOccurrences(of: "\"", with: ""))\"")
+        }
+        let documented = try Self.tileOptions(type: type, required: required, extra: stated)
+        #expect(documented == (try Self.tileOptions(type: type, required: required, extra: [])), "\(stated)")
     }
 
     @Test("an empty server.yaml gives the defaults, and the limits' frame rates lie in the range a screen may get")
