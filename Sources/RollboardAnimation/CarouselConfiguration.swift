@@ -7,8 +7,13 @@ public struct CarouselConfiguration: Hashable, Sendable {
     /// Seconds a slide transition takes, ease-in-out; at most ``interval``.
     public var transition: Double
 
+    /// Seconds between advances by default (CustomBanner's): the server's carousel tiles and `simulate carousel` too.
+    public static let defaultInterval = 2.0
+    /// Seconds a transition takes by default.
+    public static let defaultTransition = 0.3
+
     /// Creates a configuration: by default a 2 s interval and a 0.3 s transition.
-    public init(slides: Int, interval: Double = 2, transition: Double = 0.3) {
+    public init(slides: Int, interval: Double = defaultInterval, transition: Double = defaultTransition) {
         self.slides = slides
         self.interval = interval
         self.transition = transition

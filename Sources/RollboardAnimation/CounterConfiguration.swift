@@ -2,6 +2,8 @@
 public struct CounterConfiguration: Hashable, Sendable {
     /// The shortest counting duration in seconds (FlickerNumber's lower bound).
     public static let minimumDuration = 0.3
+    /// Seconds a change takes by default (QCountingLabel's): the server's counter tiles and `simulate counter` too.
+    public static let defaultDuration = 2.0
 
     /// Seconds a change takes unless the change gives its own interval; at least ``minimumDuration``.
     public var duration: Double
@@ -11,7 +13,7 @@ public struct CounterConfiguration: Hashable, Sendable {
     public var format: NumberFormat
 
     /// Creates a configuration: by default 2 s and ease-in-out (QCountingLabel's defaults).
-    public init(duration: Double = 2, easing: CounterEasing = .easeInOut, format: NumberFormat) {
+    public init(duration: Double = defaultDuration, easing: CounterEasing = .easeInOut, format: NumberFormat) {
         self.duration = duration
         self.easing = easing
         self.format = format

@@ -24,9 +24,12 @@ public struct OdometerConfiguration: Hashable, Sendable {
     /// `maxDuration` or a given interval); the article lets each column wait for every start phase below it.
     public static let maximumDelayShare = 0.25
 
+    /// The most columns an odometer grows to by default (`simulate odometer`'s `--max-columns`).
+    public static let defaultMaximumColumns = 8
+
     /// Creates a configuration; see ``validate()`` for the allowed ranges.
     public init(
-        columns: Columns = .growing(maximum: 8), decimals: Int = 0, maxDuration: Double? = nil, compact: Bool = false
+        columns: Columns = .growing(maximum: defaultMaximumColumns), decimals: Int = 0, maxDuration: Double? = nil, compact: Bool = false
     ) {
         self.columns = columns
         self.decimals = decimals

@@ -10,9 +10,12 @@ public struct Wheel: TileAnimator {
     /// Seconds a move takes unless the change gives its own interval.
     public let duration: Double
 
+    /// Seconds a move takes by default: the server's wheel tiles and `simulate wheel` too.
+    public static let defaultDuration = 0.5
+
     /// Creates a wheel; throws ``AnimationError/invalidConfiguration`` for empty contents or a
     /// negative or non-finite duration.
-    public init(contents: [String], duration: Double = 0.5) throws(AnimationError) {
+    public init(contents: [String], duration: Double = defaultDuration) throws(AnimationError) {
         guard !contents.isEmpty else {
             throw AnimationError(.invalidConfiguration, "a wheel needs at least one string")
         }

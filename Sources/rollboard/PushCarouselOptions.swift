@@ -15,16 +15,8 @@ struct PushCarouselOptions: ParsableArguments {
     var page: Int?
 
     func validate() throws {
-        let options = commands.map(\.option)
-        guard id != nil else {
-            if let option = options.first { throw ValidationError("\(option) needs --carousel ID") }
-            return
-        }
-        guard options.count == 1 else {
-            throw ValidationError(
-                "give --carousel one of --next, --prev or --goto PAGE"
-                    + (options.isEmpty ? "" : ", not \(options.joined(separator: " and "))"))
-        }
+        try ValidationError.checkExactlyOne(
+            commands.map(\.option), of: "--next, --prev or --goto PAGE", for: "--carousel", id: id)
     }
 
     /// `POST /api/v1/carousels/{id}` with the command given, or `nil` without `--carousel`.

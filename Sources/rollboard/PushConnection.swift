@@ -1,17 +1,18 @@
 import ArgumentParser
 import Foundation
 import RollboardNet
+import RollboardServer
 
 /// Where `rollboard push` posts and how: the server's URL, the producer token, the certificate to trust.
 struct PushConnection: ParsableArguments {
     @Option(help: "The server's base URL.")
-    var url = "https://localhost:8443"
+    var url = "https://localhost:\(ServerSettings.Defaults.port)"
 
     @Option(help: "The producer token.")
     var token: String?
 
     @Option(help: "The server's data folder, holding the token and the certificate it generated.")
-    var dataDir = ".data"
+    var dataDir = ServerSettings.Defaults.dataDirectory
 
     @Option(help: "A PEM certificate to trust (default: the server's generated certificate in --data-dir when present).")
     var caFile: String?

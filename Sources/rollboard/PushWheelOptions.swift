@@ -16,16 +16,8 @@ struct PushWheelOptions: ParsableArguments {
     var progress: Double?
 
     func validate() throws {
-        let options = targets.map(\.option)
-        guard id != nil else {
-            if let option = options.first { throw ValidationError("\(option) needs --wheel ID") }
-            return
-        }
-        guard options.count == 1 else {
-            throw ValidationError(
-                "give --wheel one of --label, --index or --progress"
-                    + (options.isEmpty ? "" : ", not \(options.joined(separator: " and "))"))
-        }
+        try ValidationError.checkExactlyOne(
+            targets.map(\.option), of: "--label, --index or --progress", for: "--wheel", id: id)
         if let progress, !progress.isFinite {
             throw ValidationError("--progress must be a number from 0 to 1, not \(progress)")
         }

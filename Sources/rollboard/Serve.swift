@@ -19,13 +19,19 @@ struct Serve: ParsableCommand {
     @Option(help: "The configuration folder (server.yaml and dashboards/*.yaml).")
     var config = "config"
 
-    @Option(help: "The data folder for the store, the generated certificate and token (overrides server.yaml).")
+    @Option(help: """
+        The data folder for the store, the generated certificate and token (overrides server.yaml; default \
+        \(ServerSettings.Defaults.dataDirectory)).
+        """)
     var dataDir: String?
 
-    @Option(help: "The address to listen on (overrides server.yaml; \"::\" is every IPv4 and IPv6 address).")
+    @Option(help: """
+        The address to listen on (overrides server.yaml; default \"\(ServerSettings.Defaults.host)\", every IPv4 and \
+        IPv6 address).
+        """)
     var host: String?
 
-    @Option(help: "The port to listen on (overrides server.yaml; default 8443).")
+    @Option(help: "The port to listen on (overrides server.yaml; default \(ServerSettings.Defaults.port)).")
     var port: Int?
 
     @Option(help: "The folder of the page's static files.")
@@ -128,7 +134,7 @@ struct Serve: ParsableCommand {
         }
 
         let scheme = tls == nil ? "http" : "https"
-        let shownHost = settings.host == "::" || settings.host == "0.0.0.0" ? "localhost" : settings.host
+        let shownHost = settings.host == ServerSettings.Defaults.host || settings.host == "0.0.0.0" ? "localhost" : settings.host
         let urlHost = shownHost.contains(":") ? "[\(shownHost)]" : shownHost
         announce("Rollboard is serving \(configuration.dashboards.count) dashboard(s) on \(scheme)://\(urlHost):\(server.localPort)/")
         for dashboard in configuration.dashboards {

@@ -12,25 +12,23 @@ struct SimulateCarousel: ParsableCommand {
     var slides: Int
 
     @Option(help: "Seconds between advances.")
-    var interval: Double = 2
+    var interval = CarouselConfiguration.defaultInterval
 
     @Option(help: "Seconds a slide transition takes.")
-    var transition: Double = 0.3
+    var transition = CarouselConfiguration.defaultTransition
 
     @Option(help: "How many seconds to simulate.")
     var seconds: Double = 10
 
-    @Option(help: "Frames per second.")
-    var fps: Double = 30
+    @OptionGroup var rate: SimulateRate
 
     func run() throws {
-        try SimulateOutput.validate(fps: fps)
         guard seconds.isFinite && seconds >= 0 && seconds <= 86_400 else {
             throw ValidationError("--seconds must be 0…86400, not \(seconds)")
         }
         let carousel = try Carousel(configuration: CarouselConfiguration(slides: slides, interval: interval, transition: transition))
         try SimulateOutput.frames(
-            fps: fps,
+            fps: rate.fps,
             restTime: { seconds },
             line: { time in
                 let state = carousel.state(at: time)

@@ -16,7 +16,7 @@ struct SimulateCounter: ParsableCommand {
     var to: Double
 
     @Option(help: "Seconds the count takes (at least 0.3).")
-    var duration: Double = 2
+    var duration = CounterConfiguration.defaultDuration
 
     @Option(help: "easeInOut, easeIn, easeOut or linear.")
     var easing: String = CounterEasing.easeInOut.rawValue
@@ -33,11 +33,9 @@ struct SimulateCounter: ParsableCommand {
     @Option(parsing: .unconditional, help: "Text after the number.")
     var suffix: String = ""
 
-    @Option(help: "Frames per second.")
-    var fps: Double = 30
+    @OptionGroup var rate: SimulateRate
 
     func run() throws {
-        try SimulateOutput.validate(fps: fps)
         guard let easing = CounterEasing(rawValue: easing) else {
             let names = CounterEasing.allCases.map(\.rawValue).joined(separator: ", ")
             throw ValidationError("--easing must be one of \(names), not \"\(easing)\"")
@@ -47,7 +45,7 @@ struct SimulateCounter: ParsableCommand {
         var queue = try AnimationQueue(counter, value: from, at: 0)
         try queue.enqueue(to, at: 0)
         try SimulateOutput.frames(
-            fps: fps,
+            fps: rate.fps,
             restTime: { queue.restTime },
             line: { time in
                 let state = queue.state(at: time)

@@ -26,7 +26,7 @@ struct SimulateOdometer: ParsableCommand {
     @Option(help: "A fixed number of columns, 1…15.")
     var columns: Int?
 
-    @Option(name: .customLong("max-columns"), help: "Columns grow on the left up to this many, 1…15 (default 8).")
+    @Option(name: .customLong("max-columns"), help: "Columns grow on the left up to this many, 1…15 (default \(OdometerConfiguration.defaultMaximumColumns)).")
     var maxColumns: Int?
 
     @Option(help: "Fixed decimal places, 0…6.")
@@ -35,15 +35,13 @@ struct SimulateOdometer: ParsableCommand {
     @Option(name: .customLong("then"), parsing: .unconditionalSingleValue, help: ArgumentHelp("Also post VALUE at T seconds (repeatable).", valueName: "T:VALUE"))
     var posts: [String] = []
 
-    @Option(help: "Frames per second.")
-    var fps: Double = 30
+    @OptionGroup var rate: SimulateRate
 
     func run() throws {
-        try SimulateOutput.validate(fps: fps)
         if columns != nil && maxColumns != nil {
             throw ValidationError("use either --columns or --max-columns, not both")
         }
-        let layout: OdometerConfiguration.Columns = columns.map { .fixed($0) } ?? .growing(maximum: maxColumns ?? 8)
+        let layout: OdometerConfiguration.Columns = columns.map { .fixed($0) } ?? .growing(maximum: maxColumns ?? OdometerConfiguration.defaultMaximumColumns)
         let odometer = try Odometer(
             configuration: OdometerConfiguration(columns: layout, decimals: decimals, maxDuration: maxDuration))
         let changes = try posts.map(Self.parsePost).enumerated().sorted { ($0.element.time, $0.offset) < ($1.element.time, $1.offset) }.map(\.element)
@@ -51,7 +49,7 @@ struct SimulateOdometer: ParsableCommand {
         var queue = try AnimationQueue(odometer, value: from, at: 0, maxLag: maxLag ?? maxDuration.map { 2 * $0 })
         try queue.enqueue(to, at: 0, interval: interval)
         try SimulateOutput.frames(
-            fps: fps,
+            fps: rate.fps,
             posts: changes.map(\.time),
             post: { (index: Int) throws(AnimationError) in try queue.enqueue(changes[index].value, at: changes[index].time) },
             restTime: { queue.restTime },

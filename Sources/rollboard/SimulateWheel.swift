@@ -19,18 +19,16 @@ struct SimulateWheel: ParsableCommand {
     var to: Double
 
     @Option(help: "Seconds a move takes.")
-    var duration: Double = 0.5
+    var duration = Wheel.defaultDuration
 
-    @Option(help: "Frames per second.")
-    var fps: Double = 30
+    @OptionGroup var rate: SimulateRate
 
     func run() throws {
-        try SimulateOutput.validate(fps: fps)
         let wheel = try Wheel(contents: contents.split(separator: ",", omittingEmptySubsequences: false).map(String.init), duration: duration)
         var queue = try AnimationQueue(wheel, value: wheel.position(forProgress: from), at: 0)
         try queue.enqueue(wheel.position(forProgress: to), at: 0)
         try SimulateOutput.frames(
-            fps: fps,
+            fps: rate.fps,
             restTime: { queue.restTime },
             line: { time in
                 let state = queue.state(at: time)

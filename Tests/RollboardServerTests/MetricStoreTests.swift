@@ -75,7 +75,8 @@ struct MetricStoreTests {
     let folder = TemporaryDirectory()
 
     func open(
-        historyLimit: Int = 100, compactionThreshold: Int = 8 << 20, faults: StoreFaults? = nil
+        historyLimit: Int = ServerSettings.Defaults.historyLength,
+        compactionThreshold: Int = ServerSettings.Defaults.journalCompactionBytes, faults: StoreFaults? = nil
     ) throws -> MetricStore {
         try MetricStore(
             directory: folder.path + "/store", historyLimit: historyLimit, compactionThreshold: compactionThreshold,

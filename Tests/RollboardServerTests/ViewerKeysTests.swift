@@ -46,7 +46,7 @@ struct ViewerKeysTests {
         return condition()
     }
 
-    private func store(compactionThreshold: Int = 8 << 20) throws -> MetricStore {
+    private func store(compactionThreshold: Int = ServerSettings.Defaults.journalCompactionBytes) throws -> MetricStore {
         try MetricStore(directory: folder.path + "/store", compactionThreshold: compactionThreshold, logger: logger)
     }
 
@@ -69,7 +69,7 @@ struct ViewerKeysTests {
         #expect(text.contains(SHA256.hex(secret)))
     }
 
-    @Test("keys survive a restart and a compaction, and a revoked key stays revoked", arguments: [8 << 20, 1])
+    @Test("keys survive a restart and a compaction, and a revoked key stays revoked", arguments: [ServerSettings.Defaults.journalCompactionBytes, 1])
     func durable(compactionThreshold: Int) throws {
         defer { folder.remove() }
         let log = try store(compactionThreshold: compactionThreshold)

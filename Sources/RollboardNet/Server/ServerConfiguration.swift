@@ -48,7 +48,7 @@ public struct ServerConfiguration: Sendable {
 
     public init(
         host: String = "::",
-        port: Int = 8443,
+        port: Int,
         backlog: Int = 1024,
         tls: TLSConfiguration? = nil,
         http: HTTPParserLimits = HTTPParserLimits(),
@@ -58,12 +58,12 @@ public struct ServerConfiguration: Sendable {
         idleTimeout: Duration = .seconds(60),
         tlsHandshakeTimeout: Duration = .seconds(10),
         closeTimeout: Duration = .seconds(5),
-        outboundHighWatermark: Int = 256 * 1024,
-        outboundLowWatermark: Int = 64 * 1024,
+        outboundHighWatermark: Int = Defaults.outboundHighWatermark,
+        outboundLowWatermark: Int = Defaults.outboundLowWatermark,
         maxOutboundBytes: Int = 64 * 1024 * 1024,
         loopCount: Int = 0,
-        maxConnections: Int = 10_000,
-        maxConnectionsPerAddress: Int = 256
+        maxConnections: Int = Defaults.maxConnections,
+        maxConnectionsPerAddress: Int = Defaults.maxConnectionsPerAddress
     ) {
         self.host = host
         self.port = port

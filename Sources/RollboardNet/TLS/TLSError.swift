@@ -1,30 +1,8 @@
 internal import COpenSSL
 
 /// A failure to set up TLS or to speak it with a peer.
-public struct TLSError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// What kind of failure this is; compare against the static members.
-    public struct Code: Hashable, Sendable, CustomStringConvertible {
-        public let description: String
-
-        /// A certificate or key file does not exist.
-        public static let missingFile = Code(description: "missing file")
-        /// A certificate or key file exists but cannot be read.
-        public static let unreadableFile = Code(description: "unreadable file")
-        /// The certificate file holds no usable PEM certificate chain.
-        public static let invalidCertificate = Code(description: "invalid certificate")
-        /// The key file holds no usable PEM private key.
-        public static let invalidPrivateKey = Code(description: "invalid private key")
-        /// The private key does not belong to the leaf certificate.
-        public static let keyMismatch = Code(description: "key does not match certificate")
-        /// OpenSSL refused a context or connection setting.
-        public static let setupFailed = Code(description: "TLS setup failed")
-        /// The peer and the server could not agree, or the peer broke the protocol.
-        public static let handshakeFailed = Code(description: "TLS handshake failed")
-        /// A record could not be decrypted or the stream broke after the handshake.
-        public static let protocolError = Code(description: "TLS protocol error")
-        /// A self-signed certificate could not be generated or written.
-        public static let certificateGenerationFailed = Code(description: "certificate generation failed")
-    }
+public struct TLSError: CodedError {
+    public typealias Code = ErrorCode<TLSError>
 
     public let code: Code
     /// Details for a human: the file involved and OpenSSL's own reason.
@@ -34,8 +12,6 @@ public struct TLSError: Error, Sendable, Equatable, CustomStringConvertible {
         self.code = code
         self.detail = detail
     }
-
-    public var description: String { "\(code): \(detail)" }
 
     /// An error whose detail ends with the reasons on OpenSSL's error queue for this thread (the queue is emptied).
     static func openSSL(_ code: Code, _ detail: String) -> TLSError {
@@ -53,4 +29,25 @@ public struct TLSError: Error, Sendable, Equatable, CustomStringConvertible {
         }
         return reasons
     }
+}
+
+extension ErrorCode where Domain == TLSError {
+    /// A certificate or key file does not exist.
+    public static var missingFile: Self { Self(description: "missing file") }
+    /// A certificate or key file exists but cannot be read.
+    public static var unreadableFile: Self { Self(description: "unreadable file") }
+    /// The certificate file holds no usable PEM certificate chain.
+    public static var invalidCertificate: Self { Self(description: "invalid certificate") }
+    /// The key file holds no usable PEM private key.
+    public static var invalidPrivateKey: Self { Self(description: "invalid private key") }
+    /// The private key does not belong to the leaf certificate.
+    public static var keyMismatch: Self { Self(description: "key does not match certificate") }
+    /// OpenSSL refused a context or connection setting.
+    public static var setupFailed: Self { Self(description: "TLS setup failed") }
+    /// The peer and the server could not agree, or the peer broke the protocol.
+    public static var handshakeFailed: Self { Self(description: "TLS handshake failed") }
+    /// A record could not be decrypted or the stream broke after the handshake.
+    public static var protocolError: Self { Self(description: "TLS protocol error") }
+    /// A self-signed certificate could not be generated or written.
+    public static var certificateGenerationFailed: Self { Self(description: "certificate generation failed") }
 }

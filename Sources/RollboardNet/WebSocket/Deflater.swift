@@ -27,21 +27,14 @@ final class Deflater {
         }
         self.windowBits = max(9, windowBits)
         self.keepsContext = keepsContext
-        stream = .allocate(capacity: 1)
-        stream.initialize(to: z_stream())
-        let status = CZlib_deflateInit2(
-            stream, Int32(level), Z_DEFLATED, -Int32(self.windowBits), Int32(memoryLevel), Z_DEFAULT_STRATEGY)
-        guard status == Z_OK else {
-            stream.deinitialize(count: 1)
-            stream.deallocate()
-            throw ZlibError.from(status)
+        let bits = -Int32(self.windowBits)
+        stream = try ZlibStream.make {
+            CZlib_deflateInit2($0, Int32(level), Z_DEFLATED, bits, Int32(memoryLevel), Z_DEFAULT_STRATEGY)
         }
     }
 
     deinit {
-        deflateEnd(stream)
-        stream.deinitialize(count: 1)
-        stream.deallocate()
+        ZlibStream.free(stream) { deflateEnd($0) }
     }
 
     /// One whole message compressed and flushed with `Z_SYNC_FLUSH`, without the trailing `00 00 ff ff`.

@@ -15,20 +15,11 @@ final class Inflater {
     /// - Parameter windowBits: the largest window the peer compresses with, 8...15.
     init(windowBits: Int) throws(ZlibError) {
         guard (8...15).contains(windowBits) else { throw .invalidParameters }
-        stream = .allocate(capacity: 1)
-        stream.initialize(to: z_stream())
-        let status = CZlib_inflateInit2(stream, -Int32(windowBits))
-        guard status == Z_OK else {
-            stream.deinitialize(count: 1)
-            stream.deallocate()
-            throw ZlibError.from(status)
-        }
+        stream = try ZlibStream.make { CZlib_inflateInit2($0, -Int32(windowBits)) }
     }
 
     deinit {
-        inflateEnd(stream)
-        stream.deinitialize(count: 1)
-        stream.deallocate()
+        ZlibStream.free(stream) { inflateEnd($0) }
     }
 
     /// Inflates part of a message, appending to `output`; throws ``ZlibError/outputLimitExceeded`` as

@@ -26,10 +26,9 @@ public struct AdminTokens: Sendable, Equatable {
         environment: [String: String],
         dataDirectory: String
     ) throws(ProducerTokenError) -> AdminTokens {
-        var tokens = configured
-        if let token = environment[environmentVariable], !token.isEmpty { tokens.append(token) }
-        if !tokens.isEmpty { return AdminTokens(tokens: tokens) }
-        let path = dataDirectory + "/" + generatedTokenFileName
-        return AdminTokens(tokens: [try ProducerTokens.loadOrGenerate(path: path)], generatedTokenPath: path)
+        let (tokens, path) = try ProducerTokens.inForce(
+            configured: configured, environment: environment[environmentVariable], dataDirectory: dataDirectory,
+            fileName: generatedTokenFileName) { $0 }
+        return AdminTokens(tokens: tokens, generatedTokenPath: path)
     }
 }

@@ -1,3 +1,5 @@
+public import RollboardAnimation
+
 /// Options of a `carousel` tile: slides that advance on their own every `interval` seconds.
 public struct CarouselOptions: Sendable, Equatable {
     /// At least one slide.
@@ -10,7 +12,7 @@ public struct CarouselOptions: Sendable, Equatable {
     public var activeDotColor: String?
 
     public init(
-        slides: [CarouselSlide], interval: Double = 2, dotColor: String? = nil, activeDotColor: String? = nil
+        slides: [CarouselSlide], interval: Double = CarouselConfiguration.defaultInterval, dotColor: String? = nil, activeDotColor: String? = nil
     ) {
         self.slides = slides
         self.interval = interval

@@ -1,3 +1,5 @@
+public import RollboardAnimation
+
 /// Options of a `counter` tile: formatted text counting from the old value to the new one.
 public struct CounterOptions: Sendable, Equatable {
     /// A printf-style format: `%d` or `%.Nf` with N from 0 to 6.
@@ -19,7 +21,7 @@ public struct CounterOptions: Sendable, Equatable {
         format: String = "%d",
         grouping: String? = nil,
         easing: Easing = .easeInOut,
-        duration: Double = 2,
+        duration: Double = CounterConfiguration.defaultDuration,
         prefix: String = "",
         suffix: String = ""
     ) {

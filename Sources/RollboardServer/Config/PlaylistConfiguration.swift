@@ -7,11 +7,6 @@ public struct PlaylistConfiguration: Sendable, Equatable {
     public struct Entry: Sendable, Equatable {
         public var dashboard: String
         public var seconds: Double
-
-        public init(dashboard: String, seconds: Double) {
-            self.dashboard = dashboard
-            self.seconds = seconds
-        }
     }
 
     public var id: String
@@ -19,13 +14,6 @@ public struct PlaylistConfiguration: Sendable, Equatable {
     public var entries: [Entry]
     /// The file the playlist came from, as named in error messages.
     public var file: String
-
-    public init(id: String, title: String, entries: [Entry], file: String) {
-        self.id = id
-        self.title = title
-        self.entries = entries
-        self.file = file
-    }
 }
 
 extension PlaylistConfiguration {
@@ -37,9 +25,7 @@ extension PlaylistConfiguration {
         let before = problems.lines.count
         guard let reader = YAMLMappingReader(node, context: file, field: "", problems: problems) else { return nil }
         reader.rejectUnknownKeys(allowed: Self.keys)
-        let stem = String(file.split(separator: "/").last?.split(separator: ".").first ?? "")
-        let id = reader.string("id") ?? stem
-        if !DashboardConfiguration.isValidID(id) { reader.report("id", "\(DashboardConfiguration.idRule), got \"\(id)\"") }
+        let id = reader.id(orNameOf: file)
         let title = reader.string("title") ?? id
         var entries: [Entry] = []
         if reader.require("entries"), let nodes = reader.sequence("entries") {

@@ -28,14 +28,24 @@ public struct ProducerTokens: Sendable, Equatable {
         environment: [String: String],
         dataDirectory: String
     ) throws(ProducerTokenError) -> ProducerTokens {
+        let (tokens, path) = try inForce(
+            configured: configured, environment: environment[environmentVariable], dataDirectory: dataDirectory,
+            fileName: generatedTokenFileName) { ProducerToken(token: $0) }
+        return ProducerTokens(tokens: tokens, generatedTokenPath: path)
+    }
+
+    /// The tokens in force, producers' or admins': `configured`, and the environment's token when it is set and not
+    /// empty (made into a token by `make`); only when that gives none, the one loaded from (or generated into)
+    /// `<dataDirectory>/<fileName>`, whose path comes back with it.
+    static func inForce<Token>(
+        configured: [Token], environment: String?, dataDirectory: String, fileName: String,
+        make: (String) -> Token
+    ) throws(ProducerTokenError) -> (tokens: [Token], generatedTokenPath: String?) {
         var tokens = configured
-        if let token = environment[environmentVariable], !token.isEmpty {
-            tokens.append(ProducerToken(token: token))
-        }
-        if !tokens.isEmpty { return ProducerTokens(tokens: tokens, generatedTokenPath: nil) }
-        let path = dataDirectory + "/" + generatedTokenFileName
-        let token = try loadOrGenerate(path: path)
-        return ProducerTokens(tokens: [ProducerToken(token: token)], generatedTokenPath: path)
+        if let token = environment, !token.isEmpty { tokens.append(make(token)) }
+        if !tokens.isEmpty { return (tokens, nil) }
+        let path = dataDirectory + "/" + fileName
+        return ([make(try loadOrGenerate(path: path))], path)
     }
 
     /// Reads the token stored at `path`, or creates the file (mode 0600, parent folders as needed) with 32 random

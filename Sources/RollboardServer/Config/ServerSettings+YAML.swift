@@ -102,8 +102,8 @@ extension ServerSettings.Limits {
         maxConnections = reader.int("maxConnections", in: 1...1_000_000) ?? maxConnections
         maxConnectionsPerAddress =
             reader.int("maxConnectionsPerAddress", in: 0...1_000_000) ?? maxConnectionsPerAddress
-        defaultFPS = reader.int("defaultFPS", in: 1...60) ?? defaultFPS
-        maxFPS = reader.int("maxFPS", in: 1...60) ?? maxFPS
+        defaultFPS = reader.int("defaultFPS", in: Self.fpsRange) ?? defaultFPS
+        maxFPS = reader.int("maxFPS", in: Self.fpsRange) ?? maxFPS
         if defaultFPS > maxFPS {
             reader.report("defaultFPS", "must not be above maxFPS (\(maxFPS)), got \(defaultFPS)")
         }

@@ -1,13 +1,13 @@
 /// The server settings from `config/server.yaml`; every field has a default, so the file may be absent.
 public struct ServerSettings: Sendable, Equatable {
     /// The address to listen on; `::` listens on every IPv4 and IPv6 address.
-    public var host: String = "::"
+    public var host: String = Defaults.host
     /// The TCP port; `0` picks a free one.
-    public var port: Int = 8443
+    public var port: Int = Defaults.port
     /// The certificate and key files; `nil` means a self-signed pair generated in the data directory on first start.
     public var tls: TLSFiles?
     /// Where the store, the viewer keys, the generated certificate and the generated tokens live.
-    public var dataDirectory: String = ".data"
+    public var dataDirectory: String = Defaults.dataDirectory
     public var limits = Limits()
     /// Values of the `Origin` header allowed to open a WebSocket; empty means the same host as the request.
     public var allowedOrigins: [String] = []
@@ -17,15 +17,15 @@ public struct ServerSettings: Sendable, Equatable {
     /// viewer keys and read everything, and cannot write values.
     public var adminTokens: [String] = []
     /// Who may watch a dashboard that does not say: `public` (anyone who reaches the port) unless set to `key`.
-    public var dashboardAccess: DashboardAccess = .everyone
+    public var dashboardAccess: DashboardAccess = Defaults.dashboardAccess
     /// Seconds without a new value after which a tile shows as stale, unless the tile says otherwise; `nil` = never.
     public var staleAfter: Double?
     /// How many past values the store keeps per metric.
-    public var historyLength: Int = 100
+    public var historyLength: Int = Defaults.historyLength
     /// Journal size in bytes above which the store compacts it into a snapshot.
-    public var journalCompactionBytes: Int = 8 << 20
+    public var journalCompactionBytes: Int = Defaults.journalCompactionBytes
     /// Seconds a graceful shutdown (SIGTERM, SIGINT) may take before the process exits anyway.
-    public var shutdownTimeout: Double = 10
+    public var shutdownTimeout: Double = Defaults.shutdownTimeout
     /// The Redis that several nodes share their changes through; `nil` (the default) keeps them in this node's
     /// journal.
     public var redis: RedisSettings?
@@ -36,45 +36,40 @@ public struct ServerSettings: Sendable, Equatable {
     public struct TLSFiles: Sendable, Equatable {
         public var certificate: String
         public var privateKey: String
-
-        public init(certificate: String, privateKey: String) {
-            self.certificate = certificate
-            self.privateKey = privateKey
-        }
     }
 
     /// Resource limits.
     public struct Limits: Sendable, Equatable {
         /// Largest request body accepted, in bytes.
-        public var maxBodyBytes: Int = 65_536
+        public var maxBodyBytes: Int = Defaults.maxBodyBytes
         /// Most concurrent connections (HTTP and WebSocket together).
-        public var maxConnections: Int = 10_000
+        public var maxConnections: Int = Defaults.maxConnections
         /// Most concurrent connections from one client IP address; `0` = no limit per address.
-        public var maxConnectionsPerAddress: Int = 256
+        public var maxConnectionsPerAddress: Int = Defaults.maxConnectionsPerAddress
         /// Frames per second for a client that does not ask for a rate.
-        public var defaultFPS: Int = 30
+        public var defaultFPS: Int = Defaults.defaultFPS
         /// Highest frame rate a client may ask for.
-        public var maxFPS: Int = 60
+        public var maxFPS: Int = Defaults.maxFPS
         /// Changes a tile's animation queue holds before the overflow collapses into one jump to the newest value.
-        public var backlog: Int = 8
+        public var backlog: Int = Defaults.backlog
         /// Seconds a client may stay over its outbound high watermark before it is closed.
-        public var slowClientTimeout: Double = 10
+        public var slowClientTimeout: Double = Defaults.slowClientTimeout
         /// Buffered outbound bytes above which a client is skipped for a tick.
-        public var outboundHighWatermark: Int = 262_144
+        public var outboundHighWatermark: Int = Defaults.outboundHighWatermark
         /// Buffered outbound bytes below which a skipped client gets frames again.
-        public var outboundLowWatermark: Int = 65_536
+        public var outboundLowWatermark: Int = Defaults.outboundLowWatermark
         /// Write requests per second allowed per producer token (bursts of twice that); `0` = unlimited.
-        public var producerRequestsPerSecond: Double = 0
+        public var producerRequestsPerSecond: Double = Defaults.producerRequestsPerSecond
         /// Most updates in one batch request.
-        public var maxBatchUpdates: Int = 1_000
+        public var maxBatchUpdates: Int = Defaults.maxBatchUpdates
         /// Largest message a screen may send (after decompression); larger ones close it with 1009. Screens send
         /// only small control messages.
-        public var maxClientMessageBytes: Int = 4_096
+        public var maxClientMessageBytes: Int = Defaults.maxClientMessageBytes
         /// Seconds a write waits for the disk to confirm it before the producer gets 503 `commit_timeout`.
-        public var commitTimeout: Double = 10
+        public var commitTimeout: Double = Defaults.commitTimeout
         /// Messages per second a screen may send on average (bursts of three times that); beyond it, or with more
         /// than 16 of its messages waiting for the hub, the screen is closed with 1008.
-        public var clientMessagesPerSecond: Double = 10
+        public var clientMessagesPerSecond: Double = Defaults.clientMessagesPerSecond
 
         public init() {}
     }

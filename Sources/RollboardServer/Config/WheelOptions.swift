@@ -1,3 +1,5 @@
+public import RollboardAnimation
+
 /// Options of a `wheel` tile: a position over a list of strings.
 public struct WheelOptions: Sendable, Equatable {
     /// The labels, in wheel order (at least one).
@@ -8,7 +10,7 @@ public struct WheelOptions: Sendable, Equatable {
     /// colour.
     public var colors: [String: String]?
 
-    public init(contents: [String], duration: Double = 0.5, colors: [String: String]? = nil) {
+    public init(contents: [String], duration: Double = Wheel.defaultDuration, colors: [String: String]? = nil) {
         self.contents = contents
         self.duration = duration
         self.colors = colors

@@ -3,10 +3,4 @@ public struct MetricHistoryEntry: Sendable, Equatable {
     public var value: Double
     public var seq: UInt64
     public var updatedAt: Double
-
-    public init(value: Double, seq: UInt64, updatedAt: Double) {
-        self.value = value
-        self.seq = seq
-        self.updatedAt = updatedAt
-    }
 }

@@ -20,85 +20,75 @@ public enum StoreChange: Sendable, Equatable {
     /// A viewer key created or revoked.
     case viewerKey(StoredViewerKey)
 
+    /// Every kind, listed once: its kind byte in the journal, its part type and its case.
+    static let kinds: [StoreChangeKind] = [
+        StoreChangeKind(
+            batchTag: 1, StoredMetric.self, make: { .metrics($0) },
+            take: { if case .metrics(let parts) = $0 { parts } else { nil } }),
+        StoreChangeKind(
+            tag: 2, StoredWheel.self, make: { .wheel($0) }, take: { if case .wheel(let part) = $0 { part } else { nil } }),
+        StoreChangeKind(
+            tag: 3, StoredText.self, make: { .text($0) }, take: { if case .text(let part) = $0 { part } else { nil } }),
+        StoreChangeKind(
+            tag: 4, StoredSlides.self, make: { .slides($0) },
+            take: { if case .slides(let part) = $0 { part } else { nil } }),
+        StoreChangeKind(
+            tag: 5, StoredCarouselCommand.self, make: { .carousel($0) },
+            take: { if case .carousel(let part) = $0 { part } else { nil } }),
+        StoreChangeKind(
+            tag: 6, StoredPlaylistCommand.self, make: { .playlist($0) },
+            take: { if case .playlist(let part) = $0 { part } else { nil } }),
+        StoreChangeKind(
+            tag: 7, StoredScreenCommand.self, make: { .screens($0) },
+            take: { if case .screens(let part) = $0 { part } else { nil } }),
+        StoreChangeKind(
+            tag: 8, StoredViewerKey.self, make: { .viewerKey($0) },
+            take: { if case .viewerKey(let part) = $0 { part } else { nil } }),
+    ]
+
+    /// This change's kind and its parts, in sequence order.
+    var kindAndParts: (kind: StoreChangeKind, parts: [any StoredChangePart]) {
+        for kind in Self.kinds {
+            if let parts = kind.parts(self) { return (kind, parts) }
+        }
+        preconditionFailure("StoreChange.kinds lacks a case")
+    }
+
     /// The highest sequence number in the change.
     public var lastSeq: UInt64 {
-        switch self {
-        case .metrics(let metrics): metrics.last?.seq ?? 0
-        case .wheel(let wheel): wheel.seq
-        case .text(let text): text.seq
-        case .slides(let slides): slides.seq
-        case .carousel(let command): command.seq
-        case .playlist(let command): command.seq
-        case .screens(let command): command.seq
-        case .viewerKey(let change): change.seq
-        }
+        kindAndParts.parts.last?.seq ?? 0
     }
 
     /// When the change was committed (seconds since 1970).
     var updatedAt: Double {
-        switch self {
-        case .metrics(let metrics): metrics.first?.updatedAt ?? 0
-        case .wheel(let wheel): wheel.updatedAt
-        case .text(let text): text.updatedAt
-        case .slides(let slides): slides.updatedAt
-        case .carousel(let command): command.updatedAt
-        case .playlist(let command): command.updatedAt
-        case .screens(let command): command.updatedAt
-        case .viewerKey(let change): change.updatedAt
-        }
+        kindAndParts.parts.first?.updatedAt ?? 0
     }
 
     /// How many sequence numbers the change takes: one per metric of a batch, else one.
     var sequenceCount: Int {
-        if case .metrics(let metrics) = self { metrics.count } else { 1 }
+        kindAndParts.parts.count
     }
 
     /// This change with `base` added to its sequence numbers (a command numbers its parts from 0; a Redis stream
     /// entry holds them relative to the first number the append script drew).
     func restamped(adding base: UInt64) -> StoreChange {
-        var change = self
-        change.update { seq, _ in seq += base }
-        return change
+        updatingParts { $0.seq += base }
     }
 
     /// This change with every part's commit time set to `time` (seconds since 1970).
     func stamped(at time: Double) -> StoreChange {
-        var change = self
-        change.update { _, updatedAt in updatedAt = time }
-        return change
+        updatingParts { $0.updatedAt = time }
     }
 
-    /// Calls `body` with each part's sequence number and commit time, to change them.
-    private mutating func update(_ body: (inout UInt64, inout Double) -> Void) {
-        switch self {
-        case .metrics(var metrics):
-            for index in metrics.indices {
-                var metric = metrics[index]
-                body(&metric.seq, &metric.updatedAt)
-                metrics[index] = metric
-            }
-            self = .metrics(metrics)
-        case .wheel(var wheel):
-            body(&wheel.seq, &wheel.updatedAt)
-            self = .wheel(wheel)
-        case .text(var text):
-            body(&text.seq, &text.updatedAt)
-            self = .text(text)
-        case .slides(var slides):
-            body(&slides.seq, &slides.updatedAt)
-            self = .slides(slides)
-        case .carousel(var command):
-            body(&command.seq, &command.updatedAt)
-            self = .carousel(command)
-        case .playlist(var command):
-            body(&command.seq, &command.updatedAt)
-            self = .playlist(command)
-        case .screens(var command):
-            body(&command.seq, &command.updatedAt)
-            self = .screens(command)
-        case .viewerKey(var change):
-            body(&change.seq, &change.updatedAt)
-            self = .viewerKey(change)
+    /// This change with `body` applied to each part's sequence number and commit time.
+    private func updatingParts(_ body: (inout any StoredChangePart) -> Void) -> StoreChange {
+        let (kind, parts) = kindAndParts
+        let updated = parts.map { part in
+            var part = part
+            body(&part)
+            return part
         }
+        guard let change = kind.change(updated) else { preconditionFailure("a kind's parts make its change") }
+        return change
     }
 }

@@ -123,27 +123,14 @@ struct StoreModel: Equatable, Sendable {
                 writer.write(entry.updatedAt)
             }
         }
-        writer.write(UInt32(wheels.count))
-        for (_, wheel) in wheels.sorted(by: { $0.key < $1.key }) {
-            wheel.encode(into: &writer)
-        }
-        writer.write(UInt32(texts.count))
-        for (_, text) in texts.sorted(by: { $0.key < $1.key }) {
-            text.encode(into: &writer)
-        }
-        writer.write(UInt32(slides.count))
-        for (_, stored) in slides.sorted(by: { $0.key < $1.key }) {
-            stored.encode(into: &writer)
-        }
+        writer.write(parts: wheels.sorted { $0.key < $1.key }.map(\.value))
+        writer.write(parts: texts.sorted { $0.key < $1.key }.map(\.value))
+        writer.write(parts: slides.sorted { $0.key < $1.key }.map(\.value))
         writer.write(UInt32(playlists.count))
         for (_, commands) in playlists.sorted(by: { $0.key < $1.key }) {
-            writer.write(UInt32(commands.count))
-            for command in commands { command.encode(into: &writer) }
+            writer.write(parts: commands)
         }
-        writer.write(UInt32(viewerKeys.count))
-        for (_, change) in viewerKeys.sorted(by: { $0.key < $1.key }) {
-            change.encode(into: &writer)
-        }
+        writer.write(parts: viewerKeys.sorted { $0.key < $1.key }.map(\.value))
         return writer.bytes
     }
 
@@ -172,42 +159,24 @@ struct StoreModel: Equatable, Sendable {
             )
             metrics[id] = Metric(current: current, history: history)
         }
-        guard let wheelCount = reader.read(UInt32.self) else { return nil }
-        for _ in 0..<wheelCount {
-            guard let wheel = StoredWheel(reader: &reader) else { return nil }
-            wheels[wheel.id] = wheel
-        }
+        guard let wheels = reader.readParts(StoredWheel.self) else { return nil }
+        for wheel in wheels { self.wheels[wheel.id] = wheel }
         if reader.isAtEnd { return }
-        guard let textCount = reader.read(UInt32.self) else { return nil }
-        for _ in 0..<textCount {
-            guard let text = StoredText(reader: &reader) else { return nil }
-            texts[text.id] = text
-        }
-        guard let slidesCount = reader.read(UInt32.self) else { return nil }
-        for _ in 0..<slidesCount {
-            guard let stored = StoredSlides(reader: &reader) else { return nil }
-            slides[stored.id] = stored
-        }
+        guard let texts = reader.readParts(StoredText.self), let slides = reader.readParts(StoredSlides.self)
+        else { return nil }
+        for text in texts { self.texts[text.id] = text }
+        for stored in slides { self.slides[stored.id] = stored }
         if reader.isAtEnd { return }
         guard let playlistCount = reader.read(UInt32.self) else { return nil }
         for _ in 0..<playlistCount {
-            guard let count = reader.read(UInt32.self), count > 0, count <= Self.playlistCommandLimit
+            guard let commands = reader.readParts(StoredPlaylistCommand.self, counts: 1...UInt32(Self.playlistCommandLimit)),
+                commands.allSatisfy({ $0.id == commands[0].id })
             else { return nil }
-            var commands: [StoredPlaylistCommand] = []
-            for _ in 0..<count {
-                guard let command = StoredPlaylistCommand(reader: &reader),
-                    command.id == commands.first?.id ?? command.id
-                else { return nil }
-                commands.append(command)
-            }
             playlists[commands[0].id] = commands
         }
         if reader.isAtEnd { return }
-        guard let keyCount = reader.read(UInt32.self) else { return nil }
-        for _ in 0..<keyCount {
-            guard let change = StoredViewerKey(reader: &reader) else { return nil }
-            viewerKeys[change.keyID] = change
-        }
+        guard let keys = reader.readParts(StoredViewerKey.self) else { return nil }
+        for change in keys { viewerKeys[change.keyID] = change }
         guard reader.isAtEnd else { return nil }
     }
 }

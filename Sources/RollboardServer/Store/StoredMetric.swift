@@ -1,7 +1,7 @@
 public import RollboardAnimation
 
 /// A metric's latest durable value with its place in the store's sequence.
-public struct StoredMetric: Sendable, Equatable {
+public struct StoredMetric: StoredChangePart {
     public var id: String
     public var value: Double
     /// Position in the store's global sequence (every committed change gets the next number).
@@ -10,26 +10,34 @@ public struct StoredMetric: Sendable, Equatable {
     public var updatedAt: Double
     /// The animation hints the producer gave with this value.
     public var interval: Double?
-    public var animated: Bool
+    public var animated: Bool = true
     /// The queue policy the producer gave with this value: a hint for the screens that see it arrive, not kept in the
     /// journal.
-    public var policy: QueuePolicy?
-
-    public init(
-        id: String, value: Double, seq: UInt64, updatedAt: Double, interval: Double? = nil, animated: Bool = true,
-        policy: QueuePolicy? = nil
-    ) {
-        self.id = id
-        self.value = value
-        self.seq = seq
-        self.updatedAt = updatedAt
-        self.interval = interval
-        self.animated = animated
-        self.policy = policy
-    }
+    public var policy: QueuePolicy? = nil
 
     /// This value as an entry of the metric's history.
     public var historyEntry: MetricHistoryEntry {
         MetricHistoryEntry(value: value, seq: seq, updatedAt: updatedAt)
+    }
+}
+
+extension StoredMetric {
+    /// `seq: UInt64 | id | value: Float64 | updatedAt: Float64 | interval: Float64 (NaN = none) | animated: UInt8`;
+    /// the policy is not written.
+    func encode(into writer: inout BinaryWriter) {
+        writer.write(seq)
+        writer.write(id)
+        writer.write(value)
+        writer.write(updatedAt)
+        writer.write(optional: interval)
+        writer.write(UInt8(animated ? 1 : 0))
+    }
+
+    init?(reader: inout BinaryReader) {
+        guard let seq = reader.read(UInt64.self), let id = reader.readString(), let value = reader.readDouble(),
+            let updatedAt = reader.readDouble(), let interval = reader.readOptionalDouble(),
+            let animated = reader.read(UInt8.self)
+        else { return nil }
+        self.init(id: id, value: value, seq: seq, updatedAt: updatedAt, interval: interval, animated: animated != 0)
     }
 }

@@ -1,6 +1,6 @@
 /// An operator's committed command to a playlist: an event in the change log's sequence, applied by every node at the
 /// moment it was committed, so every node's screens hold, resume or switch together.
-public struct StoredPlaylistCommand: Sendable, Equatable {
+public struct StoredPlaylistCommand: StoredIndexedCommand {
     public enum Action: Sendable, Equatable {
         /// Stop the rotation on the entry showing.
         case hold
@@ -15,43 +15,26 @@ public struct StoredPlaylistCommand: Sendable, Equatable {
     public var seq: UInt64
     /// Seconds since 1970-01-01 UTC: the moment the command takes effect on every node.
     public var updatedAt: Double
-
-    public init(id: String, action: Action, seq: UInt64, updatedAt: Double) {
-        self.id = id
-        self.action = action
-        self.seq = seq
-        self.updatedAt = updatedAt
-    }
 }
 
 extension StoredPlaylistCommand {
-    /// `seq: UInt64 | id | action: UInt8 (0 hold, 1 resume, 2 show) | entry: Int64 (show only) | updatedAt: Float64`.
-    func encode(into writer: inout BinaryWriter) {
-        writer.write(seq)
-        writer.write(id)
+    /// 0 hold, 1 resume, 2 show (with its entry).
+    static let indexedTag: UInt8 = 2
+
+    static func tag(of action: Action) -> (tag: UInt8, index: Int?) {
         switch action {
-        case .hold: writer.write(UInt8(0))
-        case .resume: writer.write(UInt8(1))
-        case .show(let entry):
-            writer.write(UInt8(2))
-            writer.write(Int64(entry))
+        case .hold: (0, nil)
+        case .resume: (1, nil)
+        case .show(let entry): (indexedTag, entry)
         }
-        writer.write(updatedAt)
     }
 
-    init?(reader: inout BinaryReader) {
-        guard let seq = reader.read(UInt64.self), let id = reader.readString(), let kind = reader.read(UInt8.self)
-        else { return nil }
-        let action: Action
-        switch kind {
-        case 0: action = .hold
-        case 1: action = .resume
-        case 2:
-            guard let entry = reader.read(Int64.self), entry >= 0, entry <= Int64(Int32.max) else { return nil }
-            action = .show(entry: Int(entry))
-        default: return nil
+    static func action(tag: UInt8, index: Int?) -> Action? {
+        switch (tag, index) {
+        case (0, nil): .hold
+        case (1, nil): .resume
+        case (indexedTag, let entry?): .show(entry: entry)
+        default: nil
         }
-        guard let updatedAt = reader.readDouble() else { return nil }
-        self.init(id: id, action: action, seq: seq, updatedAt: updatedAt)
     }
 }

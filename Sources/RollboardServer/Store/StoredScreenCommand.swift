@@ -1,6 +1,6 @@
 /// An operator's committed command to the screens of a dashboard or playlist: an event in the change log's sequence,
 /// so the screens on every node follow it, and kept in no snapshot.
-public struct StoredScreenCommand: Sendable, Equatable {
+public struct StoredScreenCommand: StoredActionPart {
     public enum Action: Sendable, Equatable {
         /// Every screen of the dashboard shows `text` full-screen for `seconds` from the commit on; `0` takes an
         /// announcement down.
@@ -19,12 +19,6 @@ public struct StoredScreenCommand: Sendable, Equatable {
     public var seq: UInt64
     /// Seconds since 1970-01-01 UTC: the moment the command was committed.
     public var updatedAt: Double
-
-    public init(action: Action, seq: UInt64, updatedAt: Double) {
-        self.action = action
-        self.seq = seq
-        self.updatedAt = updatedAt
-    }
 
     /// Seconds of an announcement still to show at `now` (seconds since 1970): its seconds less the time since the
     /// commit; `nil` once an announcement has run out (a take-down, `0`, always applies and gives `0`).
@@ -46,8 +40,7 @@ extension StoredScreenCommand {
     /// `seq: UInt64 | action: UInt8 (0 announce on a dashboard, 1 reload a dashboard, 2 reload a playlist, 3 announce
     /// everywhere, 4 announce on a playlist) | id (empty for 3) | text and seconds: Float64 (announcements only) |
     /// updatedAt: Float64`.
-    func encode(into writer: inout BinaryWriter) {
-        writer.write(seq)
+    static func write(_ action: Action, into writer: inout BinaryWriter) {
         switch action {
         case .announce(let dashboard, let text, let seconds):
             writer.write(UInt8(0))
@@ -71,12 +64,9 @@ extension StoredScreenCommand {
             writer.write(text)
             writer.write(seconds)
         }
-        writer.write(updatedAt)
     }
 
-    init?(reader: inout BinaryReader) {
-        guard let seq = reader.read(UInt64.self), let kind = reader.read(UInt8.self), let id = reader.readString()
-        else { return nil }
+    static func readAction(tag kind: UInt8, id: String, from reader: inout BinaryReader) -> Action? {
         let action: Action
         switch kind {
         case 0, 3, 4:
@@ -93,7 +83,6 @@ extension StoredScreenCommand {
         case 2: action = .reloadPlaylist(id)
         default: return nil
         }
-        guard let updatedAt = reader.readDouble() else { return nil }
-        self.init(action: action, seq: seq, updatedAt: updatedAt)
+        return action
     }
 }

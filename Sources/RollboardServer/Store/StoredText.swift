@@ -1,5 +1,5 @@
 /// A text tile's latest durable message.
-public struct StoredText: Sendable, Equatable {
+public struct StoredText: StoredChangePart {
     public var id: String
     /// Up to 500 characters; empty clears the tile.
     public var text: String
@@ -8,12 +8,4 @@ public struct StoredText: Sendable, Equatable {
     public var seq: UInt64
     /// Seconds since 1970-01-01 UTC.
     public var updatedAt: Double
-
-    public init(id: String, text: String, color: String? = nil, seq: UInt64, updatedAt: Double) {
-        self.id = id
-        self.text = text
-        self.color = color
-        self.seq = seq
-        self.updatedAt = updatedAt
-    }
 }

@@ -1,7 +1,7 @@
 /// An operator's committed change to the viewer keys: a key created (only its secret's SHA-256 travels) or revoked.
 /// Through the change log, so every node of a cluster opens screens with the same keys and closes a revoked key's
 /// screens; the latest record per key is kept in the snapshot (a revocation as a tombstone).
-public struct StoredViewerKey: Sendable, Equatable {
+public struct StoredViewerKey: StoredActionPart {
     public enum Action: Sendable, Equatable {
         case create(ViewerKey)
         case revoke(id: String)
@@ -11,12 +11,6 @@ public struct StoredViewerKey: Sendable, Equatable {
     public var seq: UInt64
     /// Seconds since 1970-01-01 UTC: when the change was committed.
     public var updatedAt: Double
-
-    public init(action: Action, seq: UInt64, updatedAt: Double) {
-        self.action = action
-        self.seq = seq
-        self.updatedAt = updatedAt
-    }
 
     /// The id of the key the change is about.
     public var keyID: String {
@@ -35,8 +29,7 @@ public struct StoredViewerKey: Sendable, Equatable {
 extension StoredViewerKey {
     /// `seq: UInt64 | action: UInt8 (0 create, 1 revoke) | id | create only: name, dashboard count: UInt32 with
     /// 0xFFFFFFFF for every dashboard, the dashboard ids, createdAt: Float64, SHA-256 hex | updatedAt: Float64`.
-    func encode(into writer: inout BinaryWriter) {
-        writer.write(seq)
+    static func write(_ action: Action, into writer: inout BinaryWriter) {
         switch action {
         case .create(let key):
             writer.write(UInt8(0))
@@ -54,12 +47,9 @@ extension StoredViewerKey {
             writer.write(UInt8(1))
             writer.write(id)
         }
-        writer.write(updatedAt)
     }
 
-    init?(reader: inout BinaryReader) {
-        guard let seq = reader.read(UInt64.self), let kind = reader.read(UInt8.self), let id = reader.readString()
-        else { return nil }
+    static func readAction(tag kind: UInt8, id: String, from reader: inout BinaryReader) -> Action? {
         let action: Action
         switch kind {
         case 0:
@@ -83,7 +73,6 @@ extension StoredViewerKey {
         default:
             return nil
         }
-        guard let updatedAt = reader.readDouble() else { return nil }
-        self.init(action: action, seq: seq, updatedAt: updatedAt)
+        return action
     }
 }

@@ -1,9 +1,11 @@
 import RollboardAnimation
 
-/// An odometer tile as one screen sees it: its queue of rolling-digit changes.
-struct OdometerTile: QueuedTile {
+/// A number tile as one screen sees it, odometer or counter: its queue of changes to the metric's value, with the
+/// tile's status and change arrow when it has a goal, thresholds or an arrow. What a frame shows is the animator's
+/// (``NumberTileAnimator``).
+struct NumberTile<Animator: NumberTileAnimator>: QueuedTile {
     let tileID: String
-    private(set) var queue: AnimationQueue<Odometer>
+    private(set) var queue: AnimationQueue<Animator>
     /// Whether the metric has a value yet; until it has, the state is `null` (the page shows "—"), and the first value
     /// rolls in from zero.
     private(set) var hasValue: Bool
@@ -17,38 +19,38 @@ struct OdometerTile: QueuedTile {
     ///   - previous: the value before `value`, as the store's history has it: what `delta: previous` compares with
     ///     after a restart or a reload.
     init(
-        tileID: String, configuration: OdometerConfiguration, value: Double?, backlog: Int, maxLag: Double? = nil,
+        tileID: String, configuration: Animator.Configuration, value: Double?, backlog: Int, maxLag: Double? = nil,
         policy: QueuePolicy = .fifo, indicator: KPIIndicator? = nil, previous: Double? = nil, at time: Double
     ) throws {
         self.tileID = tileID
         hasValue = value != nil
         self.indicator = indicator
         queue = try AnimationQueue(
-            Odometer(configuration: configuration), value: value ?? 0, at: time, backlog: backlog, maxLag: maxLag,
+            Animator(configuration: configuration), value: value ?? 0, at: time, backlog: backlog, maxLag: maxLag,
             policy: policy)
         if let indicator, value != nil {
-            indicatorMembers = indicator.members(target: queue.target.target, previous: previous)
+            indicatorMembers = indicator.members(target: newestTarget, previous: previous)
         }
     }
 
     mutating func apply(_ change: TileChange, at time: Double) throws {
         guard case .value(let value, let interval, let animated, let policy) = change else { return }
-        let previous = hasValue ? queue.target.target : nil
+        let previous = hasValue ? newestTarget : nil
         try queue.enqueue(value, at: time, interval: interval, animated: animated, policy: policy)
         hasValue = true
-        if let indicator { indicatorMembers = indicator.members(target: queue.target.target, previous: previous) }
+        if let indicator { indicatorMembers = indicator.members(target: newestTarget, previous: previous) }
     }
+
+    /// The value the last queued change heads for.
+    private var newestTarget: Double { queue.animator.target(of: queue.target) }
 
     func state(at time: Double) -> TileState? {
         guard hasValue else { return nil }
-        let state = queue.state(at: time)
-        var members: [TileState.Member] = []
-        if state.width != Double(state.digits.count) { members.append(.init("width", jsonNumber(state.width))) }
-        if queue.animator.configuration.compact { members.append(.init("unit", jsonNumber(state.unit))) }
-        members.append(.init("negative", "\(state.negative)"))
-        members.append(.init("target", jsonNumber(state.target, places: 6)))
-        members += behindMembers(at: time)
-        members += indicatorMembers
-        return TileState(columns: state.digits.map { TileState.thousandths($0, modulo: 10_000) }, members: members)
+        return queue.animator.tileState(queue.state(at: time), then: behindMembers(at: time) + indicatorMembers)
     }
 }
+
+/// An odometer tile: rolling digit columns.
+typealias OdometerTile = NumberTile<Odometer>
+/// A counter tile: a number counting to its new value, shown as formatted text.
+typealias CounterTile = NumberTile<Counter>
