@@ -1,0 +1,28 @@
+import RollboardNet
+
+/// `/api/v1/wheels/{id}`: a wheel's target, read and set.
+struct WheelsHandler: Sendable {
+    let store: any ChangeLog
+
+    func get(_ context: RequestContext, _ respond: @escaping Respond) {
+        let id = context.parameter("id")
+        guard let wheel = store.wheel(id) else {
+            return respond(
+                JSONResponse.ok(
+                    .object([
+                        JSONMember("id", .string(id)), JSONMember("seq", .null), JSONMember("updatedAt", .null),
+                    ])))
+        }
+        respond(JSONResponse.ok(ValueJSON.wheel(wheel)))
+    }
+
+    func post(_ context: RequestContext, _ respond: @escaping Respond) throws(APIError) {
+        let id = context.parameter("id")
+        let target = try WheelRequest.target(
+            try JSONBody.object(context.request), id: id, catalog: context.configuration.catalog)
+        let respond = CommitDeadline.answer(context, respond)
+        store.setWheel(id, target: target) { result in
+            respond(JSONResponse.accepted(result) { ValueJSON.wheel($0, withTime: false) })
+        }
+    }
+}
