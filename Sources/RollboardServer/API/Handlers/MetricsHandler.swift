@@ -27,12 +27,8 @@ struct MetricsHandler: Sendable {
     func get(_ context: RequestContext, _ respond: @escaping Respond) {
         let id = context.parameter("id")
         guard let metric = store.current(id) else {
-            return respond(
-                JSONResponse.ok(
-                    .object([
-                        JSONMember("id", .string(id)), JSONMember("value", .null), JSONMember("seq", .null),
-                        JSONMember("updatedAt", .null), JSONMember("history", .array([])),
-                    ])))
+            let unset = ValueJSON.unset(id, ["value", "seq", "updatedAt"], then: [JSONMember("history", .array([]))])
+            return respond(JSONResponse.ok(unset))
         }
         let history = store.history(id).map { entry in
             JSONValue.object([
@@ -41,7 +37,9 @@ struct MetricsHandler: Sendable {
                 JSONMember("updatedAt", .string(iso8601(entry.updatedAt))),
             ])
         }
-        guard case .object(var members) = ValueJSON.metric(metric) else { preconditionFailure("metric JSON is an object") }
+        guard case .object(var members) = ValueJSON.metric(metric) else {
+            preconditionFailure("metric JSON is an object")
+        }
         members.append(JSONMember("history", .array(history)))
         respond(JSONResponse.ok(.object(members)))
     }

@@ -2,6 +2,11 @@ import RollboardNet
 
 /// How stored values read in the API's answers.
 enum ValueJSON {
+    /// `{"id":…}` with `null` for each of `fields` and then `extra`: a value no producer has set yet.
+    static func unset(_ id: String, _ fields: [String], then extra: [JSONMember] = []) -> JSONValue {
+        .object([JSONMember("id", .string(id))] + fields.map { JSONMember($0, .null) } + extra)
+    }
+
     static func metric(_ metric: StoredMetric) -> JSONValue {
         .object([
             JSONMember("id", .string(metric.id)),

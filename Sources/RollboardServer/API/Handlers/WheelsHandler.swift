@@ -6,14 +6,7 @@ struct WheelsHandler: Sendable {
 
     func get(_ context: RequestContext, _ respond: @escaping Respond) {
         let id = context.parameter("id")
-        guard let wheel = store.wheel(id) else {
-            return respond(
-                JSONResponse.ok(
-                    .object([
-                        JSONMember("id", .string(id)), JSONMember("seq", .null), JSONMember("updatedAt", .null),
-                    ])))
-        }
-        respond(JSONResponse.ok(ValueJSON.wheel(wheel)))
+        respond(JSONResponse.ok(store.wheel(id).map { ValueJSON.wheel($0) } ?? ValueJSON.unset(id, ["seq", "updatedAt"])))
     }
 
     func post(_ context: RequestContext, _ respond: @escaping Respond) throws(APIError) {
