@@ -31,17 +31,20 @@ struct MiddlewareTests {
     @Test(
         "admin authentication: an admin token passes; none or an unknown one is 401, a producer token 403",
         arguments: [
-            (F.adminToken as String?, 200, nil as String?),
-            (nil, 401, "admin requests need an Authorization: Bearer <admin token> header"),
-            ("not-a-token", 401, "the bearer token is not an admin token"),
-            (F.producerToken, 403, "a producer token cannot manage viewer keys; use an admin token"),
+            (F.adminToken as String?, 200, nil as String?, nil as String?),
+            (nil, 401, "admin requests need an Authorization: Bearer <admin token> header",
+             #"Bearer realm="rollboard-admin""#),
+            ("not-a-token", 401, "the bearer token is not an admin token",
+             #"Bearer realm="rollboard-admin", error="invalid_token""#),
+            (F.producerToken, 403, "a producer token cannot manage viewer keys; use an admin token", nil),
         ])
-    func adminAuthentication(bearer: String?, status: Int, detail: String?) throws {
+    func adminAuthentication(bearer: String?, status: Int, detail: String?, challenge: String?) throws {
         let middleware = AdminAuthentication(tokens: [F.adminToken], producerTokens: F.tokens)
         let outcome = run(middleware, try F.context(F.request(bearer: bearer)))
         #expect(outcome.status == status)
         #expect((outcome.passed != nil) == (status == 200))
         #expect(outcome.response?.detail == detail)
+        #expect(outcome.response?.headers["WWW-Authenticate"] == challenge)
     }
 
     @Test(

@@ -11,7 +11,9 @@ enum RoutingFixture {
     static let restrictedToken = "routing-restricted-token-01"
     static let adminToken = "routing-admin-token-0123456"
 
-    static let tokens = [ProducerToken(token: producerToken), ProducerToken(token: restrictedToken, metrics: ["visitors"])]
+    static let tokens = [
+        ProducerToken(token: producerToken), ProducerToken(token: restrictedToken, metrics: ["visitors"]),
+    ]
 
     static func configurations(serverYAML: String = "dashboardAccess: key") throws -> ConfigurationStore {
         let configuration = try RollboardConfiguration.parse(

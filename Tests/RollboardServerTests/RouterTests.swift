@@ -27,7 +27,8 @@ struct RouterTests {
     private static func echo(_ name: String) -> Handler {
         { context, respond in
             let parameters = context.parameters.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
-            respond(HTTPResponse(status: .ok, contentType: "text/plain", text: ([name] + parameters).joined(separator: " ")))
+            let text = ([name] + parameters).joined(separator: " ")
+            respond(HTTPResponse(status: .ok, contentType: "text/plain", text: text))
         }
     }
 
@@ -44,7 +45,8 @@ struct RouterTests {
                 .read("/things/:id/refuse") { _, _ throws(APIError) in throw .forbidden("not this one") },
             ])
         let guarded = RouteGroup(
-            claims: { $0.hasPrefix("/guarded") }, middleware: [Lookup { _ throws(APIError) in throw .invalidAdminToken }],
+            claims: { $0.hasPrefix("/guarded") },
+            middleware: [Lookup { _ throws(APIError) in throw .invalidAdminToken }],
             routes: [.read("/guarded/open", [], Self.echo("open"))])
         return Router(
             configurations: try RoutingFixture.configurations(),
@@ -85,7 +87,8 @@ struct RouterTests {
             ("GET", "/thingsx", 404, nil, "no such endpoint: /thingsx"),
             ("PUT", "/things", 405, "GET, HEAD, POST", "/things accepts GET, HEAD, POST, not PUT"),
             ("POST", "/things/7", 405, "GET, HEAD, DELETE", "/things/7 accepts GET, HEAD, DELETE, not POST"),
-            ("POST", "/things/special", 405, "GET, HEAD, DELETE", "/things/special accepts GET, HEAD, DELETE, not POST"),
+            ("POST", "/things/special", 405, "GET, HEAD, DELETE",
+             "/things/special accepts GET, HEAD, DELETE, not POST"),
             ("GET", "/things/7/parts/a", 405, "POST", "/things/7/parts/a accepts POST, not GET"),
         ] as [(String, String, Int, String?, String)])
     func refuses(method: String, target: String, status: Int, allow: String?, detail: String) async throws {
@@ -124,7 +127,9 @@ struct RouterTests {
         }
     }
 
-    @Test("the router claims the paths of its groups only", arguments: [("/things", true), ("/guarded/x", true), ("/", false), ("/d/x", false)])
+    @Test(
+        "the router claims the paths of its groups only",
+        arguments: [("/things", true), ("/guarded/x", true), ("/", false), ("/d/x", false)])
     func claims(path: String, expected: Bool) throws {
         #expect(try Self.router().handles(path: path) == expected)
     }

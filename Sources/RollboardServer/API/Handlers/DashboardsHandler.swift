@@ -12,10 +12,11 @@ struct DashboardsHandler: Sendable {
                 JSONMember("entries", .array(playlist.entries.map { .string($0.dashboard) })),
             ])
         }
+        let dashboards = access.visibleDashboards(credential).map(context.configuration.json)
         respond(
             JSONResponse.ok(
                 .object([
-                    JSONMember("dashboards", .array(access.visibleDashboards(credential).map(context.configuration.json))),
+                    JSONMember("dashboards", .array(dashboards)),
                     JSONMember("playlists", .array(playlists)),
                 ])))
     }

@@ -116,7 +116,8 @@ struct PlaylistsHandler: Sendable {
     /// The playlist's state, 202, once its queue has carried out what came before.
     private func status(_ playlist: PlaylistHub, _ respond: @escaping Respond) {
         playlist.status { entry, held, screens in
-            respond(JSONResponse.accepted(Self.json(playlist.configuration, entry: entry, held: held, screens: screens)))
+            let body = Self.json(playlist.configuration, entry: entry, held: held, screens: screens)
+            respond(JSONResponse.accepted(body))
         }
     }
 
@@ -127,8 +128,10 @@ struct PlaylistsHandler: Sendable {
             JSONMember(
                 "entries",
                 .array(
-                    playlist.entries.map {
-                        .object([JSONMember("dashboard", .string($0.dashboard)), JSONMember("seconds", .number($0.seconds))])
+                    playlist.entries.map { item in
+                        .object([
+                            JSONMember("dashboard", .string(item.dashboard)), JSONMember("seconds", .number(item.seconds)),
+                        ])
                     })),
             JSONMember("current", .number(entry)),
             JSONMember("held", .bool(held)),

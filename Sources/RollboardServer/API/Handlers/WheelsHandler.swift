@@ -6,7 +6,8 @@ struct WheelsHandler: Sendable {
 
     func get(_ context: RequestContext, _ respond: @escaping Respond) {
         let id = context.parameter("id")
-        respond(JSONResponse.ok(store.wheel(id).map { ValueJSON.wheel($0) } ?? ValueJSON.unset(id, ["seq", "updatedAt"])))
+        let wheel = store.wheel(id).map { ValueJSON.wheel($0) }
+        respond(JSONResponse.ok(wheel ?? ValueJSON.unset(id, ["seq", "updatedAt"])))
     }
 
     func post(_ context: RequestContext, _ respond: @escaping Respond) throws(APIError) {

@@ -26,9 +26,12 @@ enum MetricUpdateRequest {
             switch catalog.kind(of: id) {
             case .metric: break
             case nil: throw .invalidValue("\(field).id: unknown metric \(JSONText.quoted(id)) (no tile shows it)")
-            case let kind?: throw .invalidValue("\(field).id: \(JSONText.quoted(id)) is a \(kind.rawValue), not a metric")
+            case let kind?:
+                throw .invalidValue("\(field).id: \(JSONText.quoted(id)) is a \(kind.rawValue), not a metric")
             }
-            guard token.allows(id) else { throw .forbidden("\(field).id: this token may not write \(JSONText.quoted(id))") }
+            guard token.allows(id) else {
+                throw .forbidden("\(field).id: this token may not write \(JSONText.quoted(id))")
+            }
             updates.append(try update(item, id: id, field: field + ".", catalog: catalog))
         }
         return updates

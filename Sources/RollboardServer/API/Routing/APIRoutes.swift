@@ -3,7 +3,8 @@ import RollboardNet
 /// The route table of the producer and admin APIs (see `docs/producer-api.md`): which methods and paths exist, which
 /// middleware each passes, and which handler answers it.
 enum APIRoutes {
-    /// Whether `path` is the producer API's (`/api/…`, `/healthz` or `/readyz`); other paths are for the page and assets.
+    /// Whether `path` is the producer API's (`/api/…`, `/healthz` or `/readyz`); other paths are for the page and
+    /// its assets.
     static func isProducerPath(_ path: String) -> Bool {
         path == "/healthz" || path == "/readyz" || path == "/api" || path.hasPrefix("/api/")
     }
@@ -83,8 +84,8 @@ enum APIRoutes {
                 .delete("/api/v1/admin/keys/:id") { keys.revoke($0, $1) },
                 .read("/api/v1/screens") { screens.list($0, $1) },
                 .post("/api/v1/admin/dashboards/:id/reload", [hub]) { screens.reloadDashboard($0, $1) },
-                .post("/api/v1/admin/dashboards/:id/announce", [hub, BodyLimit()]) { context, respond throws(APIError) in
-                    try screens.announceOnDashboard(context, respond)
+                .post("/api/v1/admin/dashboards/:id/announce", [hub, BodyLimit()]) {
+                    context, respond throws(APIError) in try screens.announceOnDashboard(context, respond)
                 },
                 .post("/api/v1/admin/announce", [BodyLimit()]) { context, respond throws(APIError) in
                     try screens.announceEverywhere(context, respond)
@@ -99,8 +100,8 @@ enum APIRoutes {
                 .post("/api/v1/admin/playlists/:id/resume") { context, respond throws(APIError) in
                     try playlists.resume(context, respond)
                 },
-                .post("/api/v1/admin/playlists/:id/show", [playlist, BodyLimit()]) { context, respond throws(APIError) in
-                    try playlists.show(context, respond)
+                .post("/api/v1/admin/playlists/:id/show", [playlist, BodyLimit()]) {
+                    context, respond throws(APIError) in try playlists.show(context, respond)
                 },
                 .post("/api/v1/admin/playlists/:id/announce", [playlist, BodyLimit()]) {
                     context, respond throws(APIError) in try playlists.announce(context, respond)
