@@ -1,4 +1,4 @@
-// DashboardBenchmark: the real Rollboard stack (configuration, MetricStore, ProducerAPI, DashboardDirectory,
+// DashboardBenchmark: the real Rollboard stack (configuration, MetricStore, RollboardAPI, DashboardDirectory,
 // RollboardApplication, Server with TLS) in a child process, watched by N TLS WebSocket screens while a producer
 // keeps the tiles moving.
 //

@@ -15,7 +15,6 @@ struct DashboardDirectoryTests {
     private struct Fixture {
         let directory: DashboardDirectory
         let store: MetricStore
-        let api: ProducerAPI
         let folder: String
     }
 
@@ -29,10 +28,9 @@ struct DashboardDirectoryTests {
             store.append(seed) { _ in done.signal() }
             done.wait()
         }
-        let api = ProducerAPI(configuration: configuration, tokens: [], store: store, logger: logger)
         let directory = try DashboardDirectory(
             configuration: configuration, store: store, metrics: ServerMetrics(), logger: logger)
-        return Fixture(directory: directory, store: store, api: api, folder: folder)
+        return Fixture(directory: directory, store: store, folder: folder)
     }
 
     @Test(

@@ -24,7 +24,7 @@ private let dashboardYAML = """
 private final class Fixture: Sendable {
     let folder = TemporaryDirectory()
     let store: MetricStore
-    let api: ProducerAPI
+    let api: RollboardAPI
 
     init(
         serverYAML: String? = nil, rate: Double? = nil, now: (@Sendable () -> Double)? = nil,
@@ -36,10 +36,11 @@ private final class Fixture: Sendable {
             serverYAML: yaml.isEmpty ? nil : yaml, dashboards: [("config/dashboards/demo.yaml", dashboardYAML)])
         store = try MetricStore(
             directory: folder.path, logger: Logger(label: "test"), clock: { 1_700_000_000.25 }, faults: faults)
-        api = ProducerAPI(
-            configuration: configuration,
-            tokens: [ProducerToken(token: token), ProducerToken(token: restricted, metrics: ["orders"])],
-            store: store, logger: Logger(label: "test"), monotonicSeconds: now
+        let tokens = [ProducerToken(token: token), ProducerToken(token: restricted, metrics: ["orders"])]
+        api = RollboardAPI(
+            configurations: ConfigurationStore(
+                configuration, readerTokens: tokens.map(\.token), logger: Logger(label: "test")),
+            tokens: tokens, store: store, logger: Logger(label: "test"), monotonicSeconds: now
         )
     }
 
@@ -487,7 +488,7 @@ struct ProducerAPITests {
             ("/apiary", false),
         ])
     func handles(path: String, expected: Bool) {
-        #expect(ProducerAPI.handles(path: path) == expected)
+        #expect(APIRoutes.isProducerPath(path) == expected)
     }
 
     // MARK: Producer-fed text

@@ -43,16 +43,17 @@ struct APIError: Error, Equatable {
         APIError(status: .badRequest, code: "bad_request", detail: detail)
     }
 
-    static let missingToken = APIError(
-        status: .unauthorized, code: "unauthorized",
-        detail: "writes need an Authorization: Bearer <token> header",
-        headers: [("WWW-Authenticate", "Bearer realm=\"rollboard\"")]
-    )
+    /// 401 `unauthorized` with the `WWW-Authenticate` challenge of `realm`; `invalid`: a token was given, but not a
+    /// fitting one.
+    static func unauthorized(realm: String, _ detail: String, invalid: Bool = false) -> APIError {
+        let challenge = "Bearer realm=\"\(realm)\"" + (invalid ? ", error=\"invalid_token\"" : "")
+        return APIError(
+            status: .unauthorized, code: "unauthorized", detail: detail, headers: [("WWW-Authenticate", challenge)])
+    }
 
-    static let invalidToken = APIError(
-        status: .unauthorized, code: "unauthorized", detail: "the bearer token is not valid",
-        headers: [("WWW-Authenticate", "Bearer realm=\"rollboard\", error=\"invalid_token\"")]
-    )
+    static let missingToken = unauthorized(realm: "rollboard", "writes need an Authorization: Bearer <token> header")
+
+    static let invalidToken = unauthorized(realm: "rollboard", "the bearer token is not valid", invalid: true)
 
     static func forbidden(_ detail: String) -> APIError {
         APIError(status: .forbidden, code: "forbidden", detail: detail)
@@ -128,14 +129,9 @@ extension APIError {
         APIError(status: .forbidden, code: "invalid_viewer_key", detail: detail)
     }
 
-    static let missingAdminToken = APIError(
-        status: .unauthorized, code: "unauthorized",
-        detail: "admin requests need an Authorization: Bearer <admin token> header",
-        headers: [("WWW-Authenticate", "Bearer realm=\"rollboard-admin\"")]
-    )
+    static let missingAdminToken = unauthorized(
+        realm: "rollboard-admin", "admin requests need an Authorization: Bearer <admin token> header")
 
-    static let invalidAdminToken = APIError(
-        status: .unauthorized, code: "unauthorized", detail: "the bearer token is not an admin token",
-        headers: [("WWW-Authenticate", "Bearer realm=\"rollboard-admin\", error=\"invalid_token\"")]
-    )
+    static let invalidAdminToken = unauthorized(
+        realm: "rollboard-admin", "the bearer token is not an admin token", invalid: true)
 }

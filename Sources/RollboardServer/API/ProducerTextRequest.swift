@@ -13,7 +13,7 @@ enum ProducerTextRequest {
     /// a text (1 to 500 characters) or an image (an `http(s)` or `data:image/` URL of at most 2048 characters, with an
     /// optional `alt` of at most 500), and an optional `#rgb`/`#rrggbb` colour.
     static func slides(_ body: JSONValue) throws(APIError) -> [ProducerSlide] {
-        try ProducerAPI.rejectUnknownFields(body, allowed: ["slides"], prefix: "")
+        try JSONBody.rejectUnknownFields(body, allowed: ["slides"], prefix: "")
         guard let list = body["slides"] else { throw .missingField("slides") }
         guard case .array(let items) = list else { throw .wrongType("slides", expected: "an array", got: list) }
         guard (1...maximumSlides).contains(items.count) else {
@@ -28,7 +28,7 @@ enum ProducerTextRequest {
 
     /// `{"text":…,"color":…}`: a text of 0 to 500 characters (empty clears the tile) and an optional colour.
     static func text(_ body: JSONValue) throws(APIError) -> (text: String, color: String?) {
-        try ProducerAPI.rejectUnknownFields(body, allowed: ["text", "color"], prefix: "")
+        try JSONBody.rejectUnknownFields(body, allowed: ["text", "color"], prefix: "")
         guard let value = body["text"] else { throw .missingField("text") }
         guard case .string(let text) = value else { throw .wrongType("text", expected: "a string", got: value) }
         guard text.count <= TextOptions.maximumLength else {
@@ -39,7 +39,7 @@ enum ProducerTextRequest {
 
     private static func slide(_ item: JSONValue, field: String) throws(APIError) -> ProducerSlide {
         guard case .object = item else { throw .wrongType(field, expected: "an object", got: item) }
-        try ProducerAPI.rejectUnknownFields(item, allowed: ["text", "image", "alt", "color"], prefix: field + ".")
+        try JSONBody.rejectUnknownFields(item, allowed: ["text", "image", "alt", "color"], prefix: field + ".")
         let color = try color(item["color"], field: field + ".color")
         switch (item["text"], item["image"]) {
         case (let value?, nil):

@@ -18,7 +18,7 @@ public final class ConfigurationReloader: Sendable {
     }
 
     private let directory: String
-    private let api: ProducerAPI
+    private let configurations: ConfigurationStore
     private let dashboards: DashboardDirectory
     private let logger: Logger
     /// `server.yaml` as last loaded, before command-line overrides: what a restart-only setting is compared with.
@@ -30,12 +30,12 @@ public final class ConfigurationReloader: Sendable {
     ///   - directory: the configuration folder the server was started with.
     ///   - fileSettings: its `server.yaml` settings as loaded at start, before command-line overrides.
     public init(
-        directory: String, fileSettings: ServerSettings, api: ProducerAPI, dashboards: DashboardDirectory,
+        directory: String, fileSettings: ServerSettings, configurations: ConfigurationStore, dashboards: DashboardDirectory,
         logger: Logger
     ) {
         self.directory = directory
         self.fileSettings = Mutex(fileSettings)
-        self.api = api
+        self.configurations = configurations
         self.dashboards = dashboards
         self.logger = logger
     }
@@ -52,17 +52,17 @@ public final class ConfigurationReloader: Sendable {
                     metadata: ["problems": "\(error.problems.joined(separator: "; "))"])
                 return .refused(problems: error.problems)
             }
-            let running = api.configuration.server
+            let running = configurations.configuration.server
             let before = fileSettings.withLock { $0 }
             let configuration = loaded.replacingServer(Self.merged(file: loaded.server, running: running))
             let report: DashboardDirectory.ReloadReport
             do {
-                report = try dashboards.reconfigure(configuration)
+                // One step: the hubs, every request's snapshot and the open screens' access all take it.
+                report = try configurations.apply(configuration, to: dashboards) ?? DashboardDirectory.ReloadReport()
             } catch {
                 logger.error("configuration reload refused; the configuration in force stays", metadata: ["error": "\(error)"])
                 return .refused(problems: ["\(error)"])
             }
-            api.reconfigure(configuration)
             fileSettings.withLock { $0 = loaded.server }
             let needsRestart = Self.restartOnly(before: before, after: loaded.server)
             logger.notice(

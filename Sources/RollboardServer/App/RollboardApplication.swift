@@ -3,26 +3,26 @@ import Foundation
 public import Logging
 public import RollboardNet
 
-/// Rollboard's answer to every request on its port: the producer API, the pages, `/metrics`, and dashboard WebSockets.
+/// Rollboard's answer to every request on its port: the API (its router), the pages, `/metrics`, and dashboard
+/// WebSockets.
 public final class RollboardApplication: ServerHandler {
-    private let api: ProducerAPI
-    private let admin: AdminAPI?
+    private let api: RollboardAPI
+    private let configurations: ConfigurationStore
     private let directory: DashboardDirectory
     private let metrics: ServerMetrics
     private let files: StaticFileResponder
     private let publicDirectory: String
     private let origins: OriginPolicy
     private let logger: Logger
-    private let requestIDs = RequestIDs()
 
     /// - Parameters:
     ///   - publicDirectory: the folder of the page's static files (`public/`).
-    ///   - admin: the admin API (`nil`: `/api/v1/admin/…` answers 404).
+    ///   - api: the producer and admin APIs.
+    ///   - configurations: the configuration in force, of which each page and WebSocket takes one snapshot.
     ///   - isSecure: whether the server speaks TLS, so its own pages have `https` origins.
     public init(
-        configuration: RollboardConfiguration,
-        api: ProducerAPI,
-        admin: AdminAPI? = nil,
+        configurations: ConfigurationStore,
+        api: RollboardAPI,
         directory: DashboardDirectory,
         metrics: ServerMetrics,
         publicDirectory: String,
@@ -31,7 +31,8 @@ public final class RollboardApplication: ServerHandler {
     ) {
         self.logger = logger
         self.api = api
-        self.admin = admin
+        self.configurations = configurations
+        let configuration = configurations.configuration
         self.directory = directory
         self.metrics = metrics
         self.publicDirectory = publicDirectory
@@ -41,48 +42,15 @@ public final class RollboardApplication: ServerHandler {
     }
 
     public func handle(_ request: HTTPRequest, respond: @escaping @Sendable (HTTPResponse) -> Void) {
-        let path = request.path
-        guard AdminAPI.handles(path: path) || ProducerAPI.handles(path: path) else {
-            return route(request, respond: respond)
-        }
-        // API requests are named for the logs (path only: never the query, which may carry a viewer key, nor headers).
-        let id = requestIDs.id(given: request.headers["X-Request-Id"])
-        let started = DispatchTime.now().uptimeNanoseconds
-        let logger = self.logger
-        let method = request.method
-        route(request) { response in
-            var response = response
-            response.headers.add(name: "X-Request-Id", value: id)
-            let milliseconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e6
-            let metadata: Logger.Metadata = [
-                "request_id": "\(id)", "method": "\(method)", "path": "\(path)", "status": "\(response.status.code)",
-                "ms": "\((milliseconds * 10).rounded() / 10)",
-            ]
-            // A 503 (store or Redis unavailable) is logged once by the store, not once per request or probe.
-            if response.status.code >= 500 && response.status.code != 503 {
-                logger.warning("request failed", metadata: metadata)
-            } else {
-                logger.debug("request", metadata: metadata)
-            }
-            respond(response)
+        if api.handles(path: request.path) {
+            api.handle(request, respond: respond)
+        } else {
+            route(request, respond: respond)
         }
     }
 
     private func route(_ request: HTTPRequest, respond: @escaping @Sendable (HTTPResponse) -> Void) {
         let path = request.path
-        if AdminAPI.handles(path: path), let admin {
-            admin.handle(request, respond: respond)
-            return
-        }
-        if ProducerAPI.handles(path: path) {
-            let metrics = self.metrics
-            let isWrite = !["GET", "HEAD"].contains(request.method)
-            api.handle(request) { response in
-                if isWrite { metrics.postFinished(status: response.status.code) }
-                respond(response)
-            }
-            return
-        }
         if path == "/metrics" {
             guard request.method == "GET" || request.method == "HEAD" else {
                 respond(Self.methodNotAllowed)
@@ -95,7 +63,7 @@ public final class RollboardApplication: ServerHandler {
         if path.hasPrefix("/d/") || path.hasPrefix("/p/") {
             let id = String(path.dropFirst(3))
             let accept = request.headers["Accept"]
-            let access = api.access  // one snapshot of the configuration in force for the whole request
+            let access = configurations.snapshot.access  // one snapshot of the configuration in force for the whole request
             let configuration = access.configuration
             let credential = access.credential(of: request)
             let decision: AccessDecision
@@ -139,7 +107,7 @@ public final class RollboardApplication: ServerHandler {
         if let problem = origins.problem(origin: request.headers["Origin"], host: request.headers["Host"]) {
             return .refuse(.error(.forbidden, "origin_not_allowed", detail: problem))
         }
-        let viewerAccess = api.access  // one snapshot of the configuration in force for the whole upgrade
+        let viewerAccess = configurations.snapshot.access  // one snapshot of the configuration in force for the whole upgrade
         let configuration = viewerAccess.configuration
         let query = request.query
         var fps: Int?

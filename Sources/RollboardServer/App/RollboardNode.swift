@@ -43,7 +43,9 @@ public final class RollboardNode: Sendable {
     }
 
     public let changeLog: any ChangeLog
-    public let api: ProducerAPI
+    /// The configuration in force; a reload swaps it.
+    public let configurations: ConfigurationStore
+    public let api: RollboardAPI
     public let directory: DashboardDirectory
     public let metrics: ServerMetrics
     public let server: Server
@@ -69,34 +71,35 @@ public final class RollboardNode: Sendable {
             }
             let viewerKeys = ViewerKeys(changeLog: changeLog, logger: logger)
             viewerKeys.importLegacyFile(settings.legacyViewerKeysPath)
-            let api = ProducerAPI(
-                configuration: options.configuration, tokens: options.producerTokens, store: changeLog, logger: logger,
-                viewerKeys: viewerKeys, adminTokens: options.adminTokens)
+            let configurations = ConfigurationStore(
+                options.configuration, viewerKeys: viewerKeys,
+                readerTokens: options.producerTokens.map(\.token) + options.adminTokens, logger: logger)
             // A key revoked on any node: this node's screens that came in with it close (1008).
-            viewerKeys.onRevocation { [weak api, weak viewerKeys] _ in
-                guard let api, let viewerKeys else { return 0 }
-                return viewerKeys.screens.recheck(api.access)
+            viewerKeys.onRevocation { [weak configurations, weak viewerKeys] _ in
+                guard let configurations, let viewerKeys else { return 0 }
+                return viewerKeys.screens.recheck(configurations.snapshot.access)
             }
             let directory = try DashboardDirectory(
                 configuration: options.configuration, store: changeLog, metrics: metrics, logger: logger)
             let reloader = options.configDirectory.map { folder in
                 ConfigurationReloader(
-                    directory: folder, fileSettings: options.fileSettings ?? settings, api: api, dashboards: directory,
+                    directory: folder, fileSettings: options.fileSettings ?? settings, configurations: configurations,
+                    dashboards: directory,
                     logger: logger)
             }
-            let admin =
-                options.adminTokens.isEmpty
-                ? nil
-                : AdminAPI(
-                    api: api, tokens: options.adminTokens, keys: viewerKeys, directory: directory, reloader: reloader,
-                    logger: logger)
+            let api = RollboardAPI(
+                configurations: configurations, tokens: options.producerTokens, store: changeLog, logger: logger,
+                admin: RollboardAPI.Admin(
+                    tokens: options.adminTokens, keys: viewerKeys, directory: directory, reloader: reloader),
+                metrics: metrics)
             let application = RollboardApplication(
-                configuration: options.configuration, api: api, admin: admin, directory: directory, metrics: metrics,
+                configurations: configurations, api: api, directory: directory, metrics: metrics,
                 publicDirectory: options.publicDirectory, isSecure: options.tls != nil, logger: logger)
             var transport = settings.transportConfiguration(tls: options.tls)
             if let backlog = options.listenBacklog { transport.backlog = backlog }
             self.server = Server(configuration: transport, logger: logger, handler: application)
             self.changeLog = changeLog
+            self.configurations = configurations
             self.api = api
             self.directory = directory
             self.metrics = metrics

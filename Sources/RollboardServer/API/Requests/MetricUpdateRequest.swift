@@ -1,0 +1,89 @@
+import RollboardAnimation
+import RollboardNet
+
+/// The bodies of metric writes, checked field by field against the catalog of what the tiles can show:
+/// `POST /api/v1/metrics/{id}` (one update) and `POST /api/v1/metrics` (a batch). Every refusal names its field.
+enum MetricUpdateRequest {
+    /// `{"updates":[{"id":…,"value":…},…]}`: 1 to `limit` updates of metrics `token` may write, all or nothing.
+    static func batch(
+        _ body: JSONValue, catalog: MetricCatalog, token: ProducerToken, limit: Int
+    ) throws(APIError) -> [MetricUpdate] {
+        try JSONBody.rejectUnknownFields(body, allowed: ["updates"], prefix: "")
+        guard let list = body["updates"] else { throw .missingField("updates") }
+        guard case .array(let items) = list else { throw .wrongType("updates", expected: "an array", got: list) }
+        guard !items.isEmpty else { throw .invalidValue("updates: must not be empty") }
+        guard items.count <= limit else {
+            throw .invalidValue("updates: at most \(limit) updates per request, got \(items.count)")
+        }
+        var updates: [MetricUpdate] = []
+        for (index, item) in items.enumerated() {
+            let field = "updates[\(index)]"
+            guard case .object = item else { throw .wrongType(field, expected: "an object", got: item) }
+            guard let idValue = item["id"] else { throw .missingField(field + ".id") }
+            guard case .string(let id) = idValue else {
+                throw .wrongType(field + ".id", expected: "a string", got: idValue)
+            }
+            switch catalog.kind(of: id) {
+            case .metric: break
+            case nil: throw .invalidValue("\(field).id: unknown metric \(JSONText.quoted(id)) (no tile shows it)")
+            case let kind?:
+                throw .invalidValue("\(field).id: \(JSONText.quoted(id)) is a \(kind.rawValue), not a metric")
+            }
+            guard token.allows(id) else {
+                throw .forbidden("\(field).id: this token may not write \(JSONText.quoted(id))")
+            }
+            updates.append(try update(item, id: id, field: field + ".", catalog: catalog))
+        }
+        return updates
+    }
+
+    /// Reads `value`, `interval`, `animated` and `policy` from `object` for metric `id`; `field` prefixes error
+    /// fields (empty for a single update, `updates[i].` in a batch, where `id` is allowed too).
+    static func update(
+        _ object: JSONValue, id: String, field: String, catalog: MetricCatalog
+    ) throws(APIError) -> MetricUpdate {
+        let allowed = (field.isEmpty ? [] : ["id"]) + ["value", "interval", "animated", "policy"]
+        try JSONBody.rejectUnknownFields(object, allowed: allowed, prefix: field)
+        guard let valueJSON = object["value"] else { throw .missingField(field + "value") }
+        guard case .number(let number) = valueJSON else {
+            throw .wrongType(field + "value", expected: "a number", got: valueJSON)
+        }
+        let value = number.double
+        guard value.isFinite else {
+            throw .invalidValue("\(field)value: \(number.literal) is not a finite number")
+        }
+        if let problem = catalog.problem(showing: value, as: id, literal: number.literal) {
+            throw .invalidValue("\(field)value: \(problem)")
+        }
+        var interval: Double?
+        switch object["interval"] {
+        case nil, .null?: break
+        case .number(let seconds)?:
+            let parsed = seconds.double
+            guard parsed.isFinite, parsed > 0, parsed <= 3_600 else {
+                throw .invalidValue(
+                    "\(field)interval: must be above 0 and at most 3600 seconds, got \(seconds.literal)")
+            }
+            interval = parsed
+        case let other?:
+            throw .wrongType(field + "interval", expected: "a number of seconds", got: other)
+        }
+        var animated = true
+        switch object["animated"] {
+        case nil, .null?: break
+        case .bool(let flag)?: animated = flag
+        case let other?: throw .wrongType(field + "animated", expected: "true or false", got: other)
+        }
+        var policy: QueuePolicy?
+        switch object["policy"] {
+        case nil, .null?: break
+        case .string(let name)?:
+            guard let named = QueuePolicy(rawValue: name) else {
+                throw .invalidValue("\(field)policy: must be one of fifo, latest, retarget, got \"\(name)\"")
+            }
+            policy = named
+        case let other?: throw .wrongType(field + "policy", expected: "fifo, latest or retarget", got: other)
+        }
+        return MetricUpdate(id: id, value: value, interval: interval, animated: animated, policy: policy)
+    }
+}
