@@ -21,8 +21,8 @@ private let systemSend = Darwin.send
 final class Connection: @unchecked Sendable {  // Mutable state is confined to `queue` (checked with dispatchPrecondition); the rest are atomics and lets.
     /// Limits and timeouts a connection needs from the server configuration.
     struct Options: Sendable {
-        var highWatermark = 256 * 1024
-        var lowWatermark = 64 * 1024
+        var highWatermark = ServerConfiguration.Defaults.outboundHighWatermark
+        var lowWatermark = ServerConfiguration.Defaults.outboundLowWatermark
         /// Beyond this many buffered bytes the peer is taken to be stuck and the connection is dropped.
         var maxBufferedBytes = 64 * 1024 * 1024
         var tlsHandshakeTimeout: Duration = .seconds(10)

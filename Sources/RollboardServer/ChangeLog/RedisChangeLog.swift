@@ -72,7 +72,7 @@ public final class RedisChangeLog: ChangeLog {
     ///   - clock: wall-clock seconds since 1970, stamped on each change (default: the system clock).
     public init(
         settings: RedisSettings,
-        historyLimit: Int = 100,
+        historyLimit: Int = ServerSettings.Defaults.historyLength,
         logger: Logger,
         clock: (@Sendable () -> Double)? = nil
     ) throws {

@@ -13,10 +13,10 @@ import Synchronization
 final class DashboardHub: @unchecked Sendable {  // Sendable: every mutable property is touched only on `queue`.
     /// How a hub behaves; the defaults suit a wall of TVs.
     struct Configuration: Sendable {
-        var defaultFPS = 30
+        var defaultFPS = ServerSettings.Limits.Defaults.defaultFPS
         /// The highest frame rate a screen gets, whether it asks in the URL or in an `fps` message.
-        var maxFPS = 60
-        var slowClientTimeout = 10.0
+        var maxFPS = ServerSettings.Limits.Defaults.maxFPS
+        var slowClientTimeout = ServerSettings.Limits.Defaults.slowClientTimeout
         /// Every screen is calm (the dashboard's `motion: reduced`), whatever it asks for.
         var calm = false
         /// How streams compress their frames (`nil`: not at all); screens that negotiated permessage-deflate get
@@ -26,7 +26,8 @@ final class DashboardHub: @unchecked Sendable {  // Sendable: every mutable prop
 
         /// `fps` brought into 1…`maxFPS`.
         func clampedFPS(_ fps: Int) -> Int {
-            min(max(fps, 1), max(1, min(maxFPS, 60)))
+            let range = ServerSettings.Limits.fpsRange
+            return min(max(fps, range.lowerBound), max(range.lowerBound, min(maxFPS, range.upperBound)))
         }
     }
 

@@ -60,8 +60,8 @@ public final class MetricStore: ChangeLog {
     ///   - clock: wall-clock seconds since 1970, stamped on each change as `updatedAt` (default: the system clock).
     public convenience init(
         directory: String,
-        historyLimit: Int = 100,
-        compactionThreshold: Int = 8 << 20,
+        historyLimit: Int = ServerSettings.Defaults.historyLength,
+        compactionThreshold: Int = ServerSettings.Defaults.journalCompactionBytes,
         logger: Logger,
         clock: (@Sendable () -> Double)? = nil
     ) throws(StoreError) {
@@ -79,8 +79,8 @@ public final class MetricStore: ChangeLog {
     /// The store with `faults` injected into its file operations (for tests).
     init(
         directory: String,
-        historyLimit: Int = 100,
-        compactionThreshold: Int = 8 << 20,
+        historyLimit: Int = ServerSettings.Defaults.historyLength,
+        compactionThreshold: Int = ServerSettings.Defaults.journalCompactionBytes,
         logger: Logger,
         clock: (@Sendable () -> Double)? = nil,
         faults: StoreFaults?
