@@ -1,0 +1,175 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Dispatch
+import Logging
+import Synchronization
+
+#if canImport(Glibc)
+private let systemSend = Glibc.send
+#else
+private let systemSend = Darwin.send
+#endif
+
+extension Connection {
+    /// Sends application bytes (encrypted first under TLS). Ignored unless the connection is active.
+    ///
+    /// When nothing waits before them and no read is in progress, the bytes go straight to the socket (through the
+    /// loop's scratch buffer under TLS) and only what the socket does not take is kept; otherwise they queue behind
+    /// the rest.
+    func send(_ bytes: [UInt8]) {
+        dispatchPrecondition(condition: .onQueue(queue))
+        guard case .active = state, !bytes.isEmpty else { return }
+        var writesNow = !defersFlush && outbound.isEmpty && !isWriteArmed
+        var failed = false
+        func take(_ piece: UnsafeRawBufferPointer) {
+            if writesNow {
+                guard let rest = write(piece) else {
+                    failed = true
+                    writesNow = false
+                    return
+                }
+                if rest.isEmpty { return }
+                writesNow = false
+                outbound.append(Array(rest))
+                armWriteSource()
+            } else if !failed {
+                outbound.append(Array(piece))
+            }
+        }
+        if let tls {
+            let failure = bytes.withUnsafeBytes { raw -> TLSError? in
+                do throws(TLSError) {
+                    try tls.writePlaintext(raw, scratch: loop.ciphertextBuffer, output: take)
+                    return nil
+                } catch {
+                    return error
+                }
+            }
+            if let failure {
+                logger.debug("TLS write failed", metadata: ["error": "\(failure)"])
+                abort()
+                return
+            }
+        } else {
+            bytes.withUnsafeBytes(take)
+        }
+        if failed {
+            abort()
+            return
+        }
+        didAppend()
+    }
+
+    /// Writes `bytes` to the socket; returns what it did not take (empty: all of it), or `nil` on a failure.
+    func write(_ bytes: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer? {
+        var offset = 0
+        while offset < bytes.count {
+            let written = systemSend(fd, bytes.baseAddress! + offset, bytes.count - offset, Int32(MSG_NOSIGNAL))
+            if written >= 0 {
+                offset += written
+                continue
+            }
+            switch errno {
+            case EINTR:
+                continue
+            case EAGAIN, EWOULDBLOCK:
+                return UnsafeRawBufferPointer(rebasing: bytes[offset...])
+            default:
+                logger.debug("write failed", metadata: ["error": "\(errnoText())"])
+                return nil
+            }
+        }
+        return UnsafeRawBufferPointer(rebasing: bytes[bytes.count...])
+    }
+
+    func sendTLSOutput() {
+        guard let tls else { return }
+        while let ciphertext = tls.takeNetworkOutput() {
+            outbound.append(ciphertext)
+        }
+        didAppend()
+    }
+
+    func didAppend() {
+        let count = outbound.count
+        buffered.store(count, ordering: .relaxed)
+        if count > options.maxBufferedBytes {
+            logger.debug("peer is not reading; dropping the connection", metadata: ["buffered": "\(count)"])
+            abort()
+            return
+        }
+        if count > options.highWatermark, isWritable {
+            writable.store(false, ordering: .relaxed)
+            updateReadSource()
+        }
+        scheduleFlush()
+    }
+
+    func scheduleFlush() {
+        guard !defersFlush, !isFlushScheduled, !isWriteArmed, !outbound.isEmpty else { return }
+        isFlushScheduled = true
+        queue.async {
+            self.isFlushScheduled = false
+            self.flushNow()
+        }
+    }
+
+    /// Writes as much as the socket takes; arms the write source for the rest.
+    func flushNow() {
+        dispatchPrecondition(condition: .onQueue(queue))
+        if case .closed = state { return }
+        switch outbound.send(to: fd) {
+        case nil:
+            break
+        case EAGAIN?, EWOULDBLOCK?:
+            armWriteSource()
+            updateBuffered()
+            return
+        case let code?:
+            logger.debug("write failed", metadata: ["error": "\(errnoText(code))"])
+            abort()
+            return
+        }
+        disarmWriteSource()
+        updateBuffered()
+        // The drain callback inside `updateBuffered` may have sent more and closed; the FIN waits for those bytes.
+        guard outbound.isEmpty else { return }
+        if case .closing = state, !sentFIN {
+            sentFIN = true
+            shutdown(fd, Int32(SHUT_WR))
+            if readSource == nil { finish() }
+        }
+    }
+
+    func updateBuffered() {
+        let count = outbound.count
+        buffered.store(count, ordering: .relaxed)
+        if !isWritable, count <= options.lowWatermark {
+            writable.store(true, ordering: .relaxed)
+            updateReadSource()
+            if case .active = state { handler?.connectionDidDrain(self) }
+        }
+    }
+
+    func armWriteSource() {
+        guard !isWriteArmed else { return }
+        if writeSource == nil {
+            let source = DispatchSource.makeWriteSource(fileDescriptor: fd, queue: queue)
+            source.setEventHandler { self.flushNow() }
+            source.setCancelHandler { self.sourceCancelled() }
+            liveSources += 1
+            writeSource = source
+        }
+        isWriteArmed = true
+        writeSource?.resume()
+    }
+
+    func disarmWriteSource() {
+        guard isWriteArmed else { return }
+        isWriteArmed = false
+        writeSource?.suspend()
+    }
+}

@@ -1,0 +1,56 @@
+import Dispatch
+import RollboardNet
+public import Logging
+import Synchronization
+
+extension RedisConnection {
+    /// Ends the connection with `error`: releases the socket, TLS and timer, fails every waiting completion, then
+    /// fails the connect under way or (unless `close()` asked for it) tells the disconnect handler. Runs once.
+    func finish(_ error: RedisError, byClose: Bool = false) {
+        dispatchPrecondition(condition: .onQueue(queue))
+        let wasReady: Bool
+        switch state {
+        case .closed: return
+        case .ready: wasReady = true
+        case .idle, .connecting, .tlsHandshaking, .preparing: wasReady = false
+        }
+        state = .closed
+        lifecycle.store(Lifecycle.ended, ordering: .releasing)
+        if byClose, let tls, let socket, tls.isHandshakeComplete {
+            tls.shutdown()
+            queueTLSOutput()
+            _ = socket.write(&outbound)  // close_notify, if the socket takes it at once
+        }
+        socket?.close()
+        socket = nil
+        tls = nil
+        timer?.cancel()
+        timer = nil
+        timerDeadline = nil
+        connectDeadline = nil
+        addresses = []
+        unsent = []
+        outbound.removeAll()
+        let waiting = pending[pendingHead...].compactMap { $0 }
+        pending = []
+        pendingHead = 0
+        let connectCompletion = self.connectCompletion
+        self.connectCompletion = nil
+        logger.debug("Redis connection ended", metadata: ["reason": "\(error)"])
+
+        for command in waiting {
+            command.completion(.failure(error))
+        }
+        if let connectCompletion {
+            // A connection that never came up failed to connect, whatever broke it (unless close() stopped it).
+            let connectError = !byClose && error.kind == .closed ? RedisError.connectFailed(error.message) : error
+            connectCompletion(.failure(connectError))
+        } else if wasReady, !byClose {
+            let handler = disconnectHandler.withLock { handler in
+                defer { handler = nil }
+                return handler
+            }
+            handler?(error)
+        }
+    }
+}
