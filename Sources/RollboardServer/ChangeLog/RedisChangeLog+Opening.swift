@@ -26,7 +26,7 @@ extension RedisChangeLog {
     static func openWaiting(
         _ configuration: RedisConnection.Configuration, keys: RedisKeys, historyLimit: Int, logger: Logger
     ) -> Opened {
-        var delay = firstReconnectDelay
+        var delay = RedisLinkMachine.firstDelay
         var attempt = 1
         while true {
             do {
@@ -39,7 +39,7 @@ extension RedisChangeLog {
                         "retryIn": "\(delay) s",
                     ])
                 usleep(useconds_t(delay * 1_000_000))
-                delay = min(delay * 2, maximumReconnectDelay)
+                delay = min(delay * 2, RedisLinkMachine.maximumDelay)
                 attempt += 1
             }
         }

@@ -11,87 +11,155 @@ import Synchronization
     import Darwin
 #endif
 
-// Losing Redis and coming back: refusing changes, telling the feed observers, reconnecting with backoff.
+// Losing Redis and coming back, driven by ``RedisLinkMachine``: every input goes through `queue`, the machine decides,
+// and `perform` carries its actions out; a reconnection never blocks the queue.
 extension RedisChangeLog {
-
-    /// Drops both connections of `generation` (once), refuses changes, tells the feed observers, and plans a
-    /// reconnection.
+    /// A connection of `generation` failed: the machine drops both, refuses changes and plans a reconnection.
     func connectionLost(generation: Int, _ error: RedisError) {
-        let dropped = state.withLock { state -> (RedisConnection?, RedisConnection?, Bool, Double)? in
-            guard state.generation == generation, !state.isClosed else { return nil }
-            state.generation += 1
-            state.failure = .unreachable("\(error)")
-            state.statistics.isUp = false
-            state.statistics.disconnections += 1
-            let wasLive = state.isFeedLive
-            state.isFeedLive = false
-            defer {
-                state.writer = nil
-                state.reader = nil
+        queue.async { [self] in
+            let now = linkClock.now()
+            let actions = state.withLock { state in
+                state.statistics.disconnections += state.link.phase == .up && state.generation == generation ? 1 : 0
+                return state.link.lost(
+                    generation: generation, reason: "\(error)", now: now, jitter: Double.random(in: 0.8...1.2))
             }
-            return (state.writer, state.reader, wasLive, state.reconnectDelay)
+            if !actions.isEmpty {
+                logger.error("lost Redis; refusing changes until it answers again", metadata: ["error": "\(error)"])
+            }
+            perform(actions)
         }
-        guard let (writer, reader, wasLive, delay) = dropped else { return }
-        logger.error(
-            "lost Redis; refusing changes until it answers again",
-            metadata: ["error": "\(error)", "retryIn": "\(delay) s"])
-        writer?.close()
-        reader?.close()
-        if wasLive {
-            for observer in feedObservers.withLock({ $0 }) { observer(false) }
-        }
-        scheduleReconnect(after: delay)
     }
 
-    func scheduleReconnect(after delay: Double) {
-        let jittered = delay * Double.random(in: 0.8...1.2)
-        queue.asyncAfter(deadline: .now() + jittered) { [weak self] in self?.reconnect() }
-    }
-
-    /// Opens fresh connections, checks that Redis still holds this cluster's history, and follows the stream from
-    /// where this node stopped.
-    func reconnect() {
+    func linkTimerFired() {
         dispatchPrecondition(condition: .onQueue(queue))
-        guard !state.withLock({ $0.isClosed }) else { return }
-        do {
-            let writer = try Self.connected(connectionConfiguration)
-            let reader: RedisConnection
-            do {
-                reader = try Self.connected(connectionConfiguration)
-            } catch {
-                writer.close()
-                throw error
+        perform(state.withLock { $0.link.timerFired(now: linkClock.now()) })
+    }
+
+    /// Carries out the machine's actions, in order, on `queue`.
+    func perform(_ actions: [RedisLinkMachine.Action]) {
+        dispatchPrecondition(condition: .onQueue(queue))
+        for action in actions {
+            switch action {
+            case .dropConnections:
+                let (writer, reader) = state.withLock { state in
+                    defer {
+                        state.writer = nil
+                        state.reader = nil
+                    }
+                    state.statistics.isUp = false
+                    return (state.writer, state.reader)
+                }
+                writer?.close()
+                reader?.close()
+            case .refuse(let reason):
+                state.withLock { state in
+                    state.failure = state.isClosed ? .closed : reason.map { StoreError.unreachable($0) }
+                    if reason == nil { state.statistics.isUp = true }
+                }
+            case .feed(let live):
+                if live { logger.notice("Redis feed caught up; screens are live again") }
+                for observer in feedObservers.withLock({ $0 }) { observer(live) }
+            case .reconnect(let generation):
+                reconnect(generation: generation)
+            case .read(let generation):
+                readNext(generation: generation, blocking: false)
+            case .wake(let time):
+                linkTimer.arm(at: time)
             }
-            let storedEpoch = try Self.call(writer, ["GET", keys.epoch]).string
-            let storedSeq = try Self.call(writer, ["GET", keys.sequence]).string.flatMap { UInt64($0) } ?? 0
-            let lastSeq = state.withLock { $0.model.lastSeq }
-            if storedEpoch != epoch || storedSeq < lastSeq {
-                writer.close()
-                reader.close()
-                let problem =
-                    "Redis lost this cluster's changes (epoch \(storedEpoch ?? "none") instead of \(epoch), "
-                    + "sequence \(storedSeq) behind \(lastSeq)); restart the nodes"
-                logger.critical("\(problem)")
-                state.withLock { $0.failure = .unreachable(problem) }
-                return
+        }
+    }
+
+    /// Opens fresh connections for `generation` and checks that Redis still holds this cluster's history, without
+    /// waiting on the queue: each step answers on the connection's queue and the outcome comes back through `queue`.
+    func reconnect(generation: Int) {
+        let report: @Sendable (_ outcome: Result<(RedisConnection, RedisConnection), RedisError>, _ lost: String?) -> Void = {
+            [weak self] outcome, lost in
+            guard let self else { return }
+            queue.async { [self] in
+                let now = linkClock.now()
+                switch (outcome, lost) {
+                case (.success(let (writer, reader)), nil):
+                    let actions = state.withLock { state -> [RedisLinkMachine.Action] in
+                        let actions = state.link.reconnected(generation: generation)
+                        if actions != [.dropConnections] {
+                            state.writer = writer
+                            state.reader = reader
+                        }
+                        return actions
+                    }
+                    if actions == [.dropConnections] {
+                        writer.close()
+                        reader.close()
+                        return
+                    }
+                    let lastSeq = state.withLock { $0.model.lastSeq }
+                    logger.notice("reconnected to Redis; reading the changes missed", metadata: ["lastSeq": "\(lastSeq)"])
+                    perform(actions)
+                case (.success(let (writer, reader)), let problem?):
+                    writer.close()
+                    reader.close()
+                    logger.critical("\(problem)")
+                    perform(state.withLock { $0.link.historyLost(generation: generation, problem: problem) })
+                case (.failure(let error), _):
+                    let actions = state.withLock {
+                        $0.link.reconnectFailed(
+                            generation: generation, reason: "\(error)", now: now, jitter: Double.random(in: 0.8...1.2))
+                    }
+                    logger.warning("Redis still out of reach", metadata: ["error": "\(error)"])
+                    perform(actions)
+                }
             }
-            let generation = state.withLock { state in
-                state.writer = writer
-                state.reader = reader
-                state.failure = state.isClosed ? .closed : nil
-                state.reconnectDelay = Self.firstReconnectDelay
-                state.statistics.isUp = true
-                return state.generation
+        }
+        let configuration = connectionConfiguration
+        let keys = self.keys
+        let epoch = self.epoch
+        let lastSeq = state.withLock { $0.model.lastSeq }
+        Self.connect(configuration) { writer in
+            guard case .success(let writer) = writer else { return report(writer.map { ($0, $0) }, nil) }
+            Self.connect(configuration) { reader in
+                guard case .success(let reader) = reader else {
+                    writer.close()
+                    return report(reader.map { ($0, $0) }, nil)
+                }
+                let pair = (writer, reader)
+                writer.send(["GET", keys.epoch], timeout: Self.commandTimeout) { storedEpoch in
+                    writer.send(["GET", keys.sequence], timeout: Self.commandTimeout) { storedSeq in
+                        switch (storedEpoch, storedSeq) {
+                        case (.success(let epochReply), .success(let seqReply)):
+                            let stored = epochReply.string
+                            let sequence = seqReply.string.flatMap { UInt64($0) } ?? 0
+                            guard stored == epoch, sequence >= lastSeq else {
+                                return report(
+                                    .success(pair),
+                                    "Redis lost this cluster's changes (epoch \(stored ?? "none") instead of \(epoch), "
+                                        + "sequence \(sequence) behind \(lastSeq)); restart the nodes")
+                            }
+                            report(.success(pair), nil)
+                        case (.failure(let error), _), (_, .failure(let error)):
+                            writer.close()
+                            reader.close()
+                            report(.failure(error), nil)
+                        }
+                    }
+                }
             }
-            logger.notice("reconnected to Redis; reading the changes missed", metadata: ["lastSeq": "\(lastSeq)"])
-            readNext(generation: generation, blocking: false)
-        } catch {
-            let delay = state.withLock { state in
-                state.reconnectDelay = min(state.reconnectDelay * 2, Self.maximumReconnectDelay)
-                return state.reconnectDelay
+        }
+    }
+
+    /// A connection that finished connecting (and authenticating), or the error that stopped it; answers on the
+    /// connection's queue.
+    static func connect(
+        _ configuration: RedisConnection.Configuration,
+        completion: @escaping @Sendable (Result<RedisConnection, RedisError>) -> Void
+    ) {
+        let connection = RedisConnection(configuration: configuration, logger: Logger(label: "rollboard.redis"))
+        connection.connect { result in
+            switch result {
+            case .success: completion(.success(connection))
+            case .failure(let error):
+                connection.close()
+                completion(.failure(error))
             }
-            logger.warning("Redis still out of reach", metadata: ["error": "\(error)", "retryIn": "\(delay) s"])
-            scheduleReconnect(after: delay)
         }
     }
 }

@@ -139,13 +139,8 @@ extension RedisChangeLog {
     }
 
     func markFeedLive(generation: Int) {
-        let becameLive = state.withLock { state in
-            guard state.generation == generation, !state.isFeedLive else { return false }
-            state.isFeedLive = true
-            return true
-        }
-        guard becameLive else { return }
-        logger.notice("Redis feed caught up; screens are live again")
-        for observer in feedObservers.withLock({ $0 }) { observer(true) }
+        let actions = state.withLock { $0.link.caughtUp(generation: generation) }
+        guard !actions.isEmpty else { return }
+        queue.async { [self] in perform(actions) }
     }
 }

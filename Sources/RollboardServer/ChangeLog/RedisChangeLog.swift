@@ -30,6 +30,9 @@ public final class RedisChangeLog: ChangeLog {
     /// Reconnections are planned on this queue; each connection's replies arrive on the connection's own queue.
     let queue = DispatchQueue(label: "rollboard.redis")
     let state: Mutex<State>
+    /// Monotonic seconds for the link's backoff, and the one timer that brings its next reconnection.
+    let linkClock = FrameClock.monotonic()
+    let linkTimer: any ClockTimer
     let subscribers = Mutex<[@Sendable (StoreChange) -> Void]>([])
     let commitObservers = Mutex<[@Sendable (Double) -> Void]>([])
     let feedObservers = Mutex<[@Sendable (Bool) -> Void]>([])
@@ -45,14 +48,15 @@ public final class RedisChangeLog: ChangeLog {
         var model: StoreModel
         /// The id of the last stream entry applied.
         var position: String
-        /// Bumped on every reconnection: replies from an older connection are ignored.
-        var generation = 0
+        /// The link's lifecycle: losses, reconnections with backoff, catching up, closing.
+        var link = RedisLinkMachine()
+        /// Bumped on every loss and on closing: replies from an older connection are ignored.
+        var generation: Int { link.generation }
         var writer: RedisConnection?
         var reader: RedisConnection?
         var failure: StoreError?
-        var isFeedLive = true
-        var isClosed = false
-        var reconnectDelay = RedisChangeLog.firstReconnectDelay
+        var isFeedLive: Bool { link.isFeedLive }
+        var isClosed: Bool { link.phase == .closed }
         /// When each write in flight started (monotonic seconds), by ticket.
         var inFlight: [Int: Double] = [:]
         var nextTicket = 0
@@ -60,9 +64,6 @@ public final class RedisChangeLog: ChangeLog {
         /// Pings Redis once a second (on `queue`).
         var pingTimer: (any DispatchSourceTimer)?
     }
-
-    static let firstReconnectDelay = 0.1
-    static let maximumReconnectDelay = 2.0
 
     /// Connects to Redis, agrees on the shared epoch and loads the latest values, waiting (and logging) until Redis
     /// answers; then follows the stream.
@@ -86,6 +87,7 @@ public final class RedisChangeLog: ChangeLog {
         self.historyLimit = historyLimit
         self.logger = logger
         self.clock = clock ?? { wallClock() }
+        self.linkTimer = linkClock.makeTimer(queue)
 
         let opened = Self.openWaiting(configuration, keys: keys, historyLimit: historyLimit, logger: logger)
         self.epoch = opened.epoch
@@ -99,6 +101,7 @@ public final class RedisChangeLog: ChangeLog {
                 "lastSeq": "\(model.lastSeq)", "position": "\(position)",
             ])
         let queue = self.queue
+        linkTimer.activate { [weak self] in self?.linkTimerFired() }
         state.withLock { state in
             let pingTimer = DispatchSource.makeTimerSource(queue: queue)
             pingTimer.schedule(deadline: .now() + 1, repeating: 1, leeway: .milliseconds(100))
@@ -111,6 +114,7 @@ public final class RedisChangeLog: ChangeLog {
 
     deinit {
         state.withLock { $0.pingTimer?.cancel() }
+        linkTimer.cancel()
     }
 
     // MARK: ChangeLog
@@ -165,17 +169,17 @@ public final class RedisChangeLog: ChangeLog {
 
     /// Refuses new changes, waits up to two seconds for Redis to answer the writes in flight, then disconnects.
     public func close() {
-        state.withLock { state in
-            state.isClosed = true
+        let actions = state.withLock { state in
             state.failure = .closed
+            return state.link.close()
         }
+        queue.async { [self] in perform(actions) }
         let deadline = monotonicSeconds() + 2
         while state.withLock({ !$0.inFlight.isEmpty }), monotonicSeconds() < deadline {
             usleep(5_000)
         }
         let (writer, reader) = state.withLock { state in
             state.pingTimer?.cancel()
-            state.generation += 1
             defer {
                 state.writer = nil
                 state.reader = nil
