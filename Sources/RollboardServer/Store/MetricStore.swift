@@ -18,6 +18,8 @@ public final class MetricStore: ChangeLog {
     public let historyLimit: Int
     private let epochValue: UInt64
     private let compactionThreshold: Int
+    /// Seconds between tries of a journal whose write failed cleanly.
+    private let retryInterval: Double
     private let logger: Logger
     private let clock: @Sendable () -> Double
     private let queue: DispatchQueue
@@ -83,9 +85,11 @@ public final class MetricStore: ChangeLog {
         compactionThreshold: Int = ServerSettings.Defaults.journalCompactionBytes,
         logger: Logger,
         clock: (@Sendable () -> Double)? = nil,
-        faults: StoreFaults?
+        faults: StoreFaults?,
+        writeRetryInterval: Double = MetricStore.writeRetryInterval
     ) throws(StoreError) {
         precondition(historyLimit > 0, "historyLimit must be positive")
+        self.retryInterval = writeRetryInterval
         let queue = DispatchQueue(label: "rollboard.store")
         let opened = try JournalFile.open(
             directory: directory, historyLimit: historyLimit, queue: queue, logger: logger, faults: faults)
@@ -159,7 +163,7 @@ public final class MetricStore: ChangeLog {
             } catch {
                 switch error {
                 case .notWritten(let reason):
-                    fail(batch, StoreError.writeFailed(reason.description, retrying: true), retryIn: Self.writeRetryInterval)
+                    fail(batch, StoreError.writeFailed(reason.description, retrying: true), retryIn: retryInterval)
                 case .unknownState(let reason):
                     fail(batch, StoreError.writeFailed(reason.description))
                 }
@@ -188,6 +192,11 @@ public final class MetricStore: ChangeLog {
 
     /// How long a store whose journal write failed cleanly (nothing half-written kept) waits before it tries again.
     static let writeRetryInterval = 2.0
+
+    /// Tries the journal again now, as the retry timer would (for tests that must not wait on a wall-clock timer).
+    func retryWritingNow() {
+        queue.async { self.retryWriting(every: self.retryInterval) }
+    }
 
     /// Fails `batch` and everything pending with `error`, and refuses further changes: for good, or, with `retryIn`,
     /// until a later check finds the journal writable again (the disk had no space, and the failed write left nothing
