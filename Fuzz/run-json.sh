@@ -21,7 +21,8 @@ mkdir -p "$out/corpus-$name" "$out/artifacts-$name" "$sources"
 rm -f "$sources"/*.swift
 for file in Sources/RollboardServer/API/JSONParser.swift Sources/RollboardServer/API/JSONValue.swift \
     Sources/RollboardServer/API/JSONMember.swift Sources/RollboardServer/API/JSONNumber.swift \
-    Sources/RollboardServer/Hub/ClientMessage.swift Sources/RollboardServer/Hub/CarouselViewerAction.swift; do
+    Sources/RollboardServer/Hub/ClientMessage.swift Sources/RollboardServer/Hub/CarouselViewerAction.swift \
+    Sources/RollboardServer/Hub/String+VisibleText.swift; do
     grep -v '^\(public \)\?import RollboardNet$' "$file" >"$sources/$(basename "$file")"
 done
 

@@ -102,12 +102,3 @@ public struct ProducerTokens: Sendable, Equatable {
         return token
     }
 }
-
-extension String {
-    func trimmingWhitespaceAndNewlines() -> String {
-        let scalars = unicodeScalars
-        guard let first = scalars.firstIndex(where: { !$0.properties.isWhitespace }) else { return "" }
-        let last = scalars.lastIndex(where: { !$0.properties.isWhitespace })!
-        return String(scalars[first...last])
-    }
-}

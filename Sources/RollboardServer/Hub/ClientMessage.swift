@@ -91,7 +91,7 @@ enum ClientMessage: Equatable {
             report.paintMilliseconds = milliseconds
         }
         if let value = object["error"] {
-            guard case .string(let text) = value, let cleaned = ScreenRegistry.cleanName(text, limit: Report.errorLimit)
+            guard case .string(let text) = value, let cleaned = text.visibleText(limit: Report.errorLimit)
             else {
                 return .failure(ParseError(detail: "report: \"error\" must be a non-empty string"))
             }

@@ -82,10 +82,6 @@ final class ScreenRegistry: Sendable {
 
     /// `name` without control characters or surrounding blanks, at most `limit` characters; `nil` if nothing is left.
     static func cleanName(_ name: String, limit: Int = nameLimit) -> String? {
-        let visible = name.unicodeScalars.filter {
-            !$0.properties.isDefaultIgnorableCodePoint && $0.properties.generalCategory != .control
-        }
-        let kept = String(String.UnicodeScalarView(visible)).trimmingWhitespaceAndNewlines()
-        return kept.isEmpty ? nil : String(kept.prefix(limit))
+        name.visibleText(limit: limit)
     }
 }
