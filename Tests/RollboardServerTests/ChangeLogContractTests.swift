@@ -53,7 +53,7 @@ struct ChangeLogContractTests {
             case .journal:
                 return try MetricStore(directory: folder.path + "/store", logger: logger, faults: faults)
             case .redis:
-                return try RedisChangeLog(
+                return try RedisChangeLog.opened(
                     settings: RedisSettings(url: redis!.url, keyPrefix: "contract"), logger: logger)
             }
         }

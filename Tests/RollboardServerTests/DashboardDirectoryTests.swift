@@ -164,7 +164,7 @@ struct DashboardDirectoryTests {
         let redis = try RedisServerProcess.forChangeLog()
         var logger = Logger(label: "test.redis")
         logger.logLevel = .critical
-        let log = try RedisChangeLog(settings: RedisSettings(url: redis.url), logger: logger)
+        let log = try RedisChangeLog.opened(settings: RedisSettings(url: redis.url), logger: logger)
         defer { log.close() }
         let directory = try DashboardDirectory(
             configuration: before, store: log, metrics: ServerMetrics(), logger: logger)

@@ -253,6 +253,29 @@ struct HubStateMachineTests {
         #expect(!shared.isEmpty, "the next change reaches it in the shared frame")
     }
 
+    @Test("a hub built before its log opened takes the epoch when the feed turns live, and replays nothing from before")
+    func logOpenedLate() {
+        var machine = HubStateMachine(
+            helloDashboard: Self.dashboard, tiles: [RampTile(tileID: "a", from: 0, to: 0)], tilesByMetric: ["m": ["a"]],
+            updatedAt: [:], configuration: .init(defaultFPS: 10, maxFPS: 60, slowClientTimeout: 5), epoch: "",
+            storeSeq: 0)
+        _ = machine.setFeed(live: false)
+        let early = effects(machine.connect(1, fps: nil, now: 0))
+        guard case .send(let earlyHello, 1) = early.first else { Issue.record("no hello"); return }
+        #expect(earlyHello.contains(#""changes":{"epoch":"","seq":0}"#), "no epoch is claimed before the log opened")
+        // The log opened: the values it loaded (up to seq 140), then the feed turns live with the cluster's epoch.
+        _ = machine.apply(.value(38, interval: nil, animated: false, policy: nil), toMetric: "m", committedAt: nil,
+                          seq: 140, now: 1)
+        let live = effects(machine.setFeed(live: true, epoch: "e7"))
+        #expect(live.contains { if case .send(let text, 1) = $0 { text.contains("live") } else { false } })
+        for (since, resume) in [(106 as UInt64, "full"), (140, "none")] {
+            let hello = effects(machine.connect(Int(since), fps: nil, since: ResumePoint(epoch: "e7", seq: since), now: 2))
+            guard case .send(let text, _) = hello.first else { Issue.record("no hello"); return }
+            #expect(text.contains(#""resume":"\#(resume)""#), "from \(since): \(text)")
+            #expect(text.contains(#""changes":{"epoch":"e7","seq":140}"#))
+        }
+    }
+
     @Test(
         "a screen that comes back with nothing missed, from another epoch, or from before the replay gets the stream's states",
         arguments: [("e1", 600 as UInt64, "none"), ("e0", 10, "full"), ("e1", 1, "full"), ("e1", 700, "full")])

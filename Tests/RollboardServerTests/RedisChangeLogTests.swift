@@ -18,7 +18,7 @@ struct RedisChangeLogTests {
     }()
 
     private func node(_ redis: RedisServerProcess, prefix: String = "test") throws -> RedisChangeLog {
-        try RedisChangeLog(settings: RedisSettings(url: redis.url, keyPrefix: prefix), logger: Self.logger)
+        try RedisChangeLog.opened(settings: RedisSettings(url: redis.url, keyPrefix: prefix), logger: Self.logger)
     }
 
     /// Runs `body` with a real Redis and two nodes on it, and closes the nodes afterwards.
@@ -103,6 +103,41 @@ struct RedisChangeLogTests {
         let seen = record(late)
         _ = await append(a, "revenue", 30)
         #expect(await eventually { seen.update { $0.map(\.lastSeq) } == [5] })
+    }
+
+    @Test("a node that starts while Redis is away serves, refuses changes and is not live, then opens when Redis answers")
+    func startWhileAway() async throws {
+        let redis = try RedisServerProcess.forChangeLog()
+        let a = try node(redis)
+        let stored = try await append(a, "revenue", 42).get()
+        a.close()
+        redis.kill()
+
+        let late = try RedisChangeLog(settings: RedisSettings(url: redis.url, keyPrefix: "test"), logger: Self.logger)
+        defer { late.close() }
+        let heard = record(late)
+        late.start()  // returns at once: nothing here waits for Redis
+        #expect(late.epoch == "" && !late.isFeedLive)
+        #expect(late.failure != nil)
+        let refused = await append(late, "revenue", 7)
+        #expect(throws: StoreError.self) { try refused.get() }
+        let notYet = "\(StoreError.unreachable(RedisLinkMachine.notOpenedYet))"
+        #expect(await eventually(within: 3) { late.failure.map { "\($0)" != notYet } ?? false },
+                "a failed opening says why")
+
+        try redis.start()
+        #expect(await eventually(within: 10) { late.failure == nil && late.isFeedLive }, "opens once Redis answers")
+        #expect(late.epoch == a.epoch)
+        #expect(late.current("revenue")?.value == 42)
+        let told = heard.update { $0 }
+        #expect(told.count == 1, "the loaded value is told once: \(told)")
+        guard case .metrics(let metrics)? = told.first else {
+            Issue.record("a metric change was told: \(told)")
+            return
+        }
+        #expect(metrics.map(\.value) == [42] && metrics.map(\.seq) == stored.map(\.seq))
+        #expect(metrics.allSatisfy { !$0.animated }, "a value loaded at opening stands; it is not a move")
+        #expect((try await append(late, "revenue", 43).get()).first?.seq == (stored.first?.seq ?? 0) + 1)
     }
 
     @Test("an operator's playlist command reaches every node with the moment it was committed, and later nodes too")

@@ -5,9 +5,60 @@ import Testing
 /// The Redis change log's link, driven with explicit monotonic times and jitter: no Redis, no clocks, no sleeping.
 @Suite("Redis link machine")
 struct RedisLinkMachineTests {
+    /// A link that opened and caught up: generation 0, up, the feed live.
+    static func opened() -> RedisLinkMachine {
+        var link = RedisLinkMachine()
+        _ = link.start()
+        _ = link.reconnected(generation: 0)
+        _ = link.caughtUp(generation: 0)
+        return link
+    }
+
+    @Test("a log that starts refuses changes, opens at once, and is not live until the reader caught up")
+    func start() {
+        var link = RedisLinkMachine()
+        #expect(link.phase == .idle && !link.isFeedLive)
+        #expect(link.start() == [.refuse(RedisLinkMachine.notOpenedYet), .open(generation: 0)])
+        #expect(link.start() == [], "started once")
+        #expect(link.reconnected(generation: 0) == [.refuse(nil), .read(generation: 0)])
+        #expect(link.hasOpened && !link.isFeedLive)
+        #expect(link.caughtUp(generation: 0) == [.feed(live: true)])
+    }
+
+    @Test(
+        "a Redis away at start is waited for with the same backoff, and each retry opens, never reconnects",
+        arguments: [1.0, 0.8, 1.2])
+    func openingWaits(jitter: Double) {
+        var link = RedisLinkMachine()
+        _ = link.start()
+        var now = 50.0
+        var expectedWait = RedisLinkMachine.firstDelay
+        for _ in 0..<7 {
+            expectedWait = min(expectedWait * 2, RedisLinkMachine.maximumDelay)
+            let actions = link.reconnectFailed(generation: 0, reason: "ECONNREFUSED", now: now, jitter: jitter)
+            #expect(actions == [.refuse("ECONNREFUSED"), .wake(at: now + expectedWait * jitter)])
+            #expect(link.timerFired(now: now + 0.01) == [.wake(at: now + expectedWait * jitter)], "not due yet")
+            now += expectedWait * jitter
+            #expect(link.timerFired(now: now) == [.open(generation: 0)])
+        }
+        #expect(link.lost(generation: 0, reason: "EOF", now: now, jitter: 1) == [], "nothing to lose before opening")
+        #expect(link.reconnected(generation: 0) == [.refuse(nil), .read(generation: 0)])
+        #expect(link.delay == RedisLinkMachine.firstDelay)
+        #expect(link.lost(generation: 0, reason: "EOF", now: now, jitter: 1).contains(.dropConnections))
+        #expect(link.timerFired(now: now + 1) == [.reconnect(generation: 1)], "once opened, a retry reconnects")
+    }
+
+    @Test("closing before the first opening answered turns the opening away")
+    func closeWhileOpening() {
+        var link = RedisLinkMachine()
+        _ = link.start()
+        #expect(link.close() == [.wake(at: nil)])
+        #expect(link.reconnected(generation: 0) == [.dropConnections])
+        #expect(link.reconnectFailed(generation: 0, reason: "x", now: 1, jitter: 1) == [])
+    }
     @Test("a loss drops both connections, refuses changes, tells the observers once and retries after 0.1 s")
     func loss() {
-        var link = RedisLinkMachine()
+        var link = Self.opened()
         #expect(link.lost(generation: 0, reason: "EOF", now: 100, jitter: 1) == [
             .dropConnections, .refuse("EOF"), .feed(live: false), .wake(at: 100.1),
         ])
@@ -25,7 +76,7 @@ struct RedisLinkMachineTests {
             (1.2, [0.24, 0.48, 0.96, 1.92, 2.4, 2.4]),
         ])
     func backoff(jitter: Double, waits: [Double]) {
-        var link = RedisLinkMachine()
+        var link = Self.opened()
         var now = 0.0
         _ = link.lost(generation: 0, reason: "EOF", now: now, jitter: jitter)
         for wait in waits {
@@ -43,7 +94,7 @@ struct RedisLinkMachineTests {
 
     @Test("a reconnection that works accepts changes, reads without blocking, and the wait starts over")
     func reconnected() {
-        var link = RedisLinkMachine()
+        var link = Self.opened()
         _ = link.lost(generation: 0, reason: "EOF", now: 0, jitter: 1)
         _ = link.timerFired(now: 1)
         _ = link.reconnectFailed(generation: 1, reason: "refused", now: 1, jitter: 1)
@@ -59,7 +110,7 @@ struct RedisLinkMachineTests {
 
     @Test("a second loss while already down tells the observers nothing new")
     func lossWhileDown() {
-        var link = RedisLinkMachine()
+        var link = Self.opened()
         _ = link.lost(generation: 0, reason: "EOF", now: 0, jitter: 1)
         _ = link.timerFired(now: 1)
         _ = link.reconnected(generation: 1)
@@ -69,7 +120,7 @@ struct RedisLinkMachineTests {
 
     @Test("a Redis without this cluster's history halts the link: refused until a restart, nothing tried again")
     func historyLost() {
-        var link = RedisLinkMachine()
+        var link = Self.opened()
         _ = link.lost(generation: 0, reason: "EOF", now: 0, jitter: 1)
         _ = link.timerFired(now: 1)
         #expect(link.historyLost(generation: 1, problem: "epoch changed") == [
@@ -81,7 +132,7 @@ struct RedisLinkMachineTests {
 
     @Test("closing stops the timer and turns away every later report, of any generation")
     func close() {
-        var link = RedisLinkMachine()
+        var link = Self.opened()
         _ = link.lost(generation: 0, reason: "EOF", now: 0, jitter: 1)
         _ = link.timerFired(now: 1)
         #expect(link.close() == [.wake(at: nil)])

@@ -104,6 +104,8 @@ public final class RollboardNode: Sendable {
             self.directory = directory
             self.metrics = metrics
             self.reloader = reloader
+            // Everything that follows the log has subscribed: it may open now (Redis: in the background).
+            changeLog.start()
         } catch {
             changeLog.close()
             throw error

@@ -38,11 +38,18 @@ public protocol ChangeLog: AnyObject, Sendable {
     /// Registers `observer` for the seconds every durable commit took.
     func observeCommits(_ observer: @escaping @Sendable (Double) -> Void)
 
+    /// Begins: call once every subscriber and observer is registered. Returns at once; a log that must reach
+    /// something first (Redis) refuses changes and says its feed is not live until it did.
+    func start()
+
     /// Waits for changes in flight, then stops; later changes fail with `StoreError.closed`.
     func close()
 }
 
 extension ChangeLog {
+    /// The embedded journal opens when it is built: nothing to start.
+    public func start() {}
+
     /// Commits `updates` as one atomic change; `completion` gets each update's stored form once it is durable.
     public func append(
         _ updates: [MetricUpdate], completion: @escaping @Sendable (Result<[StoredMetric], StoreError>) -> Void

@@ -59,6 +59,8 @@ extension RedisChangeLog {
             case .feed(let live):
                 if live { logger.notice("Redis feed caught up; screens are live again") }
                 for observer in feedObservers.withLock({ $0 }) { observer(live) }
+            case .open(let generation):
+                open(generation: generation)
             case .reconnect(let generation):
                 reconnect(generation: generation)
             case .read(let generation):

@@ -20,7 +20,10 @@ import Synchronization
 /// the node reconnects with backoff, reads the stream from where it stopped (or, if the stream was trimmed past that
 /// point, reloads the latest values) and tells the observers `true`. See `docs/cluster.md`.
 public final class RedisChangeLog: ChangeLog {
-    public let epoch: String
+    /// The cluster's epoch; empty until the log first opened.
+    public var epoch: String {
+        state.withLock { $0.epoch }
+    }
     let keys: RedisKeys
     let streamLength: Int
     let connectionConfiguration: RedisConnection.Configuration
@@ -30,8 +33,8 @@ public final class RedisChangeLog: ChangeLog {
     /// Reconnections are planned on this queue; each connection's replies arrive on the connection's own queue.
     let queue = DispatchQueue(label: "rollboard.redis")
     let state: Mutex<State>
-    /// Monotonic seconds for the link's backoff, and the one timer that brings its next reconnection.
-    let linkClock = FrameClock.monotonic()
+    /// Monotonic seconds for the link's backoff, and the one timer that brings its next opening or reconnection.
+    let linkClock: FrameClock
     let linkTimer: any ClockTimer
     let subscribers = Mutex<[@Sendable (StoreChange) -> Void]>([])
     let commitObservers = Mutex<[@Sendable (Double) -> Void]>([])
@@ -45,6 +48,8 @@ public final class RedisChangeLog: ChangeLog {
     static let commandTimeout = 3.0
 
     struct State {
+        /// The cluster's epoch, learnt when the log opens.
+        var epoch = ""
         var model: StoreModel
         /// The id of the last stream entry applied.
         var position: String
@@ -61,21 +66,39 @@ public final class RedisChangeLog: ChangeLog {
         var inFlight: [Int: Double] = [:]
         var nextTicket = 0
         var statistics = RedisStatistics()
-        /// Pings Redis once a second (on `queue`).
+        /// Pings Redis once a second (on `queue`) once the log opened.
         var pingTimer: (any DispatchSourceTimer)?
+
+        init(model: StoreModel, position: String, failure: StoreError?) {
+            self.model = model
+            self.position = position
+            self.failure = failure
+        }
     }
 
-    /// Connects to Redis, agrees on the shared epoch and loads the latest values, waiting (and logging) until Redis
-    /// answers; then follows the stream.
+    /// Builds the log without connecting: until ``start()`` opens it (connects, agrees on the shared epoch, loads the
+    /// latest values) changes are refused and the feed is not live; a Redis that does not answer is waited for with
+    /// backoff while the node serves.
     ///
     /// - Parameters:
     ///   - historyLimit: past values kept per metric (from the changes this node saw).
     ///   - clock: wall-clock seconds since 1970, stamped on each change (default: the system clock).
-    public init(
+    public convenience init(
         settings: RedisSettings,
         historyLimit: Int = ServerSettings.Defaults.historyLength,
         logger: Logger,
         clock: (@Sendable () -> Double)? = nil
+    ) throws {
+        try self.init(settings: settings, historyLimit: historyLimit, logger: logger, clock: clock, linkClock: .monotonic())
+    }
+
+    /// As the public initializer, the link's backoff timed by `linkClock` (monotonic seconds).
+    init(
+        settings: RedisSettings,
+        historyLimit: Int,
+        logger: Logger,
+        clock: (@Sendable () -> Double)?,
+        linkClock: FrameClock
     ) throws {
         let url = try RedisURL(settings.url)
         var configuration = RedisConnection.Configuration(url: url)
@@ -87,29 +110,19 @@ public final class RedisChangeLog: ChangeLog {
         self.historyLimit = historyLimit
         self.logger = logger
         self.clock = clock ?? { wallClock() }
+        self.linkClock = linkClock
         self.linkTimer = linkClock.makeTimer(queue)
-
-        let opened = Self.openWaiting(configuration, keys: keys, historyLimit: historyLimit, logger: logger)
-        self.epoch = opened.epoch
         self.state = Mutex(
-            State(model: opened.model, position: opened.position, writer: opened.writer, reader: opened.reader))
-        let (model, position) = state.withLock { ($0.model, $0.position) }
-        logger.info(
-            "change log on Redis",
-            metadata: [
-                "redis": "\(url)", "keyPrefix": "\(settings.keyPrefix)", "epoch": "\(epoch)",
-                "lastSeq": "\(model.lastSeq)", "position": "\(position)",
-            ])
-        let queue = self.queue
+            State(model: StoreModel(historyLimit: historyLimit), position: "0",
+                  failure: .unreachable(RedisLinkMachine.notOpenedYet)))
         linkTimer.activate { [weak self] in self?.linkTimerFired() }
-        state.withLock { state in
-            let pingTimer = DispatchSource.makeTimerSource(queue: queue)
-            pingTimer.schedule(deadline: .now() + 1, repeating: 1, leeway: .milliseconds(100))
-            pingTimer.setEventHandler { [weak self] in self?.ping() }
-            pingTimer.activate()
-            state.pingTimer = pingTimer
-        }
-        readNext(generation: 0)
+    }
+
+    /// Opens the log: call once every subscriber is registered, so none misses the values it loads. Returns at once;
+    /// the opening is tried again with backoff (each failure logged) until Redis answers, then the log follows the
+    /// stream.
+    public func start() {
+        queue.async { [self] in perform(state.withLock { $0.link.start() }) }
     }
 
     deinit {

@@ -112,7 +112,8 @@ public final class DashboardDirectory: Sendable {
         }
         store.observeFeed { [weak self] live in
             guard let self else { return }
-            for hub in state.withLock({ Array($0.hubs.values) }) { hub.setFeed(live: live) }
+            let epoch = store.epoch
+            for hub in state.withLock({ Array($0.hubs.values) }) { hub.setFeed(live: live, epoch: epoch) }
         }
     }
 

@@ -162,9 +162,10 @@ final class DashboardHub: @unchecked Sendable {  // Sendable: every mutable prop
         queue.async { [self] in perform(machine.announce(text, seconds: seconds, now: clock.now())) }
     }
 
-    /// Tells the screens whether changes reach this node (`false` while the shared change log is out of reach).
-    func setFeed(live: Bool) {
-        queue.async { [self] in perform(machine.setFeed(live: live)) }
+    /// Tells the screens whether changes reach this node (`false` while the shared change log is out of reach);
+    /// `epoch`, when given, is the store's from now on.
+    func setFeed(live: Bool, epoch: String? = nil) {
+        queue.async { [self] in perform(machine.setFeed(live: live, epoch: epoch)) }
     }
 
     /// Screen `sessionID` shows `name` large for `seconds`.

@@ -27,8 +27,9 @@ struct HubStateMachine {
     var lastChangeAt = -Double.infinity
     /// How many producers' changes the tiles took: a calm stream that has shown fewer owes its screens a frame.
     var changeCount = 0
-    /// The store's epoch, and the sequence number of the last stored change the tiles took.
-    private let epoch: String
+    /// The store's epoch (empty until a log that opens late opened), and the sequence number of the last stored
+    /// change the tiles took.
+    private var epoch: String
     var storeSeq: UInt64
     /// The latest stored changes, for screens that come back (`connect(…since:…)`).
     var replay: ChangeReplay
@@ -238,7 +239,14 @@ struct HubStateMachine {
 
     /// Whether changes reach this node: every screen is told when that turns (`status` `stale` or `live`), and a
     /// screen that connects while they do not is told after its `hello`.
-    mutating func setFeed(live: Bool) -> [HubAction] {
+    /// `epoch`, when given, is the store's epoch from now on (a log that opened after the hub was built).
+    mutating func setFeed(live: Bool, epoch: String? = nil) -> [HubAction] {
+        if let epoch, !epoch.isEmpty, epoch != self.epoch {
+            // The log opened after the hub was built (or its history is another): the changes before now cannot be
+            // replayed, so a screen that comes back from before is shown the tiles as they stand.
+            self.epoch = epoch
+            replay = ChangeReplay(from: storeSeq)
+        }
         guard live != isFeedLive else { return [] }
         isFeedLive = live
         return sendToEveryScreen(Self.feedText(live: live))

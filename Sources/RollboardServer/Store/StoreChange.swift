@@ -80,6 +80,18 @@ public enum StoreChange: Sendable, Equatable {
         updatingParts { $0.updatedAt = time }
     }
 
+    /// This change as a value that stands rather than a move: a metric's value is shown at once, not animated to
+    /// (how a node that opened late tells its screens the values it loaded).
+    var atRest: StoreChange {
+        guard case .metrics(let metrics) = self else { return self }
+        return .metrics(
+            metrics.map { metric in
+                var metric = metric
+                metric.animated = false
+                return metric
+            })
+    }
+
     /// This change with `body` applied to each part's sequence number and commit time.
     private func updatingParts(_ body: (inout any StoredChangePart) -> Void) -> StoreChange {
         let (kind, parts) = kindAndParts

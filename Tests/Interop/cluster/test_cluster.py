@@ -552,6 +552,50 @@ class Cluster:
         self.check(not wrong, f"{label}: the restarted node's new screens play, from their hello on, every "
                    "acknowledged value in seq order", "; ".join(wrong[:4]))
 
+    async def start_late_node(self) -> tuple[ClusterNode, Screen]:
+        """A fourth node started while Redis is down: it serves at once (alive, not ready, refusing posts), and its
+        screens get a hello with no values and the feed stale. Nothing in it waits for Redis."""
+        first = self.nodes[0]
+        late = ClusterNode(first.binary, first.data_dir + "-late", first.token, self.redis.url, config=first.config,
+                           name="late")
+        late.log_path = first.log_path.replace(".log", "-late.log")
+        begin = time.monotonic()
+        await asyncio.to_thread(late.start, 15)
+        print(f"  a node started while Redis is down answers /healthz after {time.monotonic() - begin:.2f} s")
+        ready, body = await asyncio.to_thread(late.request, "GET", "/readyz")
+        self.check(ready == 503 and isinstance(body, dict) and body.get("error") == "redis_unavailable",
+                   "c: a node started while Redis is down serves: /healthz 200, /readyz 503 redis_unavailable",
+                   f"{ready} {body}")
+        status, body = self.ledger.post(late, METRICS[0], "c-late-refused")
+        self.check(status == 503, "c: a post to the node that has not reached Redis yet is 503", f"{status} {body}")
+        screen = Screen("late/s", late.port, DASHBOARD_ID, METRICS)
+        hello = await screen.connect()
+        await asyncio.sleep(0.3)
+        tiles_empty = all(value is None for value in screen.current_targets().values())
+        self.check(tiles_empty and ("stale" in [feed for _, feed in screen.statuses]),
+                   "c: its screen's hello shows no value (\u2014) and the feed stale, never an invented number",
+                   f"targets {screen.current_targets()} statuses {screen.statuses} hello {hello}")
+        return late, screen
+
+    async def finish_late_node(self, late: ClusterNode, screen: Screen) -> None:
+        """Once Redis is back the late node opens: ready, the cluster's epoch, its screen on the final values."""
+        ready = await self.wait_ready(late, READY_BOUND)
+        self.check(ready is not None, f"c: the late node's /readyz is 200 once Redis answers (within {READY_BOUND} s)",
+                   f"{ready}")
+        status, body = await asyncio.to_thread(late.request, "GET", "/healthz")
+        epoch = body.get("epoch") if status == 200 and isinstance(body, dict) else None
+        self.check(epoch == self.epoch, "c: the late node has the cluster's epoch", f"{epoch} vs {self.epoch}")
+        final = {metric: ack["value"] for metric, ack in self.ledger.last().items()}
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline and screen.current_targets() != final:
+            await asyncio.sleep(0.1)
+        self.check(screen.current_targets() == final and "live" in [feed for _, feed in screen.statuses],
+                   "c: the screen that waited on the late node shows the final values, and the feed live",
+                   f"{screen.current_targets()} vs {final}; statuses {screen.statuses}")
+        await screen.close()
+        code = await asyncio.to_thread(late.stop)
+        self.check(code == 0, "c: the late node exits 0 on SIGTERM", f"{code}")
+
     async def phase_c(self, seconds: float) -> None:
         print(f"-- c. Redis stopped (SIGTERM) for {seconds:.0f} s, then restarted on the same port and folder")
         before_max = self.ledger.max_seq()
@@ -626,6 +670,8 @@ class Cluster:
         closed = [screen.name for screen in screens if not screen.open]
         self.check(not closed, "c: every screen stays open through the outage", f"{closed}")
 
+        late, late_screen = await self.start_late_node()
+
         await asyncio.to_thread(self.redis.start)
         restarted_at = time.monotonic()
         readiness = await asyncio.gather(*(self.wait_ready(node, LIVE_BOUND + 5) for node in self.nodes))
@@ -685,6 +731,7 @@ class Cluster:
         self.final_values(self.all_screens(), "c")
         agree, detail = await self.gets_agree()
         self.check(agree, "c: GET /api/v1/metrics/{id} agrees (value and seq) on all three nodes", detail)
+        await self.finish_late_node(late, late_screen)
 
         refused_values = {refusal["value"] for refusal in self.ledger.refused}
         shown = [(screen.name, metric, value) for screen in self.all_screens() for metric in METRICS

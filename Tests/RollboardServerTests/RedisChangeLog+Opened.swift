@@ -1,0 +1,23 @@
+import Logging
+import RollboardTestSupport
+
+@testable import RollboardServer
+
+extension RedisChangeLog {
+    /// A log on `settings` that was started and has opened (Redis answered, the latest values are loaded), as a node
+    /// that found Redis up at start has it moments later; throws if it did not open within 10 s.
+    static func opened(settings: RedisSettings, logger: Logger) throws -> RedisChangeLog {
+        let log = try RedisChangeLog(settings: settings, logger: logger)
+        log.start()
+        guard eventuallyBlocking(within: 10, { log.failure == nil && log.isFeedLive }) else {
+            log.close()
+            throw NotOpened(description: "the Redis change log did not open: \(log.failure.map { "\($0)" } ?? "feed not live")")
+        }
+        return log
+    }
+}
+
+/// A Redis change log that did not open in time.
+struct NotOpened: Error, CustomStringConvertible {
+    let description: String
+}
