@@ -77,11 +77,11 @@ struct MetricStoreTests {
     func open(
         historyLimit: Int = ServerSettings.Defaults.historyLength,
         compactionThreshold: Int = ServerSettings.Defaults.journalCompactionBytes, faults: StoreFaults? = nil,
-        writeRetryInterval: Double = MetricStore.writeRetryInterval
+        upkeepClock: FrameClock = .monotonic()
     ) throws -> MetricStore {
         try MetricStore(
             directory: folder.path + "/store", historyLimit: historyLimit, compactionThreshold: compactionThreshold,
-            logger: logger, clock: steppingClock(), faults: faults, writeRetryInterval: writeRetryInterval
+            logger: logger, clock: steppingClock(), faults: faults, upkeepClock: upkeepClock
         )
     }
 
@@ -210,7 +210,7 @@ struct MetricStoreTests {
         let store = try open(historyLimit: 3)
         for value in 1...10 { _ = try await store.append("a", Double(value)) }
         _ = await store.setWheel("status", .index(2))
-        store.compact()
+        await store.compact()
         #expect(try folder.read("store/journal").count == JournalFile.headerSize)
         #expect(store.statistics.compactions == 1)
         _ = try await store.append("b", 99)
@@ -278,7 +278,7 @@ struct MetricStoreTests {
         #expect(reopened.statistics.recoveredRecords == 5)
         #expect(reopened.lastSeq == 5)
         #expect(reopened.current("revenue")?.seq == 5)
-        reopened.compact()
+        await reopened.compact()
         reopened.close()
         let compacted = try open()
         #expect(compacted.lastSeq == 5, "the snapshot keeps the sequence the commands used")
@@ -323,7 +323,7 @@ struct MetricStoreTests {
         let text = try await store.setText("notice", "Fire drill at 3", color: "#c0392b")
         let slides = try await store.setSlides("news", mixedSlides)
         _ = await store.setWheel("status", .index(1))
-        store.compact()
+        await store.compact()
         #expect(try folder.read("store/journal").count == JournalFile.headerSize)
         store.close()
 
@@ -347,7 +347,7 @@ struct MetricStoreTests {
         let store = try open()
         _ = try await store.append("a", 5)
         _ = await store.setWheel("status", .index(2))
-        store.compact()
+        await store.compact()
         store.close()
         let snapshot = try folder.read("store/snapshot")
         let payload = Array(snapshot[(JournalFile.headerSize + StoreChange.frameHeaderSize)...])
@@ -391,7 +391,7 @@ struct MetricStoreTests {
         let reopened = try open()
         #expect(reopened.snapshot.playlistCommands("wall") == [show, hold], "replayed from the journal")
         #expect(reopened.snapshot.playlistCommands("lobby") == [lobby])
-        reopened.compact()
+        await reopened.compact()
         reopened.close()
         let compacted = try open()
         #expect(compacted.snapshot.playlistCommands("wall") == [show, hold], "kept in the snapshot")
@@ -428,7 +428,7 @@ struct MetricStoreTests {
         store.close()
         let oldJournal = try folder.read("store/journal")
         let compacting = try open()
-        compacting.compact()
+        await compacting.compact()
         compacting.close()
         try folder.write("store/journal", oldJournal)
 
@@ -554,7 +554,7 @@ struct MetricStoreTests {
         defer { folder.remove() }
         let store = try open()
         _ = try await store.append("a", 1)
-        store.compact()
+        await store.compact()
         store.close()
         var journal = try folder.read("store/journal")
         journal[8] ^= 0x01
@@ -635,8 +635,9 @@ struct MetricStoreTests {
     func fullDiskRecovers() async throws {
         defer { folder.remove() }
         let faults = StoreFaults()
-        // The retry timer is an hour away: the test tries again itself, so a loaded machine cannot retry early.
-        let store = try open(faults: faults, writeRetryInterval: 3_600)
+        // The retry timer runs on a manual clock: nothing is tried before the test moves it.
+        let clock = ManualClock(at: 100)
+        let store = try open(faults: faults, upkeepClock: clock.clock)
         let first = try await store.append("a", 1)
         faults.inject(.append, errno: ENOSPC)
         let refused = await store.append([MetricUpdate(id: "a", value: 2)])
@@ -644,8 +645,12 @@ struct MetricStoreTests {
         #expect(store.failure?.isWriteFailure == true)
         let whileFailed = await store.append([MetricUpdate(id: "a", value: 3)])
         #expect(throws: StoreError.self) { try whileFailed.get() }
-        store.retryWritingNow()
+        #expect(clock.armed == [100 + MetricStore.writeRetryInterval], "one try planned, the interval later")
+        clock.advance(to: 100 + MetricStore.writeRetryInterval - 0.01)
+        #expect(store.failure?.isWriteFailure == true, "not tried before it is due")
+        clock.advance(to: 100 + MetricStore.writeRetryInterval)
         #expect(await eventually { store.failure == nil })
+        #expect(clock.armed == [nil], "nothing more planned once the journal takes writes")
         let after = try await store.append("a", 4)
         #expect(after.seq > first.seq)
         store.close()

@@ -17,9 +17,9 @@ public final class MetricStore: ChangeLog {
     /// Past values kept per metric (the current one included).
     public let historyLimit: Int
     private let epochValue: UInt64
-    private let compactionThreshold: Int
-    /// Seconds between tries of a journal whose write failed cleanly.
-    private let retryInterval: Double
+    /// Monotonic seconds for the journal's upkeep, and the one timer that brings its next try after a full disk.
+    private let upkeepClock: FrameClock
+    private let upkeepTimer: any ClockTimer
     private let logger: Logger
     private let clock: @Sendable () -> Double
     private let queue: DispatchQueue
@@ -41,14 +41,14 @@ public final class MetricStore: ChangeLog {
         var pending: [Pending] = []
         var flushing = false
         var failure: StoreError?
-        /// Whether `failure` is a clean write failure that `retryWriting` may clear.
+        /// Whether `failure` is a clean write failure that a later try of the journal may clear.
         var failureIsRetryable = false
+        /// When to compact and when to try the journal again.
+        var upkeep: JournalUpkeep
         var statistics = StoreStatistics()
         /// When the oldest change of the write in progress was handed to the store (monotonic seconds), `nil` while
         /// no write is in progress.
         var inFlightSince: Double?
-        /// After a failed compaction: the journal size at which the next attempt is made.
-        var compactionRetrySize: Int?
     }
 
     /// Opens (or creates) the store in `directory`, recovering every change that was acknowledged.
@@ -78,7 +78,7 @@ public final class MetricStore: ChangeLog {
             clock: clock, faults: faults)
     }
 
-    /// The store with `faults` injected into its file operations (for tests).
+    /// The store with `faults` injected into its file operations, its upkeep timed by `upkeepClock` (for tests).
     init(
         directory: String,
         historyLimit: Int = ServerSettings.Defaults.historyLength,
@@ -86,16 +86,16 @@ public final class MetricStore: ChangeLog {
         logger: Logger,
         clock: (@Sendable () -> Double)? = nil,
         faults: StoreFaults?,
-        writeRetryInterval: Double = MetricStore.writeRetryInterval
+        upkeepClock: FrameClock = .monotonic()
     ) throws(StoreError) {
         precondition(historyLimit > 0, "historyLimit must be positive")
-        self.retryInterval = writeRetryInterval
         let queue = DispatchQueue(label: "rollboard.store")
         let opened = try JournalFile.open(
             directory: directory, historyLimit: historyLimit, queue: queue, logger: logger, faults: faults)
         self.directory = directory
         self.historyLimit = historyLimit
-        self.compactionThreshold = compactionThreshold
+        self.upkeepClock = upkeepClock
+        self.upkeepTimer = upkeepClock.makeTimer(queue)
         self.logger = logger
         self.clock = clock ?? { wallClock() }
         self.queue = queue
@@ -105,7 +105,11 @@ public final class MetricStore: ChangeLog {
         var statistics = StoreStatistics()
         statistics.recoveredRecords = opened.recoveredRecords
         statistics.discardedBytes = opened.discardedBytes
-        self.state = Mutex(State(model: opened.model, nextSeq: opened.model.lastSeq + 1, statistics: statistics))
+        self.state = Mutex(
+            State(
+                model: opened.model, nextSeq: opened.model.lastSeq + 1,
+                upkeep: JournalUpkeep(threshold: compactionThreshold, retryInterval: Self.writeRetryInterval),
+                statistics: statistics))
         logger.info(
             "store opened",
             metadata: [
@@ -113,6 +117,14 @@ public final class MetricStore: ChangeLog {
                 "metrics": "\(opened.model.metrics.count)", "replayedRecords": "\(opened.recoveredRecords)",
             ]
         )
+        upkeepTimer.activate { [weak self] in
+            guard let self else { return }
+            perform(state.withLock { $0.upkeep.timerFired(now: upkeepClock.now()) })
+        }
+    }
+
+    deinit {
+        upkeepTimer.cancel()
     }
 
     public func commit(
@@ -163,21 +175,21 @@ public final class MetricStore: ChangeLog {
             } catch {
                 switch error {
                 case .notWritten(let reason):
-                    fail(batch, StoreError.writeFailed(reason.description, retrying: true), retryIn: retryInterval)
+                    fail(batch, StoreError.writeFailed(reason.description, retrying: true), retrying: true)
                 case .unknownState(let reason):
                     fail(batch, StoreError.writeFailed(reason.description))
                 }
                 return
             }
             let seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
-            let shouldCompact = state.withLock { state in
+            let upkeep = state.withLock { state in
                 state.inFlightSince = nil
                 for pending in batch { state.model.apply(pending.record) }
                 state.statistics.commits += batch.count
                 state.statistics.syncs += 1
                 state.statistics.journalBytesWritten += bytes.count
                 state.statistics.syncSeconds += seconds
-                return file.size > max(compactionThreshold, state.compactionRetrySize ?? 0)
+                return state.upkeep.wrote(journalSize: file.size)
             }
             for observer in commitObservers.withLock({ $0 }) { observer(seconds) }
             let handlers = subscribers.withLock { $0 }
@@ -186,69 +198,85 @@ public final class MetricStore: ChangeLog {
                 for handler in handlers { handler(change) }
                 pending.complete(.success(change))
             }
-            if shouldCompact { compactOnQueue() }
+            perform(upkeep)
+        }
+    }
+
+    /// Carries out the upkeep's actions, in order, on `queue`.
+    private func perform(_ actions: [JournalUpkeep.Action], reason: String? = nil) {
+        dispatchPrecondition(condition: .onQueue(queue))
+        for action in actions {
+            switch action {
+            case .compact: compactOnQueue()
+            case .tryWriting: tryWriting()
+            case .compactionFailing(let retryAtBytes):
+                logger.error(
+                    "store compaction failed; the journal keeps every record and grows until a retry succeeds",
+                    metadata: ["error": "\(reason ?? "")", "retryAtBytes": "\(retryAtBytes)"])
+            case .compactionRecovered: logger.notice("store compaction works again")
+            case .wake(let time): upkeepTimer.arm(at: time)
+            }
         }
     }
 
     /// How long a store whose journal write failed cleanly (nothing half-written kept) waits before it tries again.
     static let writeRetryInterval = 2.0
 
-    /// Tries the journal again now, as the retry timer would (for tests that must not wait on a wall-clock timer).
-    func retryWritingNow() {
-        queue.async { self.retryWriting(every: self.retryInterval) }
-    }
-
-    /// Fails `batch` and everything pending with `error`, and refuses further changes: for good, or, with `retryIn`,
-    /// until a later check finds the journal writable again (the disk had no space, and the failed write left nothing
+    /// Fails `batch` and everything pending with `error`, and refuses further changes: for good, or, `retrying`,
+    /// until a later try finds the journal writable again (the disk had no space, and the failed write left nothing
     /// in the journal).
-    private func fail(_ batch: [Pending], _ error: StoreError, retryIn: Double? = nil) {
+    private func fail(_ batch: [Pending], _ error: StoreError, retrying: Bool = false) {
+        dispatchPrecondition(condition: .onQueue(queue))
         let firstFailure = state.withLock { $0.failure == nil }
         if firstFailure {
             logger.error(
-                retryIn == nil
+                !retrying
                     ? "store write failed; refusing further changes until the server is restarted"
                     : "store write failed; refusing changes until the journal can be written again",
                 metadata: ["error": "\(error)"])
         }
-        if let retryIn {
-            queue.asyncAfter(deadline: .now() + retryIn) { self.retryWriting(every: retryIn) }
-        }
-        let rest = state.withLock { state in
+        let (rest, upkeep) = state.withLock { state in
             state.failure = error
-            state.failureIsRetryable = retryIn != nil
+            state.failureIsRetryable = retrying
             state.inFlightSince = nil
             state.flushing = false
             // Every change not yet durable is refused with this batch: their numbers are free again, so the
             // sequence has no gap once changes are taken again.
             state.nextSeq = state.model.lastSeq + 1
             defer { state.pending = [] }
-            return state.pending
+            let upkeep = retrying ? state.upkeep.writeFailedCleanly(now: upkeepClock.now()) : state.upkeep.failedForGood()
+            return (state.pending, upkeep)
         }
+        perform(upkeep)
         for pending in batch + rest { pending.complete(.failure(error)) }
     }
 
     /// After a clean write failure: tries one empty sync of the journal; if it works, changes are accepted again (the
     /// next one that still finds no space fails the same way), otherwise it tries again later.
-    private func retryWriting(every interval: Double) {
+    private func tryWriting() {
         dispatchPrecondition(condition: .onQueue(queue))
         guard state.withLock({ $0.failure != nil && $0.failureIsRetryable }) else { return }
         do {
             try file.appendAndSync([])
-            state.withLock { state in
-                state.failure = nil
-                state.failureIsRetryable = false
-            }
+            perform(
+                state.withLock { state in
+                    state.failure = nil
+                    state.failureIsRetryable = false
+                    return state.upkeep.writable()
+                })
             logger.notice("store accepts changes again")
         } catch {
             if case .unknownState(let reason) = error {
-                state.withLock { state in
-                    state.failure = StoreError.writeFailed(reason.description)
-                    state.failureIsRetryable = false
-                }
+                perform(
+                    state.withLock { state in
+                        state.failure = StoreError.writeFailed(reason.description)
+                        state.failureIsRetryable = false
+                        return state.upkeep.failedForGood()
+                    })
                 logger.error("store cannot write its journal any more; refusing changes until the server is restarted")
                 return
             }
-            queue.asyncAfter(deadline: .now() + interval) { self.retryWriting(every: interval) }
+            perform(state.withLock { $0.upkeep.stillFull(now: upkeepClock.now()) })
         }
     }
 
@@ -260,50 +288,49 @@ public final class MetricStore: ChangeLog {
         guard let model = state.withLock({ $0.failure == nil ? $0.model : nil }) else { return }
         do {
             try file.compact(model, epoch: epochValue)
-            let recovered = state.withLock { state in
-                state.statistics.compactions += 1
-                defer { state.compactionRetrySize = nil }
-                return state.compactionRetrySize != nil
-            }
-            if recovered { logger.notice("store compaction works again") }
+            perform(
+                state.withLock { state in
+                    state.statistics.compactions += 1
+                    return state.upkeep.compacted()
+                })
             logger.debug("store compacted", metadata: ["lastSeq": "\(model.lastSeq)"])
         } catch {
             switch error {
             case .notCompacted(let reason):
-                let (first, retry) = state.withLock { state in
-                    let first = state.compactionRetrySize == nil
+                let actions = state.withLock { state in
                     state.statistics.failedCompactions += 1
-                    state.compactionRetrySize = file.size + compactionThreshold
-                    return (first, state.compactionRetrySize!)
+                    return state.upkeep.compactionFailed(journalSize: file.size)
                 }
-                if first {
-                    logger.error(
-                        "store compaction failed; the journal keeps every record and grows until a retry succeeds",
-                        metadata: ["error": "\(reason)", "retryAtBytes": "\(retry)"])
-                }
+                perform(actions, reason: "\(reason)")
             case .folderNotSynced(let reason):
                 fail([], StoreError.writeFailed("the store's folder could not be synced after a compaction: \(reason)"))
             }
         }
     }
 
-    /// Compacts now: writes the snapshot and starts an empty journal. Not to be called from a subscriber or a
-    /// completion (they run on the store's queue).
-    public func compact() {
-        dispatchPrecondition(condition: .notOnQueue(queue))
-        queue.sync { compactOnQueue() }
+    /// Compacts now: writes the snapshot and starts an empty journal; returns once it is done.
+    func compact() async {
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            queue.async { [self] in
+                compactOnQueue()
+                done.resume()
+            }
+        }
     }
 
     /// Waits for pending changes to be written, then closes the journal; later changes fail with `.closed`.
     public func close() {
         dispatchPrecondition(condition: .notOnQueue(queue))
         queue.sync {
-            state.withLock { state in
-                if state.failure == nil || state.failureIsRetryable { state.failure = .closed }
-                state.failureIsRetryable = false
-            }
+            perform(
+                state.withLock { state in
+                    if state.failure == nil || state.failureIsRetryable { state.failure = .closed }
+                    state.failureIsRetryable = false
+                    return state.upkeep.close()
+                })
             file.close()
         }
+        upkeepTimer.cancel()
     }
 
     /// Registers `handler` for every change committed from now on, in sequence order, on the store's queue.
