@@ -1,25 +1,39 @@
-import RollboardNet
-
 import Dispatch
+import RollboardNet
 import Synchronization
 
 /// A write's answer within the configuration's commit timeout: the store's answer, or 503 `commit_timeout` when the
-/// store has not answered in time (a sync stuck on the disk), whichever comes first.
+/// store has not answered in time (a sync stuck on the disk), whichever comes first, as ``CommitWait`` decides; its
+/// one timer runs on an injected clock.
 enum CommitDeadline {
-    /// `respond`, called at most once: with the store's answer or, after `seconds`, with 503 `commit_timeout`.
-    static func answer(within seconds: Double, _ respond: @escaping Respond) -> Respond {
-        let answered = Atomic<Bool>(false)
-        let once: Respond = { response in
-            guard !answered.exchange(true, ordering: .acquiringAndReleasing) else { return }
-            respond(response)
+    /// The clock the deadlines are timed by: the system's monotonic clock.
+    static let clock = FrameClock.monotonic()
+    /// Where the deadlines' timers fire.
+    private static let queue = DispatchQueue(label: "rollboard.commit-deadline")
+
+    /// `respond`, called at most once: with the store's answer or, after `seconds` on `clock`, with 503
+    /// `commit_timeout`.
+    static func answer(within seconds: Double, clock: FrameClock = clock, _ respond: @escaping Respond) -> Respond {
+        let wait = Mutex(CommitWait(now: clock.now(), timeout: seconds))
+        let timer = clock.makeTimer(queue)
+        let perform: @Sendable ([CommitWait.Action], HTTPResponse?) -> Void = { actions, answer in
+            for action in actions {
+                switch action {
+                case .deliver: if let answer { respond(answer) }
+                case .timeOut:
+                    timer.cancel()  // fired for good; cancelling releases the handler and what it holds
+                    respond(APIError.commitTimeout(seconds: seconds).response)
+                case .wake(let time):
+                    if let time { timer.arm(at: time) } else { timer.cancel() }
+                }
+            }
         }
-        DispatchQueue.global().asyncAfter(deadline: .now() + seconds) {
-            once(APIError.commitTimeout(seconds: seconds).response)
-        }
-        return once
+        timer.activate { perform(wait.withLock { $0.timerFired(now: clock.now()) }, nil) }
+        perform(wait.withLock { $0.start() }, nil)
+        return { response in perform(wait.withLock { $0.answered() }, response) }
     }
 
-    /// ``answer(within:_:)`` with the commit timeout of the configuration the request is served under.
+    /// ``answer(within:clock:_:)`` with the commit timeout of the configuration the request is served under.
     static func answer(_ context: RequestContext, _ respond: @escaping Respond) -> Respond {
         answer(within: context.configuration.server.limits.commitTimeout, respond)
     }
