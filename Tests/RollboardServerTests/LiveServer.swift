@@ -1,7 +1,8 @@
 import Foundation
 import Logging
 import RollboardNet
-import RollboardServer
+
+@testable import RollboardServer
 
 /// The whole Rollboard stack wired as `rollboard serve` wires it — shipped `config/` and `public/`, a durable
 /// store, the producer API, the dashboard hubs — on a free port with TLS and a self-signed certificate in the
@@ -29,8 +30,11 @@ final class LiveServer {
 
     /// Starts the stack on `dataDirectory` (created if needed), generating the certificate there on first start;
     /// `dashboardAccess` is the server's default access for the dashboards, and `configDirectory` where they are
-    /// (default: the shipped `config/`).
-    init(dataDirectory: String, dashboardAccess: DashboardAccess = .everyone, configDirectory: String? = nil) throws {
+    /// (default: the shipped `config/`); with `clock`, the node's hubs and its wall clock run by that manual clock.
+    init(
+        dataDirectory: String, dashboardAccess: DashboardAccess = .everyone, configDirectory: String? = nil,
+        clock: ManualClock? = nil
+    ) throws {
         var logger = Logger(label: "rollboard.e2e")
         logger.logLevel = .error
         self.configDirectory = configDirectory ?? Self.repositoryRoot + "/config"
@@ -51,13 +55,16 @@ final class LiveServer {
         }
         certificatePath = files.certificate
 
-        node = try RollboardNode(
-            RollboardNode.Options(
-                configuration: configuration, fileSettings: loaded.server, configDirectory: self.configDirectory,
-                publicDirectory: Self.repositoryRoot + "/public",
-                tls: TLSConfiguration(certificateChainPath: files.certificate, privateKeyPath: files.privateKey),
-                producerTokens: [ProducerToken(token: Self.token)], adminTokens: [Self.adminToken]),
-            logger: logger)
+        var options = RollboardNode.Options(
+            configuration: configuration, fileSettings: loaded.server, configDirectory: self.configDirectory,
+            publicDirectory: Self.repositoryRoot + "/public",
+            tls: TLSConfiguration(certificateChainPath: files.certificate, privateKeyPath: files.privateKey),
+            producerTokens: [ProducerToken(token: Self.token)], adminTokens: [Self.adminToken])
+        if let clock {
+            options.frameClock = clock.clock
+            options.wallClock = clock.clock
+        }
+        node = try RollboardNode(options, logger: logger)
         do {
             try node.start()
         } catch {
@@ -181,10 +188,10 @@ struct LiveServerError: Error, CustomStringConvertible {
 }
 
 /// Runs `body` against a live server on a fresh data folder, then stops the server and removes the folder,
-/// whether `body` returns or throws.
+/// whether `body` returns or throws; with `clock`, the server runs by that manual clock.
 func withLiveServer<Result>(
     dashboardAccess: DashboardAccess = .everyone, extraFiles: [(path: String, text: String)] = [],
-    _ body: (LiveServer) throws -> Result
+    clock: ManualClock? = nil, _ body: (LiveServer) throws -> Result
 ) throws -> Result {
     let folder = TemporaryDirectory()
     defer { folder.remove() }
@@ -201,7 +208,8 @@ func withLiveServer<Result>(
         configDirectory = config
     }
     let server = try LiveServer(
-        dataDirectory: folder.path + "/data", dashboardAccess: dashboardAccess, configDirectory: configDirectory)
+        dataDirectory: folder.path + "/data", dashboardAccess: dashboardAccess, configDirectory: configDirectory,
+        clock: clock)
     defer { server.stop() }
     return try body(server)
 }

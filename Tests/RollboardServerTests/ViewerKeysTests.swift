@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Logging
+import RollboardTestSupport
 import Testing
 
 @testable import RollboardServer
@@ -36,15 +37,6 @@ extension ViewerKeys {
 @Suite("ViewerKeys")
 struct ViewerKeysTests {
     let folder = TemporaryDirectory()
-
-    private func eventually(_ seconds: Double = 10, _ condition: () -> Bool) async -> Bool {
-        let deadline = Date().addingTimeInterval(seconds)
-        while Date() < deadline {
-            if condition() { return true }
-            try? await Task.sleep(for: .milliseconds(10))
-        }
-        return condition()
-    }
 
     private func store(compactionThreshold: Int = ServerSettings.Defaults.journalCompactionBytes) throws -> MetricStore {
         try MetricStore(directory: folder.path + "/store", compactionThreshold: compactionThreshold, logger: logger)

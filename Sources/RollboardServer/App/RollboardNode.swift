@@ -22,6 +22,10 @@ public final class RollboardNode: Sendable {
         public var adminTokens: [String]
         /// Connections the kernel queues before they are accepted; `nil` keeps the transport's default.
         public var listenBacklog: Int?
+        /// The hubs' frame clock (monotonic seconds): the system's, or a test's manual clock.
+        var frameClock = FrameClock.monotonic()
+        /// Seconds since 1970: stamped on every change, and the time announcements and playlists run by.
+        var wallClock = FrameClock.wall()
 
         public init(
             configuration: RollboardConfiguration,
@@ -57,11 +61,12 @@ public final class RollboardNode: Sendable {
         let settings = options.configuration.server
         let changeLog: any ChangeLog
         if let redis = settings.redis {
-            changeLog = try RedisChangeLog(settings: redis, historyLimit: settings.historyLength, logger: logger)
+            changeLog = try RedisChangeLog(
+                settings: redis, historyLimit: settings.historyLength, logger: logger, clock: options.wallClock.now)
         } else {
             changeLog = try MetricStore(
                 directory: settings.storeDirectory, historyLimit: settings.historyLength,
-                compactionThreshold: settings.journalCompactionBytes, logger: logger)
+                compactionThreshold: settings.journalCompactionBytes, logger: logger, clock: options.wallClock.now)
         }
         do {
             let metrics = ServerMetrics()
@@ -80,7 +85,8 @@ public final class RollboardNode: Sendable {
                 return viewerKeys.screens.recheck(configurations.snapshot.access)
             }
             let directory = try DashboardDirectory(
-                configuration: options.configuration, store: changeLog, metrics: metrics, logger: logger)
+                configuration: options.configuration, store: changeLog, metrics: metrics, logger: logger,
+                clock: options.frameClock, wall: options.wallClock)
             let reloader = options.configDirectory.map { folder in
                 ConfigurationReloader(
                     directory: folder, fileSettings: options.fileSettings ?? settings, configurations: configurations,
