@@ -153,3 +153,27 @@ export function fitWidth(target, container, margin = 0.94) {
     target.style.fontSize = `${Math.floor(size * (available / natural))}px`;
   }
 }
+
+/**
+ * Sets `data-<name>` on `node` to `value` (a string), or removes it for null, only when that changes it: a frame
+ * repaints every moving tile, and an attribute written again with the same value can still cost the browser a style
+ * recalculation of the tile.
+ */
+export function setData(node, name, value) {
+  const dataset = node.dataset;
+  if (value === null || value === undefined) {
+    if (name in dataset) delete dataset[name];
+  } else if (dataset[name] !== value) {
+    dataset[name] = value;
+  }
+}
+
+/** Sets `node.hidden` only when that changes it (see `setData`). */
+export function setHidden(node, hidden) {
+  if (node.hidden !== hidden) node.hidden = hidden;
+}
+
+/** Sets the inline style property `property` of `node` only when that changes it (see `setData`). */
+export function setStyle(node, property, value) {
+  if (node.style[property] !== value) node.style[property] = value;
+}

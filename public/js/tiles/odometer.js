@@ -20,7 +20,7 @@
  * point, e.g. "-1234.50"), `data-at-rest` ("true" when every column sits on a whole digit),
  * `data-target`, `data-decimals`, `data-columns`.
  */
-import { el, finiteNumber, fitWidth, orDefault, replaceChildren, snapToDevicePixels } from "../page.js";
+import { el, finiteNumber, fitWidth, orDefault, replaceChildren, setData, setStyle, snapToDevicePixels } from "../page.js";
 import { TileView } from "./tile.js";
 
 const STRIP = ["0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "0"];
@@ -54,6 +54,8 @@ export class OdometerView extends TileView {
     this.strips = [];
     this.columns = [];
     this.groupBefore = [];
+    /** The transform last written to each strip. */
+    this.transforms = [];
     this.cellHeight = 0;
     this.lastState = null;
   }
@@ -91,11 +93,16 @@ export class OdometerView extends TileView {
       this.columns[index].classList.toggle("odometer__col--blank", leading);
       if (this.groupBefore[index]) this.groupBefore[index].classList.toggle("odometer__group--blank", blankLeft);
       const collapsed = Math.min(1, Math.max(0, hidden - index));
-      this.columns[index].style.width = collapsed > 0 ? `${(1 - collapsed).toFixed(4)}ch` : "";
-      if (this.groupBefore[index]) this.groupBefore[index].style.width = collapsed > 0 ? "0" : "";
+      setStyle(this.columns[index], "width", collapsed > 0 ? `${(1 - collapsed).toFixed(4)}ch` : "");
+      if (this.groupBefore[index]) setStyle(this.groupBefore[index], "width", collapsed > 0 ? "0px" : "");
       const offset = this.cellHeight ? `${-snapToDevicePixels(position * this.cellHeight)}px`
         : `${(-position / STRIP.length) * 100}%`;
-      this.strips[index].style.transform = `translateY(${offset})`;
+      // Only the columns that moved are written: a column at rest costs the browser nothing.
+      const transform = `translateY(${offset})`;
+      if (this.transforms[index] !== transform) {
+        this.transforms[index] = transform;
+        this.strips[index].style.transform = transform;
+      }
       const whole = Math.round(position);
       if (Math.abs(position - whole) > REST_TOLERANCE) atRest = false;
       if (index === point) shown += ".";
@@ -115,11 +122,10 @@ export class OdometerView extends TileView {
       this.element.dataset.unit = UNITS[Math.round(unit)];
     }
 
-    const dataset = this.element.dataset;
-    dataset.digits = shown;
-    dataset.atRest = atRest ? "true" : "false";
-    dataset.target = state.target === undefined ? "" : String(state.target);
-    if (atRest) this.display.setAttribute("aria-label", shown);
+    setData(this.element, "digits", shown);
+    setData(this.element, "atRest", atRest ? "true" : "false");
+    setData(this.element, "target", state.target === undefined ? "" : String(state.target));
+    if (atRest && this.display.getAttribute("aria-label") !== shown) this.display.setAttribute("aria-label", shown);
   }
 
   resized() {
@@ -134,6 +140,7 @@ export class OdometerView extends TileView {
     this.strips = [];
     this.columns = [];
     this.groupBefore = [];
+    this.transforms = [];
     for (let index = 0; index < count; index += 1) {
       if (index === integerColumns && this.decimals > 0) {
         parts.push(el("span", { className: "odometer__point", text: this.decimalSeparator }));

@@ -11,7 +11,7 @@
  * `data-delta`). `changeKey(state)` names what counts as a change of the tile's value for the
  * staleness hint (null: the tile never goes stale).
  */
-import { el, finiteNumber } from "../page.js";
+import { el, finiteNumber, setData, setHidden } from "../page.js";
 
 /**
  * The options of a tile from `hello`: the design puts them inline on the tile object
@@ -48,11 +48,11 @@ export class TileView {
   /** Paints `state`, or "—" when it has no value (`null`, or what `hasValue` refuses), and the "catching up" badge. */
   show(state) {
     const empty = !this.hasValue(state);
-    this.element.dataset.empty = empty ? "true" : "false";
-    this.placeholder.hidden = !empty;
+    setData(this.element, "empty", empty ? "true" : "false");
+    setHidden(this.placeholder, !empty);
     const behind = !empty && state.behind === true;
-    this.element.dataset.behind = behind ? "true" : "false";
-    this.behindBadge.hidden = !behind;
+    setData(this.element, "behind", behind ? "true" : "false");
+    setHidden(this.behindBadge, !behind);
     this.showIndicator(empty ? {} : state);
     if (empty) this.clear(); else this.paint(state);
   }
@@ -67,22 +67,22 @@ export class TileView {
 
   /** The server's KPI status (a coloured edge and value) and change arrow ("▲ +250.50"), when the STATE has them. */
   showIndicator(state) {
-    const dataset = this.element.dataset;
     const status = typeof state.status === "string" ? state.status : "";
-    if (status) dataset.status = status; else delete dataset.status;
+    setData(this.element, "status", status || null);
     const trend = typeof state.trend === "string" ? state.trend : "";
-    this.change.hidden = !trend;
+    setHidden(this.change, !trend);
     if (!trend) {
-      delete dataset.trend;
-      delete dataset.delta;
+      setData(this.element, "trend", null);
+      setData(this.element, "delta", null);
       return;
     }
     const arrow = trend === "up" ? "\u25B2" : trend === "down" ? "\u25BC" : "\u25B6";
     const text = typeof state.deltaText === "string" ? state.deltaText : "";
-    this.change.textContent = `${arrow} ${text}`;
-    this.change.dataset.sense = typeof state.sense === "string" ? state.sense : "same";
-    dataset.trend = trend;
-    dataset.delta = text;
+    const shown = `${arrow} ${text}`;
+    if (this.change.textContent !== shown) this.change.textContent = shown;
+    setData(this.change, "sense", typeof state.sense === "string" ? state.sense : "same");
+    setData(this.element, "trend", trend);
+    setData(this.element, "delta", text);
   }
 
   /** Moves the DOM to `state`. */

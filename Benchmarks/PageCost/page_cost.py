@@ -1,0 +1,177 @@
+#!/usr/bin/env python3
+"""What the page costs the browser: headless Chromium (software compositing) shows a dashboard whose tiles all move,
+and Chrome's own Performance metrics (DevTools `Performance.getMetrics`) say how much of each second its main thread
+spent on the page: tasks in all, script, style recalculation and layout. The CPU time of every Chromium process
+(from /proc) is read over the same window.
+
+Scenarios:
+- `odometers`: 8 odometers of 8 digits, each posted a new 8-digit value every second (every column rolls);
+- `demo`: the shipped demo dashboard, every metric tile and the wheel posted twice a second.
+
+Prints one line per scenario, in milliseconds per second of wall time. A benchmark, not a test: it checks nothing but
+that the page connected and moved.
+
+Usage: page_cost.py --binary .build/release/rollboard [--seconds 20] [--scenario odometers,demo]
+"""
+
+import os
+import random
+import sys
+import threading
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "..", "Tests", "Interop", "browser"))
+sys.path.insert(0, os.path.join(HERE, "..", "..", "Tests", "Interop", "server"))
+
+from selenium import webdriver  # noqa: E402
+from selenium.webdriver.chrome.service import Service  # noqa: E402
+
+from browser_session import PRODUCER_TOKEN, body_data, run  # noqa: E402
+from test_dashboard import wait_for  # noqa: E402
+
+ODOMETERS = [f"kpi{index}" for index in range(8)]
+EIGHT = "id: eight\ntitle: Eight odometers\ngrid: {columns: 4, rows: 2}\ntiles:\n" + "".join(
+    f"  - id: {metric}\n    type: odometer\n    title: KPI {metric[3:]}\n    maxColumns: 8\n" for metric in ODOMETERS)
+DEMO_VALUES = {"revenue": lambda: round(random.uniform(10000, 99999), 2), "visitors": lambda: random.randrange(10000, 99999),
+               "temperature": lambda: round(random.uniform(18, 29.8), 1), "orders": lambda: random.randrange(10000, 99999),
+               "conversion": lambda: round(random.uniform(1, 4.98), 2)}
+
+
+def prepare(config):
+    with open(os.path.join(config, "dashboards", "eight.yaml"), "w") as handle:
+        handle.write(EIGHT)
+
+
+def start_chromium(arguments):
+    options = webdriver.ChromeOptions()
+    options.binary_location = arguments.chromium
+    for flag in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--ignore-certificate-errors",
+                 "--disable-gpu", f"--window-size={arguments.window_size}", "--force-device-scale-factor=1",
+                 "--hide-scrollbars"):
+        options.add_argument(flag)
+    return webdriver.Chrome(service=Service(arguments.chromedriver), options=options)
+
+
+def descendants(root):
+    """Pids of every process under `root`."""
+    children = {}
+    for name in os.listdir("/proc"):
+        if not name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{name}/stat") as handle:
+                fields = handle.read().rsplit(")", 1)[1].split()
+            children.setdefault(int(fields[1]), []).append(int(name))
+        except OSError:
+            continue
+    found, stack = [], [root]
+    while stack:
+        for child in children.get(stack.pop(), []):
+            found.append(child)
+            stack.append(child)
+    return found
+
+
+def cpu_seconds(pids):
+    ticks = os.sysconf("SC_CLK_TCK")
+    total = 0
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/stat") as handle:
+                fields = handle.read().rsplit(")", 1)[1].split()
+            total += int(fields[11]) + int(fields[12])
+        except OSError:
+            continue
+    return total / ticks
+
+
+class Producer(threading.Thread):
+    def __init__(self, server, rounds):
+        super().__init__(daemon=True)
+        self.server, self.rounds = server, rounds
+        self.stopping = threading.Event()
+
+    def run(self):
+        while not self.stopping.is_set():
+            period = self.rounds(self.server)
+            self.stopping.wait(period)
+
+    def stop(self):
+        self.stopping.set()
+        self.join(timeout=10)
+
+
+def post(server, path, body):
+    try:
+        server.request("POST", path, body, token=PRODUCER_TOKEN, timeout=5)
+    except OSError:
+        pass
+
+
+def odometer_round(server):
+    for metric in ODOMETERS:
+        post(server, f"/api/v1/metrics/{metric}", {"value": random.randrange(10_000_000, 99_999_999)})
+    return 1.0
+
+
+def demo_round(server):
+    for metric, make in DEMO_VALUES.items():
+        post(server, f"/api/v1/metrics/{metric}", {"value": make()})
+    post(server, "/api/v1/wheels/status", {"index": random.randrange(0, 5)})
+    return 0.5
+
+
+SCENARIOS = {"odometers": ("eight", odometer_round), "demo": ("demo", demo_round)}
+
+
+def measure(server, arguments, checks, name):
+    dashboard, rounds = SCENARIOS[name]
+    driver = start_chromium(arguments)
+    producer = Producer(server, rounds)
+    try:
+        driver.get(f"{server.base_url}/d/{dashboard}?name=Cost")
+        checks.check(bool(wait_for(lambda: body_data(driver, "connection") == "open", arguments.timeout)),
+                     f"{name}: Chromium opens /d/{dashboard}")
+        driver.execute_cdp_cmd("Performance.enable", {"timeDomain": "threadTicks"})
+        producer.start()
+        time.sleep(arguments.warmup)
+        pids = descendants(driver.service.process.pid)
+
+        def sample():
+            metrics = {m["name"]: m["value"] for m in driver.execute_cdp_cmd("Performance.getMetrics", {})["metrics"]}
+            return time.monotonic(), metrics, cpu_seconds(pids)
+
+        begin = sample()
+        time.sleep(arguments.seconds)
+        end = sample()
+        wall = end[0] - begin[0]
+
+        def per_second(key):
+            return (end[1].get(key, 0) - begin[1].get(key, 0)) * 1000 / wall
+
+        moving = driver.execute_script(
+            "return Array.from(document.querySelectorAll('[data-tile-id]')).filter(t => t.dataset.atRest === 'false').length")
+        print(f"  {name:9s}: main thread {per_second('TaskDuration'):6.1f} ms/s (script {per_second('ScriptDuration'):5.1f}, "
+              f"style {per_second('RecalcStyleDuration'):5.1f}, layout {per_second('LayoutDuration'):5.1f}); "
+              f"all Chromium processes {(end[2] - begin[2]) * 1000 / wall:6.1f} ms/s; "
+              f"{len(pids)} processes, {wall:.1f} s, tiles moving at the end: {moving}", flush=True)
+        checks.check(per_second("TaskDuration") > 0, f"{name}: the main thread did work (the metrics were read)")
+    finally:
+        producer.stop()
+        driver.quit()
+
+
+def scenario(server, arguments, checks):
+    for name in arguments.scenario.split(","):
+        measure(server, arguments, checks, name)
+
+
+def extra(parser):
+    parser.add_argument("--seconds", type=float, default=20.0)
+    parser.add_argument("--warmup", type=float, default=3.0)
+    parser.add_argument("--scenario", default="odometers,demo")
+
+
+if __name__ == "__main__":
+    sys.exit(run(__doc__, prepare, scenario, extra_arguments=extra))
