@@ -12,6 +12,7 @@
 import { el, finiteNumber, orDefault, replaceChildren } from "./page.js";
 import { CarouselView } from "./tiles/carousel.js";
 import { CounterView } from "./tiles/counter.js";
+import { GaugeView } from "./tiles/gauge.js";
 import { OdometerView } from "./tiles/odometer.js";
 import { TextView } from "./tiles/text.js";
 import { TileView, tileOptions } from "./tiles/tile.js";
@@ -167,6 +168,7 @@ export class Board {
       case "wheel": return new WheelView(tile);
       case "carousel": return new CarouselView(tile, this.send);
       case "text": return new TextView(tile);
+      case "gauge": return new GaugeView(tile);
       default: {
         const view = new TileView(tile, "unsupported");
         view.body.append(el("p", { className: "board__message", text: `Unsupported tile type “${tile.type}”` }));

@@ -42,7 +42,7 @@ public struct MetricCatalog: Sendable, Equatable {
 
     static func kind(of type: TileType) -> Kind {
         switch type {
-        case .odometer, .counter: .metric
+        case .odometer, .counter, .gauge: .metric
         case .wheel: .wheel
         case .carousel: .carousel
         case .text: .text
@@ -73,6 +73,10 @@ public struct MetricCatalog: Sendable, Equatable {
                     + "\(options.decimals) decimals show at most ±\(options.largestValueText)"
             case .counter(let options):
                 if let problem = options.problem(showing: value) { return "\(text) is too large for \(place): \(problem)" }
+            case .gauge(let options):
+                if let problem = options.number.problem(showing: value) {
+                    return "\(text) is too large for \(place): \(problem)"
+                }
             default:
                 continue
             }

@@ -121,6 +121,15 @@ extension RollboardConfiguration {
             ]
         case .text(let options):
             members += [JSONMember("text", .string(options.text)), JSONMember("align", .string(options.align.rawValue))]
+        case .gauge(let options):
+            members += [
+                JSONMember("style", .string(options.style.rawValue)),
+                JSONMember("min", .number(options.min)),
+                JSONMember("max", .number(options.end(goal: tile.kpi.goal))),
+                JSONMember("format", .string(options.number.format)),
+                JSONMember("easing", .string(options.number.easing.rawValue)),
+                JSONMember("duration", .number(options.number.duration)),
+            ]
         }
         return .object(members)
     }

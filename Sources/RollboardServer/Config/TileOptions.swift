@@ -5,6 +5,7 @@ public enum TileOptions: Sendable, Equatable {
     case wheel(WheelOptions)
     case carousel(CarouselOptions)
     case text(TextOptions)
+    case gauge(GaugeOptions)
 
     public var type: TileType {
         switch self {
@@ -13,6 +14,7 @@ public enum TileOptions: Sendable, Equatable {
         case .wheel: .wheel
         case .carousel: .carousel
         case .text: .text
+        case .gauge: .gauge
         }
     }
 }

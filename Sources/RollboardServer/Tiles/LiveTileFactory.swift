@@ -47,6 +47,19 @@ struct LiveTileFactory {
             return try CounterTile(
                 tileID: tile.id, configuration: counter, value: value, backlog: backlog, maxLag: maxLag, policy: policy,
                 indicator: indicator, previous: previous, at: time)
+        case .gauge(let options):
+            let gauge = try options.gauge(goal: tile.kpi.goal).configuration
+            let value = stored.map { showable($0, tile: tile, canShow: options.canShow) }
+            let format = gauge.counter.format
+            let indicator = try tile.kpi.isEmpty ? nil : KPIIndicator(
+                options: tile.kpi,
+                deltaFormat: NumberFormat(
+                    format: "%.\(format.fractionDigits)f", groupSeparator: format.groupSeparator,
+                    decimalSeparator: format.decimalSeparator,
+                    groupsOfThree: !options.number.effectiveGroupSeparator.isEmpty, compact: format.compact))
+            return try GaugeTile(
+                tileID: tile.id, configuration: gauge, value: value, backlog: backlog, maxLag: maxLag, policy: policy,
+                indicator: indicator, previous: previous, at: time)
         case .wheel(let options):
             let wheel = try Wheel(contents: options.contents, duration: options.duration)
             let position: Double? =
