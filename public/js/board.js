@@ -11,6 +11,7 @@
  */
 import { el, finiteNumber, orDefault, replaceChildren } from "./page.js";
 import { CarouselView } from "./tiles/carousel.js";
+import { ClockView } from "./tiles/clock.js";
 import { CounterView } from "./tiles/counter.js";
 import { GaugeView } from "./tiles/gauge.js";
 import { OdometerView } from "./tiles/odometer.js";
@@ -169,6 +170,7 @@ export class Board {
       case "carousel": return new CarouselView(tile, this.send);
       case "text": return new TextView(tile);
       case "gauge": return new GaugeView(tile);
+      case "clock": return new ClockView(tile);
       default: {
         const view = new TileView(tile, "unsupported");
         view.body.append(el("p", { className: "board__message", text: `Unsupported tile type “${tile.type}”` }));

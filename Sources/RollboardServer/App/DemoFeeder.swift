@@ -58,7 +58,7 @@ public final class DemoFeeder: @unchecked Sendable {  // Sendable: `generator` a
                     let index = Int.random(in: 0..<options.contents.count, using: &generator)
                     store.setWheel(tile.metric, target: .index(index)) { _ in }
                 }
-            case .carousel, .text:
+            case .carousel, .text, .clock:
                 break
             }
         }

@@ -7,6 +7,7 @@ extension RollboardConfiguration {
             JSONMember("title", .string(dashboard.title)),
         ]
         if let locale = dashboard.locale { members.append(JSONMember("locale", .string(locale))) }
+        if let zone = dashboard.timeZone { members.append(JSONMember("timeZone", .string(zone.identifier))) }
         members += [
             JSONMember(
                 "grid",
@@ -121,6 +122,11 @@ extension RollboardConfiguration {
             ]
         case .text(let options):
             members += [JSONMember("text", .string(options.text)), JSONMember("align", .string(options.align.rawValue))]
+        case .clock(let options):
+            members += [
+                JSONMember("seconds", .bool(options.seconds)), JSONMember("date", .bool(options.date)),
+                JSONMember("locale", .optional(options.locale.map(JSONValue.string))),
+            ]
         case .gauge(let options):
             members += [
                 JSONMember("style", .string(options.style.rawValue)),

@@ -164,7 +164,7 @@ public struct RollboardConfiguration: Sendable, Equatable {
         case .counter(let options): return 2 * options.duration
         case .gauge(let options): return 2 * options.number.duration
         case .wheel(let options): return max(2 * options.duration, 1)
-        case .carousel, .text: return nil
+        case .carousel, .text, .clock: return nil
         }
     }
 

@@ -13,6 +13,7 @@ extension TileConfiguration {
         .text: ["text", "align"],
         .gauge: GaugeOptions.keys + ["format", "grouping", "easing", "duration", "prefix", "suffix", "compact"]
             + NumberStyle.keys + KPIOptions.keys,
+        .clock: ClockOptions.keys,
     ]
 
     /// Reads one item of a dashboard's `tiles`; `nil` when it has problems (reported).
@@ -73,6 +74,7 @@ extension TileConfiguration {
             case .carousel: CarouselOptions(reader: reader).map(TileOptions.carousel)
             case .text: TextOptions(reader: reader).map(TileOptions.text)
             case .gauge: GaugeOptions(reader: reader).map(TileOptions.gauge)
+            case .clock: ClockOptions(reader: reader).map(TileOptions.clock)
             case nil: nil
             }
         let kpi = KPIOptions(reader: reader)

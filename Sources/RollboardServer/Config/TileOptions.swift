@@ -6,6 +6,7 @@ public enum TileOptions: Sendable, Equatable {
     case carousel(CarouselOptions)
     case text(TextOptions)
     case gauge(GaugeOptions)
+    case clock(ClockOptions)
 
     public var type: TileType {
         switch self {
@@ -15,6 +16,7 @@ public enum TileOptions: Sendable, Equatable {
         case .carousel: .carousel
         case .text: .text
         case .gauge: .gauge
+        case .clock: .clock
         }
     }
 }

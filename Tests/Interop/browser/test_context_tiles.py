@@ -8,7 +8,10 @@ gauge whose dial ends at its goal (no `max`). The test checks from the DOM:
   and it comes to rest exactly on the value's place (`data-fraction`), with the text and the threshold colour
   (`data-status`) the server sent; the SVG needle is rotated by 180° × fraction;
 - the bar gauge fills to value / goal, its fill scaled by that fraction;
-- a calm screen (`?motion=reduced`) shows the same gauge jumping: no place between the old and the new one.
+- a calm screen (`?motion=reduced`) shows the same gauge jumping: no place between the old and the new one;
+- a clock in the dashboard's `timeZone` (Europe/Berlin) shows Berlin's time to the second (`data-time`, checked
+  against Python's zoneinfo) and the date in its language (`de-DE`), turns every second, and two screens (one calm)
+  turn together.
 
 Screenshot: `reports/browser/context-tiles.png`.
 
@@ -18,6 +21,8 @@ Usage: test_context_tiles.py --binary .build/debug/rollboard
 import os
 import sys
 import time
+from datetime import datetime, timezone
+from zoneinfo import ZoneInfo
 
 from browser_session import PRODUCER_TOKEN as TOKEN, REPOSITORY, body_data, run
 from rollboard_process import Checks, RollboardProcess
@@ -26,11 +31,13 @@ from test_dashboard import post_json, start_browser, wait_for
 LAYOUT = """
 id: context
 title: Context
+timeZone: Europe/Berlin
 grid: { columns: 2, rows: 2 }
 tiles:
   - {id: latency, type: gauge, title: Latency, style: arc, min: 0, max: 200, suffix: " ms", duration: 2,
      lowerIsBetter: true, goal: 100, warning: 150, critical: 180, position: {column: 1, row: 1}}
   - {id: signups, type: gauge, title: Sign-ups, style: bar, goal: 400, position: {column: 2, row: 1}}
+  - {id: now, type: clock, title: Berlin, locale: de-DE, position: {column: 1, row: 2}}
 """
 
 GAUGE = """
@@ -69,6 +76,42 @@ def watch(driver, tile, until, seconds):
             break
         time.sleep(0.02)
     return places, state
+
+
+CLOCK = """
+const tile = document.querySelector('[data-tile-id="now"]');
+return tile ? [tile.dataset.time || null, tile.dataset.date || null, tile.dataset.empty || null] : null;
+"""
+
+
+def check_clock(driver, calm, checks: Checks) -> None:
+    """Berlin's time to the second, the date in German, a turn every second, two screens turning together."""
+    berlin = ZoneInfo("Europe/Berlin")
+    seen, offsets, together = [], [], []
+    deadline = time.monotonic() + 3.2
+    while time.monotonic() < deadline:
+        shown, date, empty = driver.execute_script(CLOCK) or [None, None, None]
+        now = datetime.now(timezone.utc).astimezone(berlin)
+        calm_shown = (calm.execute_script(CLOCK) or [None])[0]
+        if shown and (not seen or seen[-1] != shown):
+            seen.append(shown)
+        if shown:
+            hours, minutes, seconds = (int(part) for part in shown.split(":"))
+            wall = now.hour * 3600 + now.minute * 60 + now.second + now.microsecond / 1e6
+            offsets.append((wall - (hours * 3600 + minutes * 60 + seconds)) % 86400)
+            together.append(shown == calm_shown)
+        time.sleep(0.05)
+    today = datetime.now(timezone.utc).astimezone(berlin)
+    checks.check(len(seen) >= 3 and all(0 <= offset < 1.3 for offset in offsets) and empty == "false",
+                 "the clock shows Berlin's time to the second (HH:MM:SS, never ahead, at most 1.3 s behind) and turns "
+                 "every second", f"seen {seen}, offsets {[round(o, 2) for o in offsets[:8]]}…")
+    checks.check(date is not None and str(today.day) in date and str(today.year) in date
+                 and any(name in date for name in ("Montag", "Dienstag", "Mittwoch", "Donnerstag", "Freitag",
+                                                    "Samstag", "Sonntag")),
+                 "the date is written in the clock's language (de-DE)", f"{date!r}")
+    checks.check(sum(together) >= 0.8 * len(together) and len(together) > 10,
+                 "a calm screen shows the same second at the same moment (the server turns both)",
+                 f"{sum(together)} of {len(together)} samples equal")
 
 
 def scale(transform):
@@ -118,6 +161,8 @@ def scenario(server: RollboardProcess, arguments, checks: Checks) -> None:
         checks.check(status == 202 and bar.get("fraction") == 0.75 and scale(bar.get("fill")) == 0.75
                      and bar.get("text") == "300" and bar.get("status") == "normal",
                      "a bar gauge without max ends at its goal: 300 of 400 fills 0.75 of the bar", f"{bar}")
+
+        check_clock(driver, calm, checks)
 
         os.makedirs(os.path.join(REPOSITORY, "reports", "browser"), exist_ok=True)
         driver.save_screenshot(os.path.join(REPOSITORY, "reports", "browser", "context-tiles.png"))
