@@ -1,15 +1,15 @@
-import Foundation
+public import Foundation
 
 /// How a clock writes one instant: the time (hours, minutes and, when asked, seconds) and the date, in one time zone
 /// and language. Hours have two digits where the language counts 24 of them (`09:05:00`), the language's own where
 /// it counts 12 (`9:05:00 AM`).
-struct ClockFace: Sendable {
+public struct ClockFace: Sendable {
     private let time: Date.FormatStyle
     private let date: Date.FormatStyle?
     /// Seconds between two changes of what the face shows: 1 with seconds, 60 without.
-    let step: Double
+    public let step: Double
 
-    init(timeZone: TimeZone, locale: String, seconds: Bool, date showsDate: Bool) {
+    public init(timeZone: TimeZone, locale: String, seconds: Bool, date showsDate: Bool) {
         let locale = Locale(identifier: locale)
         let base = Date.FormatStyle(locale: locale, calendar: Calendar(identifier: .gregorian), timeZone: timeZone)
         // 13:00 UTC written by a language that counts 24 hours holds "13".
@@ -28,7 +28,7 @@ struct ClockFace: Sendable {
 
     /// The STATE members of the whole second (or minute) `wall` falls in, `wall` in seconds since 1970: `time`, and
     /// `date` when the face shows it.
-    func members(wall: Double) -> [(name: String, text: String)] {
+    public func members(wall: Double) -> [(name: String, text: String)] {
         let shown = Date(timeIntervalSince1970: (wall / step).rounded(.down) * step)
         var members = [(name: "time", text: time.format(shown))]
         if let date { members.append((name: "date", text: date.format(shown))) }

@@ -53,6 +53,12 @@ check("gauge: the needle eases in and out from 0.1 to 0.7 of the dial over 1 s (
       [(frame["t"], frame["fraction"], frame["text"]) for frame in gauge]
       == [(0, 0.1, "20"), (0.25, 0.1375, "27"), (0.5, 0.4, "80"), (0.75, 0.6625, "132"), (1, 0.7, "140")], str(gauge))
 
+clock = frames("clock", "--at", "2026-10-25T00:59:58.5Z", "--time-zone", "Europe/Berlin", "--locale", "de-DE",
+               "--no-date", "--seconds", "3")
+check("clock in Europe/Berlin across the autumn change: 02:59:58, 02:59:59, then 02:00:00 winter time, turning on the "
+      "wall clock's whole seconds", [(frame["t"], frame["time"]) for frame in clock]
+      == [(0, "02:59:58"), (0.5, "02:59:59"), (1.5, "02:00:00"), (2.5, "02:00:01")], str(clock))
+
 carousel = frames("carousel", "--slides", "4", "--seconds", "10")
 check("carousel runs until the given time and shows page 1 after four wraps",
       carousel[-1]["t"] == 10 and carousel[-1]["page"] == 1, str(carousel[-1]))
@@ -84,6 +90,8 @@ bad_arguments = [
     ["carousel", "--slides", "0", "--seconds", "1"],
     ["gauge", "--to", "5", "--min", "10", "--max", "10"],
     ["gauge", "--to", "5", "--duration", "0.1"],
+    ["clock", "--time-zone", "Mars/Olympus"],
+    ["clock", "--at", "yesterday"],
     ["teleport"],
 ]
 for arguments in bad_arguments:
