@@ -96,7 +96,7 @@ struct GaugeTileTests {
         let configuration = try RollboardConfiguration.parse(
             serverYAML: nil, dashboards: [(file, dashboard(tile: "id: sales\ntype: gauge\nstyle: bar\nmin: 10\ngoal: 80"))])
         let json = configuration.json(try #require(configuration.dashboard("demo")?.tile("sales"))).serialized
-        #expect(json.contains(#""style":"bar","min":10,"max":80,"format":"%d","easing":"easeInOut","duration":1"#), "\(json)")
+        #expect(json.contains(#""style":"bar","min":10,"max":80,"format":"%d","easing":"easeInOut","duration":1,"prefix":"","suffix":"","locale":null"#), "\(json)")
         #expect(json.contains(#""queue":"fifo","maxLag":2"#), "\(json)")
         #expect(configuration.catalog.kind(of: "sales") == .metric)
         #expect(configuration.catalog.problem(showing: 1e300, as: "sales") != nil)

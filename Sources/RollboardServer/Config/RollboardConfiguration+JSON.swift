@@ -135,6 +135,9 @@ extension RollboardConfiguration {
                 JSONMember("format", .string(options.number.format)),
                 JSONMember("easing", .string(options.number.easing.rawValue)),
                 JSONMember("duration", .number(options.number.duration)),
+                JSONMember("prefix", .string(options.number.prefix)),
+                JSONMember("suffix", .string(options.number.suffix)),
+                JSONMember("locale", .optional(options.number.style.locale.map { JSONValue.string($0.identifier) })),
             ]
         }
         return .object(members)

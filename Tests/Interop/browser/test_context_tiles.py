@@ -6,7 +6,8 @@ gauge whose dial ends at its goal (no `max`). The test checks from the DOM:
 - before any value each gauge shows "—" (`data-empty="true"`) and no dial;
 - a posted value moves the arc's needle: frames caught on the way stand strictly between the old and the new place,
   and it comes to rest exactly on the value's place (`data-fraction`), with the text and the threshold colour
-  (`data-status`) the server sent; the SVG needle is rotated by 180° × fraction;
+  (`data-status`) the server sent; the SVG needle is rotated by 180° × fraction; the aria-live region says
+  "Latency: 170 ms";
 - the bar gauge fills to value / goal, its fill scaled by that fraction;
 - a calm screen (`?motion=reduced`) shows the same gauge jumping: no place between the old and the new one;
 - a clock in the dashboard's `timeZone` (Europe/Berlin) shows Berlin's time to the second (`data-time`, checked
@@ -148,6 +149,9 @@ def scenario(server: RollboardProcess, arguments, checks: Checks) -> None:
         checks.check(status == 202 and state.get("fraction") == 0.85 and state.get("text") == "170 ms"
                      and state.get("status") == "warning",
                      "170 moves the needle to 0.85 of the arc, \"170 ms\", warning (150 ≤ 170 < 180)", f"{state}")
+        announced = driver.execute_script("const a = document.getElementById('announcer'); return a ? a.textContent : null")
+        checks.check(announced == "Latency: 170 ms", "screen readers are told the value the gauge heads for, with its suffix",
+                     f"{announced!r}")
         checks.check(len(set(between)) >= 3 and places == sorted(places),
                      "on its way the needle passes places between 0.3 and 0.85, never turning back",
                      f"{len(places)} places seen, {len(set(between))} distinct between: {places[:12]}…")
