@@ -124,14 +124,14 @@ struct Serve: ParsableCommand {
         let reloader = node.reloader
         let trimmer = MemoryTrimmer()
 
-        var feeder: DemoFeeder?
-        if demo {
-            guard let dashboard = configuration.dashboard("demo") else {
-                throw ValidationError("--demo needs a dashboard with id \"demo\" in \(config)/dashboards")
-            }
-            feeder = DemoFeeder(dashboard: dashboard, store: node.changeLog, logger: logger)
-            feeder?.start()
+        if demo, configuration.dashboard("demo") == nil {
+            throw ValidationError("--demo needs a dashboard with id \"demo\" in \(config)/dashboards")
         }
+        // The story dashboard (gauges, a clock), when shipped, is fed too.
+        let feeders = (demo ? ["demo", "story"] : []).compactMap(configuration.dashboard).map {
+            DemoFeeder(dashboard: $0, store: node.changeLog, logger: logger)
+        }
+        feeders.forEach { $0.start() }
 
         let scheme = tls == nil ? "http" : "https"
         let shownHost = settings.host == ServerSettings.Defaults.host || settings.host == "0.0.0.0" ? "localhost" : settings.host
@@ -150,7 +150,7 @@ struct Serve: ParsableCommand {
             announce("Process \(getpid()) (in \(pidFile)): kill -HUP $(cat \(pidFile)) reloads config/ and the certificate")
         }
 
-        let stopFeeder = { feeder?.stop() }
+        let stopFeeder = { feeders.forEach { $0.stop() } }
         // Signals are handled on a queue of their own while the main thread stays parked in this frame: the process
         // ends with `exit` from the handler, never by the main thread leaving `run()` or calling `pthread_exit`.
         let signalQueue = DispatchQueue(label: "rollboard.signals")

@@ -7,6 +7,8 @@ struct SimulateKind: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "rollboard simulate",
         abstract: "Print an animation's frames as JSON lines, one per frame until it comes to rest.",
-        subcommands: [SimulateOdometer.self, SimulateCounter.self, SimulateWheel.self, SimulateCarousel.self]
+        subcommands: [
+            SimulateOdometer.self, SimulateCounter.self, SimulateWheel.self, SimulateCarousel.self, SimulateGauge.self, SimulateClock.self,
+        ]
     )
 }

@@ -39,12 +39,13 @@ struct RollboardConfigurationTests {
         }
     }
 
-    @Test("the shipped configuration loads and its demo dashboard shows every tile type")
+    @Test("the shipped configuration loads and its demo and story dashboards show every tile type")
     func shippedConfigurationLoads() throws {
         let root = #filePath.split(separator: "/").dropLast(3).joined(separator: "/")
         let configuration = try RollboardConfiguration.load(directory: "/" + root + "/config")
         let demo = try #require(configuration.dashboard("demo"))
-        #expect(Set(demo.tiles.map(\.type)) == Set(TileType.allCases))
+        let story = try #require(configuration.dashboard("story"))
+        #expect(Set((demo.tiles + story.tiles).map(\.type)) == Set(TileType.allCases))
         #expect(configuration.catalog.kind(of: "revenue") == .metric)
         #expect(configuration.catalog.kind(of: "status") == .wheel)
         #expect(configuration.catalog.kind(of: "news") == .carousel)
@@ -193,8 +194,8 @@ struct RollboardConfigurationTests {
             #"config/dashboards/demo.yaml: tile "revenue": format: is an option of counter tiles, not odometer tiles (odometer options: columns, maxColumns, decimals, prefix, suffix, maxDuration, pad, compact, locale, groupSeparator, decimalSeparator, currency, goal, warning, critical, lowerIsBetter, delta, baseline)"#
         ),
         (
-            "id: revenue\ntype: gauge",
-            #"config/dashboards/demo.yaml: tile "revenue": type: must be one of odometer, counter, wheel, carousel, text, got "gauge""#
+            "id: revenue\ntype: speedometer",
+            #"config/dashboards/demo.yaml: tile "revenue": type: must be one of odometer, counter, wheel, carousel, text, gauge, clock, got "speedometer""#
         ),
         (
             "id: revenue",

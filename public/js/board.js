@@ -11,7 +11,9 @@
  */
 import { el, finiteNumber, orDefault, replaceChildren } from "./page.js";
 import { CarouselView } from "./tiles/carousel.js";
+import { ClockView } from "./tiles/clock.js";
 import { CounterView } from "./tiles/counter.js";
+import { GaugeView } from "./tiles/gauge.js";
 import { OdometerView } from "./tiles/odometer.js";
 import { TextView } from "./tiles/text.js";
 import { TileView, tileOptions } from "./tiles/tile.js";
@@ -167,6 +169,8 @@ export class Board {
       case "wheel": return new WheelView(tile);
       case "carousel": return new CarouselView(tile, this.send);
       case "text": return new TextView(tile);
+      case "gauge": return new GaugeView(tile);
+      case "clock": return new ClockView(tile);
       default: {
         const view = new TileView(tile, "unsupported");
         view.body.append(el("p", { className: "board__message", text: `Unsupported tile type “${tile.type}”` }));

@@ -49,12 +49,16 @@ public final class DemoFeeder: @unchecked Sendable {  // Sendable: `generator` a
                                       decimals: decimals, start: decimals > 0 ? [3.25] : [312],
                                       canShow: options.canShow)
                 if let value { updates.append(MetricUpdate(id: tile.metric, value: value)) }
+            case .gauge(let options):
+                let value = nextGauge(for: tile.metric, current: store.current(tile.metric)?.value, options: options,
+                                      goal: tile.kpi.goal)
+                updates.append(MetricUpdate(id: tile.metric, value: value))
             case .wheel(let options):
                 if round % 3 == 0 {
                     let index = Int.random(in: 0..<options.contents.count, using: &generator)
                     store.setWheel(tile.metric, target: .index(index)) { _ in }
                 }
-            case .carousel, .text:
+            case .carousel, .text, .clock:
                 break
             }
         }
@@ -82,6 +86,17 @@ public final class DemoFeeder: @unchecked Sendable {  // Sendable: `generator` a
             values[id] = reset
             return reset
         }
+        values[id] = next
+        return next
+    }
+
+    /// A walk over the gauge's dial: steps of up to a tenth of the dial either way, whole numbers, kept within it.
+    private func nextGauge(for id: String, current: Double?, options: GaugeOptions, goal: Double?) -> Double {
+        let low = options.min
+        let high = options.end(goal: goal)
+        let base = values[id] ?? current ?? (low + high) / 2
+        let step = (high - low) * Double.random(in: -0.1...0.1, using: &generator)
+        let next = min(max((base + step).rounded(), low), high)
         values[id] = next
         return next
     }

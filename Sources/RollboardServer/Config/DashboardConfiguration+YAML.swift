@@ -1,7 +1,7 @@
 import Yams
 
 extension DashboardConfiguration {
-    static let keys = ["id", "title", "locale", "access", "motion", "grid", "tiles"]
+    static let keys = ["id", "title", "locale", "timeZone", "access", "motion", "grid", "tiles"]
     static let idLimit = 64
 
     /// Whether `id` may name a dashboard, tile or metric: 1 to 64 of `A-Z a-z 0-9 _ . -`, starting with a letter
@@ -25,6 +25,7 @@ extension DashboardConfiguration {
         if let locale, !Self.isLanguageTag(locale) {
             reader.report("locale", "must be a language tag such as de-DE or fr, got \"\(locale)\"")
         }
+        let timeZone = DashboardTimeZone.read("timeZone", from: reader)
         let access = reader.access("access")
         var motion = Motion.full
         if let text = reader.string("motion") {
@@ -76,6 +77,7 @@ extension DashboardConfiguration {
         self.init(
             id: id, title: title, grid: GridSize(columns: columns, rows: rows ?? autoRows), tiles: tiles, file: file,
             access: access, motion: motion, locale: locale)
+        self.timeZone = timeZone
     }
 
     /// Whether `tag` looks like a BCP 47 language tag: a 2–3 letter language, then subtags of 1–8 letters or digits

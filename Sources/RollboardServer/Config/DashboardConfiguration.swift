@@ -15,6 +15,8 @@ public struct DashboardConfiguration: Sendable, Equatable {
     /// The language of its texts (`de-DE`): the page's `lang`, by which text tiles hyphenate and screen readers read;
     /// `nil` lets the page take the locale its tiles name.
     public var locale: String?
+    /// The time zone its clocks tell the time in; `nil` is the server's (``DashboardTimeZone/server``).
+    public var timeZone: DashboardTimeZone?
 
     /// How a dashboard's tiles move.
     public enum Motion: String, Sendable, Equatable {

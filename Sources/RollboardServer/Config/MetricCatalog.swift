@@ -31,6 +31,7 @@ public struct MetricCatalog: Sendable, Equatable {
     ) {
         for dashboard in dashboards {
             for tile in dashboard.tiles {
+                guard Self.kind(of: tile.type) != nil else { continue }  // a clock: nothing for producers to write
                 if let first = tiles[tile.metric]?.first, Self.kind(of: first.tile.type) != Self.kind(of: tile.type) {
                     conflict(dashboard, tile, first)
                     continue
@@ -40,18 +41,19 @@ public struct MetricCatalog: Sendable, Equatable {
         }
     }
 
-    static func kind(of type: TileType) -> Kind {
+    static func kind(of type: TileType) -> Kind? {
         switch type {
-        case .odometer, .counter: .metric
+        case .odometer, .counter, .gauge: .metric
         case .wheel: .wheel
         case .carousel: .carousel
         case .text: .text
+        case .clock: nil
         }
     }
 
     /// The kind of `id`, or `nil` if no tile shows it.
     public func kind(of id: String) -> Kind? {
-        tiles[id]?.first.map { Self.kind(of: $0.tile.type) }
+        tiles[id]?.first.flatMap { Self.kind(of: $0.tile.type) }
     }
 
     /// Every known id of `kind`, sorted.
@@ -73,6 +75,10 @@ public struct MetricCatalog: Sendable, Equatable {
                     + "\(options.decimals) decimals show at most ±\(options.largestValueText)"
             case .counter(let options):
                 if let problem = options.problem(showing: value) { return "\(text) is too large for \(place): \(problem)" }
+            case .gauge(let options):
+                if let problem = options.number.problem(showing: value) {
+                    return "\(text) is too large for \(place): \(problem)"
+                }
             default:
                 continue
             }

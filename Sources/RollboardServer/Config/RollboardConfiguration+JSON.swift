@@ -7,6 +7,7 @@ extension RollboardConfiguration {
             JSONMember("title", .string(dashboard.title)),
         ]
         if let locale = dashboard.locale { members.append(JSONMember("locale", .string(locale))) }
+        if let zone = dashboard.timeZone { members.append(JSONMember("timeZone", .string(zone.identifier))) }
         members += [
             JSONMember(
                 "grid",
@@ -121,6 +122,23 @@ extension RollboardConfiguration {
             ]
         case .text(let options):
             members += [JSONMember("text", .string(options.text)), JSONMember("align", .string(options.align.rawValue))]
+        case .clock(let options):
+            members += [
+                JSONMember("seconds", .bool(options.seconds)), JSONMember("date", .bool(options.date)),
+                JSONMember("locale", .optional(options.locale.map(JSONValue.string))),
+            ]
+        case .gauge(let options):
+            members += [
+                JSONMember("style", .string(options.style.rawValue)),
+                JSONMember("min", .number(options.min)),
+                JSONMember("max", .number(options.end(goal: tile.kpi.goal))),
+                JSONMember("format", .string(options.number.format)),
+                JSONMember("easing", .string(options.number.easing.rawValue)),
+                JSONMember("duration", .number(options.number.duration)),
+                JSONMember("prefix", .string(options.number.prefix)),
+                JSONMember("suffix", .string(options.number.suffix)),
+                JSONMember("locale", .optional(options.number.style.locale.map { JSONValue.string($0.identifier) })),
+            ]
         }
         return .object(members)
     }

@@ -162,8 +162,9 @@ public struct RollboardConfiguration: Sendable, Equatable {
         switch tile.options {
         case .odometer(let options): return options.maxDuration > 0 ? 2 * options.maxDuration : nil
         case .counter(let options): return 2 * options.duration
+        case .gauge(let options): return 2 * options.number.duration
         case .wheel(let options): return max(2 * options.duration, 1)
-        case .carousel, .text: return nil
+        case .carousel, .text, .clock: return nil
         }
     }
 

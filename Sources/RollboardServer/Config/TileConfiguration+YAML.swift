@@ -11,6 +11,9 @@ extension TileConfiguration {
         .wheel: ["contents", "duration", "colors"],
         .carousel: ["slides", "interval", "dotColor", "activeDotColor"],
         .text: ["text", "align"],
+        .gauge: GaugeOptions.keys + ["format", "grouping", "easing", "duration", "prefix", "suffix", "compact"]
+            + NumberStyle.keys + KPIOptions.keys,
+        .clock: ClockOptions.keys,
     ]
 
     /// Reads one item of a dashboard's `tiles`; `nil` when it has problems (reported).
@@ -70,9 +73,14 @@ extension TileConfiguration {
             case .wheel: WheelOptions(reader: reader).map(TileOptions.wheel)
             case .carousel: CarouselOptions(reader: reader).map(TileOptions.carousel)
             case .text: TextOptions(reader: reader).map(TileOptions.text)
+            case .gauge: GaugeOptions(reader: reader).map(TileOptions.gauge)
+            case .clock: ClockOptions(reader: reader).map(TileOptions.clock)
             case nil: nil
             }
         let kpi = KPIOptions(reader: reader)
+        if case .gauge(let gauge)? = options, let kpi, let range = gauge.rangeProblem(goal: kpi.goal) {
+            reader.report(range.field, range.problem)
+        }
         guard problems.lines.count == before, let options, let kpi else { return nil }
         self.init(
             id: id, title: title, metric: metric, position: position, staleAfter: staleAfter, backlog: backlog,

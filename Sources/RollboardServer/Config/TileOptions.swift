@@ -5,6 +5,8 @@ public enum TileOptions: Sendable, Equatable {
     case wheel(WheelOptions)
     case carousel(CarouselOptions)
     case text(TextOptions)
+    case gauge(GaugeOptions)
+    case clock(ClockOptions)
 
     public var type: TileType {
         switch self {
@@ -13,6 +15,8 @@ public enum TileOptions: Sendable, Equatable {
         case .wheel: .wheel
         case .carousel: .carousel
         case .text: .text
+        case .gauge: .gauge
+        case .clock: .clock
         }
     }
 }

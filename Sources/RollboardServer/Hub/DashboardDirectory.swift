@@ -160,7 +160,7 @@ public final class DashboardDirectory: Sendable {
         let now = clock.now()
         return (
             configuration.json(dashboard).serialized,
-            try dashboard.tiles.map { try factory.makeTile($0, at: now) },
+            try dashboard.tiles.map { try factory.makeTile($0, of: dashboard, at: now) },
             Dictionary(grouping: dashboard.tiles, by: \.metric).mapValues { $0.map(\.id) },
             Dictionary(
                 uniqueKeysWithValues: dashboard.tiles.compactMap { tile in

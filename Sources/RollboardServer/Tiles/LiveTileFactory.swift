@@ -13,7 +13,9 @@ struct LiveTileFactory {
     /// A stored value the tile cannot show (the configuration changed since it was accepted, say a tile now has
     /// fewer columns) never stops the server from starting: the tile starts at zero, the problem is logged, and the
     /// next value the tile can show replaces it.
-    func makeTile(_ tile: TileConfiguration, at time: Double) throws -> any LiveTile {
+    func makeTile(_ tile: TileConfiguration, of dashboard: DashboardConfiguration? = nil, at time: Double) throws
+        -> any LiveTile
+    {
         let backlog = configuration.backlog(tile)
         let maxLag = configuration.maxLag(tile)
         let policy = tile.queue ?? .fifo
@@ -47,6 +49,19 @@ struct LiveTileFactory {
             return try CounterTile(
                 tileID: tile.id, configuration: counter, value: value, backlog: backlog, maxLag: maxLag, policy: policy,
                 indicator: indicator, previous: previous, at: time)
+        case .gauge(let options):
+            let gauge = try options.gauge(goal: tile.kpi.goal).configuration
+            let value = stored.map { showable($0, tile: tile, canShow: options.canShow) }
+            let format = gauge.counter.format
+            let indicator = try tile.kpi.isEmpty ? nil : KPIIndicator(
+                options: tile.kpi,
+                deltaFormat: NumberFormat(
+                    format: "%.\(format.fractionDigits)f", groupSeparator: format.groupSeparator,
+                    decimalSeparator: format.decimalSeparator,
+                    groupsOfThree: !options.number.effectiveGroupSeparator.isEmpty, compact: format.compact))
+            return try GaugeTile(
+                tileID: tile.id, configuration: gauge, value: value, backlog: backlog, maxLag: maxLag, policy: policy,
+                indicator: indicator, previous: previous, at: time)
         case .wheel(let options):
             let wheel = try Wheel(contents: options.contents, duration: options.duration)
             let position: Double? =
@@ -66,6 +81,12 @@ struct LiveTileFactory {
             let turn = options.interval * Double(slides?.count ?? options.slides.count)
             let intoTurn = wallClock().truncatingRemainder(dividingBy: turn)
             return try CarouselTile(tileID: tile.id, configuration: carousel, slides: slides, at: time - intoTurn)
+        case .clock(let options):
+            let face = ClockFace(
+                timeZone: dashboard?.timeZone?.timeZone ?? DashboardTimeZone.server,
+                locale: options.locale ?? dashboard?.locale ?? ClockOptions.defaultLocale,
+                seconds: options.seconds, date: options.date)
+            return ClockTile(tileID: tile.id, face: face, wallOffset: wallClock() - time)
         case .text(let options):
             let stored = store.text(tile.metric)
             return TextTile(tileID: tile.id, text: stored?.text ?? options.text, color: stored?.color)

@@ -48,6 +48,17 @@ counter = frames("counter", "--from", "0", "--to", "3048.64", "--duration", "1",
 check("counter ends on 3,048.64 at t = 1", counter[-1] == {"t": 1, "value": 3048.64, "text": "3,048.64"}, str(counter[-1]))
 check("counter text never passes the target", all(frame["value"] <= 3048.64 for frame in counter))
 
+gauge = frames("gauge", "--from", "20", "--to", "140", "--max", "200", "--duration", "1", "--fps", "4")
+check("gauge: the needle eases in and out from 0.1 to 0.7 of the dial over 1 s (half way at 0.5 s) while the text counts",
+      [(frame["t"], frame["fraction"], frame["text"]) for frame in gauge]
+      == [(0, 0.1, "20"), (0.25, 0.1375, "27"), (0.5, 0.4, "80"), (0.75, 0.6625, "132"), (1, 0.7, "140")], str(gauge))
+
+clock = frames("clock", "--at", "2026-10-25T00:59:58.5Z", "--time-zone", "Europe/Berlin", "--locale", "de-DE",
+               "--no-date", "--seconds", "3")
+check("clock in Europe/Berlin across the autumn change: 02:59:58, 02:59:59, then 02:00:00 winter time, turning on the "
+      "wall clock's whole seconds", [(frame["t"], frame["time"]) for frame in clock]
+      == [(0, "02:59:58"), (0.5, "02:59:59"), (1.5, "02:00:00"), (2.5, "02:00:01")], str(clock))
+
 carousel = frames("carousel", "--slides", "4", "--seconds", "10")
 check("carousel runs until the given time and shows page 1 after four wraps",
       carousel[-1]["t"] == 10 and carousel[-1]["page"] == 1, str(carousel[-1]))
@@ -77,6 +88,10 @@ bad_arguments = [
     ["wheel", "--contents", "A,B", "--from", "0", "--to", "0.5", "--fps", "0"],
     ["wheel", "--contents", "A,B", "--from", "0", "--to", "inf"],
     ["carousel", "--slides", "0", "--seconds", "1"],
+    ["gauge", "--to", "5", "--min", "10", "--max", "10"],
+    ["gauge", "--to", "5", "--duration", "0.1"],
+    ["clock", "--time-zone", "Mars/Olympus"],
+    ["clock", "--at", "yesterday"],
     ["teleport"],
 ]
 for arguments in bad_arguments:

@@ -1,0 +1,181 @@
+"""The tiles that tell the story behind a number (issue 22), in headless Chromium against a real server.
+
+A dashboard `context` holds an arc gauge (0…200, lower is better: goal 100, warning 150, critical 180) and a bar
+gauge whose dial ends at its goal (no `max`). The test checks from the DOM:
+
+- before any value each gauge shows "—" (`data-empty="true"`) and no dial;
+- a posted value moves the arc's needle: frames caught on the way stand strictly between the old and the new place,
+  and it comes to rest exactly on the value's place (`data-fraction`), with the text and the threshold colour
+  (`data-status`) the server sent; the SVG needle is rotated by 180° × fraction; the aria-live region says
+  "Latency: 170 ms";
+- the bar gauge fills to value / goal, its fill scaled by that fraction;
+- a calm screen (`?motion=reduced`) shows the same gauge jumping: no place between the old and the new one;
+- a clock in the dashboard's `timeZone` (Europe/Berlin) shows Berlin's time to the second (`data-time`, checked
+  against Python's zoneinfo) and the date in its language (`de-DE`), turns every second, and two screens (one calm)
+  turn together.
+
+Screenshot: `reports/browser/context-tiles.png`.
+
+Usage: test_context_tiles.py --binary .build/debug/rollboard
+"""
+
+import os
+import sys
+import time
+from datetime import datetime, timezone
+from zoneinfo import ZoneInfo
+
+from browser_session import PRODUCER_TOKEN as TOKEN, REPOSITORY, body_data, run
+from rollboard_process import Checks, RollboardProcess
+from test_dashboard import post_json, start_browser, wait_for
+
+LAYOUT = """
+id: context
+title: Context
+timeZone: Europe/Berlin
+grid: { columns: 2, rows: 2 }
+tiles:
+  - {id: latency, type: gauge, title: Latency, style: arc, min: 0, max: 200, suffix: " ms", duration: 2,
+     lowerIsBetter: true, goal: 100, warning: 150, critical: 180, position: {column: 1, row: 1}}
+  - {id: signups, type: gauge, title: Sign-ups, style: bar, goal: 400, position: {column: 2, row: 1}}
+  - {id: now, type: clock, title: Berlin, locale: de-DE, position: {column: 1, row: 2}}
+"""
+
+GAUGE = """
+const tile = document.querySelector('[data-tile-id="' + arguments[0] + '"]');
+if (!tile) return null;
+const needle = tile.querySelector('.gauge__needle');
+const fill = tile.querySelector('.gauge__bar-fill');
+return {
+  empty: tile.dataset.empty || null, fraction: tile.dataset.fraction === undefined ? null : Number(tile.dataset.fraction),
+  text: tile.dataset.text || null, status: tile.dataset.status || null,
+  needle: needle ? needle.getAttribute('transform') : null, fill: fill ? fill.style.transform : null,
+  dialShown: tile.querySelector('.gauge__dial, .gauge__bar').style.visibility !== 'hidden',
+};
+"""
+
+
+def prepare(config: str) -> None:
+    with open(os.path.join(config, "dashboards", "context.yaml"), "w", encoding="utf-8") as handle:
+        handle.write(LAYOUT)
+
+
+def gauge(driver, tile):
+    return driver.execute_script(GAUGE, tile) or {}
+
+
+def watch(driver, tile, until, seconds):
+    """Every place the gauge shows until `until(state)` holds or `seconds` pass; the last state."""
+    places = []
+    deadline = time.monotonic() + seconds
+    state = gauge(driver, tile)
+    while time.monotonic() < deadline:
+        state = gauge(driver, tile)
+        if state.get("fraction") is not None:
+            places.append(state["fraction"])
+        if until(state):
+            break
+        time.sleep(0.02)
+    return places, state
+
+
+CLOCK = """
+const tile = document.querySelector('[data-tile-id="now"]');
+return tile ? [tile.dataset.time || null, tile.dataset.date || null, tile.dataset.empty || null] : null;
+"""
+
+
+def check_clock(driver, calm, checks: Checks) -> None:
+    """Berlin's time to the second, the date in German, a turn every second, two screens turning together."""
+    berlin = ZoneInfo("Europe/Berlin")
+    seen, offsets, together = [], [], []
+    deadline = time.monotonic() + 3.2
+    while time.monotonic() < deadline:
+        shown, date, empty = driver.execute_script(CLOCK) or [None, None, None]
+        now = datetime.now(timezone.utc).astimezone(berlin)
+        calm_shown = (calm.execute_script(CLOCK) or [None])[0]
+        if shown and (not seen or seen[-1] != shown):
+            seen.append(shown)
+        if shown:
+            hours, minutes, seconds = (int(part) for part in shown.split(":"))
+            wall = now.hour * 3600 + now.minute * 60 + now.second + now.microsecond / 1e6
+            offsets.append((wall - (hours * 3600 + minutes * 60 + seconds)) % 86400)
+            together.append(shown == calm_shown)
+        time.sleep(0.05)
+    today = datetime.now(timezone.utc).astimezone(berlin)
+    checks.check(len(seen) >= 3 and all(0 <= offset < 1.3 for offset in offsets) and empty == "false",
+                 "the clock shows Berlin's time to the second (HH:MM:SS, never ahead, at most 1.3 s behind) and turns "
+                 "every second", f"seen {seen}, offsets {[round(o, 2) for o in offsets[:8]]}…")
+    checks.check(date is not None and str(today.day) in date and str(today.year) in date
+                 and any(name in date for name in ("Montag", "Dienstag", "Mittwoch", "Donnerstag", "Freitag",
+                                                    "Samstag", "Sonntag")),
+                 "the date is written in the clock's language (de-DE)", f"{date!r}")
+    checks.check(sum(together) >= 0.8 * len(together) and len(together) > 10,
+                 "a calm screen shows the same second at the same moment (the server turns both)",
+                 f"{sum(together)} of {len(together)} samples equal")
+
+
+def scale(transform):
+    """The factor of a `scaleX(…)` transform, or None."""
+    if not transform or not transform.startswith("scaleX(") or not transform.endswith(")"):
+        return None
+    return float(transform[len("scaleX("):-1])
+
+
+def scenario(server: RollboardProcess, arguments, checks: Checks) -> None:
+    base = server.base_url
+    driver = start_browser(arguments)
+    calm = start_browser(arguments)
+    try:
+        driver.get(f"{base}/d/context")
+        calm.get(f"{base}/d/context?motion=reduced")
+        opened = wait_for(lambda: body_data(driver, "connection") == "open"
+                          and body_data(calm, "connection") == "open", arguments.timeout)
+        empty = [gauge(driver, tile) for tile in ("latency", "signups")]
+        checks.check(bool(opened) and all(state.get("empty") == "true" and not state.get("dialShown")
+                                          and state.get("fraction") is None for state in empty),
+                     "before any value both gauges show — and no dial", f"{empty}")
+
+        status, body = post_json(base, TOKEN, "/api/v1/metrics/latency", {"value": 60}, arguments.timeout)
+        first, state = watch(driver, "latency", lambda s: s.get("text") == "60 ms", arguments.timeout)
+        checks.check(status == 202 and state.get("fraction") == 0.3 and state.get("text") == "60 ms"
+                     and state.get("status") == "good" and state.get("needle") == "rotate(54.000 60 62)",
+                     "60 of 0…200 rests at 0.3 of the arc, needle turned 54°, \"60 ms\", good (below the goal 100)",
+                     f"{status} {body} {state}")
+
+        status, body = post_json(base, TOKEN, "/api/v1/metrics/latency", {"value": 170}, arguments.timeout)
+        places, state = watch(driver, "latency", lambda s: s.get("text") == "170 ms", arguments.timeout)
+        between = [place for place in places if 0.3 < place < 0.85]
+        checks.check(status == 202 and state.get("fraction") == 0.85 and state.get("text") == "170 ms"
+                     and state.get("status") == "warning",
+                     "170 moves the needle to 0.85 of the arc, \"170 ms\", warning (150 ≤ 170 < 180)", f"{state}")
+        announced = driver.execute_script("const a = document.getElementById('announcer'); return a ? a.textContent : null")
+        checks.check(announced == "Latency: 170 ms", "screen readers are told the value the gauge heads for, with its suffix",
+                     f"{announced!r}")
+        checks.check(len(set(between)) >= 3 and places == sorted(places),
+                     "on its way the needle passes places between 0.3 and 0.85, never turning back",
+                     f"{len(places)} places seen, {len(set(between))} distinct between: {places[:12]}…")
+        calm_places, calm_state = watch(calm, "latency", lambda s: s.get("fraction") == 0.85, 2)
+        checks.check(calm_state.get("fraction") == 0.85 and not any(0.3 < place < 0.85 for place in calm_places),
+                     "a calm screen shows the same gauge jump to 0.85, never a place in between",
+                     f"{calm_state} {sorted(set(calm_places))}")
+
+        status, body = post_json(base, TOKEN, "/api/v1/metrics/signups", {"value": 300}, arguments.timeout)
+        _, bar = watch(driver, "signups", lambda s: s.get("text") == "300", arguments.timeout)
+        checks.check(status == 202 and bar.get("fraction") == 0.75 and scale(bar.get("fill")) == 0.75
+                     and bar.get("text") == "300" and bar.get("status") == "normal",
+                     "a bar gauge without max ends at its goal: 300 of 400 fills 0.75 of the bar", f"{bar}")
+
+        check_clock(driver, calm, checks)
+
+        os.makedirs(os.path.join(REPOSITORY, "reports", "browser"), exist_ok=True)
+        driver.save_screenshot(os.path.join(REPOSITORY, "reports", "browser", "context-tiles.png"))
+        errors = [entry for entry in driver.get_log("browser") if entry.get("level") == "SEVERE"]
+        checks.check(not errors, "no script error on the page", f"{errors}")
+    finally:
+        driver.quit()
+        calm.quit()
+
+
+if __name__ == "__main__":
+    sys.exit(run(__doc__.splitlines()[0], prepare, scenario))
