@@ -6,12 +6,13 @@ spent on the page: tasks in all, script, style recalculation and layout. The CPU
 
 Scenarios:
 - `odometers`: 8 odometers of 8 digits, each posted a new 8-digit value every second (every column rolls);
-- `demo`: the shipped demo dashboard, every metric tile and the wheel posted twice a second.
+- `demo`: the shipped demo dashboard, every metric tile and the wheel posted twice a second;
+- `story`: the shipped story dashboard (gauges and a clock), both gauges posted twice a second.
 
 Prints one line per scenario, in milliseconds per second of wall time. A benchmark, not a test: it checks nothing but
 that the page connected and moved.
 
-Usage: page_cost.py --binary .build/release/rollboard [--seconds 20] [--scenario odometers,demo]
+Usage: page_cost.py --binary .build/release/rollboard [--seconds 20] [--scenario odometers,demo,story]
 """
 
 import os
@@ -122,7 +123,13 @@ def demo_round(server):
     return 0.5
 
 
-SCENARIOS = {"odometers": ("eight", odometer_round), "demo": ("demo", demo_round)}
+def story_round(server):
+    post(server, "/api/v1/metrics/capacity", {"value": round(random.uniform(0, 100), 1)})
+    post(server, "/api/v1/metrics/signups", {"value": random.randrange(0, 400)})
+    return 0.5
+
+
+SCENARIOS = {"odometers": ("eight", odometer_round), "demo": ("demo", demo_round), "story": ("story", story_round)}
 
 
 def measure(server, arguments, checks, name):
@@ -170,7 +177,7 @@ def scenario(server, arguments, checks):
 def extra(parser):
     parser.add_argument("--seconds", type=float, default=20.0)
     parser.add_argument("--warmup", type=float, default=3.0)
-    parser.add_argument("--scenario", default="odometers,demo")
+    parser.add_argument("--scenario", default="odometers,demo,story")
 
 
 if __name__ == "__main__":
