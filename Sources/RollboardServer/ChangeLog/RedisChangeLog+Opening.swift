@@ -79,7 +79,7 @@ extension RedisChangeLog {
     static func history(
         _ connection: RedisConnection, keys: RedisKeys, upTo lastSeq: UInt64, historyLimit: Int
     ) throws(RedisError) -> StoreModel {
-        var model = StoreModel(historyLimit: historyLimit)
+        var model = StoreModel(historyLimit: historyLimit, remembersIdempotencyKeys: false)
         var start = "-"
         while true {
             guard case .array(let entries) = try call(connection, ["XRANGE", keys.changes, start, "+", "COUNT", "1000"])

@@ -36,6 +36,8 @@ public final class RedisChangeLog: ChangeLog {
     let subscribers = Mutex<[@Sendable (StoreChange) -> Void]>([])
     let commitObservers = Mutex<[@Sendable (Double) -> Void]>([])
     let feedObservers = Mutex<[@Sendable (Bool) -> Void]>([])
+    /// Metric batches with increments, one at a time (see `RedisChangeLog+Metrics.swift`).
+    let incrementLane = Mutex(IncrementLane())
 
     /// Changes read per `XREAD`; a shorter answer means this node has caught up.
     static let readCount = 512
@@ -151,7 +153,13 @@ public final class RedisChangeLog: ChangeLog {
             policies = metrics.map { $0.policy?.rawValue ?? "" }
         }
         send(stamped, latest: RedisKeys.latestEntries(of: stamped), policies: policies) { result in
-            completion(result.map { first in stamped.restamped(adding: first) })
+            completion(
+                result.flatMap { reply in
+                    guard case .appended(let first) = reply else {
+                        return .failure(.unreachable("Redis refused an unguarded change as stale"))
+                    }
+                    return .success(stamped.restamped(adding: first))
+                })
         }
     }
 

@@ -49,6 +49,37 @@ public final class MetricStore: ChangeLog {
         var inFlightSince: Double?
         /// After a failed compaction: the journal size at which the next attempt is made.
         var compactionRetrySize: Int?
+        /// The latest value of each metric a change not yet durable sets: increments numbered after it count from it.
+        var tentative: [String: StoredMetric] = [:]
+        /// The idempotency keys of changes not yet durable: a retry waits for their answer.
+        var pendingKeys: Set<String> = []
+
+        /// Numbers `record` and queues it for the next write; `true` when no write is in progress to take it.
+        mutating func admit(
+            _ record: StoreChange, _ complete: @escaping @Sendable (Result<StoreChange, StoreError>) -> Void
+        ) -> Bool {
+            nextSeq += UInt64(record.sequenceCount)
+            pending.append(Pending(record: record, complete: complete, enqueuedAt: monotonicSeconds()))
+            if case .metrics(let metrics) = record {
+                for metric in metrics { tentative[metric.id] = metric }
+                pendingKeys.formUnion(Self.memoryKeys(metrics))
+            }
+            if flushing { return false }
+            flushing = true
+            return true
+        }
+
+        /// Once `record` is durable (and in the model): its values and keys are no longer tentative.
+        mutating func settle(_ record: StoreChange) {
+            guard case .metrics(let metrics) = record else { return }
+            for metric in metrics where tentative[metric.id]?.seq == metric.seq { tentative[metric.id] = nil }
+            pendingKeys.subtract(Self.memoryKeys(metrics))
+        }
+
+        static func memoryKeys(_ metrics: [StoredMetric]) -> [String] {
+            (metrics.first?.requestKey.map { [IdempotencyMemory.requestKey($0)] } ?? [])
+                + metrics.compactMap { $0.eventID.map(IdempotencyMemory.eventKey) }
+        }
     }
 
     /// Opens (or creates) the store in `directory`, recovering every change that was acknowledged.
@@ -129,17 +160,53 @@ public final class MetricStore: ChangeLog {
         let now = clock()
         let outcome: StoreError?? = state.withLock { state in
             if let failure = state.failure { return .some(failure) }
-            let record = makeRecord(state.nextSeq, now)
-            state.nextSeq += UInt64(count)
-            state.pending.append(Pending(record: record, complete: completion, enqueuedAt: monotonicSeconds()))
-            if state.flushing { return .some(nil) }
-            state.flushing = true
-            return nil
+            return state.admit(makeRecord(state.nextSeq, now), completion) ? nil : .some(nil)
         }
         switch outcome {
         case .some(let failure?): completion(.failure(failure))
         case .some(nil): break
         case nil: queue.async { self.flush() }
+        }
+    }
+
+    /// Resolves `request` in the store's order, under the lock that numbers changes: increments count from the
+    /// latest value (durable or already numbered), keys remembered for a day answer with their earlier commit, and a
+    /// retry whose key belongs to a change still being written waits for that change's answer.
+    public func commitMetrics(
+        _ request: MetricCommitRequest,
+        completion: @escaping @Sendable (Result<MetricCommitOutcome, MetricCommitError>) -> Void
+    ) {
+        enum Step {
+            case answer(Result<MetricCommitOutcome, MetricCommitError>)
+            case waitForPending
+            case queued(startWriting: Bool)
+        }
+        let now = clock()
+        let step: Step = state.withLock { state in
+            if let failure = state.failure { return .answer(.failure(.store(failure))) }
+            if request.memoryKeys.contains(where: state.pendingKeys.contains) { return .waitForPending }
+            let resolution = MetricCommitResolver.resolve(
+                request, remembered: { state.model.idempotency.lookup($0, at: now) },
+                latest: { state.tentative[$0] ?? state.model.metrics[$0]?.current })
+            switch resolution {
+            case .replay(let outcome): return .answer(.success(outcome))
+            case .refused(let error): return .answer(.failure(error))
+            case .commit(let metrics, let slots, _):
+                let record = StoreChange.metrics(metrics).restamped(adding: state.nextSeq).stamped(at: now)
+                let start = state.admit(record) { result in
+                    completion(
+                        result.map { committed in
+                            guard case .metrics(let parts) = committed else { preconditionFailure("a metric batch") }
+                            return MetricCommitResolver.outcome(slots, committed: parts)
+                        }.mapError(MetricCommitError.store))
+                }
+                return .queued(startWriting: start)
+            }
+        }
+        switch step {
+        case .answer(let result): completion(result)
+        case .waitForPending: queue.async { self.commitMetrics(request, completion: completion) }
+        case .queued(let start): if start { queue.async { self.flush() } }
         }
     }
 
@@ -172,7 +239,10 @@ public final class MetricStore: ChangeLog {
             let seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
             let shouldCompact = state.withLock { state in
                 state.inFlightSince = nil
-                for pending in batch { state.model.apply(pending.record) }
+                for pending in batch {
+                    state.model.apply(pending.record)
+                    state.settle(pending.record)
+                }
                 state.statistics.commits += batch.count
                 state.statistics.syncs += 1
                 state.statistics.journalBytesWritten += bytes.count
@@ -221,6 +291,8 @@ public final class MetricStore: ChangeLog {
             // Every change not yet durable is refused with this batch: their numbers are free again, so the
             // sequence has no gap once changes are taken again.
             state.nextSeq = state.model.lastSeq + 1
+            state.tentative = [:]
+            state.pendingKeys = []
             defer { state.pending = [] }
             return state.pending
         }

@@ -18,9 +18,14 @@ struct StoreModel: Equatable, Sendable {
     /// The highest sequence number applied; 0 for an empty store.
     var lastSeq: UInt64 = 0
     let historyLimit: Int
+    /// The idempotency keys of the last day's metric changes (kept by the journal, which answers retries itself;
+    /// Redis keeps them for a cluster, with their expiry, and a node's model leaves them out).
+    var idempotency = IdempotencyMemory()
+    let remembersIdempotencyKeys: Bool
 
-    init(historyLimit: Int) {
+    init(historyLimit: Int, remembersIdempotencyKeys: Bool = true) {
         self.historyLimit = historyLimit
+        self.remembersIdempotencyKeys = remembersIdempotencyKeys
     }
 
     /// Applies a record unless its sequence numbers are already applied (a journal record older than the snapshot).
@@ -34,6 +39,7 @@ struct StoreModel: Equatable, Sendable {
                 if history.count > historyLimit { history.removeFirst(history.count - historyLimit) }
                 metrics[update.id] = Metric(current: update, history: history)
             }
+            if remembersIdempotencyKeys { idempotency.remember(updates) }
         case .wheel(let wheel):
             wheels[wheel.id] = wheel
         case .text(let text):
@@ -107,7 +113,8 @@ struct StoreModel: Equatable, Sendable {
     /// without the kind byte); then `playlist count: UInt32` and per playlist `command count: UInt32` and its commands.
     /// A snapshot that ends after the wheels (written before texts existed) has no texts, slides or playlist
     /// commands; one that ends after the slides has no playlist commands. Then `key count: UInt32` and each viewer
-    /// key's latest change (absent in a snapshot written before keys travelled the change log).
+    /// key's latest change (absent in a snapshot written before keys travelled the change log). Last, the idempotency
+    /// keys remembered, as `IdempotencyMemory.encode(into:)` writes them (absent in a snapshot written before increments).
     var snapshotPayload: [UInt8] {
         var writer = BinaryWriter()
         writer.write(lastSeq)
@@ -131,6 +138,7 @@ struct StoreModel: Equatable, Sendable {
             writer.write(parts: commands)
         }
         writer.write(parts: viewerKeys.sorted { $0.key < $1.key }.map(\.value))
+        idempotency.encode(into: &writer)
         return writer.bytes
     }
 
@@ -177,6 +185,8 @@ struct StoreModel: Equatable, Sendable {
         if reader.isAtEnd { return }
         guard let keys = reader.readParts(StoredViewerKey.self) else { return nil }
         for change in keys { viewerKeys[change.keyID] = change }
-        guard reader.isAtEnd else { return nil }
+        if reader.isAtEnd { return }
+        guard let memory = IdempotencyMemory(reader: &reader), reader.isAtEnd else { return nil }
+        idempotency = memory
     }
 }
