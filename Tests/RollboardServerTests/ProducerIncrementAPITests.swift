@@ -16,7 +16,7 @@ struct ProducerIncrementAPITests {
         let store: MetricStore
         let api: RollboardAPI
 
-        init() throws {
+        init(serverYAML: String? = nil) throws {
             let dashboard = """
                 id: demo
                 tiles:
@@ -24,7 +24,7 @@ struct ProducerIncrementAPITests {
                   - {id: orders, type: counter}
                 """
             let configuration = try RollboardConfiguration.parse(
-                serverYAML: nil, dashboards: [("config/dashboards/demo.yaml", dashboard)])
+                serverYAML: serverYAML, dashboards: [("config/dashboards/demo.yaml", dashboard)])
             store = try MetricStore(
                 directory: folder.path, logger: Logger(label: "test"), clock: { 1_800_000_000 }, faults: nil)
             let tokens = [ProducerToken(token: ProducerIncrementAPITests.token)]
@@ -37,6 +37,15 @@ struct ProducerIncrementAPITests {
         deinit {
             store.close()
             folder.remove()
+        }
+
+        func get(_ target: String, bearer: String? = nil) async -> HTTPResponse {
+            var headers: HTTPHeaders = [:]
+            if let bearer { headers.add(name: "Authorization", value: "Bearer \(bearer)") }
+            let request = HTTPRequest(method: "GET", target: target, headers: headers)
+            return await withCheckedContinuation { continuation in
+                api.handle(request) { continuation.resume(returning: $0) }
+            }
         }
 
         func post(_ target: String, _ body: String, key: String? = nil) async -> HTTPResponse {

@@ -57,10 +57,13 @@ public final class RollboardNode: Sendable {
         let settings = options.configuration.server
         let changeLog: any ChangeLog
         if let redis = settings.redis {
-            changeLog = try RedisChangeLog(settings: redis, historyLimit: settings.historyLength, logger: logger)
+            changeLog = try RedisChangeLog(
+                settings: redis, historyLimit: settings.historyLength,
+                seriesLimits: SeriesLimits(retention: settings.seriesRetention), logger: logger)
         } else {
             changeLog = try MetricStore(
                 directory: settings.storeDirectory, historyLimit: settings.historyLength,
+                seriesLimits: SeriesLimits(retention: settings.seriesRetention),
                 compactionThreshold: settings.journalCompactionBytes, logger: logger)
         }
         do {

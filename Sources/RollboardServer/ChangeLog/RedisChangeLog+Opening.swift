@@ -24,13 +24,15 @@ extension RedisChangeLog {
 
     /// `open`, tried again with backoff until it works, each failure logged.
     static func openWaiting(
-        _ configuration: RedisConnection.Configuration, keys: RedisKeys, historyLimit: Int, logger: Logger
+        _ configuration: RedisConnection.Configuration, keys: RedisKeys, historyLimit: Int,
+        seriesLimits: SeriesLimits, logger: Logger
     ) -> Opened {
         var delay = RedisLinkMachine.firstDelay
         var attempt = 1
         while true {
             do {
-                return try open(configuration, keys: keys, historyLimit: historyLimit, logger: logger)
+                return try open(
+                    configuration, keys: keys, historyLimit: historyLimit, seriesLimits: seriesLimits, logger: logger)
             } catch {
                 logger.warning(
                     "waiting for Redis",
@@ -47,7 +49,8 @@ extension RedisChangeLog {
 
     /// Connects twice, sets the shared epoch if no node did yet, and loads the latest values.
     static func open(
-        _ configuration: RedisConnection.Configuration, keys: RedisKeys, historyLimit: Int, logger: Logger
+        _ configuration: RedisConnection.Configuration, keys: RedisKeys, historyLimit: Int,
+        seriesLimits: SeriesLimits, logger: Logger
     ) throws -> Opened {
         let writer = try connected(configuration)
         do {
@@ -60,7 +63,8 @@ extension RedisChangeLog {
                 guard let latest = RedisKeys.decodeLatest(try call(writer, ["HGETALL", keys.latest])) else {
                     throw RedisError.protocolError("the latest-values hash is not what Rollboard writes")
                 }
-                var model = try history(writer, keys: keys, upTo: latest.lastSeq, historyLimit: historyLimit)
+                var model = try history(
+                    writer, keys: keys, upTo: latest.lastSeq, historyLimit: historyLimit, seriesLimits: seriesLimits)
                 for record in latest.records.sorted(by: { $0.lastSeq < $1.lastSeq }) { model.adopt(record) }
                 model.lastSeq = max(model.lastSeq, latest.lastSeq)
                 return Opened(writer: writer, reader: reader, epoch: epoch, model: model, position: latest.position ?? "0")
@@ -77,9 +81,11 @@ extension RedisChangeLog {
     /// The values, with their history, as the changes still in the stream (up to `lastSeq`) leave them, read from
     /// the oldest in pages.
     static func history(
-        _ connection: RedisConnection, keys: RedisKeys, upTo lastSeq: UInt64, historyLimit: Int
+        _ connection: RedisConnection, keys: RedisKeys, upTo lastSeq: UInt64, historyLimit: Int,
+        seriesLimits: SeriesLimits
     ) throws(RedisError) -> StoreModel {
-        var model = StoreModel(historyLimit: historyLimit, remembersIdempotencyKeys: false)
+        var model = StoreModel(
+            historyLimit: historyLimit, seriesLimits: seriesLimits, remembersIdempotencyKeys: false)
         var start = "-"
         while true {
             guard case .array(let entries) = try call(connection, ["XRANGE", keys.changes, start, "+", "COUNT", "1000"])

@@ -76,6 +76,7 @@ public final class RedisChangeLog: ChangeLog {
     public init(
         settings: RedisSettings,
         historyLimit: Int = ServerSettings.Defaults.historyLength,
+        seriesLimits: SeriesLimits = SeriesLimits(),
         logger: Logger,
         clock: (@Sendable () -> Double)? = nil
     ) throws {
@@ -91,7 +92,8 @@ public final class RedisChangeLog: ChangeLog {
         self.clock = clock ?? { wallClock() }
         self.linkTimer = linkClock.makeTimer(queue)
 
-        let opened = Self.openWaiting(configuration, keys: keys, historyLimit: historyLimit, logger: logger)
+        let opened = Self.openWaiting(
+            configuration, keys: keys, historyLimit: historyLimit, seriesLimits: seriesLimits, logger: logger)
         self.epoch = opened.epoch
         self.state = Mutex(
             State(model: opened.model, position: opened.position, writer: opened.writer, reader: opened.reader))

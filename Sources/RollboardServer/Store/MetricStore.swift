@@ -94,6 +94,7 @@ public final class MetricStore: ChangeLog {
     public convenience init(
         directory: String,
         historyLimit: Int = ServerSettings.Defaults.historyLength,
+        seriesLimits: SeriesLimits = SeriesLimits(),
         compactionThreshold: Int = ServerSettings.Defaults.journalCompactionBytes,
         logger: Logger,
         clock: (@Sendable () -> Double)? = nil
@@ -105,14 +106,15 @@ public final class MetricStore: ChangeLog {
                 metadata: ["faults": "\(ProcessInfo.processInfo.environment[StoreFaults.environmentVariable] ?? "")"])
         }
         try self.init(
-            directory: directory, historyLimit: historyLimit, compactionThreshold: compactionThreshold, logger: logger,
-            clock: clock, faults: faults)
+            directory: directory, historyLimit: historyLimit, seriesLimits: seriesLimits,
+            compactionThreshold: compactionThreshold, logger: logger, clock: clock, faults: faults)
     }
 
     /// The store with `faults` injected into its file operations (for tests).
     init(
         directory: String,
         historyLimit: Int = ServerSettings.Defaults.historyLength,
+        seriesLimits: SeriesLimits = SeriesLimits(),
         compactionThreshold: Int = ServerSettings.Defaults.journalCompactionBytes,
         logger: Logger,
         clock: (@Sendable () -> Double)? = nil,
@@ -123,7 +125,8 @@ public final class MetricStore: ChangeLog {
         self.retryInterval = writeRetryInterval
         let queue = DispatchQueue(label: "rollboard.store")
         let opened = try JournalFile.open(
-            directory: directory, historyLimit: historyLimit, queue: queue, logger: logger, faults: faults)
+            directory: directory, historyLimit: historyLimit, seriesLimits: seriesLimits, queue: queue, logger: logger,
+            faults: faults)
         self.directory = directory
         self.historyLimit = historyLimit
         self.compactionThreshold = compactionThreshold

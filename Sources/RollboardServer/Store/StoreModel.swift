@@ -22,9 +22,13 @@ struct StoreModel: Equatable, Sendable {
     /// Redis keeps them for a cluster, with their expiry, and a node's model leaves them out).
     var idempotency = IdempotencyMemory()
     let remembersIdempotencyKeys: Bool
+    /// Per metric, its series (raw changes and rollups), derived from the changes applied.
+    var series: [String: MetricSeries] = [:]
+    let seriesLimits: SeriesLimits
 
-    init(historyLimit: Int, remembersIdempotencyKeys: Bool = true) {
+    init(historyLimit: Int, seriesLimits: SeriesLimits = SeriesLimits(), remembersIdempotencyKeys: Bool = true) {
         self.historyLimit = historyLimit
+        self.seriesLimits = seriesLimits
         self.remembersIdempotencyKeys = remembersIdempotencyKeys
     }
 
@@ -38,6 +42,7 @@ struct StoreModel: Equatable, Sendable {
                 history.append(update.historyEntry)
                 if history.count > historyLimit { history.removeFirst(history.count - historyLimit) }
                 metrics[update.id] = Metric(current: update, history: history)
+                series[update.id, default: MetricSeries()].add(update, limits: seriesLimits)
             }
             if remembersIdempotencyKeys { idempotency.remember(updates) }
         case .wheel(let wheel):
@@ -114,7 +119,9 @@ struct StoreModel: Equatable, Sendable {
     /// A snapshot that ends after the wheels (written before texts existed) has no texts, slides or playlist
     /// commands; one that ends after the slides has no playlist commands. Then `key count: UInt32` and each viewer
     /// key's latest change (absent in a snapshot written before keys travelled the change log). Last, the idempotency
-    /// keys remembered, as `IdempotencyMemory.encode(into:)` writes them (absent in a snapshot written before increments).
+    /// keys remembered, as `IdempotencyMemory.encode(into:)` writes them (absent in a snapshot written before increments),
+    /// and `series count: UInt32` and per metric `id` and its series as `MetricSeries.encode(into:)` writes it (absent
+    /// in a snapshot written before series).
     var snapshotPayload: [UInt8] {
         var writer = BinaryWriter()
         writer.write(lastSeq)
@@ -139,12 +146,17 @@ struct StoreModel: Equatable, Sendable {
         }
         writer.write(parts: viewerKeys.sorted { $0.key < $1.key }.map(\.value))
         idempotency.encode(into: &writer)
+        writer.write(UInt32(series.count))
+        for (id, metricSeries) in series.sorted(by: { $0.key < $1.key }) {
+            writer.write(id)
+            metricSeries.encode(into: &writer)
+        }
         return writer.bytes
     }
 
     /// Decodes a snapshot payload; `nil` if it is malformed.
-    init?(snapshotPayload payload: ArraySlice<UInt8>, historyLimit: Int) {
-        self.init(historyLimit: historyLimit)
+    init?(snapshotPayload payload: ArraySlice<UInt8>, historyLimit: Int, seriesLimits: SeriesLimits = SeriesLimits()) {
+        self.init(historyLimit: historyLimit, seriesLimits: seriesLimits)
         var reader = BinaryReader(payload)
         guard let lastSeq = reader.read(UInt64.self), let metricCount = reader.read(UInt32.self) else { return nil }
         self.lastSeq = lastSeq
@@ -186,7 +198,14 @@ struct StoreModel: Equatable, Sendable {
         guard let keys = reader.readParts(StoredViewerKey.self) else { return nil }
         for change in keys { viewerKeys[change.keyID] = change }
         if reader.isAtEnd { return }
-        guard let memory = IdempotencyMemory(reader: &reader), reader.isAtEnd else { return nil }
+        guard let memory = IdempotencyMemory(reader: &reader) else { return nil }
         idempotency = memory
+        if reader.isAtEnd { return }
+        guard let seriesCount = reader.read(UInt32.self) else { return nil }
+        for _ in 0..<seriesCount {
+            guard let id = reader.readString(), let metricSeries = MetricSeries(reader: &reader) else { return nil }
+            series[id] = metricSeries
+        }
+        guard reader.isAtEnd else { return nil }
     }
 }

@@ -5,8 +5,9 @@ once (a retry racing the first attempt); the server is killed with SIGKILL while
 lost. After a restart every key is posted again, as a producer retrying after a timeout would: an acknowledged key
 must get its first answer (same total, same seq), and the total must be exactly the sum of every key's amount,
 counted once. The journal is compacted every few kilobytes (`journalCompactionBytes: 4096`), so the keys also
-survive compaction into the snapshot. Then `rollboard push --increment --idempotency-key`, and refusals that name
-the field and store nothing.
+survive compaction into the snapshot. The metric's series (raw points and minute rollups) must hold each key once
+after both kills. Then `rollboard push --increment --idempotency-key`, and refusals that name the field and store
+nothing.
 """
 
 import argparse
@@ -137,6 +138,26 @@ def crash_and_retry(server: RollboardProcess, token: str, args, checks: Checks) 
     checks.check(restarted["value"] == expected and (replay["seq"], replay["value"]) == answers[first_key],
                  "after a second SIGKILL the total and the remembered keys are still there",
                  f"{restarted} {status_key} {replay}")
+
+    # The series, derived from the same journal (and snapshots) across both kills: one raw point per key, in seq
+    # order, ending on the total; the minute rollups' increments add up to it.
+    status, raw = server.request("GET", f"/api/v1/metrics/{METRIC}/series?from=0&to=4102444800&step=raw")
+    points = raw.get("points", []) if status == 200 else []
+    seqs = [point["seq"] for point in points]
+    checks.check(len(points) == len(amounts) and seqs == sorted(seqs) and points[-1]["value"] == expected,
+                 "the series has one raw point per key, in seq order, ending on the total",
+                 f"{status} {len(points)} points for {len(amounts)} keys, last {points[-1] if points else None}")
+    now = time.time()
+    status, minutes = server.request(
+        "GET", f"/api/v1/metrics/{METRIC}/series?from={int(now) - 3600}&to={int(now) + 60}&step=1m")
+    buckets = minutes.get("buckets", []) if status == 200 else []
+    checks.check(sum(bucket["increments"] for bucket in buckets) == expected
+                 and sum(bucket["count"] for bucket in buckets) == len(amounts),
+                 "its minute rollups count every key once and their increments add up to the total",
+                 f"{status} {buckets[:3]}")
+    status, refused = server.request("GET", f"/api/v1/metrics/{METRIC}/series?step=7s")
+    checks.check(status == 422 and refused.get("detail", "").startswith("step:"),
+                 "a bad series step is refused 422 naming step", f"{status} {refused}")
 
 
 def command_line(server: RollboardProcess, token: str, binary: str, checks: Checks) -> None:

@@ -44,6 +44,55 @@ struct MetricsHandler: Sendable {
         respond(JSONResponse.ok(.object(members)))
     }
 
+    /// `GET /api/v1/metrics/{id}/series`: the metric's raw changes, or its rollups merged to `step`, within
+    /// `from ..< to`.
+    func series(_ context: RequestContext, _ respond: @escaping Respond) throws(APIError) {
+        let query = try SeriesRequest.parse(context.request.query, now: wallClock())
+        let snapshot = store.snapshot
+        let series = snapshot.series(context.parameter("id"))
+        var members = [
+            JSONMember("id", .string(context.parameter("id"))),
+            JSONMember("from", .string(iso8601(query.from))),
+            JSONMember("to", .string(iso8601(query.to))),
+            JSONMember("step", .string(query.stepText)),
+        ]
+        switch query.step {
+        case .raw:
+            let points = series.points(from: query.from, to: query.to, limits: snapshot.seriesLimits)
+            let shown = points.suffix(SeriesRequest.maximumPoints)
+            members.append(JSONMember("truncated", .bool(shown.count < points.count)))
+            members.append(
+                JSONMember(
+                    "points",
+                    .array(
+                        shown.map { point in
+                            .object([
+                                JSONMember("t", .string(iso8601(point.time))),
+                                JSONMember("value", .number(point.value)),
+                                JSONMember("seq", .number(point.seq)),
+                            ])
+                        })))
+        case .rollup(let seconds):
+            let buckets = series.buckets(from: query.from, to: query.to, step: seconds)
+            members.append(
+                JSONMember(
+                    "buckets",
+                    .array(
+                        buckets.map { bucket in
+                            .object([
+                                JSONMember("t", .string(iso8601(Double(bucket.start)))),
+                                JSONMember("first", .number(bucket.first)),
+                                JSONMember("last", .number(bucket.last)),
+                                JSONMember("min", .number(bucket.min)),
+                                JSONMember("max", .number(bucket.max)),
+                                JSONMember("count", .number(Double(bucket.count))),
+                                JSONMember("increments", .number(bucket.incrementSum)),
+                            ])
+                        })))
+        }
+        respond(JSONResponse.ok(.object(members)))
+    }
+
     func post(_ context: RequestContext, _ respond: @escaping Respond) throws(APIError) {
         let update = try MetricUpdateRequest.update(
             try JSONBody.object(context.request), id: context.parameter("id"), field: "",
