@@ -6,10 +6,11 @@ WebSocket screen per node. Then:
 a. writers post increments of `tally_total` round-robin to the three nodes, all at once, each with its own
    Idempotency-Key; a third of them is retried at once on another node with the same key. Every answer's seq is
    new and its total is the previous answer's total (by seq) plus its own amount; a retry on another node gets the
-   same seq and total; every node's GET and every screen end on exactly the sum of the amounts.
+   same seq and total; every node's GET and every screen end on exactly the sum of the amounts, and every node
+   answers the same series (raw points and minute rollups).
 b. one node is killed with SIGKILL and restarted while the others keep taking increments: afterwards every node and
-   screen agree on the exact total again, and a key first answered by a surviving node is answered from Redis by the
-   restarted one (same seq, nothing applied).
+   screen agree on the exact total and the same series again, and a key first answered by a surviving node is
+   answered from Redis by the restarted one (same seq, nothing applied).
 
 Usage: test_cluster_increments.py --binary .build/debug/rollboard [--redis-server redis-server] [--per-writer 25]
 Prints PASS/FAIL lines and `N passed, M failed`; exit 1 on any failure.
@@ -118,6 +119,20 @@ async def agree(nodes: list[ClusterNode], screens: list[Screen], expected: float
                  f"{shown}")
 
 
+def same_series(nodes: list[ClusterNode], keys: int, checks: Checks, label: str) -> None:
+    """Every node answers the same raw series and the same minute rollups, one point per key."""
+    answers = []
+    for node in nodes:
+        raw = node.request("GET", f"/api/v1/metrics/{METRIC}/series?from=0&to=4102444800")[1]
+        minutes = node.request("GET", f"/api/v1/metrics/{METRIC}/series?from={int(time.time()) - 3600}"
+                                      f"&to={int(time.time()) + 60}&step=1m")[1]
+        answers.append((raw.get("points"), minutes.get("buckets")))
+    points = answers[0][0] or []
+    checks.check(all(answer == answers[0] for answer in answers) and len(points) == keys,
+                 f"{label}: every node answers the same series, one raw point per key ({keys})",
+                 f"{[len(answer[0] or []) for answer in answers]}")
+
+
 async def scenario(nodes: list[ClusterNode], per_writer: int, checks: Checks) -> None:
     screens = [Screen(f"screen{index}", node.port, "tally", [METRIC]) for index, node in enumerate(nodes)]
     for screen in screens:
@@ -134,6 +149,7 @@ async def scenario(nodes: list[ClusterNode], per_writer: int, checks: Checks) ->
         checks.check(not problems, "a: ordered by seq, each answer's total is the previous one plus its amount",
                      "; ".join(problems[:3]))
         await agree(nodes, screens, sum(writers.amounts.values()), checks, "a")
+        same_series(nodes, len(writers.amounts), checks, "a")
 
         victim = nodes[1]
         survivors = [nodes[0], nodes[2]]
@@ -152,6 +168,7 @@ async def scenario(nodes: list[ClusterNode], per_writer: int, checks: Checks) ->
         problems = writers.chain_problems()
         checks.check(not problems, "b: the chain of totals has no gap or double count", "; ".join(problems[:3]))
         await agree(nodes, screens, sum(writers.amounts.values()), checks, "b")
+        same_series(nodes, len(writers.amounts), checks, "b")
         key = "b-0-1"
         before = victim.request("GET", f"/api/v1/metrics/{METRIC}")[1]
         again, problem = writers.post(victim, key, writers.amounts[key])
