@@ -64,14 +64,16 @@ struct MetricSeriesTests {
         let shown = series.points(from: 0, to: .infinity, limits: limits)
         #expect(shown.first?.time == newest - 3_600)
         #expect(shown.count == 1_801)
-        #expect(series.raw.count <= 2_000)
+        #expect(series.raw.count <= 1_801 + MetricSeries.trimChunk, "memory stays within the bound and one chunk")
         limits.retention = 86_400
         var capped = MetricSeries()
-        for index in 0..<3_000 {
+        for index in 0..<5_000 {
             capped.add(Self.metric(Double(index), seq: UInt64(index + 1), at: Self.nine + Double(index)), limits: limits)
         }
-        #expect(capped.raw.count == 2_000)
-        #expect(capped.raw.first?.seq == 1_001)
+        let answered = capped.points(from: 0, to: .infinity, limits: limits)
+        #expect(answered.count == 2_000)
+        #expect(answered.first?.seq == 3_001)
+        #expect(capped.raw.count < 2_000 + MetricSeries.trimChunk)
     }
 
     @Test("minute rollups last 35 days and hour rollups 400, counted back from the newest commit")

@@ -75,14 +75,14 @@ struct MetricSeries: Equatable, Sendable {
         }
     }
 
+    /// Raw points past the bounds are dropped in chunks of at least this many (or a 64th of the points), so adding
+    /// stays amortised O(1); until then they are kept but not answered (see ``points(from:to:limits:)``).
+    static let trimChunk = 1_024
+
     private mutating func trim(_ limits: SeriesLimits) {
         let rawCut = raw.partitioningIndex { $0.time >= newest - limits.retention }
-        let overCount = raw.count - limits.maxPoints
-        let drop = Swift.max(rawCut, overCount)
-        // Dropping from the front in chunks keeps adding amortised O(1).
-        if drop > 0, drop * 64 >= raw.count || drop >= 1_024 || overCount > 0 {
-            raw.removeFirst(Swift.min(drop, raw.count))
-        }
+        let drop = Swift.max(rawCut, raw.count - limits.maxPoints)
+        if drop >= Self.trimChunk || (drop > 0 && drop * 64 >= raw.count) { raw.removeFirst(drop) }
         Self.trim(&minutes, before: newest - limits.minuteRetention)
         Self.trim(&hours, before: newest - limits.hourRetention)
     }
@@ -94,7 +94,7 @@ struct MetricSeries: Equatable, Sendable {
 
     /// The raw points with `from ≤ time < to`.
     func points(from: Double, to: Double, limits: SeriesLimits) -> ArraySlice<Point> {
-        let kept = raw.drop { $0.time < newest - limits.retention }
+        let kept = raw.suffix(limits.maxPoints).filter { $0.time >= newest - limits.retention }
         return kept.filter { $0.time >= from && $0.time < to }[...]
     }
 
