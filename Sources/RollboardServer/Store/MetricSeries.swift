@@ -9,6 +9,8 @@ struct MetricSeries: Equatable, Sendable {
         var seq: UInt64
         var time: Double
         var value: Double
+        /// What was added, when the change was an increment.
+        var increment: Double? = nil
     }
 
     /// The changes committed within one minute or hour: `start` is its first second (a multiple of its width).
@@ -21,6 +23,8 @@ struct MetricSeries: Equatable, Sendable {
         var count: UInt32
         /// The sum of the increments among the changes (0 when none was an increment).
         var incrementSum: Double
+        /// The sum of the values (an average is `valueSum / count`).
+        var valueSum: Double
 
         init(start: Int64, _ point: Point, increment: Double?) {
             self.start = start
@@ -30,6 +34,7 @@ struct MetricSeries: Equatable, Sendable {
             max = point.value
             count = 1
             incrementSum = increment ?? 0
+            valueSum = point.value
         }
 
         mutating func add(_ point: Point, increment: Double?) {
@@ -38,6 +43,7 @@ struct MetricSeries: Equatable, Sendable {
             max = Swift.max(max, point.value)
             count += 1
             incrementSum += increment ?? 0
+            valueSum += point.value
         }
     }
 
@@ -49,7 +55,7 @@ struct MetricSeries: Equatable, Sendable {
 
     /// Adds a committed change and forgets what fell out of the bounds.
     mutating func add(_ metric: StoredMetric, limits: SeriesLimits) {
-        let point = Point(seq: metric.seq, time: metric.updatedAt, value: metric.value)
+        let point = Point(seq: metric.seq, time: metric.updatedAt, value: metric.value, increment: metric.increment)
         newest = Swift.max(newest, point.time)
         raw.append(point)
         Self.add(point, increment: metric.increment, width: 60, to: &minutes)
@@ -111,6 +117,7 @@ struct MetricSeries: Equatable, Sendable {
                 last.max = Swift.max(last.max, bucket.max)
                 last.count += bucket.count
                 last.incrementSum += bucket.incrementSum
+                last.valueSum += bucket.valueSum
                 merged[merged.count - 1] = last
             } else {
                 var copy = bucket
@@ -123,9 +130,10 @@ struct MetricSeries: Equatable, Sendable {
 }
 
 extension MetricSeries {
-    /// `newest: Float64 | raw count: UInt32 | raw × (seq: UInt64 | time: Float64 | value: Float64) | minute count:
+    /// `newest: Float64 | raw count: UInt32 | raw × (seq: UInt64 | time | value | increment (NaN = none): Float64) |
+    /// minute count:
     /// UInt32 | minutes × bucket | hour count: UInt32 | hours × bucket`, a bucket being `start: Int64 | first | last |
-    /// min | max: Float64 | count: UInt32 | incrementSum: Float64`.
+    /// min | max: Float64 | count: UInt32 | incrementSum | valueSum: Float64`.
     func encode(into writer: inout BinaryWriter) {
         writer.write(newest)
         writer.write(UInt32(raw.count))
@@ -133,6 +141,7 @@ extension MetricSeries {
             writer.write(point.seq)
             writer.write(point.time)
             writer.write(point.value)
+            writer.write(optional: point.increment)
         }
         for buckets in [minutes, hours] {
             writer.write(UInt32(buckets.count))
@@ -141,6 +150,7 @@ extension MetricSeries {
                 for value in [bucket.first, bucket.last, bucket.min, bucket.max] { writer.write(value) }
                 writer.write(bucket.count)
                 writer.write(bucket.incrementSum)
+                writer.write(bucket.valueSum)
             }
         }
     }
@@ -149,9 +159,10 @@ extension MetricSeries {
         guard let newest = reader.readDouble(), let rawCount = reader.read(UInt32.self) else { return nil }
         self.newest = newest
         for _ in 0..<rawCount {
-            guard let seq = reader.read(UInt64.self), let time = reader.readDouble(), let value = reader.readDouble()
+            guard let seq = reader.read(UInt64.self), let time = reader.readDouble(), let value = reader.readDouble(),
+                let increment = reader.readOptionalDouble()
             else { return nil }
-            raw.append(Point(seq: seq, time: time, value: value))
+            raw.append(Point(seq: seq, time: time, value: value, increment: increment))
         }
         var both: [[Bucket]] = []
         for _ in 0..<2 {
@@ -160,13 +171,15 @@ extension MetricSeries {
             for _ in 0..<count {
                 guard let start = reader.read(Int64.self), let first = reader.readDouble(),
                     let last = reader.readDouble(), let min = reader.readDouble(), let max = reader.readDouble(),
-                    let points = reader.read(UInt32.self), let sum = reader.readDouble()
+                    let points = reader.read(UInt32.self), let sum = reader.readDouble(),
+                    let valueSum = reader.readDouble()
                 else { return nil }
                 var bucket = Bucket(start: start, Point(seq: 0, time: 0, value: first), increment: sum)
                 bucket.last = last
                 bucket.min = min
                 bucket.max = max
                 bucket.count = points
+                bucket.valueSum = valueSum
                 buckets.append(bucket)
             }
             both.append(buckets)
