@@ -31,8 +31,9 @@ struct IncrementTests {
         StoredMetric(id: id, value: value, seq: 0, updatedAt: 0, eventID: eventID)
     }
 
-    @Test("increments add up in the log's order, a batch builds on its own earlier items, and each answer carries its total",
-          arguments: Backend.available)
+    @Test(
+        "increments add up in the log's order, a batch builds on its own earlier items, and each answer carries its total",
+        arguments: Backend.available)
     func totals(backend: Backend) async throws {
         let fixture = try Fixture(backend)
         let log = try fixture.open()
@@ -56,8 +57,9 @@ struct IncrementTests {
         #expect(log.current("visitors")?.value == 6)
     }
 
-    @Test("a retried Idempotency-Key gets the first answer and seq and applies nothing; another request under it is refused",
-          arguments: Backend.available)
+    @Test(
+        "a retried Idempotency-Key gets the first answer and seq and applies nothing; another request under it is refused",
+        arguments: Backend.available)
     func retriedRequestKey(backend: Backend) async throws {
         let fixture = try Fixture(backend)
         let log = try fixture.open()
@@ -84,14 +86,18 @@ struct IncrementTests {
         #expect(next.metrics.map(\.seq) == [2], "and used no sequence number")
     }
 
-    @Test("a batch item whose eventId was seen is answered from memory while the others are applied",
-          arguments: Backend.available)
+    @Test(
+        "a batch item whose eventId was seen is answered from memory while the others are applied",
+        arguments: Backend.available)
     func eventIDs(backend: Backend) async throws {
         let fixture = try Fixture(backend)
         let log = try fixture.open()
         defer { log.close() }
         let first = try await Self.commit(
-            log, MetricCommitRequest(metrics: [Self.increment("orders", 1, eventID: "e1"), Self.increment("orders", 1, eventID: "e2")])
+            log,
+            MetricCommitRequest(metrics: [
+                Self.increment("orders", 1, eventID: "e1"), Self.increment("orders", 1, eventID: "e2"),
+            ])
         ).get()
         #expect(first.metrics.map(\.value) == [1, 2])
         let mixed = try await Self.commit(
@@ -112,7 +118,12 @@ struct IncrementTests {
         #expect(all.metrics.map(\.seq) == [1, 3])
         #expect(all.replayed == [true, true])
         let misuse = await Self.commit(log, MetricCommitRequest(metrics: [Self.increment("revenue", 1, eventID: "e1")]))
-        #expect(misuse == .failure(.refused(item: 0, field: "eventId", reason: "\"e1\" was used within the last day for a different update")))
+        #expect(
+            misuse
+                == .failure(
+                    .refused(
+                        item: 0, field: "eventId", reason: "\"e1\" was used within the last day for a different update")
+                ))
         #expect(await eventually(within: 10) { log.lastSeq == 3 })
         #expect(log.current("orders")?.value == 3)
     }
@@ -125,7 +136,8 @@ struct IncrementTests {
         let outcomes = await withTaskGroup(of: Result<MetricCommitOutcome, MetricCommitError>.self) { group in
             for _ in 0..<8 {
                 group.addTask {
-                    await Self.commit(log, MetricCommitRequest(metrics: [Self.increment("orders", 5)], requestKey: "same"))
+                    await Self.commit(
+                        log, MetricCommitRequest(metrics: [Self.increment("orders", 5)], requestKey: "same"))
                 }
             }
             var all: [Result<MetricCommitOutcome, MetricCommitError>] = []
@@ -139,8 +151,9 @@ struct IncrementTests {
         #expect(await eventually(within: 10) { log.lastSeq == 1 })
     }
 
-    @Test("a total the tiles cannot show, or one that is not finite, is refused naming the item and field; nothing is stored",
-          arguments: Backend.available)
+    @Test(
+        "a total the tiles cannot show, or one that is not finite, is refused naming the item and field; nothing is stored",
+        arguments: Backend.available)
     func refusedTotals(backend: Backend) async throws {
         let fixture = try Fixture(backend)
         let log = try fixture.open()
@@ -152,11 +165,17 @@ struct IncrementTests {
             MetricCommitRequest(
                 metrics: [Self.increment("revenue", 1), Self.increment("orders", 2, eventID: "x")], requestKey: "k",
                 problem: problem))
-        #expect(tooLarge == .failure(.refused(item: 1, field: "increment", reason: "the total 101 cannot be shown: at most 100")))
-        _ = try await Self.commit(log, MetricCommitRequest(metrics: [Self.value("revenue", .greatestFiniteMagnitude)])).get()
+        #expect(
+            tooLarge
+                == .failure(.refused(item: 1, field: "increment", reason: "the total 101 cannot be shown: at most 100"))
+        )
+        _ = try await Self.commit(log, MetricCommitRequest(metrics: [Self.value("revenue", .greatestFiniteMagnitude)]))
+            .get()
         let infinite = await Self.commit(
             log, MetricCommitRequest(metrics: [Self.increment("revenue", .greatestFiniteMagnitude)]))
-        #expect(infinite == .failure(.refused(item: 0, field: "increment", reason: "the total would not be a finite number")))
+        #expect(
+            infinite
+                == .failure(.refused(item: 0, field: "increment", reason: "the total would not be a finite number")))
         #expect(await eventually(within: 10) { log.lastSeq == 2 })
         // Neither the key nor the event id of the refused batch was remembered.
         let later = try await Self.commit(
@@ -166,8 +185,9 @@ struct IncrementTests {
         #expect(later.replayed == [false])
     }
 
-    @Test("remembered keys survive a restart (and, for the journal, a compaction into the snapshot)",
-          arguments: Backend.available)
+    @Test(
+        "remembered keys survive a restart (and, for the journal, a compaction into the snapshot)",
+        arguments: Backend.available)
     func survivesRestart(backend: Backend) async throws {
         let fixture = try Fixture(backend)
         var log = try fixture.open()
@@ -182,7 +202,9 @@ struct IncrementTests {
         defer { log.close() }
         let again = try await Self.commit(log, request).get()
         #expect(again == MetricCommitOutcome(metrics: first.metrics, replayed: [true, true]))
-        let event = try await Self.commit(log, MetricCommitRequest(metrics: [Self.increment("orders", 1, eventID: "b")])).get()
+        let event = try await Self.commit(
+            log, MetricCommitRequest(metrics: [Self.increment("orders", 1, eventID: "b")])
+        ).get()
         #expect(event.metrics.map(\.seq) == [3])
         #expect(event.replayed == [true])
         #expect(log.current("orders")?.value == 6)
@@ -238,7 +260,8 @@ struct IncrementTests {
         let answers = await withTaskGroup(of: Result<MetricCommitOutcome, MetricCommitError>.self) { group in
             for (index, amount) in amounts.enumerated() {
                 group.addTask {
-                    await Self.commit(nodes[index % 3], MetricCommitRequest(metrics: [Self.increment("orders", amount)]))
+                    await Self.commit(
+                        nodes[index % 3], MetricCommitRequest(metrics: [Self.increment("orders", amount)]))
                 }
             }
             var all: [Result<MetricCommitOutcome, MetricCommitError>] = []

@@ -27,14 +27,17 @@ struct MetricSeriesTests {
             (0, 10, nil), (20, 13, 3), (59.999, 11, -2), (60, 20, nil), (3_599, 25, 5), (3_600, 1, nil),
         ]
         for (index, (offset, value, increment)) in changes.enumerated() {
-            series.add(Self.metric(value, seq: UInt64(index + 1), at: Self.nine + offset, increment: increment), limits: limits)
+            series.add(
+                Self.metric(value, seq: UInt64(index + 1), at: Self.nine + offset, increment: increment), limits: limits
+            )
         }
         #expect(series.minutes.map(\.start) == [1_795_683_600, 1_795_683_660, 1_795_687_140, 1_795_687_200])
         let first = series.minutes[0]
         #expect([first.first, first.last, first.min, first.max, first.incrementSum] == [10, 11, 10, 13, 1])
         #expect(first.count == 3)
         #expect(series.hours.map(\.start) == [1_795_683_600, 1_795_687_200])
-        #expect([series.hours[0].first, series.hours[0].last, series.hours[0].min, series.hours[0].max] == [10, 25, 10, 25])
+        #expect(
+            [series.hours[0].first, series.hours[0].last, series.hours[0].min, series.hours[0].max] == [10, 25, 10, 25])
         #expect(series.hours[0].count == 5)
         #expect(series.hours[0].incrementSum == 6)
         #expect(series.raw.map(\.seq) == [1, 2, 3, 4, 5, 6])
@@ -58,7 +61,8 @@ struct MetricSeriesTests {
         limits.maxPoints = 2_000
         var series = MetricSeries()
         for index in 0..<3_000 {
-            series.add(Self.metric(Double(index), seq: UInt64(index + 1), at: Self.nine + Double(index) * 2), limits: limits)
+            series.add(
+                Self.metric(Double(index), seq: UInt64(index + 1), at: Self.nine + Double(index) * 2), limits: limits)
         }
         let newest = Self.nine + 2 * 2_999
         let shown = series.points(from: 0, to: .infinity, limits: limits)
@@ -68,7 +72,8 @@ struct MetricSeriesTests {
         limits.retention = 86_400
         var capped = MetricSeries()
         for index in 0..<5_000 {
-            capped.add(Self.metric(Double(index), seq: UInt64(index + 1), at: Self.nine + Double(index)), limits: limits)
+            capped.add(
+                Self.metric(Double(index), seq: UInt64(index + 1), at: Self.nine + Double(index)), limits: limits)
         }
         let answered = capped.points(from: 0, to: .infinity, limits: limits)
         #expect(answered.count == 2_000)
@@ -91,14 +96,19 @@ struct MetricSeriesTests {
         #expect(series.minutes.map(\.first) == [4])
     }
 
-    static let steps: [(step: Int64, starts: [Int64])] = [(300, [0, 300, 3_600]), (3_600, [0, 3_600]), (7_200, [-3_600, 3_600])]
+    static let steps: [(step: Int64, starts: [Int64])] = [
+        (300, [0, 300, 3_600]), (3_600, [0, 3_600]), (7_200, [-3_600, 3_600]),
+    ]
 
-    @Test("a step of several minutes or hours merges the rollups into buckets aligned on multiples of the step since 1970",
-          arguments: steps)
+    @Test(
+        "a step of several minutes or hours merges the rollups into buckets aligned on multiples of the step since 1970",
+        arguments: steps)
     func mergedSteps(step: Int64, starts: [Int64]) {
         var series = MetricSeries()
         for (seq, offset) in [(1, 0.0), (2, 61), (3, 299), (4, 300), (5, 3_700)] {
-            series.add(Self.metric(Double(seq), seq: UInt64(seq), at: Self.nine + offset, increment: 1), limits: SeriesLimits())
+            series.add(
+                Self.metric(Double(seq), seq: UInt64(seq), at: Self.nine + offset, increment: 1), limits: SeriesLimits()
+            )
         }
         let buckets = series.buckets(from: Self.nine, to: Self.nine + 7_200, step: step)
         #expect(buckets.map { $0.start - Int64(Self.nine) } == starts)
@@ -139,7 +149,9 @@ struct MetricSeriesTests {
         defer { b.close() }
         for index in 0..<30 {
             let node = index % 2 == 0 ? a : b
-            _ = try await IncrementTests.commit(node, MetricCommitRequest(metrics: [IncrementTests.increment("orders", 1)])).get()
+            _ = try await IncrementTests.commit(
+                node, MetricCommitRequest(metrics: [IncrementTests.increment("orders", 1)])
+            ).get()
         }
         #expect(await eventually(within: 10) { a.lastSeq == 30 && b.lastSeq == 30 })
         let late = try fixture.open()
@@ -150,13 +162,24 @@ struct MetricSeriesTests {
     }
 
     static let badQueries: [([String: String], String)] = [
-        (["from": "yesterday"], #"from: must be a UTC time like 2026-11-26T09:00:00Z or seconds since 1970, got "yesterday""#),
-        (["to": "2026-13-01T00:00:00Z"], #"to: must be a UTC time like 2026-11-26T09:00:00Z or seconds since 1970, got "2026-13-01T00:00:00Z""#),
-        (["from": "2026-11-26T10:00:00Z", "to": "2026-11-26T09:00:00Z"],
-         "from: must be before to (2026-11-26T10:00:00.000Z is not before 2026-11-26T09:00:00.000Z)"),
+        (
+            ["from": "yesterday"],
+            #"from: must be a UTC time like 2026-11-26T09:00:00Z or seconds since 1970, got "yesterday""#
+        ),
+        (
+            ["to": "2026-13-01T00:00:00Z"],
+            #"to: must be a UTC time like 2026-11-26T09:00:00Z or seconds since 1970, got "2026-13-01T00:00:00Z""#
+        ),
+        (
+            ["from": "2026-11-26T10:00:00Z", "to": "2026-11-26T09:00:00Z"],
+            "from: must be before to (2026-11-26T10:00:00.000Z is not before 2026-11-26T09:00:00.000Z)"
+        ),
         (["step": "5s"], #"step: must be raw or a whole number of minutes, hours or days like 5m, 1h, 1d; got "5s""#),
         (["step": "-1h"], #"step: must be raw or a whole number of minutes, hours or days like 5m, 1h, 1d; got "-1h""#),
-        (["from": "0", "step": "1m"], "step: 1m over this span gives more than 10000 buckets; choose a longer step or a shorter span"),
+        (
+            ["from": "0", "step": "1m"],
+            "step: 1m over this span gives more than 10000 buckets; choose a longer step or a shorter span"
+        ),
     ]
 
     @Test("a bad series query is refused naming the parameter", arguments: badQueries)
@@ -171,7 +194,10 @@ struct MetricSeriesTests {
         }
         let parsed = try SeriesRequest.parse([:], now: Self.nine)
         #expect(parsed == SeriesRequest(from: Self.nine - 86_400, to: Self.nine, step: .raw, stepText: "raw"))
-        let explicit = try SeriesRequest.parse(["from": "2026-11-26T09:00:00.5Z", "to": "1795690800", "step": "2h"], now: 0)
-        #expect(explicit == SeriesRequest(from: Self.nine + 0.5, to: Self.nine + 7_200, step: .rollup(7_200), stepText: "2h"))
+        let explicit = try SeriesRequest.parse(
+            ["from": "2026-11-26T09:00:00.5Z", "to": "1795690800", "step": "2h"], now: 0)
+        #expect(
+            explicit
+                == SeriesRequest(from: Self.nine + 0.5, to: Self.nine + 7_200, step: .rollup(7_200), stepText: "2h"))
     }
 }

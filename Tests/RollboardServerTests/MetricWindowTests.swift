@@ -81,15 +81,18 @@ struct MetricWindowTests {
 
     @Test("each aggregate of today, from the raw changes since local midnight", arguments: aggregates)
     func aggregatesOfToday(aggregate: WindowAggregate, expected: Double?) {
-        #expect(Self.window(.today, aggregate).value(of: Self.spring, at: Self.march29At10, limits: SeriesLimits()) == expected)
+        #expect(
+            Self.window(.today, aggregate).value(of: Self.spring, at: Self.march29At10, limits: SeriesLimits())
+                == expected)
     }
 
     static let monthAggregates: [(WindowAggregate, Double?)] = [
         (.last, 96), (.sum, 10), (.count, 5), (.min, 90), (.max, 104), (.avg, 97.2), (.change, -4),
     ]
 
-    @Test("each aggregate of this month, from the per-minute rollups once the month reaches past the raw retention",
-          arguments: monthAggregates)
+    @Test(
+        "each aggregate of this month, from the per-minute rollups once the month reaches past the raw retention",
+        arguments: monthAggregates)
     func aggregatesFromRollups(aggregate: WindowAggregate, expected: Double?) {
         // On 31 March at 12:00 the changes of 29 March are past their 48 raw hours; the minute rollups hold them,
         // and the one of 28 March 23:50 (this month too).
@@ -109,7 +112,8 @@ struct MetricWindowTests {
         #expect(recent.value(of: Self.spring, at: Self.march29At10 + 600, limits: SeriesLimits()) == nil)
         // Yesterday held one change, a value: its sum of increments is 0, not "no value".
         #expect(Self.window(.yesterday, .sum).value(of: Self.spring, at: Self.march29At10, limits: SeriesLimits()) == 0)
-        #expect(Self.window(.yesterday, .last).value(of: Self.spring, at: Self.march29At10, limits: SeriesLimits()) == 100)
+        #expect(
+            Self.window(.yesterday, .last).value(of: Self.spring, at: Self.march29At10, limits: SeriesLimits()) == 100)
     }
 
     static let spans: [(String, WindowSpan)] = [
@@ -122,7 +126,9 @@ struct MetricWindowTests {
         #expect(WindowSpan(text) == span)
     }
 
-    @Test("a misspelt window is refused", arguments: ["Today", "last", "last 15", "last 0m", "last 15s", "last -5m", "week"])
+    @Test(
+        "a misspelt window is refused",
+        arguments: ["Today", "last", "last 15", "last 0m", "last 15s", "last -5m", "week"])
     func badNames(text: String) {
         #expect(WindowSpan(text) == nil)
     }

@@ -60,7 +60,9 @@ struct ProducerIncrementAPITests {
         }
     }
 
-    @Test("an increment is answered with its total and seq; a retry with the same key gets the same answer, marked replayed")
+    @Test(
+        "an increment is answered with its total and seq; a retry with the same key gets the same answer, marked replayed"
+    )
     func incrementAndRetry() async throws {
         let fixture = try Fixture()
         let first = await fixture.post("/api/v1/metrics/visitors", #"{"increment": 40}"#, key: "k-1")
@@ -80,34 +82,52 @@ struct ProducerIncrementAPITests {
         let fixture = try Fixture()
         let body = #"{"updates":[{"id":"orders","increment":5,"eventId":"o-1"},{"id":"visitors","value":7}]}"#
         let first = await fixture.post("/api/v1/metrics", body)
-        #expect(first.text == #"{"seq":2,"updates":[{"id":"orders","value":5,"seq":1},{"id":"visitors","value":7,"seq":2}]}"#)
+        #expect(
+            first.text
+                == #"{"seq":2,"updates":[{"id":"orders","value":5,"seq":1},{"id":"visitors","value":7,"seq":2}]}"#)
         let again = await fixture.post(
-            "/api/v1/metrics", #"{"updates":[{"id":"orders","increment":5,"eventId":"o-1"},{"id":"orders","increment":1}]}"#)
-        #expect(again.text == #"{"seq":3,"updates":[{"id":"orders","value":5,"seq":1},{"id":"orders","value":6,"seq":3}]}"#)
+            "/api/v1/metrics",
+            #"{"updates":[{"id":"orders","increment":5,"eventId":"o-1"},{"id":"orders","increment":1}]}"#)
+        #expect(
+            again.text == #"{"seq":3,"updates":[{"id":"orders","value":5,"seq":1},{"id":"orders","value":6,"seq":3}]}"#)
         #expect(again.headers["Idempotent-Replayed"] == nil, "one item was applied")
     }
 
     static let refusals: [(target: String, body: String, key: String?, status: Int, detail: String)] = [
         ("/api/v1/metrics/orders", #"{"increment": "3"}"#, nil, 400, "increment: must be a number, got a string"),
         ("/api/v1/metrics/orders", #"{"increment": 1e999}"#, nil, 422, "increment: 1e999 is not a finite number"),
-        ("/api/v1/metrics/orders", #"{"value": 1, "increment": 3}"#, nil, 400,
-         "increment: give value or increment, not both"),
+        (
+            "/api/v1/metrics/orders", #"{"value": 1, "increment": 3}"#, nil, 400,
+            "increment: give value or increment, not both"
+        ),
         ("/api/v1/metrics/orders", #"{"increment": null}"#, nil, 400, "increment: must be a number, got null"),
-        ("/api/v1/metrics/visitors", #"{"increment": 1000}"#, nil, 422,
-         #"increment: the total 1000 cannot be shown: 1000 is too wide for tile "visitors" of dashboard "demo": "#
-            + "3 columns with 0 decimals show at most ±999"),
-        ("/api/v1/metrics", #"{"updates":[{"id":"orders","increment":1},{"id":"visitors","increment":999.5}]}"#, nil,
-         422,
-         #"updates[1].increment: the total 999.5 cannot be shown: 999.5 is too wide for tile "visitors" of dashboard "#
-            + #""demo": 3 columns with 0 decimals show at most ±999"#),
-        ("/api/v1/metrics", #"{"updates":[{"id":"orders","increment":1,"eventId":""}]}"#, nil, 422,
-         #"updates[0].eventId: must be 1 to 200 visible ASCII characters (no spaces), got """#),
-        ("/api/v1/metrics", #"{"updates":[{"id":"orders","increment":1,"eventId":7}]}"#, nil, 400,
-         "updates[0].eventId: must be a string, got a number"),
-        ("/api/v1/metrics/orders", #"{"increment": 1, "eventId": "e"}"#, nil, 400,
-         "eventId: unknown field (allowed: value, increment, interval, animated, policy)"),
-        ("/api/v1/metrics/orders", #"{"increment": 1}"#, "has space", 422,
-         #"Idempotency-Key: must be 1 to 200 visible ASCII characters (no spaces), got "has space""#),
+        (
+            "/api/v1/metrics/visitors", #"{"increment": 1000}"#, nil, 422,
+            #"increment: the total 1000 cannot be shown: 1000 is too wide for tile "visitors" of dashboard "demo": "#
+                + "3 columns with 0 decimals show at most ±999"
+        ),
+        (
+            "/api/v1/metrics", #"{"updates":[{"id":"orders","increment":1},{"id":"visitors","increment":999.5}]}"#, nil,
+            422,
+            #"updates[1].increment: the total 999.5 cannot be shown: 999.5 is too wide for tile "visitors" of dashboard "#
+                + #""demo": 3 columns with 0 decimals show at most ±999"#
+        ),
+        (
+            "/api/v1/metrics", #"{"updates":[{"id":"orders","increment":1,"eventId":""}]}"#, nil, 422,
+            #"updates[0].eventId: must be 1 to 200 visible ASCII characters (no spaces), got """#
+        ),
+        (
+            "/api/v1/metrics", #"{"updates":[{"id":"orders","increment":1,"eventId":7}]}"#, nil, 400,
+            "updates[0].eventId: must be a string, got a number"
+        ),
+        (
+            "/api/v1/metrics/orders", #"{"increment": 1, "eventId": "e"}"#, nil, 400,
+            "eventId: unknown field (allowed: value, increment, interval, animated, policy)"
+        ),
+        (
+            "/api/v1/metrics/orders", #"{"increment": 1}"#, "has space", 422,
+            #"Idempotency-Key: must be 1 to 200 visible ASCII characters (no spaces), got "has space""#
+        ),
     ]
 
     @Test("bad increments and keys are refused with the field named, and nothing is stored", arguments: refusals)

@@ -71,7 +71,8 @@ extension RedisChangeLog {
             guard let id = metric.eventID else { continue }
             var alone = metric
             alone.seq = 0
-            remembering.append(.init(key: IdempotencyMemory.eventKey(id), offset: metric.seq, record: .metrics([alone])))
+            remembering.append(
+                .init(key: IdempotencyMemory.eventKey(id), offset: metric.seq, record: .metrics([alone])))
         }
         let keysSent = remembering
         let policies = metrics.contains { $0.policy != nil } ? metrics.map { $0.policy?.rawValue ?? "" } : nil

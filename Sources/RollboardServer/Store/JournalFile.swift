@@ -112,9 +112,11 @@ final class JournalFile: @unchecked Sendable {  // mutable state is touched only
             var reader = BinaryReader(bytes[8...])
             epoch = reader.read(UInt64.self)
             let scan = JournalScanner.frames(bytes, from: headerSize)
-            guard scan.count == 1, let loaded = StoreModel(
-                    snapshotPayload: scan[0], historyLimit: historyLimit, seriesLimits: seriesLimits)
-            else {
+            var loaded: StoreModel?
+            if scan.count == 1 {
+                loaded = StoreModel(snapshotPayload: scan[0], historyLimit: historyLimit, seriesLimits: seriesLimits)
+            }
+            guard let loaded else {
                 throw StoreError.damaged(
                     snapshotPath,
                     "the snapshot is damaged (it is written atomically, so this "

@@ -87,7 +87,8 @@ struct MetricWindow: Sendable, Equatable {
         let end = span == .yesterday ? until : until.nextUp
         let rawFrom = series.newest - limits.retention
         if start >= rawFrom || series.raw.first.map({ $0.time <= start }) == true {
-            return reduce(series.points(from: start, to: end, limits: limits), before: series, start: start, limits: limits)
+            return reduce(
+                series.points(from: start, to: end, limits: limits), before: series, start: start, limits: limits)
         }
         let step: Int64 = start >= series.newest - limits.minuteRetention ? 60 : 3_600
         let buckets = series.buckets(from: start, to: end, step: step)

@@ -146,10 +146,7 @@ struct MetricsHandler: Sendable {
         case .failure(.store(let error)):
             return APIError.storeUnavailable(error).response
         case .failure(.refused(let item, let field, let reason)):
-            let place = switch (items, item) {
-            case (let items?, let index?): "\(items)[\(index)].\(field)"
-            default: field
-            }
+            let place = items.flatMap { items in item.map { "\(items)[\($0)].\(field)" } } ?? field
             return APIError.invalidValue("\(place): \(reason)").response
         }
     }

@@ -30,7 +30,8 @@ struct SeriesRequest: Equatable {
             throw .unknownField(name, allowed: ["from", "to", "step"])
         }
         let to = try query["to"].map { text throws(APIError) in try instant(text, field: "to") } ?? now
-        let from = try query["from"].map { text throws(APIError) in try instant(text, field: "from") }
+        let from =
+            try query["from"].map { text throws(APIError) in try instant(text, field: "from") }
             ?? to - defaultSpan
         guard from < to else {
             throw .invalidValue("from: must be before to (\(iso8601(from)) is not before \(iso8601(to)))")
