@@ -10,17 +10,21 @@ struct PushCommand: ParsableCommand {
         commandName: "rollboard push",
         abstract: "Post a metric value, a wheel target, a carousel command, a text or a batch of values to a running server.",
         usage: """
-            rollboard push ID VALUE [--interval S] [--no-animation] [--policy fifo|latest|retarget]
+            rollboard push ID VALUE [--increment] [--idempotency-key KEY] [--interval S] [--no-animation] [--policy fifo|latest|retarget]
             rollboard push --wheel ID (--label TEXT | --index N | --progress P)
             rollboard push --carousel ID (--next | --prev | --goto PAGE)
             rollboard push --text ID --message TEXT [--color #RRGGBB]
-            rollboard push --batch FILE|- [--interval S] [--no-animation] [--policy fifo|latest|retarget]
+            rollboard push --batch FILE|- [--increment] [--idempotency-key KEY] [--interval S] [--no-animation] [--policy fifo|latest|retarget]
             each with [--url URL] [--token TOKEN] [--data-dir DIR] [--ca-file PEM] [--insecure]
             """,
         discussion: """
             A batch file holds the JSON body of POST /api/v1/metrics ({"updates":[{"id":…,"value":…},…]}), or \
             lines of ID VALUE (blank lines skipped, # starts a comment); - reads it from stdin. The server stores \
             the whole batch or none of it.
+
+            --increment adds VALUE (or each line's value) to the metric's latest value; the server answers with \
+            the total. With --idempotency-key, sending the same command again within a day (after a timeout, say) \
+            gets the first answer back and adds nothing.
 
             The token comes from --token, else ROLLBOARD_PRODUCER_TOKEN, else the token file the server generated \
             in --data-dir. Over https the server's certificate must be signed by --ca-file, else by the certificate \
@@ -52,6 +56,12 @@ struct PushCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Post many metric values at once, all or nothing, from FILE (- for stdin).", valueName: "file"))
     var batch: String?
 
+    @Option(
+        help: ArgumentHelp(
+            "Sent as the Idempotency-Key header: the same key again within a day is answered as the first time, and "
+                + "nothing is applied twice.", valueName: "key"))
+    var idempotencyKey: String?
+
     @OptionGroup(title: "Connection")
     var connection: PushConnection
 
@@ -66,7 +76,9 @@ struct PushCommand: ParsableCommand {
         if id != nil, value == nil {
             throw ValidationError("VALUE is missing: rollboard push ID VALUE")
         }
-        if let what = given.first, id == nil, batch == nil, let option = values.given.first {
+        if let what = given.first, id == nil, batch == nil,
+            let option = values.given.first ?? idempotencyKey.map({ _ in "--idempotency-key" })
+        {
             throw ValidationError("\(option) is for metric values (ID VALUE or --batch), not \(what)")
         }
     }
@@ -88,7 +100,9 @@ struct PushCommand: ParsableCommand {
         if let carousel = carousel.request() { return carousel }
         if let text = try text.request() { return text }
         if let batch {
-            return PushRequest(collection: "metrics", body: try PushBatch.body(path: batch, values: values))
+            var request = PushRequest(collection: "metrics", body: try PushBatch.body(path: batch, values: values))
+            request.idempotencyKey = idempotencyKey
+            return request
         }
         guard let id, let value else {
             throw ValidationError("say what to push: ID VALUE, --wheel ID, --carousel ID, --text ID or --batch FILE")
@@ -96,6 +110,8 @@ struct PushCommand: ParsableCommand {
         guard let number = PushRequest.number(value) else {
             throw ValidationError("VALUE must be a finite number, not \(value)")
         }
-        return PushRequest(collection: "metrics", id: id, body: Array(values.object(value: number).utf8))
+        var request = PushRequest(collection: "metrics", id: id, body: Array(values.object(value: number).utf8))
+        request.idempotencyKey = idempotencyKey
+        return request
     }
 }

@@ -34,13 +34,11 @@ struct PushConnection: ParsableArguments {
             tls = ClientTLSOptions(trustedCertificatesPath: trustedCertificates, verifiesCertificate: !insecure)
         }
         let client = HTTPClient(host: host, port: port, tls: tls)
+        var headers: HTTPHeaders = ["Content-Type": "application/json", "Authorization": "Bearer \(token)"]
+        if let key = request.idempotencyKey { headers.add(name: "Idempotency-Key", value: key) }
         do {
             return try client.send(
-                HTTPRequest(
-                    method: "POST",
-                    target: request.target,
-                    headers: ["Content-Type": "application/json", "Authorization": "Bearer \(token)"],
-                    body: request.body))
+                HTTPRequest(method: "POST", target: request.target, headers: headers, body: request.body))
         } catch let error as ClientError where error.isCertificateRejected {
             throw RuntimeError("cannot reach \(url): \(error)\n\(certificateHint)")
         } catch {

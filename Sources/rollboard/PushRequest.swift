@@ -6,6 +6,8 @@ struct PushRequest {
     let target: String
     /// The JSON body, as sent.
     let body: [UInt8]
+    /// The `Idempotency-Key` header, sent when given.
+    var idempotencyKey: String?
 
     /// A post to `/api/v1/{collection}`, or to `/api/v1/{collection}/{id}` with `id` percent-encoded.
     init(collection: String, id: String? = nil, body: [UInt8]) {

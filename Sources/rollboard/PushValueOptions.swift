@@ -2,9 +2,12 @@ import ArgumentParser
 import RollboardAnimation
 import RollboardNet
 
-/// How a pushed metric value plays: `--interval`, `--no-animation`, `--policy`. They apply to `ID VALUE` and to
-/// every line of a batch of lines.
+/// How a pushed metric value plays: `--increment`, `--interval`, `--no-animation`, `--policy`. They apply to
+/// `ID VALUE` and to every line of a batch of lines.
 struct PushValueOptions: ParsableArguments {
+    @Flag(help: "VALUE is an amount to add to the metric's latest value (the server computes the total).")
+    var increment = false
+
     @Option(help: "Seconds the whole move takes.")
     var interval: Double?
 
@@ -32,16 +35,19 @@ struct PushValueOptions: ParsableArguments {
 
     /// The options given, by name, for refusing them where they do not apply.
     var given: [String] {
-        [interval.map { _ in "--interval" }, noAnimation ? "--no-animation" : nil, policy.map { _ in "--policy" }]
-            .compactMap(\.self)
+        [
+            increment ? "--increment" : nil, interval.map { _ in "--interval" }, noAnimation ? "--no-animation" : nil,
+            policy.map { _ in "--policy" },
+        ].compactMap(\.self)
     }
 
     /// The JSON object of one value, `number` a JSON number literal, with these options (and `id`, for a batch
-    /// item): `{"id":"revenue","value":12.5,"interval":2.0,"animated":false,"policy":"latest"}`.
+    /// item): `{"id":"revenue","value":12.5,"interval":2.0,"animated":false,"policy":"latest"}`, with `increment`
+    /// in place of `value` under `--increment`.
     func object(value number: String, id: String? = nil) -> String {
         var object = "{"
         if let id { object += "\"id\":\(JSONText.quoted(id)),"}
-        object += "\"value\":\(number)"
+        object += (increment ? "\"increment\":" : "\"value\":") + number
         if let interval { object += ",\"interval\":\(interval)" }
         if noAnimation { object += ",\"animated\":false" }
         if let policy { object += ",\"policy\":\"\(policy.rawValue)\"" }

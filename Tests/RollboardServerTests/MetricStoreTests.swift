@@ -337,21 +337,28 @@ struct MetricStoreTests {
     }
 
     @Test(
-        "a snapshot written before texts, slides, kept playlist commands or viewer keys existed still loads",
+        "a snapshot written before texts, slides, kept playlist commands, viewer keys, idempotency keys or series existed still loads",
         arguments: [
-            (dropped: 16, what: "ends after the wheels"), (dropped: 8, what: "ends after the slides"),
-            (dropped: 4, what: "ends after the playlist commands"),
+            (dropped: 20, what: "ends after the wheels"), (dropped: 12, what: "ends after the slides"),
+            (dropped: 8, what: "ends after the playlist commands"), (dropped: 4, what: "ends after the viewer keys"),
+            (dropped: 0, what: "ends after the idempotency keys"),
         ])
     func olderSnapshots(dropped: Int, what: String) async throws {
         defer { folder.remove() }
         let store = try open()
         _ = try await store.append("a", 5)
         _ = await store.setWheel("status", .index(2))
+        var series = BinaryWriter()
+        store.snapshot.series("a").encode(into: &series)
         await store.compact()
         store.close()
         let snapshot = try folder.read("store/snapshot")
-        let payload = Array(snapshot[(JournalFile.headerSize + StoreChange.frameHeaderSize)...])
-        #expect(payload.suffix(16) == Array(repeating: 0, count: 16), "no texts, slides, playlists or keys: zero counts")
+        // The series section: its count, then "a" (length and one byte) and its series.
+        let seriesBytes = 4 + 4 + 1 + series.bytes.count
+        let payload = Array(snapshot[(JournalFile.headerSize + StoreChange.frameHeaderSize)...].dropLast(seriesBytes))
+        #expect(
+            payload.suffix(20) == Array(repeating: 0, count: 20),
+            "no texts, slides, playlists, viewer keys or idempotency keys: zero counts")
         let old = Array(snapshot[..<JournalFile.headerSize]) + StoreChange.frame(Array(payload.dropLast(dropped)))
         try folder.write("store/snapshot", old)
 

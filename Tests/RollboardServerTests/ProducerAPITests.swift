@@ -165,7 +165,7 @@ struct ProducerAPITests {
             ),
             (
                 "POST", "/api/v1/metrics/revenue", #"{"value": 1, "vaule": 2}"#, token, "application/json",
-                400, "unknown_field", "vaule: unknown field (allowed: value, interval, animated, policy)"
+                400, "unknown_field", "vaule: unknown field (allowed: value, increment, interval, animated, policy)"
             ),
             (
                 "POST", "/api/v1/metrics/revenue", #"{"value": 1}"#, nil, "application/json",
@@ -273,7 +273,7 @@ struct ProducerAPITests {
             (
                 "POST", "/api/v1/metrics", #"{"updates":[{"id":"orders","value":1,"colour":2}]}"#,
                 token, "application/json",
-                400, "unknown_field", "updates[0].colour: unknown field (allowed: id, value, interval, animated, policy)"
+                400, "unknown_field", "updates[0].colour: unknown field (allowed: id, value, increment, interval, animated, policy, eventId)"
             ),
             (
                 "POST", "/api/v1/wheels/status", #"{"index": 3}"#, token, "application/json",

@@ -87,6 +87,7 @@ public final class ConfigurationReloader: Sendable {
         merged.adminTokens = running.adminTokens
         merged.allowedOrigins = running.allowedOrigins
         merged.historyLength = running.historyLength
+        merged.seriesRetention = running.seriesRetention
         merged.journalCompactionBytes = running.journalCompactionBytes
         merged.shutdownTimeout = running.shutdownTimeout
         merged.redis = running.redis
@@ -110,6 +111,7 @@ public final class ConfigurationReloader: Sendable {
         if before.adminTokens != after.adminTokens { names.append("adminTokens") }
         if before.allowedOrigins != after.allowedOrigins { names.append("allowedOrigins") }
         if before.historyLength != after.historyLength { names.append("historyLength") }
+        if before.seriesRetention != after.seriesRetention { names.append("seriesRetention") }
         if before.journalCompactionBytes != after.journalCompactionBytes { names.append("journalCompactionBytes") }
         if before.shutdownTimeout != after.shutdownTimeout { names.append("shutdownTimeout") }
         if before.redis != after.redis { names.append("redis") }

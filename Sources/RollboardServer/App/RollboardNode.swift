@@ -62,10 +62,13 @@ public final class RollboardNode: Sendable {
         let changeLog: any ChangeLog
         if let redis = settings.redis {
             changeLog = try RedisChangeLog(
-                settings: redis, historyLimit: settings.historyLength, logger: logger, clock: options.wallClock.now)
+                settings: redis, historyLimit: settings.historyLength,
+                seriesLimits: SeriesLimits(retention: settings.seriesRetention), logger: logger,
+                clock: options.wallClock.now)
         } else {
             changeLog = try MetricStore(
                 directory: settings.storeDirectory, historyLimit: settings.historyLength,
+                seriesLimits: SeriesLimits(retention: settings.seriesRetention),
                 compactionThreshold: settings.journalCompactionBytes, logger: logger, clock: options.wallClock.now)
         }
         do {

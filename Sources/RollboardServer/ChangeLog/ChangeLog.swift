@@ -27,6 +27,15 @@ public protocol ChangeLog: AnyObject, Sendable {
     /// `completion` gets the change as committed once it is durable, or why it was refused.
     func commit(_ change: StoreChange, completion: @escaping @Sendable (Result<StoreChange, StoreError>) -> Void)
 
+    /// Commits a metric batch of values and increments, with idempotency keys, as one change in the log's own order:
+    /// an increment's total counts from the metric's latest value as the log numbers the change (so nodes taking
+    /// increments for one metric agree on the total), and an `Idempotency-Key` or `eventId` the log remembers from the
+    /// last day answers with its earlier commit and commits nothing again. `completion` gets each item as committed
+    /// (or remembered) once durable, or why the batch was refused (nothing committed).
+    func commitMetrics(
+        _ request: MetricCommitRequest,
+        completion: @escaping @Sendable (Result<MetricCommitOutcome, MetricCommitError>) -> Void)
+
     /// Registers `handler` for every change committed from now on, in sequence order. It should hand work off
     /// quickly.
     func subscribe(_ handler: @escaping @Sendable (StoreChange) -> Void)

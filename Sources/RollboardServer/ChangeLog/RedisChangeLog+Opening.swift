@@ -24,7 +24,8 @@ extension RedisChangeLog {
     /// Starts opening for `generation`; the outcome is reported on `queue`.
     func open(generation: Int) {
         dispatchPrecondition(condition: .onQueue(queue))
-        Self.open(connectionConfiguration, keys: keys, historyLimit: historyLimit) { [weak self] outcome in
+        Self.open(connectionConfiguration, keys: keys, historyLimit: historyLimit, seriesLimits: seriesLimits) {
+            [weak self] outcome in
             guard let self else {
                 if case .success(let opened) = outcome {
                     opened.writer.close()
@@ -100,7 +101,7 @@ extension RedisChangeLog {
     /// Connects twice, sets the shared epoch if no node did yet, loads the latest values and replays the stream for
     /// the history; `completion` is called once, on a connection's queue.
     static func open(
-        _ configuration: RedisConnection.Configuration, keys: RedisKeys, historyLimit: Int,
+        _ configuration: RedisConnection.Configuration, keys: RedisKeys, historyLimit: Int, seriesLimits: SeriesLimits,
         completion: @escaping @Sendable (Result<Opened, RedisError>) -> Void
     ) {
         connect(configuration) { connectedWriter in
@@ -133,7 +134,8 @@ extension RedisChangeLog {
                             }
                             history(
                                 writer, keys: keys, upTo: latest.lastSeq,
-                                into: StoreModel(historyLimit: historyLimit), after: "-", failed
+                                into: emptyModel(historyLimit: historyLimit, seriesLimits: seriesLimits), after: "-",
+                                failed
                             ) { history in
                                 var model = history
                                 let records = latest.records.sorted { $0.lastSeq < $1.lastSeq }
@@ -153,6 +155,11 @@ extension RedisChangeLog {
                 }
             }
         }
+    }
+
+    /// A model with nothing in it, as this log keeps one: the idempotency keys live in Redis, not in the model.
+    static func emptyModel(historyLimit: Int, seriesLimits: SeriesLimits) -> StoreModel {
+        StoreModel(historyLimit: historyLimit, seriesLimits: seriesLimits, remembersIdempotencyKeys: false)
     }
 
     /// Reads the stream from the oldest entry after `start` in pages, applying the changes up to `lastSeq` to

@@ -14,13 +14,23 @@ import Synchronization
 // The write pipeline: the append script, and the ping that shows an outage while nobody writes.
 extension RedisChangeLog {
 
-    /// Runs the append script: the record's sequence numbers, one stream entry, the latest-value fields. The
-    /// completion gets the first sequence number.
+    /// What the append script did: appended the change from its first sequence number, or appended nothing because
+    /// a guarded latest value changed (its record now, `nil` if unset) or an idempotency key (by its index among
+    /// `remembering`) was already there (with its record).
+    enum AppendReply: Sendable {
+        case appended(firstSeq: UInt64)
+        case stale(latest: [String: StoreChange?], remembered: [Int: StoreChange])
+    }
+
+    /// Runs the append script: the record's sequence numbers, one stream entry, the latest-value fields, and the
+    /// idempotency keys in `remembering`, unless a field in `guards` changed or a key exists.
     func send(
         _ record: StoreChange,
         latest: [RedisKeys.LatestEntry],
         policies: [String]?,
-        completion: @escaping @Sendable (Result<UInt64, StoreError>) -> Void
+        guards: [RedisKeys.Guard] = [],
+        remembering: [RedisKeys.RememberedKey] = [],
+        completion: @escaping @Sendable (Result<AppendReply, StoreError>) -> Void
     ) {
         let started = monotonicSeconds()
         let admitted: Result<(RedisConnection, Int, Int), StoreError> = state.withLock { state in
@@ -42,11 +52,23 @@ extension RedisChangeLog {
             (writer, ticket, generation) = admission
         }
         var arguments: [[UInt8]] = [
-            Array("EVAL".utf8), Array(RedisKeys.appendScript.utf8), Array("3".utf8),
+            Array("EVAL".utf8), Array(RedisKeys.appendScript.utf8), Array("\(3 + remembering.count)".utf8),
             Array(keys.sequence.utf8), Array(keys.changes.utf8), Array(keys.latest.utf8),
-            Array("\(record.sequenceCount)".utf8), Array("\(streamLength)".utf8), record.payload,
-            Array((policies?.joined(separator: ",") ?? "").utf8),
         ]
+        arguments += remembering.map { Array(keys.idempotency($0.key).utf8) }
+        arguments += [
+            Array("\(record.sequenceCount)".utf8), Array("\(streamLength)".utf8), record.payload,
+            Array((policies?.joined(separator: ",") ?? "").utf8), Array("\(Int(IdempotencyMemory.lifetime))".utf8),
+            Array("\(guards.count)".utf8), Array("\(remembering.count)".utf8),
+        ]
+        for check in guards {
+            arguments.append(Array(check.field.utf8))
+            arguments.append(Array("\(check.seq)".utf8))
+        }
+        for key in remembering {
+            arguments.append(Array("\(key.offset)".utf8))
+            arguments.append(key.record.payload)
+        }
         for entry in latest {
             arguments.append(Array(entry.field.utf8))
             arguments.append(Array("\(entry.offset)".utf8))
@@ -63,7 +85,9 @@ extension RedisChangeLog {
             case .success(.array(let parts)):
                 if let first = parts.first?.integerValue, first > 0 {
                     for observer in commitObservers.withLock({ $0 }) { observer(seconds) }
-                    completion(.success(UInt64(first)))
+                    completion(.success(.appended(firstSeq: UInt64(first))))
+                } else if parts.first?.integerValue == 0, let stale = Self.decodeStale(parts.dropFirst()) {
+                    completion(.success(stale))
                 } else {
                     completion(.failure(.unreachable("Redis answered the append script with \(parts)")))
                 }
@@ -78,6 +102,35 @@ extension RedisChangeLog {
                 connectionLost(generation: generation, error)
             }
         }
+    }
+
+    /// The script's `m`/`k` triples; `nil` if they are not what it writes.
+    static func decodeStale(_ items: ArraySlice<RedisReply>) -> AppendReply? {
+        guard items.count % 3 == 0 else { return nil }
+        var latest: [String: StoreChange?] = [:]
+        var remembered: [Int: StoreChange] = [:]
+        var index = items.startIndex
+        while index < items.endIndex {
+            guard let tag = items[index].string, let name = items[index + 1].string,
+                case .bulk(let value) = items[index + 2]
+            else { return nil }
+            switch tag {
+            case "m":
+                if value.isEmpty {
+                    latest[name] = .some(nil)
+                } else {
+                    guard let record = RedisKeys.decodeNumbered(value[...]) else { return nil }
+                    latest[name] = record
+                }
+            case "k":
+                guard let number = Int(name), let record = RedisKeys.decodeNumbered(value[...]) else { return nil }
+                remembered[number - 1] = record
+            default:
+                return nil
+            }
+            index += 3
+        }
+        return .stale(latest: latest, remembered: remembered)
     }
 
     /// Once a second: a `PING` on the writing connection, so an outage shows even while nobody writes, and the

@@ -28,6 +28,8 @@ public final class RedisChangeLog: ChangeLog {
     let streamLength: Int
     let connectionConfiguration: RedisConnection.Configuration
     let historyLimit: Int
+    /// How long and how much of each metric's series this node keeps.
+    let seriesLimits: SeriesLimits
     let logger: Logger
     let clock: @Sendable () -> Double
     /// Reconnections are planned on this queue; each connection's replies arrive on the connection's own queue.
@@ -39,6 +41,8 @@ public final class RedisChangeLog: ChangeLog {
     let subscribers = Mutex<[@Sendable (StoreChange) -> Void]>([])
     let commitObservers = Mutex<[@Sendable (Double) -> Void]>([])
     let feedObservers = Mutex<[@Sendable (Bool) -> Void]>([])
+    /// Metric batches with increments, one at a time (see `RedisChangeLog+Metrics.swift`).
+    let incrementLane = Mutex(IncrementLane())
 
     /// Changes read per `XREAD`; a shorter answer means this node has caught up.
     static let readCount = 512
@@ -86,16 +90,20 @@ public final class RedisChangeLog: ChangeLog {
     public convenience init(
         settings: RedisSettings,
         historyLimit: Int = ServerSettings.Defaults.historyLength,
+        seriesLimits: SeriesLimits = SeriesLimits(),
         logger: Logger,
         clock: (@Sendable () -> Double)? = nil
     ) throws {
-        try self.init(settings: settings, historyLimit: historyLimit, logger: logger, clock: clock, linkClock: .monotonic())
+        try self.init(
+            settings: settings, historyLimit: historyLimit, seriesLimits: seriesLimits, logger: logger, clock: clock,
+            linkClock: .monotonic())
     }
 
     /// As the public initializer, the link's backoff timed by `linkClock` (monotonic seconds).
     init(
         settings: RedisSettings,
         historyLimit: Int,
+        seriesLimits: SeriesLimits,
         logger: Logger,
         clock: (@Sendable () -> Double)?,
         linkClock: FrameClock
@@ -108,12 +116,13 @@ public final class RedisChangeLog: ChangeLog {
         self.keys = RedisKeys(prefix: settings.keyPrefix)
         self.streamLength = settings.streamLength
         self.historyLimit = historyLimit
+        self.seriesLimits = seriesLimits
         self.logger = logger
         self.clock = clock ?? { wallClock() }
         self.linkClock = linkClock
         self.linkTimer = linkClock.makeTimer(queue)
         self.state = Mutex(
-            State(model: StoreModel(historyLimit: historyLimit), position: "0",
+            State(model: Self.emptyModel(historyLimit: historyLimit, seriesLimits: seriesLimits), position: "0",
                   failure: .unreachable(RedisLinkMachine.notOpenedYet)))
         linkTimer.activate { [weak self] in self?.linkTimerFired() }
     }
@@ -164,7 +173,13 @@ public final class RedisChangeLog: ChangeLog {
             policies = metrics.map { $0.policy?.rawValue ?? "" }
         }
         send(stamped, latest: RedisKeys.latestEntries(of: stamped), policies: policies) { result in
-            completion(result.map { first in stamped.restamped(adding: first) })
+            completion(
+                result.flatMap { reply in
+                    guard case .appended(let first) = reply else {
+                        return .failure(.unreachable("Redis refused an unguarded change as stale"))
+                    }
+                    return .success(stamped.restamped(adding: first))
+                })
         }
     }
 

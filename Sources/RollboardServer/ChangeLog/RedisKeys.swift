@@ -13,6 +13,8 @@ import RollboardRedis
 /// - `{P}:latest`: per metric (`m:ID`), wheel (`w:ID`), text (`t:ID`), slide set (`s:ID`) and viewer key (`k:ID`,
 ///   its creation or its revocation) the latest record as
 ///   `SEQ:RECORD`, plus `_pos` (the stream id of the newest change) and `_seq` (its last sequence number).
+/// - `{P}:idem:r:KEY` and `{P}:idem:e:ID`: a request's `Idempotency-Key` and a batch item's `eventId`, for a day
+///   (`EX`) after the change that used it, as `SEQ:RECORD` (the whole change, or the one metric).
 struct RedisKeys: Sendable {
     let epoch: String
     let sequence: String
@@ -24,6 +26,25 @@ struct RedisKeys: Sendable {
         sequence = "{\(prefix)}:seq"
         changes = "{\(prefix)}:changes"
         latest = "{\(prefix)}:latest"
+        idempotencyPrefix = "{\(prefix)}:idem:"
+    }
+
+    let idempotencyPrefix: String
+
+    /// The key remembering an ``IdempotencyMemory`` key (`r:KEY` or `e:ID`).
+    func idempotency(_ memoryKey: String) -> String { idempotencyPrefix + memoryKey }
+
+    /// A latest value the append script must find unchanged (`seq` 0: never set) before it appends.
+    struct Guard: Sendable, Equatable {
+        var field: String
+        var seq: UInt64
+    }
+
+    /// An idempotency key the append script must not find, and sets with the change.
+    struct RememberedKey: Sendable {
+        var key: String
+        var offset: UInt64
+        var record: StoreChange
     }
 
     /// One field of the latest-values hash written with a change.
@@ -56,9 +77,30 @@ struct RedisKeys: Sendable {
         }
     }
 
-    /// KEYS: sequence, stream, latest. ARGV: count of sequence numbers, stream length, record, policies, then per
-    /// latest field: field, offset, record. Returns the first sequence number and the entry's id.
+    /// KEYS: sequence, stream, latest, then the idempotency keys. ARGV: count of sequence numbers, stream length,
+    /// record, policies, seconds an idempotency key lasts, guard count, key count, then per guard: latest field and
+    /// the sequence number it must hold (0: absent), per key: offset and record, then per latest field: field,
+    /// offset, record. When a guard's field changed or a key exists, nothing is written and the answer is
+    /// `{0, "m", field, its value or "", …, "k", key index, its value, …}`; otherwise the first sequence number and the
+    /// entry's id.
     static let appendScript = """
+        local guards = tonumber(ARGV[6])
+        local remembered = tonumber(ARGV[7])
+        local stale = {0}
+        for g = 0, guards - 1 do
+          local field = ARGV[8 + 2 * g]
+          local now = redis.call('HGET', KEYS[3], field)
+          local seq = '0'
+          if now then seq = string.match(now, '^(%d+):') end
+          if seq ~= ARGV[9 + 2 * g] then
+            table.insert(stale, 'm'); table.insert(stale, field); table.insert(stale, now or '')
+          end
+        end
+        for k = 1, remembered do
+          local seen = redis.call('GET', KEYS[3 + k])
+          if seen then table.insert(stale, 'k'); table.insert(stale, tostring(k)); table.insert(stale, seen) end
+        end
+        if #stale > 1 then return stale end
         local count = tonumber(ARGV[1])
         local last = redis.call('INCRBY', KEYS[1], count)
         local first = last - count + 1
@@ -68,7 +110,12 @@ struct RedisKeys: Sendable {
         else
           id = redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[2], '*', 's', tostring(first), 'r', ARGV[3], 'p', ARGV[4])
         end
-        for i = 5, #ARGV, 3 do
+        local at = 8 + 2 * guards
+        for k = 1, remembered do
+          redis.call('SET', KEYS[3 + k], tostring(first + tonumber(ARGV[at])) .. ':' .. ARGV[at + 1], 'EX', ARGV[5])
+          at = at + 2
+        end
+        for i = at, #ARGV, 3 do
           redis.call('HSET', KEYS[3], ARGV[i], tostring(first + tonumber(ARGV[i + 1])) .. ':' .. ARGV[i + 2])
         end
         redis.call('HSET', KEYS[3], '_pos', id, '_seq', tostring(last))
@@ -115,6 +162,15 @@ struct RedisKeys: Sendable {
         var lastSeq: UInt64 = 0
     }
 
+    /// A `SEQ:RECORD` value (a latest field, a remembered idempotency key), numbered from `SEQ`; `nil` if it is not.
+    static func decodeNumbered(_ value: ArraySlice<UInt8>) -> StoreChange? {
+        guard let colon = value.firstIndex(of: UInt8(ascii: ":")),
+            let seq = UInt64(String(decoding: value[..<colon], as: UTF8.self)),
+            let record = StoreChange(payload: value[(colon + 1)...])
+        else { return nil }
+        return record.restamped(adding: seq)
+    }
+
     /// `HGETALL`'s reply; `nil` if a field is not what Rollboard writes.
     static func decodeLatest(_ reply: RedisReply) -> Latest? {
         guard case .array(let items) = reply, items.count % 2 == 0 else { return nil }
@@ -128,11 +184,8 @@ struct RedisKeys: Sendable {
                 guard let seq = UInt64(String(decoding: value, as: UTF8.self)) else { return nil }
                 latest.lastSeq = seq
             default:
-                guard let colon = value.firstIndex(of: UInt8(ascii: ":")),
-                    let seq = UInt64(String(decoding: value[..<colon], as: UTF8.self)),
-                    let record = StoreChange(payload: value[(colon + 1)...])
-                else { return nil }
-                latest.records.append(record.restamped(adding: seq))
+                guard let record = decodeNumbered(value[...]) else { return nil }
+                latest.records.append(record)
             }
         }
         return latest

@@ -10,6 +10,8 @@ extension ServerSettings {
         public static let dataDirectory = ".data"
         public static let dashboardAccess = DashboardAccess.everyone
         public static let historyLength = 100
+        /// Seconds of raw changes each metric's series keeps: 48 hours.
+        public static let seriesRetention = 172_800.0
         public static let journalCompactionBytes = 8 << 20
         public static let shutdownTimeout = 10.0
     }

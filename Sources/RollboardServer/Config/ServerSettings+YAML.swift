@@ -6,7 +6,7 @@ extension ServerSettings {
     static let topLevelKeys = [
         "host", "port", "tls", "dataDirectory", "limits", "allowedOrigins", "producerTokens", "adminTokens",
         "dashboardAccess", "staleAfter",
-        "historyLength", "journalCompactionBytes", "shutdownTimeout", "redis",
+        "historyLength", "seriesRetention", "journalCompactionBytes", "shutdownTimeout", "redis",
     ]
     static let limitKeys = [
         "maxBodyBytes", "maxConnections", "maxConnectionsPerAddress", "defaultFPS", "maxFPS", "backlog",
@@ -67,6 +67,7 @@ extension ServerSettings {
         dashboardAccess = reader.access("dashboardAccess") ?? dashboardAccess
         staleAfter = reader.double("staleAfter", in: 1...31_536_000)
         historyLength = reader.int("historyLength", in: 1...10_000) ?? historyLength
+        seriesRetention = reader.double("seriesRetention", in: 60...2_592_000) ?? seriesRetention
         journalCompactionBytes =
             reader.int("journalCompactionBytes", in: 4_096...1_073_741_824) ?? journalCompactionBytes
         shutdownTimeout = reader.double("shutdownTimeout", in: 1...600) ?? shutdownTimeout

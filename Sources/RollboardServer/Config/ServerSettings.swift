@@ -22,6 +22,8 @@ public struct ServerSettings: Sendable, Equatable {
     public var staleAfter: Double?
     /// How many past values the store keeps per metric.
     public var historyLength: Int = Defaults.historyLength
+    /// Seconds of raw changes each metric's series keeps (its rollups are kept 35 and 400 days).
+    public var seriesRetention: Double = Defaults.seriesRetention
     /// Journal size in bytes above which the store compacts it into a snapshot.
     public var journalCompactionBytes: Int = Defaults.journalCompactionBytes
     /// Seconds a graceful shutdown (SIGTERM, SIGINT) may take before the process exits anyway.

@@ -66,6 +66,7 @@ final class JournalFile: @unchecked Sendable {  // mutable state is touched only
     static func open(
         directory: String,
         historyLimit: Int,
+        seriesLimits: SeriesLimits = SeriesLimits(),
         queue: DispatchQueue,
         logger: Logger,
         faults: StoreFaults? = nil
@@ -82,8 +83,8 @@ final class JournalFile: @unchecked Sendable {  // mutable state is touched only
         }
         do {
             return try recover(
-                directory: directory, historyLimit: historyLimit, queue: queue, lockFD: lockFD, logger: logger,
-                faults: faults)
+                directory: directory, historyLimit: historyLimit, seriesLimits: seriesLimits, queue: queue,
+                lockFD: lockFD, logger: logger, faults: faults)
         } catch {
             Glibc.close(lockFD)
             throw error
@@ -93,6 +94,7 @@ final class JournalFile: @unchecked Sendable {  // mutable state is touched only
     private static func recover(
         directory: String,
         historyLimit: Int,
+        seriesLimits: SeriesLimits,
         queue: DispatchQueue,
         lockFD: Int32,
         logger: Logger,
@@ -100,7 +102,7 @@ final class JournalFile: @unchecked Sendable {  // mutable state is touched only
     ) throws(StoreError) -> Opened {
         let journalPath = directory + "/journal"
         let snapshotPath = directory + "/snapshot"
-        var model = StoreModel(historyLimit: historyLimit)
+        var model = StoreModel(historyLimit: historyLimit, seriesLimits: seriesLimits)
         var epoch: UInt64?
 
         if let bytes = try read(snapshotPath) {
@@ -110,7 +112,11 @@ final class JournalFile: @unchecked Sendable {  // mutable state is touched only
             var reader = BinaryReader(bytes[8...])
             epoch = reader.read(UInt64.self)
             let scan = JournalScanner.frames(bytes, from: headerSize)
-            guard scan.count == 1, let loaded = StoreModel(snapshotPayload: scan[0], historyLimit: historyLimit) else {
+            var loaded: StoreModel?
+            if scan.count == 1 {
+                loaded = StoreModel(snapshotPayload: scan[0], historyLimit: historyLimit, seriesLimits: seriesLimits)
+            }
+            guard let loaded else {
                 throw StoreError.damaged(
                     snapshotPath,
                     "the snapshot is damaged (it is written atomically, so this "

@@ -16,26 +16,26 @@ public final class MetricStore: ChangeLog {
     public let directory: String
     /// Past values kept per metric (the current one included).
     public let historyLimit: Int
-    private let epochValue: UInt64
+    let epochValue: UInt64
     /// Monotonic seconds for the journal's upkeep, and the one timer that brings its next try after a full disk.
-    private let upkeepClock: FrameClock
-    private let upkeepTimer: any ClockTimer
-    private let logger: Logger
+    let upkeepClock: FrameClock
+    let upkeepTimer: any ClockTimer
+    let logger: Logger
     private let clock: @Sendable () -> Double
-    private let queue: DispatchQueue
-    private let file: JournalFile
-    private let state: Mutex<State>
+    let queue: DispatchQueue
+    let file: JournalFile
+    let state: Mutex<State>
     private let subscribers = Mutex<[@Sendable (StoreChange) -> Void]>([])
     private let commitObservers = Mutex<[@Sendable (Double) -> Void]>([])
 
-    private struct Pending {
+    struct Pending {
         var record: StoreChange
         var complete: @Sendable (Result<StoreChange, StoreError>) -> Void
         /// When the change was handed to the store (monotonic seconds).
         var enqueuedAt: Double
     }
 
-    private struct State {
+    struct State {
         var model: StoreModel
         var nextSeq: UInt64
         var pending: [Pending] = []
@@ -49,6 +49,37 @@ public final class MetricStore: ChangeLog {
         /// When the oldest change of the write in progress was handed to the store (monotonic seconds), `nil` while
         /// no write is in progress.
         var inFlightSince: Double?
+        /// The latest value of each metric a change not yet durable sets: increments numbered after it count from it.
+        var tentative: [String: StoredMetric] = [:]
+        /// The idempotency keys of changes not yet durable: a retry waits for their answer.
+        var pendingKeys: Set<String> = []
+
+        /// Numbers `record` and queues it for the next write; `true` when no write is in progress to take it.
+        mutating func admit(
+            _ record: StoreChange, _ complete: @escaping @Sendable (Result<StoreChange, StoreError>) -> Void
+        ) -> Bool {
+            nextSeq += UInt64(record.sequenceCount)
+            pending.append(Pending(record: record, complete: complete, enqueuedAt: monotonicSeconds()))
+            if case .metrics(let metrics) = record {
+                for metric in metrics { tentative[metric.id] = metric }
+                pendingKeys.formUnion(Self.memoryKeys(metrics))
+            }
+            if flushing { return false }
+            flushing = true
+            return true
+        }
+
+        /// Once `record` is durable (and in the model): its values and keys are no longer tentative.
+        mutating func settle(_ record: StoreChange) {
+            guard case .metrics(let metrics) = record else { return }
+            for metric in metrics where tentative[metric.id]?.seq == metric.seq { tentative[metric.id] = nil }
+            pendingKeys.subtract(Self.memoryKeys(metrics))
+        }
+
+        static func memoryKeys(_ metrics: [StoredMetric]) -> [String] {
+            (metrics.first?.requestKey.map { [IdempotencyMemory.requestKey($0)] } ?? [])
+                + metrics.compactMap { $0.eventID.map(IdempotencyMemory.eventKey) }
+        }
     }
 
     /// Opens (or creates) the store in `directory`, recovering every change that was acknowledged.
@@ -63,6 +94,7 @@ public final class MetricStore: ChangeLog {
     public convenience init(
         directory: String,
         historyLimit: Int = ServerSettings.Defaults.historyLength,
+        seriesLimits: SeriesLimits = SeriesLimits(),
         compactionThreshold: Int = ServerSettings.Defaults.journalCompactionBytes,
         logger: Logger,
         clock: (@Sendable () -> Double)? = nil
@@ -74,14 +106,15 @@ public final class MetricStore: ChangeLog {
                 metadata: ["faults": "\(ProcessInfo.processInfo.environment[StoreFaults.environmentVariable] ?? "")"])
         }
         try self.init(
-            directory: directory, historyLimit: historyLimit, compactionThreshold: compactionThreshold, logger: logger,
-            clock: clock, faults: faults)
+            directory: directory, historyLimit: historyLimit, seriesLimits: seriesLimits,
+            compactionThreshold: compactionThreshold, logger: logger, clock: clock, faults: faults)
     }
 
     /// The store with `faults` injected into its file operations, its upkeep timed by `upkeepClock` (for tests).
     init(
         directory: String,
         historyLimit: Int = ServerSettings.Defaults.historyLength,
+        seriesLimits: SeriesLimits = SeriesLimits(),
         compactionThreshold: Int = ServerSettings.Defaults.journalCompactionBytes,
         logger: Logger,
         clock: (@Sendable () -> Double)? = nil,
@@ -91,7 +124,8 @@ public final class MetricStore: ChangeLog {
         precondition(historyLimit > 0, "historyLimit must be positive")
         let queue = DispatchQueue(label: "rollboard.store")
         let opened = try JournalFile.open(
-            directory: directory, historyLimit: historyLimit, queue: queue, logger: logger, faults: faults)
+            directory: directory, historyLimit: historyLimit, seriesLimits: seriesLimits, queue: queue, logger: logger,
+            faults: faults)
         self.directory = directory
         self.historyLimit = historyLimit
         self.upkeepClock = upkeepClock
@@ -141,17 +175,53 @@ public final class MetricStore: ChangeLog {
         let now = clock()
         let outcome: StoreError?? = state.withLock { state in
             if let failure = state.failure { return .some(failure) }
-            let record = makeRecord(state.nextSeq, now)
-            state.nextSeq += UInt64(count)
-            state.pending.append(Pending(record: record, complete: completion, enqueuedAt: monotonicSeconds()))
-            if state.flushing { return .some(nil) }
-            state.flushing = true
-            return nil
+            return state.admit(makeRecord(state.nextSeq, now), completion) ? nil : .some(nil)
         }
         switch outcome {
         case .some(let failure?): completion(.failure(failure))
         case .some(nil): break
         case nil: queue.async { self.flush() }
+        }
+    }
+
+    /// Resolves `request` in the store's order, under the lock that numbers changes: increments count from the
+    /// latest value (durable or already numbered), keys remembered for a day answer with their earlier commit, and a
+    /// retry whose key belongs to a change still being written waits for that change's answer.
+    public func commitMetrics(
+        _ request: MetricCommitRequest,
+        completion: @escaping @Sendable (Result<MetricCommitOutcome, MetricCommitError>) -> Void
+    ) {
+        enum Step {
+            case answer(Result<MetricCommitOutcome, MetricCommitError>)
+            case waitForPending
+            case queued(startWriting: Bool)
+        }
+        let now = clock()
+        let step: Step = state.withLock { state in
+            if let failure = state.failure { return .answer(.failure(.store(failure))) }
+            if request.memoryKeys.contains(where: state.pendingKeys.contains) { return .waitForPending }
+            let resolution = MetricCommitResolver.resolve(
+                request, remembered: { state.model.idempotency.lookup($0, at: now) },
+                latest: { state.tentative[$0] ?? state.model.metrics[$0]?.current })
+            switch resolution {
+            case .replay(let outcome): return .answer(.success(outcome))
+            case .refused(let error): return .answer(.failure(error))
+            case .commit(let metrics, let slots, _):
+                let record = StoreChange.metrics(metrics).restamped(adding: state.nextSeq).stamped(at: now)
+                let start = state.admit(record) { result in
+                    completion(
+                        result.map { committed in
+                            guard case .metrics(let parts) = committed else { preconditionFailure("a metric batch") }
+                            return MetricCommitResolver.outcome(slots, committed: parts)
+                        }.mapError(MetricCommitError.store))
+                }
+                return .queued(startWriting: start)
+            }
+        }
+        switch step {
+        case .answer(let result): completion(result)
+        case .waitForPending: queue.async { self.commitMetrics(request, completion: completion) }
+        case .queued(let start): if start { queue.async { self.flush() } }
         }
     }
 
@@ -184,7 +254,10 @@ public final class MetricStore: ChangeLog {
             let seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
             let upkeep = state.withLock { state in
                 state.inFlightSince = nil
-                for pending in batch { state.model.apply(pending.record) }
+                for pending in batch {
+                    state.model.apply(pending.record)
+                    state.settle(pending.record)
+                }
                 state.statistics.commits += batch.count
                 state.statistics.syncs += 1
                 state.statistics.journalBytesWritten += bytes.count
@@ -199,122 +272,6 @@ public final class MetricStore: ChangeLog {
                 pending.complete(.success(change))
             }
             perform(upkeep)
-        }
-    }
-
-    /// Carries out the upkeep's actions, in order, on `queue`.
-    private func perform(_ actions: [JournalUpkeep.Action], reason: String? = nil) {
-        dispatchPrecondition(condition: .onQueue(queue))
-        for action in actions {
-            switch action {
-            case .compact: compactOnQueue()
-            case .tryWriting: tryWriting()
-            case .compactionFailing(let retryAtBytes):
-                logger.error(
-                    "store compaction failed; the journal keeps every record and grows until a retry succeeds",
-                    metadata: ["error": "\(reason ?? "")", "retryAtBytes": "\(retryAtBytes)"])
-            case .compactionRecovered: logger.notice("store compaction works again")
-            case .wake(let time): upkeepTimer.arm(at: time)
-            }
-        }
-    }
-
-    /// How long a store whose journal write failed cleanly (nothing half-written kept) waits before it tries again.
-    static let writeRetryInterval = 2.0
-
-    /// Fails `batch` and everything pending with `error`, and refuses further changes: for good, or, `retrying`,
-    /// until a later try finds the journal writable again (the disk had no space, and the failed write left nothing
-    /// in the journal).
-    private func fail(_ batch: [Pending], _ error: StoreError, retrying: Bool = false) {
-        dispatchPrecondition(condition: .onQueue(queue))
-        let firstFailure = state.withLock { $0.failure == nil }
-        if firstFailure {
-            logger.error(
-                !retrying
-                    ? "store write failed; refusing further changes until the server is restarted"
-                    : "store write failed; refusing changes until the journal can be written again",
-                metadata: ["error": "\(error)"])
-        }
-        let (rest, upkeep) = state.withLock { state in
-            state.failure = error
-            state.failureIsRetryable = retrying
-            state.inFlightSince = nil
-            state.flushing = false
-            // Every change not yet durable is refused with this batch: their numbers are free again, so the
-            // sequence has no gap once changes are taken again.
-            state.nextSeq = state.model.lastSeq + 1
-            defer { state.pending = [] }
-            let upkeep = retrying ? state.upkeep.writeFailedCleanly(now: upkeepClock.now()) : state.upkeep.failedForGood()
-            return (state.pending, upkeep)
-        }
-        perform(upkeep)
-        for pending in batch + rest { pending.complete(.failure(error)) }
-    }
-
-    /// After a clean write failure: tries one empty sync of the journal; if it works, changes are accepted again (the
-    /// next one that still finds no space fails the same way), otherwise it tries again later.
-    private func tryWriting() {
-        dispatchPrecondition(condition: .onQueue(queue))
-        guard state.withLock({ $0.failure != nil && $0.failureIsRetryable }) else { return }
-        do {
-            try file.appendAndSync([])
-            perform(
-                state.withLock { state in
-                    state.failure = nil
-                    state.failureIsRetryable = false
-                    return state.upkeep.writable()
-                })
-            logger.notice("store accepts changes again")
-        } catch {
-            if case .unknownState(let reason) = error {
-                perform(
-                    state.withLock { state in
-                        state.failure = StoreError.writeFailed(reason.description)
-                        state.failureIsRetryable = false
-                        return state.upkeep.failedForGood()
-                    })
-                logger.error("store cannot write its journal any more; refusing changes until the server is restarted")
-                return
-            }
-            perform(state.withLock { $0.upkeep.stillFull(now: upkeepClock.now()) })
-        }
-    }
-
-    /// Compacts the journal into the snapshot. A compaction that could not start leaves the journal as it was (every
-    /// record kept) and is tried again only once the journal has grown by another threshold, with one log line per
-    /// failing streak; one that replaced the journal but could not make that durable stops the store.
-    private func compactOnQueue() {
-        dispatchPrecondition(condition: .onQueue(queue))
-        guard let model = state.withLock({ $0.failure == nil ? $0.model : nil }) else { return }
-        do {
-            try file.compact(model, epoch: epochValue)
-            perform(
-                state.withLock { state in
-                    state.statistics.compactions += 1
-                    return state.upkeep.compacted()
-                })
-            logger.debug("store compacted", metadata: ["lastSeq": "\(model.lastSeq)"])
-        } catch {
-            switch error {
-            case .notCompacted(let reason):
-                let actions = state.withLock { state in
-                    state.statistics.failedCompactions += 1
-                    return state.upkeep.compactionFailed(journalSize: file.size)
-                }
-                perform(actions, reason: "\(reason)")
-            case .folderNotSynced(let reason):
-                fail([], StoreError.writeFailed("the store's folder could not be synced after a compaction: \(reason)"))
-            }
-        }
-    }
-
-    /// Compacts now: writes the snapshot and starts an empty journal; returns once it is done.
-    func compact() async {
-        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-            queue.async { [self] in
-                compactOnQueue()
-                done.resume()
-            }
         }
     }
 

@@ -21,7 +21,15 @@ public enum StoreChange: Sendable, Equatable {
     case viewerKey(StoredViewerKey)
 
     /// Every kind, listed once: its kind byte in the journal, its part type and its case.
+    /// A metric batch with an increment or an idempotency key is written as kind 9 (listed before kind 1, which takes
+    /// every other batch).
     static let kinds: [StoreChangeKind] = [
+        StoreChangeKind(
+            batchTag: 9, ExtendedMetric.self, make: { .metrics($0.map(\.metric)) },
+            take: { change in
+                guard case .metrics(let parts) = change, parts.contains(where: \.isExtended) else { return nil }
+                return parts.map(ExtendedMetric.init)
+            }),
         StoreChangeKind(
             batchTag: 1, StoredMetric.self, make: { .metrics($0) },
             take: { if case .metrics(let parts) = $0 { parts } else { nil } }),

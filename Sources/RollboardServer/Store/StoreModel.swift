@@ -18,9 +18,18 @@ struct StoreModel: Equatable, Sendable {
     /// The highest sequence number applied; 0 for an empty store.
     var lastSeq: UInt64 = 0
     let historyLimit: Int
+    /// The idempotency keys of the last day's metric changes (kept by the journal, which answers retries itself;
+    /// Redis keeps them for a cluster, with their expiry, and a node's model leaves them out).
+    var idempotency = IdempotencyMemory()
+    let remembersIdempotencyKeys: Bool
+    /// Per metric, its series (raw changes and rollups), derived from the changes applied.
+    var series: [String: MetricSeries] = [:]
+    let seriesLimits: SeriesLimits
 
-    init(historyLimit: Int) {
+    init(historyLimit: Int, seriesLimits: SeriesLimits = SeriesLimits(), remembersIdempotencyKeys: Bool = true) {
         self.historyLimit = historyLimit
+        self.seriesLimits = seriesLimits
+        self.remembersIdempotencyKeys = remembersIdempotencyKeys
     }
 
     /// Applies a record unless its sequence numbers are already applied (a journal record older than the snapshot).
@@ -33,7 +42,9 @@ struct StoreModel: Equatable, Sendable {
                 history.append(update.historyEntry)
                 if history.count > historyLimit { history.removeFirst(history.count - historyLimit) }
                 metrics[update.id] = Metric(current: update, history: history)
+                series[update.id, default: MetricSeries()].add(update, limits: seriesLimits)
             }
+            if remembersIdempotencyKeys { idempotency.remember(updates) }
         case .wheel(let wheel):
             wheels[wheel.id] = wheel
         case .text(let text):
@@ -107,7 +118,10 @@ struct StoreModel: Equatable, Sendable {
     /// without the kind byte); then `playlist count: UInt32` and per playlist `command count: UInt32` and its commands.
     /// A snapshot that ends after the wheels (written before texts existed) has no texts, slides or playlist
     /// commands; one that ends after the slides has no playlist commands. Then `key count: UInt32` and each viewer
-    /// key's latest change (absent in a snapshot written before keys travelled the change log).
+    /// key's latest change (absent in a snapshot written before keys travelled the change log). Last, the idempotency
+    /// keys remembered, as `IdempotencyMemory.encode(into:)` writes them (absent in a snapshot written before increments),
+    /// and `series count: UInt32` and per metric `id` and its series as `MetricSeries.encode(into:)` writes it (absent
+    /// in a snapshot written before series).
     var snapshotPayload: [UInt8] {
         var writer = BinaryWriter()
         writer.write(lastSeq)
@@ -131,12 +145,18 @@ struct StoreModel: Equatable, Sendable {
             writer.write(parts: commands)
         }
         writer.write(parts: viewerKeys.sorted { $0.key < $1.key }.map(\.value))
+        idempotency.encode(into: &writer)
+        writer.write(UInt32(series.count))
+        for (id, metricSeries) in series.sorted(by: { $0.key < $1.key }) {
+            writer.write(id)
+            metricSeries.encode(into: &writer)
+        }
         return writer.bytes
     }
 
     /// Decodes a snapshot payload; `nil` if it is malformed.
-    init?(snapshotPayload payload: ArraySlice<UInt8>, historyLimit: Int) {
-        self.init(historyLimit: historyLimit)
+    init?(snapshotPayload payload: ArraySlice<UInt8>, historyLimit: Int, seriesLimits: SeriesLimits = SeriesLimits()) {
+        self.init(historyLimit: historyLimit, seriesLimits: seriesLimits)
         var reader = BinaryReader(payload)
         guard let lastSeq = reader.read(UInt64.self), let metricCount = reader.read(UInt32.self) else { return nil }
         self.lastSeq = lastSeq
@@ -177,6 +197,15 @@ struct StoreModel: Equatable, Sendable {
         if reader.isAtEnd { return }
         guard let keys = reader.readParts(StoredViewerKey.self) else { return nil }
         for change in keys { viewerKeys[change.keyID] = change }
+        if reader.isAtEnd { return }
+        guard let memory = IdempotencyMemory(reader: &reader) else { return nil }
+        idempotency = memory
+        if reader.isAtEnd { return }
+        guard let seriesCount = reader.read(UInt32.self) else { return nil }
+        for _ in 0..<seriesCount {
+            guard let id = reader.readString(), let metricSeries = MetricSeries(reader: &reader) else { return nil }
+            series[id] = metricSeries
+        }
         guard reader.isAtEnd else { return nil }
     }
 }

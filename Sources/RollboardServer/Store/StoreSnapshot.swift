@@ -15,6 +15,12 @@ public struct StoreSnapshot: Sendable {
     /// Past values of metric `id`, oldest first, the current one last.
     public func history(_ id: String) -> [MetricHistoryEntry] { model.metrics[id]?.history ?? [] }
 
+    /// The series of metric `id` (raw changes and rollups), empty before its first value.
+    func series(_ id: String) -> MetricSeries { model.series[id] ?? MetricSeries() }
+
+    /// How much of each series the log keeps.
+    var seriesLimits: SeriesLimits { model.seriesLimits }
+
     /// The latest target of wheel `id`.
     public func wheel(_ id: String) -> StoredWheel? { model.wheels[id] }
 

@@ -14,6 +14,17 @@ public struct StoredMetric: StoredChangePart {
     /// The queue policy the producer gave with this value: a hint for the screens that see it arrive, not kept in the
     /// journal.
     public var policy: QueuePolicy? = nil
+    /// What the producer added, when it posted an increment: `value` is then the running total the change log
+    /// computed from the metric's previous value in its own order.
+    public var increment: Double? = nil
+    /// The batch item's `eventId`: a later item with the same one within a day is answered with this part.
+    public var eventID: String? = nil
+    /// The request's `Idempotency-Key`, on the first part of the change it committed: a later request with the same
+    /// key within a day is answered with the whole change.
+    public var requestKey: String? = nil
+
+    /// Whether the part needs the extended encoding (kind 9): it is an increment or carries an idempotency key.
+    var isExtended: Bool { increment != nil || eventID != nil || requestKey != nil }
 
     /// This value as an entry of the metric's history.
     public var historyEntry: MetricHistoryEntry {

@@ -1,10 +1,11 @@
 """`rollboard push` as a script runs it, against a real server with the shipped `config/`.
 
 Every kind of producer write: a metric value (with `--policy`, and a negative one after `--`), a wheel by label,
-index and progress, a carousel command, a batch of lines from a file and a JSON batch from stdin. Then what must
-be refused: a batch with an unknown id (exit 1, nothing stored), flag combinations that make no sense (exit 2, one
-clear line, nothing sent), and a server whose certificate is not trusted (exit 1 with a hint naming --data-dir,
---ca-file and --insecure), which the hint's advice then fixes.
+index and progress, a carousel command, a batch of lines from a file and a JSON batch from stdin, and a batch of
+increments sent twice with one --idempotency-key (added once). Then what must be refused: a batch with an unknown
+id (exit 1, nothing stored), flag combinations that make no sense (exit 2, one clear line, nothing sent), and a
+server whose certificate is not trusted (exit 1 with a hint naming --data-dir, --ca-file and --insecure), which the
+hint's advice then fixes.
 
 Usage: test_push.py --binary .build/debug/rollboard
 """
@@ -140,6 +141,19 @@ def batches(push: Push, server: RollboardProcess, checks: Checks) -> None:
                  "both values of the stdin batch are stored",
                  f"{metric(server, 'visitors')} {metric(server, 'conversion')}")
 
+    orders = metric(server, "orders").get("value")
+    completed = push.run("--batch", "-", "--increment", "--idempotency-key", "cli-batch-1",
+                         stdin="orders 3\norders 0.5\n")
+    again = push.run("--batch", "-", "--increment", "--idempotency-key", "cli-batch-1", stdin="orders 3\norders 0.5\n")
+    totals = [update.get("value") for update in (reply(completed) or {}).get("updates", [])]
+    checks.check(completed.returncode == 0 and totals == [orders + 3, orders + 3.5],
+                 "push --batch --increment: each line is an increment, answered with its running total",
+                 outcome(completed))
+    checks.check(again.returncode == 0 and again.stdout == completed.stdout
+                 and metric(server, "orders").get("value") == orders + 3.5,
+                 "the same batch again with its --idempotency-key gets the same answer and adds nothing",
+                 f"{outcome(again)} {metric(server, 'orders')}")
+
     before = metric(server, "revenue")
     completed = push.run("--batch", "-", stdin="revenue 5000\nprofit 1\n")
     checks.check(completed.returncode == 1 and "422" in completed.stderr and "updates[1]" in completed.stderr,
@@ -168,6 +182,9 @@ def refusals(push: Push, server: RollboardProcess, checks: Checks) -> None:
         (["revenue"], None, ["VALUE"]),
         ([], None, ["ID VALUE", "--wheel", "--carousel", "--text", "--batch"]),
         (["--batch", json_batch, "--no-animation"], None, ["--no-animation", "JSON"]),
+        (["--batch", json_batch, "--increment"], None, ["--increment", "JSON"]),
+        (["--wheel", "status", "--label", "Degraded", "--idempotency-key", "k"], None,
+         ["--idempotency-key", "--wheel"]),
         (["--batch", "-"], "revenue 10\norders\n", ["line 2", "ID VALUE"]),
         (["--batch", os.path.join(push.folder, "missing.txt")], None, ["missing.txt"]),
     ]

@@ -209,7 +209,7 @@ class ClusterNode(RollboardProcess):
 
     def request(self, method: str, path: str, body: object | None = None, token: str | None = None,
                 headers: dict | None = None, raw: bytes | None = None, timeout: float = 10.0):
-        return https_request(self.port, method, path, body, token, timeout=timeout)
+        return https_request(self.port, method, path, body, token, timeout=timeout, headers=headers)
 
     def text(self, path: str, timeout: float = 10.0) -> tuple[int, str]:
         connection = http.client.HTTPSConnection("127.0.0.1", self.port, context=CONTEXT, timeout=timeout)
@@ -222,13 +222,15 @@ class ClusterNode(RollboardProcess):
 
 
 def https_request(port: int, method: str, path: str, body: object | None = None, token: str | None = None,
-                  timeout: float = 10.0, connection: http.client.HTTPSConnection | None = None):
-    """One request; `(status, parsed JSON or text)`. With `connection` the request reuses it (keep-alive)."""
+                  timeout: float = 10.0, connection: http.client.HTTPSConnection | None = None,
+                  headers: dict | None = None):
+    """One request; `(status, parsed JSON or text)`. With `connection` the request reuses it (keep-alive);
+    `headers` are sent too (an `Idempotency-Key`)."""
     own = connection is None
     if own:
         connection = http.client.HTTPSConnection("127.0.0.1", port, context=CONTEXT, timeout=timeout)
     try:
-        headers = {}
+        headers = dict(headers or {})
         data = None
         if body is not None:
             data = json.dumps(body).encode()

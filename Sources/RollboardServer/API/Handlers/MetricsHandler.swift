@@ -44,13 +44,63 @@ struct MetricsHandler: Sendable {
         respond(JSONResponse.ok(.object(members)))
     }
 
+    /// `GET /api/v1/metrics/{id}/series`: the metric's raw changes, or its rollups merged to `step`, within
+    /// `from ..< to`.
+    func series(_ context: RequestContext, _ respond: @escaping Respond) throws(APIError) {
+        let query = try SeriesRequest.parse(context.request.query, now: wallClock())
+        let snapshot = store.snapshot
+        let series = snapshot.series(context.parameter("id"))
+        var members = [
+            JSONMember("id", .string(context.parameter("id"))),
+            JSONMember("from", .string(iso8601(query.from))),
+            JSONMember("to", .string(iso8601(query.to))),
+            JSONMember("step", .string(query.stepText)),
+        ]
+        switch query.step {
+        case .raw:
+            let points = series.points(from: query.from, to: query.to, limits: snapshot.seriesLimits)
+            let shown = points.suffix(SeriesRequest.maximumPoints)
+            members.append(JSONMember("truncated", .bool(shown.count < points.count)))
+            members.append(
+                JSONMember(
+                    "points",
+                    .array(
+                        shown.map { point in
+                            .object([
+                                JSONMember("t", .string(iso8601(point.time))),
+                                JSONMember("value", .number(point.value)),
+                                JSONMember("seq", .number(point.seq)),
+                            ])
+                        })))
+        case .rollup(let seconds):
+            let buckets = series.buckets(from: query.from, to: query.to, step: seconds)
+            members.append(
+                JSONMember(
+                    "buckets",
+                    .array(
+                        buckets.map { bucket in
+                            .object([
+                                JSONMember("t", .string(iso8601(Double(bucket.start)))),
+                                JSONMember("first", .number(bucket.first)),
+                                JSONMember("last", .number(bucket.last)),
+                                JSONMember("min", .number(bucket.min)),
+                                JSONMember("max", .number(bucket.max)),
+                                JSONMember("count", .number(Double(bucket.count))),
+                                JSONMember("increments", .number(bucket.incrementSum)),
+                            ])
+                        })))
+        }
+        respond(JSONResponse.ok(.object(members)))
+    }
+
     func post(_ context: RequestContext, _ respond: @escaping Respond) throws(APIError) {
         let update = try MetricUpdateRequest.update(
             try JSONBody.object(context.request), id: context.parameter("id"), field: "",
             catalog: context.configuration.catalog)
+        let request = try commitRequest([update], context)
         let respond = CommitDeadline.answer(context, respond)
-        store.append([update]) { result in
-            respond(JSONResponse.accepted(result) { ValueJSON.written($0[0]) })
+        store.commitMetrics(request) { result in
+            respond(Self.answer(result) { ValueJSON.written($0.metrics[0]) })
         }
     }
 
@@ -59,15 +109,45 @@ struct MetricsHandler: Sendable {
         let updates = try MetricUpdateRequest.batch(
             try JSONBody.object(context.request), catalog: context.configuration.catalog, token: token,
             limit: context.configuration.server.limits.maxBatchUpdates)
+        let request = try commitRequest(updates, context)
         let respond = CommitDeadline.answer(context, respond)
-        store.append(updates) { result in
+        store.commitMetrics(request) { result in
             respond(
-                JSONResponse.accepted(result) { stored in
+                Self.answer(result, items: "updates") { outcome in
                     .object([
-                        JSONMember("seq", .number(stored[stored.count - 1].seq)),
-                        JSONMember("updates", .array(stored.map(ValueJSON.written))),
+                        JSONMember("seq", .number(outcome.seq)),
+                        JSONMember("updates", .array(outcome.metrics.map(ValueJSON.written))),
                     ])
                 })
+        }
+    }
+
+    /// `updates` with the request's `Idempotency-Key`, and the tiles' rule for an increment's total.
+    private func commitRequest(_ updates: [MetricUpdate], _ context: RequestContext) throws(APIError)
+        -> MetricCommitRequest
+    {
+        let catalog = context.configuration.catalog
+        return MetricCommitRequest(
+            metrics: updates.map(\.stored), requestKey: try MetricUpdateRequest.idempotencyKey(context.request),
+            problem: { id, total in catalog.problem(showing: total, as: id) })
+    }
+
+    /// 202 with `body` of the outcome (and `Idempotent-Replayed: true` when every item is an earlier answer), 503
+    /// when the log could not commit, 422 naming the field (`items[i].field`) the log refused.
+    static func answer(
+        _ result: Result<MetricCommitOutcome, MetricCommitError>, items: String? = nil,
+        _ body: (MetricCommitOutcome) -> JSONValue
+    ) -> HTTPResponse {
+        switch result {
+        case .success(let outcome):
+            var response = JSONResponse.accepted(body(outcome))
+            if outcome.replayed.allSatisfy({ $0 }) { response.headers.add(name: "Idempotent-Replayed", value: "true") }
+            return response
+        case .failure(.store(let error)):
+            return APIError.storeUnavailable(error).response
+        case .failure(.refused(let item, let field, let reason)):
+            let place = items.flatMap { items in item.map { "\(items)[\($0)].\(field)" } } ?? field
+            return APIError.invalidValue("\(place): \(reason)").response
         }
     }
 }

@@ -37,23 +37,38 @@ enum MetricUpdateRequest {
         return updates
     }
 
-    /// Reads `value`, `interval`, `animated` and `policy` from `object` for metric `id`; `field` prefixes error
-    /// fields (empty for a single update, `updates[i].` in a batch, where `id` is allowed too).
+    /// Reads `value` or `increment`, `interval`, `animated` and `policy` from `object` for metric `id`; `field`
+    /// prefixes error fields (empty for a single update, `updates[i].` in a batch, where `id` and `eventId` are
+    /// allowed too). An increment's total is checked against the tiles when the change log computes it.
     static func update(
         _ object: JSONValue, id: String, field: String, catalog: MetricCatalog
     ) throws(APIError) -> MetricUpdate {
-        let allowed = (field.isEmpty ? [] : ["id"]) + ["value", "interval", "animated", "policy"]
+        let allowed =
+            (field.isEmpty ? [] : ["id"]) + ["value", "increment", "interval", "animated", "policy"]
+            + (field.isEmpty ? [] : ["eventId"])
         try JSONBody.rejectUnknownFields(object, allowed: allowed, prefix: field)
-        guard let valueJSON = object["value"] else { throw .missingField(field + "value") }
-        guard case .number(let number) = valueJSON else {
-            throw .wrongType(field + "value", expected: "a number", got: valueJSON)
+        var value = 0.0
+        var increment: Double?
+        switch (object["value"], object["increment"]) {
+        case (nil, nil):
+            throw .missingField(field + "value")
+        case (_?, _?):
+            throw .badRequest("\(field)increment: give value or increment, not both")
+        case (let valueJSON?, nil):
+            value = try finiteNumber(valueJSON, field: field + "value")
+            let literal = if case .number(let number) = valueJSON { number.literal } else { formatNumber(value) }
+            if let problem = catalog.problem(showing: value, as: id, literal: literal) {
+                throw .invalidValue("\(field)value: \(problem)")
+            }
+        case (nil, let incrementJSON?):
+            increment = try finiteNumber(incrementJSON, field: field + "increment")
         }
-        let value = number.double
-        guard value.isFinite else {
-            throw .invalidValue("\(field)value: \(number.literal) is not a finite number")
-        }
-        if let problem = catalog.problem(showing: value, as: id, literal: number.literal) {
-            throw .invalidValue("\(field)value: \(problem)")
+        var eventID: String?
+        if let idJSON = object["eventId"] {
+            guard case .string(let text) = idJSON else {
+                throw .wrongType(field + "eventId", expected: "a string", got: idJSON)
+            }
+            eventID = try idempotencyKey(text, field: field + "eventId")
         }
         var interval: Double?
         switch object["interval"] {
@@ -84,6 +99,38 @@ enum MetricUpdateRequest {
             policy = named
         case let other?: throw .wrongType(field + "policy", expected: "fifo, latest or retarget", got: other)
         }
-        return MetricUpdate(id: id, value: value, interval: interval, animated: animated, policy: policy)
+        return MetricUpdate(
+            id: id, value: value, interval: interval, animated: animated, policy: policy, increment: increment,
+            eventID: eventID)
+    }
+
+    /// A finite JSON number, or the refusal naming `field`.
+    static func finiteNumber(_ json: JSONValue, field: String) throws(APIError) -> Double {
+        guard case .number(let number) = json else { throw .wrongType(field, expected: "a number", got: json) }
+        guard number.double.isFinite else {
+            throw .invalidValue("\(field): \(number.literal) is not a finite number")
+        }
+        return number.double
+    }
+
+    /// The longest idempotency key or event id accepted.
+    static let maximumKeyLength = 200
+
+    /// `text` as an idempotency key (the `Idempotency-Key` header, an item's `eventId`): 1 to 200 visible ASCII
+    /// characters.
+    static func idempotencyKey(_ text: String, field: String) throws(APIError) -> String {
+        guard !text.isEmpty, text.utf8.count <= maximumKeyLength, text.utf8.allSatisfy({ (0x21...0x7E).contains($0) })
+        else {
+            throw .invalidValue(
+                "\(field): must be 1 to \(maximumKeyLength) visible ASCII characters (no spaces), got "
+                    + JSONText.quoted(text))
+        }
+        return text
+    }
+
+    /// The request's `Idempotency-Key` header, checked; `nil` without one.
+    static func idempotencyKey(_ request: HTTPRequest) throws(APIError) -> String? {
+        guard let header = request.headers["Idempotency-Key"] else { return nil }
+        return try idempotencyKey(header, field: "Idempotency-Key")
     }
 }

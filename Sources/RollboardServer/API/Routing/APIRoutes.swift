@@ -44,6 +44,9 @@ enum APIRoutes {
                     try values.postBatch(context, respond)
                 },
                 .read("/api/v1/metrics/:id", read(.metric)) { values.get($0, $1) },
+                .read("/api/v1/metrics/:id/series", read(.metric)) { context, respond throws(APIError) in
+                    try values.series(context, respond)
+                },
                 .post("/api/v1/metrics/:id", write(.metric)) { context, respond throws(APIError) in
                     try values.post(context, respond)
                 },

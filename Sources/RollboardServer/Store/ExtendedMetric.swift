@@ -1,0 +1,38 @@
+/// A metric of a batch in the extended encoding of kind 9: what kind 1 writes for a ``StoredMetric``, then
+/// `increment: Float64 (NaN = none) | eventID | requestKey` (each string `UInt32` length and UTF-8; length 0 = none).
+/// Batches with an increment or an idempotency key use it; every other batch keeps kind 1, so journals written
+/// before increments load unchanged.
+struct ExtendedMetric: StoredChangePart {
+    var metric: StoredMetric
+
+    var seq: UInt64 {
+        get { metric.seq }
+        set { metric.seq = newValue }
+    }
+
+    var updatedAt: Double {
+        get { metric.updatedAt }
+        set { metric.updatedAt = newValue }
+    }
+
+    func encode(into writer: inout BinaryWriter) {
+        metric.encode(into: &writer)
+        writer.write(optional: metric.increment)
+        writer.write(metric.eventID ?? "")
+        writer.write(metric.requestKey ?? "")
+    }
+
+    init(_ metric: StoredMetric) {
+        self.metric = metric
+    }
+
+    init?(reader: inout BinaryReader) {
+        guard var metric = StoredMetric(reader: &reader), let increment = reader.readOptionalDouble(),
+            let eventID = reader.readString(), let requestKey = reader.readString()
+        else { return nil }
+        metric.increment = increment
+        metric.eventID = eventID.isEmpty ? nil : eventID
+        metric.requestKey = requestKey.isEmpty ? nil : requestKey
+        self.metric = metric
+    }
+}

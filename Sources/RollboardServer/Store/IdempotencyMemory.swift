@@ -1,0 +1,93 @@
+/// The idempotency keys a change log remembers for a day: each request's `Idempotency-Key` (`r:KEY`, with every
+/// metric of the change it committed) and each batch item's `eventId` (`e:ID`, with that one metric). Filled from the
+/// committed changes in sequence order and forgotten by their commit times, so a restarted node (journal, snapshot)
+/// remembers exactly what it remembered before.
+struct IdempotencyMemory: Equatable, Sendable {
+    /// Seconds a key is remembered after the commit that used it.
+    static let lifetime = 86_400.0
+    /// The most keys remembered at once; past it the oldest are forgotten early (a producer sending keys faster than
+    /// about 11 a second for a whole day).
+    static let capacity = 1_000_000
+
+    struct Entry: Equatable, Sendable {
+        var committedAt: Double
+        /// The committed metrics the key answers with, in their batch's order.
+        var metrics: [StoredMetric]
+    }
+
+    private(set) var entries: [String: Entry] = [:]
+    /// Keys in the order they were remembered, with the commit time they were remembered at (a key remembered again
+    /// later is found here twice; only its newest time counts).
+    private var order: [(key: String, committedAt: Double)] = []
+    private var orderStart = 0
+
+    static func == (lhs: IdempotencyMemory, rhs: IdempotencyMemory) -> Bool { lhs.entries == rhs.entries }
+
+    /// The memory key of a request's `Idempotency-Key`.
+    static func requestKey(_ key: String) -> String { "r:" + key }
+    /// The memory key of a batch item's `eventId`.
+    static func eventKey(_ id: String) -> String { "e:" + id }
+
+    /// The metrics `key` answers with, if it was used less than a day before `now`.
+    func lookup(_ key: String, at now: Double) -> [StoredMetric]? {
+        guard let entry = entries[key], entry.committedAt > now - Self.lifetime else { return nil }
+        return entry.metrics
+    }
+
+    /// Remembers the keys of a committed metric batch, and forgets those older than a day before its commit time.
+    mutating func remember(_ metrics: [StoredMetric]) {
+        guard let first = metrics.first else { return }
+        let time = first.updatedAt
+        if let key = first.requestKey { insert(Self.requestKey(key), Entry(committedAt: time, metrics: metrics)) }
+        for metric in metrics {
+            if let id = metric.eventID { insert(Self.eventKey(id), Entry(committedAt: time, metrics: [metric])) }
+        }
+        forget(before: time - Self.lifetime)
+    }
+
+    private mutating func insert(_ key: String, _ entry: Entry) {
+        entries[key] = entry
+        order.append((key, entry.committedAt))
+        while entries.count > Self.capacity { dropOldest() }
+    }
+
+    /// Forgets every key used before `time`.
+    mutating func forget(before time: Double) {
+        while orderStart < order.count, order[orderStart].committedAt < time { dropOldest() }
+    }
+
+    private mutating func dropOldest() {
+        let (key, time) = order[orderStart]
+        orderStart += 1
+        if entries[key]?.committedAt == time { entries[key] = nil }
+        if orderStart > 1_024, orderStart * 2 > order.count {
+            order.removeFirst(orderStart)
+            orderStart = 0
+        }
+    }
+
+    /// `count: UInt32`, then per key, oldest first: `key | committedAt: Float64 | metric count: UInt32` and each
+    /// metric as kind 9 writes it.
+    func encode(into writer: inout BinaryWriter) {
+        let sorted = entries.sorted { ($0.value.committedAt, $0.key) < ($1.value.committedAt, $1.key) }
+        writer.write(UInt32(sorted.count))
+        for (key, entry) in sorted {
+            writer.write(key)
+            writer.write(entry.committedAt)
+            writer.write(parts: entry.metrics.map(ExtendedMetric.init))
+        }
+    }
+
+    /// Reads what `encode(into:)` wrote; `nil` when it is not well formed.
+    init?(reader: inout BinaryReader) {
+        guard let count = reader.read(UInt32.self) else { return nil }
+        for _ in 0..<count {
+            guard let key = reader.readString(), let time = reader.readDouble(),
+                let metrics = reader.readParts(ExtendedMetric.self, counts: 1...UInt32.max)
+            else { return nil }
+            insert(key, Entry(committedAt: time, metrics: metrics.map(\.metric)))
+        }
+    }
+
+    init() {}
+}

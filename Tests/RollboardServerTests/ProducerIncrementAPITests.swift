@@ -1,0 +1,153 @@
+import Foundation
+import Logging
+import RollboardNet
+import Testing
+
+@testable import RollboardServer
+
+/// `{"increment":…}` and `Idempotency-Key` / `eventId` through the producer API over the journal: the answers, the
+/// replays, and each refusal naming its field with nothing stored.
+@Suite("Producer API: increments")
+struct ProducerIncrementAPITests {
+    static let token = "producer-token-0123456789"
+
+    final class Fixture: Sendable {
+        let folder = TemporaryDirectory()
+        let store: MetricStore
+        let api: RollboardAPI
+
+        init(serverYAML: String? = nil) throws {
+            let dashboard = """
+                id: demo
+                tiles:
+                  - {id: visitors, type: odometer, columns: 3}
+                  - {id: orders, type: counter}
+                """
+            let configuration = try RollboardConfiguration.parse(
+                serverYAML: serverYAML, dashboards: [("config/dashboards/demo.yaml", dashboard)])
+            store = try MetricStore(
+                directory: folder.path, logger: Logger(label: "test"), clock: { 1_800_000_000 }, faults: nil)
+            let tokens = [ProducerToken(token: ProducerIncrementAPITests.token)]
+            api = RollboardAPI(
+                configurations: ConfigurationStore(
+                    configuration, readerTokens: tokens.map(\.token), logger: Logger(label: "test")),
+                tokens: tokens, store: store, logger: Logger(label: "test"))
+        }
+
+        deinit {
+            store.close()
+            folder.remove()
+        }
+
+        func get(_ target: String, bearer: String? = nil) async -> HTTPResponse {
+            var headers: HTTPHeaders = [:]
+            if let bearer { headers.add(name: "Authorization", value: "Bearer \(bearer)") }
+            let request = HTTPRequest(method: "GET", target: target, headers: headers)
+            return await withCheckedContinuation { continuation in
+                api.handle(request) { continuation.resume(returning: $0) }
+            }
+        }
+
+        func post(_ target: String, _ body: String, key: String? = nil) async -> HTTPResponse {
+            var headers: HTTPHeaders = [
+                "Authorization": "Bearer \(ProducerIncrementAPITests.token)", "Content-Type": "application/json",
+            ]
+            if let key { headers.add(name: "Idempotency-Key", value: key) }
+            let request = HTTPRequest(method: "POST", target: target, headers: headers, body: Array(body.utf8))
+            return await withCheckedContinuation { continuation in
+                api.handle(request) { continuation.resume(returning: $0) }
+            }
+        }
+    }
+
+    @Test(
+        "an increment is answered with its total and seq; a retry with the same key gets the same answer, marked replayed"
+    )
+    func incrementAndRetry() async throws {
+        let fixture = try Fixture()
+        let first = await fixture.post("/api/v1/metrics/visitors", #"{"increment": 40}"#, key: "k-1")
+        #expect(first.status == .accepted)
+        #expect(first.text == #"{"id":"visitors","value":40,"seq":1}"#)
+        #expect(first.headers["Idempotent-Replayed"] == nil)
+        let retry = await fixture.post("/api/v1/metrics/visitors", #"{"increment": 40}"#, key: "k-1")
+        #expect(retry.status == .accepted)
+        #expect(retry.text == first.text)
+        #expect(retry.headers["Idempotent-Replayed"] == "true")
+        let next = await fixture.post("/api/v1/metrics/visitors", #"{"increment": 2.0}"#)
+        #expect(next.text == #"{"id":"visitors","value":42,"seq":2}"#)
+    }
+
+    @Test("a batch mixes values and increments, and an item's eventId seen before is answered as it was")
+    func batch() async throws {
+        let fixture = try Fixture()
+        let body = #"{"updates":[{"id":"orders","increment":5,"eventId":"o-1"},{"id":"visitors","value":7}]}"#
+        let first = await fixture.post("/api/v1/metrics", body)
+        #expect(
+            first.text
+                == #"{"seq":2,"updates":[{"id":"orders","value":5,"seq":1},{"id":"visitors","value":7,"seq":2}]}"#)
+        let again = await fixture.post(
+            "/api/v1/metrics",
+            #"{"updates":[{"id":"orders","increment":5,"eventId":"o-1"},{"id":"orders","increment":1}]}"#)
+        #expect(
+            again.text == #"{"seq":3,"updates":[{"id":"orders","value":5,"seq":1},{"id":"orders","value":6,"seq":3}]}"#)
+        #expect(again.headers["Idempotent-Replayed"] == nil, "one item was applied")
+    }
+
+    static let refusals: [(target: String, body: String, key: String?, status: Int, detail: String)] = [
+        ("/api/v1/metrics/orders", #"{"increment": "3"}"#, nil, 400, "increment: must be a number, got a string"),
+        ("/api/v1/metrics/orders", #"{"increment": 1e999}"#, nil, 422, "increment: 1e999 is not a finite number"),
+        (
+            "/api/v1/metrics/orders", #"{"value": 1, "increment": 3}"#, nil, 400,
+            "increment: give value or increment, not both"
+        ),
+        ("/api/v1/metrics/orders", #"{"increment": null}"#, nil, 400, "increment: must be a number, got null"),
+        (
+            "/api/v1/metrics/visitors", #"{"increment": 1000}"#, nil, 422,
+            #"increment: the total 1000 cannot be shown: 1000 is too wide for tile "visitors" of dashboard "demo": "#
+                + "3 columns with 0 decimals show at most ±999"
+        ),
+        (
+            "/api/v1/metrics", #"{"updates":[{"id":"orders","increment":1},{"id":"visitors","increment":999.5}]}"#, nil,
+            422,
+            #"updates[1].increment: the total 999.5 cannot be shown: 999.5 is too wide for tile "visitors" of dashboard "#
+                + #""demo": 3 columns with 0 decimals show at most ±999"#
+        ),
+        (
+            "/api/v1/metrics", #"{"updates":[{"id":"orders","increment":1,"eventId":""}]}"#, nil, 422,
+            #"updates[0].eventId: must be 1 to 200 visible ASCII characters (no spaces), got """#
+        ),
+        (
+            "/api/v1/metrics", #"{"updates":[{"id":"orders","increment":1,"eventId":7}]}"#, nil, 400,
+            "updates[0].eventId: must be a string, got a number"
+        ),
+        (
+            "/api/v1/metrics/orders", #"{"increment": 1, "eventId": "e"}"#, nil, 400,
+            "eventId: unknown field (allowed: value, increment, interval, animated, policy)"
+        ),
+        (
+            "/api/v1/metrics/orders", #"{"increment": 1}"#, "has space", 422,
+            #"Idempotency-Key: must be 1 to 200 visible ASCII characters (no spaces), got "has space""#
+        ),
+    ]
+
+    @Test("bad increments and keys are refused with the field named, and nothing is stored", arguments: refusals)
+    func refused(_ refusal: (target: String, body: String, key: String?, status: Int, detail: String)) async throws {
+        let fixture = try Fixture()
+        let response = await fixture.post(refusal.target, refusal.body, key: refusal.key)
+        #expect(Int(response.status.code) == refusal.status)
+        #expect(response.detail == refusal.detail)
+        #expect(fixture.store.lastSeq == 0)
+        #expect(fixture.store.all().isEmpty)
+    }
+
+    @Test("a key used for another request is refused (422) and the first request's effect stays")
+    func keyReused() async throws {
+        let fixture = try Fixture()
+        _ = await fixture.post("/api/v1/metrics/orders", #"{"increment": 1}"#, key: "once")
+        let other = await fixture.post("/api/v1/metrics/orders", #"{"increment": 2}"#, key: "once")
+        #expect(other.status == .unprocessableContent)
+        #expect(other.detail == #"Idempotency-Key: "once" was used within the last day for a different request"#)
+        #expect(fixture.store.current("orders")?.value == 1)
+        #expect(fixture.store.lastSeq == 1)
+    }
+}
