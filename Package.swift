@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "RollboardNet", targets: ["RollboardNet"]),
         .library(name: "RollboardRedis", targets: ["RollboardRedis"]),
         .library(name: "RollboardServer", targets: ["RollboardServer"]),
+        .library(name: "RollboardFetch", targets: ["RollboardFetch"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -39,6 +40,11 @@ let package = Package(
             pkgConfig: "hiredis",
             providers: [.apt(["libhiredis-dev"])]
         ),
+        .systemLibrary(
+            name: "CCurl",
+            pkgConfig: "libcurl",
+            providers: [.apt(["libcurl4-openssl-dev"])]
+        ),
         .systemLibrary(name: "CMalloc"),
         .target(
             name: "RollboardAnimation",
@@ -60,6 +66,11 @@ let package = Package(
                 "RollboardNet",
                 .product(name: "Logging", package: "swift-log"),
             ],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "RollboardFetch",
+            dependencies: ["CCurl"],
             swiftSettings: swiftSettings
         ),
         .target(
@@ -135,6 +146,11 @@ let package = Package(
         .testTarget(
             name: "RollboardNetTests",
             dependencies: ["RollboardNet", "RollboardRedis", "COpenSSL", "RollboardTestSupport"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "RollboardFetchTests",
+            dependencies: ["RollboardFetch", "RollboardTestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
