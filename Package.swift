@@ -79,6 +79,7 @@ let package = Package(
                 "RollboardAnimation",
                 "RollboardNet",
                 "RollboardRedis",
+                "RollboardFetch",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Yams", package: "Yams"),
             ],
