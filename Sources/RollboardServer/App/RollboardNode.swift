@@ -51,6 +51,8 @@ public final class RollboardNode: Sendable {
     public let server: Server
     /// Reloads `config/`; `nil` without a configuration folder.
     public let reloader: ConfigurationReloader?
+    /// The scheduled sources (`config/sources/`), polled from `start()` on.
+    public let sources: SourceScheduler
 
     /// Opens the change log and builds everything on top of it; `start()` opens the port.
     public init(_ options: Options, logger: Logger) throws {
@@ -81,16 +83,24 @@ public final class RollboardNode: Sendable {
             }
             let directory = try DashboardDirectory(
                 configuration: options.configuration, store: changeLog, metrics: metrics, logger: logger)
+            let sources = SourceScheduler(
+                changeLog: changeLog, catalog: { configurations.configuration.catalog },
+                onHealth: { [weak directory] source, health in
+                    directory?.sourceHealthChanged(metrics: source.metricIDs, health: health)
+                },
+                logger: logger)
+            metrics.readSources { sources.statuses }
             let reloader = options.configDirectory.map { folder in
                 ConfigurationReloader(
                     directory: folder, fileSettings: options.fileSettings ?? settings, configurations: configurations,
-                    dashboards: directory,
+                    dashboards: directory, sources: sources,
                     logger: logger)
             }
             let api = RollboardAPI(
                 configurations: configurations, tokens: options.producerTokens, store: changeLog, logger: logger,
                 admin: RollboardAPI.Admin(
-                    tokens: options.adminTokens, keys: viewerKeys, directory: directory, reloader: reloader),
+                    tokens: options.adminTokens, keys: viewerKeys, directory: directory, reloader: reloader,
+                    sources: sources),
                 metrics: metrics)
             let application = RollboardApplication(
                 configurations: configurations, api: api, directory: directory, metrics: metrics,
@@ -104,6 +114,7 @@ public final class RollboardNode: Sendable {
             self.directory = directory
             self.metrics = metrics
             self.reloader = reloader
+            self.sources = sources
         } catch {
             changeLog.close()
             throw error
@@ -115,6 +126,7 @@ public final class RollboardNode: Sendable {
         try server.start()
         let server = self.server
         metrics.countConnections { server.connectionCount }
+        sources.apply(configurations.configuration.sources)
     }
 
     /// The port the node listens on (the real one when the settings said 0).
@@ -123,6 +135,7 @@ public final class RollboardNode: Sendable {
     /// Stops accepting, closes every screen with 1001 (waiting up to `screenTimeout`), then closes the change log
     /// once the changes in flight are durable.
     public func stop(screenTimeout: Duration = .seconds(2)) {
+        sources.stopAll()
         server.shutdown()
         directory.closeAll(timeout: screenTimeout)
         changeLog.close()

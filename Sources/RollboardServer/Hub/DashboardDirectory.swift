@@ -32,6 +32,11 @@ public final class DashboardDirectory: Sendable {
     private let clock: FrameClock
     /// Seconds since 1970, for the playlists and for what is left of an announcement a node applies late.
     private let wall: FrameClock
+    /// A source's health turned: the tiles of its `metrics` show it stale with the reason, or no longer.
+    public func sourceHealthChanged(metrics: [String], health: SourceHealth) {
+        for hub in state.withLock({ Array($0.hubs.values) }) { hub.setSourceProblem(metrics: metrics, reason: health.reason) }
+    }
+
     /// The screens connected to any of the hubs.
     let screens = ScreenRegistry()
 

@@ -8,7 +8,7 @@ store trusts. Paths:
 
     /json            {"data":{"visitors":[17,42.5]},"name":"wall","flag":true}
     /value           {"value":V}: V set by POST /set?v=V (starts at 1); counts its requests
-    /count           how many times /value was asked, as {"count":N}
+    /count           how many times /value was asked, and its last Authorization header: {"count":N,"authorization":…}
     /gzip            the /json body gzip-encoded, 406 unless the request accepts gzip
     /status/N        status N with a small JSON body
     /endless         200, chunked, megabytes of digits that never end
@@ -39,6 +39,7 @@ class State:
     lock = threading.Lock()
     value = 1.0
     count = 0
+    authorization = None
 
 
 class Handler(http.server.BaseHTTPRequestHandler):
@@ -77,12 +78,13 @@ class Handler(http.server.BaseHTTPRequestHandler):
         elif path == "/value":
             with State.lock:
                 State.count += 1
+                State.authorization = self.headers.get("Authorization")
                 value = State.value
             self.send_body(200, json.dumps({"value": value}).encode())
         elif path == "/count":
             with State.lock:
-                count = State.count
-            self.send_body(200, json.dumps({"count": count}).encode())
+                answer = {"count": State.count, "authorization": State.authorization}
+            self.send_body(200, json.dumps(answer).encode())
         elif path == "/gzip":
             if "gzip" not in self.headers.get("Accept-Encoding", ""):
                 self.send_body(406, b'{"error":"gzip only"}')
