@@ -52,7 +52,7 @@ struct SourceConfigurationTests {
         #expect(source.metrics == [.init(metric: "error_rate", pointer: nil, query: #"sum(rate(http_requests_total{code=~"5.."}[5m]))"#)])
     }
 
-    @Test("a json source takes its defaults: GET, every 30 s, timeout 10 s, 1 MiB")
+    @Test("a json source takes its defaults: GET, every 30 s, timeout 10 s (or every, if shorter), 1 MiB")
     func jsonDefaults() throws {
         let yaml = "type: json\nurl: https://api.example.com/stats\nmetrics:\n  - {metric: visitors, pointer: /data/visitors/0}\n"
         let source = try #require(parse([("config/sources/stats.yaml", yaml)]).sources.first)
@@ -61,6 +61,9 @@ struct SourceConfigurationTests {
         #expect(source.every == SourceConfiguration.Defaults.every)
         #expect(source.timeout == SourceConfiguration.Defaults.timeout)
         #expect(source.maxBytes == 1 << 20)
+        let often = "type: json\nurl: http://a\nevery: 4s\nmetrics:\n  - {metric: visitors, pointer: /a}\n"
+        let frequent = try #require(parse([("config/sources/often.yaml", often)]).sources.first)
+        #expect(frequent.timeout == 4, "without its own timeout, a source polled more often than 10 s waits one period")
     }
 
     @Test(

@@ -45,8 +45,9 @@ extension SourceConfiguration {
             }
         }
         let every = reader.seconds("every", in: 1...86_400) ?? Defaults.every
-        let timeout = reader.seconds("timeout", in: 0.1...600) ?? Defaults.timeout
-        if timeout > every { reader.report("timeout", "must not be longer than every (\(formatNumber(every)) s)") }
+        let given = reader.seconds("timeout", in: 0.1...600)
+        if let given, given > every { reader.report("timeout", "must not be longer than every (\(formatNumber(every)) s)") }
+        let timeout = given ?? min(Defaults.timeout, every)
         let maxBytes = reader.int("maxBytes", in: 1...(64 << 20)) ?? FetchRequest.Defaults.maxBytes
         let caFile = reader.string("caFile")
         let metrics = Self.metrics(reader, kind: kind, catalog: catalog)

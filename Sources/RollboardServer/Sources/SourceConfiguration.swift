@@ -4,6 +4,7 @@ public struct SourceConfiguration: Sendable, Equatable {
     /// What a source setting is when its file leaves it out, written here only.
     public enum Defaults {
         public static let every = 30.0
+        /// Or `every`, when that is shorter.
         public static let timeout = 10.0
         public static let method = "GET"
     }
