@@ -8,6 +8,7 @@ store trusts. Paths:
 
     /json            {"data":{"visitors":[17,42.5]},"name":"wall","flag":true}
     /value           {"value":V}: V set by POST /set?v=V (starts at 1); counts its requests
+    /metrics         Prometheus text: fixture_value V (the value /set sets)
     /count           how many times /value was asked, and its last Authorization header: {"count":N,"authorization":…}
     /gzip            the /json body gzip-encoded, 406 unless the request accepts gzip
     /status/N        status N with a small JSON body
@@ -81,6 +82,11 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 State.authorization = self.headers.get("Authorization")
                 value = State.value
             self.send_body(200, json.dumps({"value": value}).encode())
+        elif path == "/metrics":
+            with State.lock:
+                value = State.value
+            self.send_body(200, f"# TYPE fixture_value gauge\nfixture_value {value}\n".encode(),
+                           content_type="text/plain; version=0.0.4")
         elif path == "/count":
             with State.lock:
                 answer = {"count": State.count, "authorization": State.authorization}
