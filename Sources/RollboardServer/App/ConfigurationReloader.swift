@@ -21,8 +21,8 @@ public final class ConfigurationReloader: Sendable {
     private let configurations: ConfigurationStore
     private let dashboards: DashboardDirectory
     private let logger: Logger
-    /// Takes the reloaded sources (`nil`: sources are not polled here).
-    private let sources: SourceScheduler?
+    /// Takes the reloaded sources (the scheduler and, with Redis, the leases).
+    private let applySources: (@Sendable ([SourceConfiguration]) -> Void)?
     /// `server.yaml` as last loaded, before command-line overrides: what a restart-only setting is compared with.
     private let fileSettings: Mutex<ServerSettings>
     /// One reload at a time.
@@ -33,9 +33,9 @@ public final class ConfigurationReloader: Sendable {
     ///   - fileSettings: its `server.yaml` settings as loaded at start, before command-line overrides.
     public init(
         directory: String, fileSettings: ServerSettings, configurations: ConfigurationStore, dashboards: DashboardDirectory,
-        sources: SourceScheduler? = nil, logger: Logger
+        applySources: (@Sendable ([SourceConfiguration]) -> Void)? = nil, logger: Logger
     ) {
-        self.sources = sources
+        self.applySources = applySources
         self.directory = directory
         self.fileSettings = Mutex(fileSettings)
         self.configurations = configurations
@@ -67,7 +67,7 @@ public final class ConfigurationReloader: Sendable {
                 return .refused(problems: ["\(error)"])
             }
             fileSettings.withLock { $0 = loaded.server }
-            sources?.apply(configuration.sources)
+            applySources?(configuration.sources)
             let needsRestart = Self.restartOnly(before: before, after: loaded.server)
             logger.notice(
                 "configuration reloaded",

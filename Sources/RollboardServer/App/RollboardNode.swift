@@ -53,6 +53,8 @@ public final class RollboardNode: Sendable {
     public let reloader: ConfigurationReloader?
     /// The scheduled sources (`config/sources/`), polled from `start()` on.
     public let sources: SourceScheduler
+    /// The sources' leases in Redis (`nil` without Redis: this node polls every source).
+    let leases: SourceLeases?
 
     /// Opens the change log and builds everything on top of it; `start()` opens the port.
     public init(_ options: Options, logger: Logger) throws {
@@ -84,16 +86,27 @@ public final class RollboardNode: Sendable {
             let directory = try DashboardDirectory(
                 configuration: options.configuration, store: changeLog, metrics: metrics, logger: logger)
             let sources = SourceScheduler(
-                changeLog: changeLog, catalog: { configurations.configuration.catalog },
+                changeLog: changeLog, catalog: { configurations.configuration.catalog }, leased: settings.redis != nil,
                 onHealth: { [weak directory] source, health in
                     directory?.sourceHealthChanged(metrics: source.metricIDs, health: health)
                 },
                 logger: logger)
             metrics.readSources { sources.statuses }
+            // With Redis, one node of the cluster polls each source: the one holding its lease.
+            let leases = try settings.redis.map { redis in
+                try SourceLeases(
+                    settings: redis, node: try SecureRandom.hex(8),
+                    clock: .monotonic(), logger: logger
+                ) { [weak sources] id, polled in sources?.setPolled(id, polled) }
+            }
             let reloader = options.configDirectory.map { folder in
                 ConfigurationReloader(
                     directory: folder, fileSettings: options.fileSettings ?? settings, configurations: configurations,
-                    dashboards: directory, sources: sources,
+                    dashboards: directory,
+                    applySources: { reloaded in
+                        sources.apply(reloaded)
+                        leases?.configure(reloaded)
+                    },
                     logger: logger)
             }
             let api = RollboardAPI(
@@ -115,6 +128,7 @@ public final class RollboardNode: Sendable {
             self.metrics = metrics
             self.reloader = reloader
             self.sources = sources
+            self.leases = leases
         } catch {
             changeLog.close()
             throw error
@@ -127,6 +141,7 @@ public final class RollboardNode: Sendable {
         let server = self.server
         metrics.countConnections { server.connectionCount }
         sources.apply(configurations.configuration.sources)
+        leases?.configure(configurations.configuration.sources)
     }
 
     /// The port the node listens on (the real one when the settings said 0).
@@ -135,6 +150,7 @@ public final class RollboardNode: Sendable {
     /// Stops accepting, closes every screen with 1001 (waiting up to `screenTimeout`), then closes the change log
     /// once the changes in flight are durable.
     public func stop(screenTimeout: Duration = .seconds(2)) {
+        leases?.stop()
         sources.stopAll()
         server.shutdown()
         directory.closeAll(timeout: screenTimeout)
