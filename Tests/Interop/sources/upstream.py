@@ -21,6 +21,8 @@ store trusts. Paths:
     /invalid-json    {"value": 3,
     /invalid-utf8    {"value": "\\xff\\xfe"}
     /echo-headers    the request's headers as a JSON object
+
+Asked as an HTTP proxy (an absolute URL in the request line), it serves that URL's path.
 """
 
 import argparse
@@ -74,6 +76,9 @@ class Handler(http.server.BaseHTTPRequestHandler):
 
     def route(self):
         path = self.path
+        # A request through this server as an HTTP proxy names the whole URL: serve its path.
+        if path.startswith("http://"):
+            path = "/" + path.split("/", 3)[3] if path.count("/") >= 3 else "/"
         if path == "/json":
             self.send_body(200, JSON_BODY)
         elif path == "/value":
