@@ -87,8 +87,15 @@ public final class RollboardNode: Sendable {
                 configuration: options.configuration, store: changeLog, metrics: metrics, logger: logger)
             let sources = SourceScheduler(
                 changeLog: changeLog, catalog: { configurations.configuration.catalog }, leased: settings.redis != nil,
-                onHealth: { [weak directory] source, health in
-                    directory?.sourceHealthChanged(metrics: source.metricIDs, health: health)
+                // Through the change log, so that the screens of every node show it.
+                onHealth: { source, health in
+                    let change = StoredSourceHealth(id: source.id, metrics: source.metricIDs, reason: health.reason)
+                    changeLog.commit(.sourceHealth(change)) { result in
+                        if case .failure(let error) = result {
+                            logger.warning(
+                                "a source's health could not be shared", metadata: ["source": "\(source.id)", "error": "\(error)"])
+                        }
+                    }
                 },
                 logger: logger)
             metrics.readSources { sources.statuses }

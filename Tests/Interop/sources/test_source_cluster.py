@@ -3,7 +3,8 @@ against the scripted upstream, which counts its requests. Checks:
 
 - exactly one node polls (the admin API of each says `polledHere`; the upstream sees about one request per period,
   not three);
-- a value set on the upstream reaches a screen on every node;
+- a value set on the upstream reaches a screen on every node; the upstream failing marks the tile stale with the
+  reason on the screens of every node (the health travels the change log), and recovering clears it everywhere;
 - the polling node is SIGKILLed: another node holds the lease and polls within two periods, the upstream is still
   asked about once per period, and a new value reaches the screens of the two nodes left.
 
@@ -39,6 +40,7 @@ class Screen:
         self.uri = f"wss://127.0.0.1:{port}/ws?dashboard=ops"
         self.origin = f"https://127.0.0.1:{port}"
         self.states: dict = {}
+        self.stale: dict = {}
 
     async def run(self) -> None:
         try:
@@ -49,6 +51,8 @@ class Screen:
                     parsed = json.loads(message)
                     if parsed.get("type") in ("hello", "state"):
                         self.states = dict(parsed.get("tiles") or {})
+                    elif parsed.get("type") == "sources":
+                        self.stale = parsed["stale"]
                     elif "f" in parsed:
                         for tile, entry in (parsed.get("t") or {}).items():
                             self.states[tile] = patch(self.states.get(tile), entry)
@@ -77,6 +81,11 @@ def upstream_count(port: int) -> int:
 def upstream_set(port: int, value: float) -> None:
     urllib.request.urlopen(urllib.request.Request(f"http://127.0.0.1:{port}/set?v={value}", data=b"", method="POST"),
                            timeout=5).read()
+
+
+def upstream_fail(port: int, on: bool) -> None:
+    urllib.request.urlopen(urllib.request.Request(f"http://127.0.0.1:{port}/fail?on={1 if on else 0}", data=b"",
+                                                  method="POST"), timeout=5).read()
 
 
 def polled_here(node) -> bool:
@@ -131,6 +140,15 @@ async def scenario(binary: str, redis_binary: str, checks: Checks) -> None:
         upstream_set(upstream_port, 10)
         checks.check(await until(lambda: all(screen.target() == 10 for screen in screens), 10),
                      "a new value reaches a screen on every node", f"{[screen.target() for screen in screens]}")
+
+        upstream_fail(upstream_port, True)
+        reason = {"pulled": "upstream answered HTTP 503"}
+        checks.check(await until(lambda: all(screen.stale == reason for screen in screens), 10),
+                     "the source failing: the screens of every node show the tile stale with the reason",
+                     f"{[screen.stale for screen in screens]}")
+        upstream_fail(upstream_port, False)
+        checks.check(await until(lambda: all(screen.stale == {} for screen in screens), 10),
+                     "and every node's screens clear it when it recovers", f"{[screen.stale for screen in screens]}")
 
         holder = next(node for node in nodes if polled_here(node))
         others = [node for node in nodes if node is not holder]

@@ -7,7 +7,8 @@ With --tls-dir it makes a self-signed certificate for 127.0.0.1 there (cert.pem,
 store trusts. Paths:
 
     /json            {"data":{"visitors":[17,42.5]},"name":"wall","flag":true}
-    /value           {"value":V}: V set by POST /set?v=V (starts at 1); counts its requests
+    /value           {"value":V}: V set by POST /set?v=V (starts at 1), or 503 after POST /fail?on=1 (until
+                     /fail?on=0); counts its requests
     /metrics         Prometheus text: fixture_value V (the value /set sets)
     /count           how many times /value was asked, and its last Authorization header: {"count":N,"authorization":…}
     /gzip            the /json body gzip-encoded, 406 unless the request accepts gzip
@@ -43,6 +44,7 @@ class State:
     value = 1.0
     count = 0
     authorization = None
+    failing = False
 
 
 class Handler(http.server.BaseHTTPRequestHandler):
@@ -65,6 +67,10 @@ class Handler(http.server.BaseHTTPRequestHandler):
             with State.lock:
                 State.value = float(self.path.split("=", 1)[1])
             self.send_body(200, b"{}")
+        elif self.path.startswith("/fail?on="):
+            with State.lock:
+                State.failing = self.path.endswith("=1")
+            self.send_body(200, b"{}")
         else:
             self.do_GET()
 
@@ -86,7 +92,11 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 State.count += 1
                 State.authorization = self.headers.get("Authorization")
                 value = State.value
-            self.send_body(200, json.dumps({"value": value}).encode())
+                failing = State.failing
+            if failing:
+                self.send_body(503, b'{"error":"failing as asked"}')
+            else:
+                self.send_body(200, json.dumps({"value": value}).encode())
         elif path == "/metrics":
             with State.lock:
                 value = State.value
