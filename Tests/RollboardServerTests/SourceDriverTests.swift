@@ -97,4 +97,31 @@ struct SourceDriverTests {
         #expect(store.current("visitors") == nil)
         driver.stop()
     }
+
+    @Test("a source removed from the configuration while down clears its tiles' mark; one polled elsewhere does not")
+    func removalClearsHealth() async throws {
+        let folder = TemporaryDirectory()
+        defer { folder.remove() }
+        let store = try MetricStore(directory: folder.path, logger: Logger(label: "test"))
+        defer { store.close() }
+        let health = Mutex<[SourceHealth]>([])
+        let scheduler = SourceScheduler(
+            environment: SourceDriver.Environment(
+                changeLog: store, clock: ManualClock(at: 0).clock, wallClock: { 0 }, catalog: { Self.catalog },
+                fetch: { _ in .failure(.invalidJSON) }, onHealth: { _, turned in health.withLock { $0.append(turned) } },
+                logger: Logger(label: "test")),
+            leased: true)
+        scheduler.apply([Self.source])
+        #expect(scheduler.statuses.map(\.polledHere) == [false], "under a lease, nothing is polled before it is held")
+        scheduler.setPolled("stats", true)
+        #expect(await eventually { health.withLock { $0 } == [.down("answer is not JSON")] })
+        scheduler.setPolled("stats", false)
+        #expect(scheduler.statuses.map(\.polledHere) == [false])
+        scheduler.setPolled("stats", true)
+        // Lost and held again: no clearing between the two reports (the node that polls next says how it is).
+        #expect(await eventually { health.withLock { $0 }.count >= 2 })
+        #expect(health.withLock { $0 } == [.down("answer is not JSON"), .down("answer is not JSON")])
+        scheduler.apply([])
+        #expect(await eventually { health.withLock { $0 }.last == .unknown })
+    }
 }

@@ -71,10 +71,14 @@ final class SourceDriver: @unchecked Sendable {  // Sendable: every var is touch
         }
     }
 
-    func stop() {
+    /// Stops polling. `clearingHealth` (the source left the configuration): a source that was down says it no longer
+    /// is, so its tiles lose their stale mark; a source merely polled elsewhere now leaves that to the new poller.
+    func stop(clearingHealth: Bool = false) {
         queue.async { [self] in
+            let wasDown = poller.health.reason != nil
             _ = poller.stop()
             timer.cancel()
+            if clearingHealth && wasDown { environment.onHealth(configuration, .unknown) }
         }
     }
 

@@ -68,7 +68,8 @@ public final class SourceScheduler: Sendable {
             driver.start()
             next[source.id] = (source, driver)
         }
-        for removed in state.drivers.values { removed.driver.stop() }
+        let configured = Set(state.sources.map(\.id))
+        for (id, removed) in state.drivers { removed.driver.stop(clearingHealth: !configured.contains(id)) }
         state.drivers = next
     }
 
