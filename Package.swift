@@ -156,7 +156,10 @@ let package = Package(
         ),
         .testTarget(
             name: "RollboardServerTests",
-            dependencies: ["RollboardServer", "RollboardNet", "RollboardRedis", "RollboardAnimation", "RollboardTestSupport"],
+            dependencies: [
+                "RollboardServer", "RollboardNet", "RollboardRedis", "RollboardAnimation", "RollboardFetch",
+                "RollboardTestSupport",
+            ],
             swiftSettings: swiftSettings
         ),
     ]

@@ -1,3 +1,5 @@
+import Foundation
+import RollboardFetch
 import Testing
 
 @testable import RollboardServer
@@ -128,5 +130,22 @@ struct SourceConfigurationTests {
         let header = SourceHeader(name: "Authorization", template: template)
         let result = Result { () throws(SourceFailure) in try header.value { environment[$0] } }
         #expect(result == expected)
+    }
+
+    @Test("docs/sources.md states the defaults as SourceConfiguration.Defaults and FetchRequest.Defaults have them")
+    func documentedDefaults() throws {
+        let text = try String(
+            contentsOf: DefaultsTests.repositoryRoot.appendingPathComponent("docs/sources.md"), encoding: .utf8)
+        let stated = [
+            "| `method` | `\(SourceConfiguration.Defaults.method)` |",
+            "| `every` | `\(Int(SourceConfiguration.Defaults.every))s` |",
+            "| `timeout` | `\(Int(SourceConfiguration.Defaults.timeout))s`, or `every` if shorter |",
+            "| `maxBytes` | `\(FetchRequest.Defaults.maxBytes)` |",
+            "at most \(FetchRequest.Defaults.maxRedirects) redirects",
+            "fewer than \(FetchRequest.Defaults.lowSpeedBytesPerSecond) bytes a second for "
+                + "\(Int(FetchRequest.Defaults.lowSpeedSeconds)) s",
+            "retried after \(Int(SourcePoller.firstRetry)) s",
+        ]
+        for line in stated { #expect(text.contains(line), "docs/sources.md lacks \(line)") }
     }
 }
