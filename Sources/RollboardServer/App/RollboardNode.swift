@@ -99,6 +99,9 @@ public final class RollboardNode: Sendable {
                 },
                 logger: logger)
             metrics.readSources { sources.statuses }
+            changeLog.subscribe { [weak sources] change in
+                if case .sourceHealth(let health) = change { sources?.noteShared(health) }
+            }
             // With Redis, one node of the cluster polls each source: the one holding its lease.
             let leases = try settings.redis.map { redis in
                 try SourceLeases(

@@ -11,6 +11,8 @@ public final class SourceScheduler: Sendable {
         var drivers: [String: (configuration: SourceConfiguration, driver: SourceDriver)] = [:]
         /// The sources this node holds the lease of; `nil`: no leases, every source is polled here.
         var held: Set<String>?
+        /// The health each source's poller last shared through the change log (for the sources polled elsewhere).
+        var shared: [String: SourceHealth] = [:]
     }
 
     private let environment: SourceDriver.Environment
@@ -73,13 +75,20 @@ public final class SourceScheduler: Sendable {
         state.drivers = next
     }
 
-    /// Each source's status, in configuration order; a source another node polls is `unknown` and not polled here.
+    /// A source's health as its poller (on any node) committed it.
+    func noteShared(_ health: StoredSourceHealth) {
+        state.withLock { $0.shared[health.id] = health.reason.map(SourceHealth.down) ?? .up }
+    }
+
+    /// Each source's status, in configuration order; a source another node polls has the health that node shared,
+    /// and nothing else.
     public var statuses: [SourceStatus] {
-        let (sources, drivers) = state.withLock { ($0.sources, $0.drivers) }
+        let (sources, drivers, shared) = state.withLock { ($0.sources, $0.drivers, $0.shared) }
         return sources.map { source in
             drivers[source.id]?.driver.status
                 ?? SourceStatus(
-                    id: source.id, kind: source.kind, every: source.every, health: .unknown, lastSuccess: nil,
+                    id: source.id, kind: source.kind, every: source.every, health: shared[source.id] ?? .unknown,
+                    lastSuccess: nil,
                     lastError: nil, nextFetch: nil, polledHere: false, fetches: 0,
                     durationCounts: [Int](repeating: 0, count: SourceStatistics.durationBuckets.count), durationSum: 0)
         }

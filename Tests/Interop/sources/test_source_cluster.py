@@ -146,6 +146,12 @@ async def scenario(binary: str, redis_binary: str, checks: Checks) -> None:
         checks.check(await until(lambda: all(screen.stale == reason for screen in screens), 10),
                      "the source failing: the screens of every node show the tile stale with the reason",
                      f"{[screen.stale for screen in screens]}")
+        states = []
+        for node in nodes:
+            _, answer = node.request("GET", "/api/v1/admin/sources", token=ADMIN)
+            states.append((answer["sources"][0]["state"], answer["sources"][0]["reason"]))
+        checks.check(states == [("down", "upstream answered HTTP 503")] * 3,
+                     "and every node's admin API says down with the reason", f"{states}")
         upstream_fail(upstream_port, False)
         checks.check(await until(lambda: all(screen.stale == {} for screen in screens), 10),
                      "and every node's screens clear it when it recovers", f"{[screen.stale for screen in screens]}")
