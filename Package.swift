@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "RollboardNet", targets: ["RollboardNet"]),
         .library(name: "RollboardRedis", targets: ["RollboardRedis"]),
         .library(name: "RollboardServer", targets: ["RollboardServer"]),
+        .library(name: "RollboardFetch", targets: ["RollboardFetch"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -38,6 +39,11 @@ let package = Package(
             name: "CHiredis",
             pkgConfig: "hiredis",
             providers: [.apt(["libhiredis-dev"])]
+        ),
+        .systemLibrary(
+            name: "CCurl",
+            pkgConfig: "libcurl",
+            providers: [.apt(["libcurl4-openssl-dev"])]
         ),
         .systemLibrary(name: "CMalloc"),
         .target(
@@ -63,11 +69,17 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .target(
+            name: "RollboardFetch",
+            dependencies: ["CCurl"],
+            swiftSettings: swiftSettings
+        ),
+        .target(
             name: "RollboardServer",
             dependencies: [
                 "RollboardAnimation",
                 "RollboardNet",
                 "RollboardRedis",
+                "RollboardFetch",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Yams", package: "Yams"),
             ],
@@ -138,8 +150,16 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(
+            name: "RollboardFetchTests",
+            dependencies: ["RollboardFetch", "RollboardTestSupport"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
             name: "RollboardServerTests",
-            dependencies: ["RollboardServer", "RollboardNet", "RollboardRedis", "RollboardAnimation", "RollboardTestSupport"],
+            dependencies: [
+                "RollboardServer", "RollboardNet", "RollboardRedis", "RollboardAnimation", "RollboardFetch",
+                "RollboardTestSupport",
+            ],
             swiftSettings: swiftSettings
         ),
     ]

@@ -227,6 +227,15 @@ export class Board {
     }
   }
 
+  /** Marks the tiles whose source fails with why (`stale`: tile id → reason); every other tile is cleared. */
+  showSourceProblems(stale) {
+    const reasons = stale && typeof stale === "object" ? stale : {};
+    for (const view of this.views.values()) {
+      const reason = Object.prototype.hasOwnProperty.call(reasons, view.id) ? reasons[view.id] : null;
+      view.showSourceProblem(typeof reason === "string" ? reason : null);
+    }
+  }
+
   checkStaleness() {
     const now = Date.now();
     for (const view of this.views.values()) {

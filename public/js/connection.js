@@ -197,7 +197,7 @@ export class DashboardConnection {
     } else if ((typeof message.f === "number" || message.type === "state") && this.helloReceived) {
       if (this.resumePoint && Number.isInteger(message.c)) this.resumePoint.seq = message.c;
       this.onFrame(message);
-    } else if (["reload", "announce", "identify", "playlist", "status"].includes(message.type)) {
+    } else if (["reload", "announce", "identify", "playlist", "status", "sources"].includes(message.type)) {
       this.onControl(message);
     }
   }

@@ -108,6 +108,10 @@ function control(message) {
     showFeed(message.feed === "stale" ? "stale" : "live");
     return;
   }
+  if (message.type === "sources") {
+    board.showSourceProblems(message.stale);
+    return;
+  }
   if (message.type === "reload") {
     location.reload();
     return;

@@ -22,16 +22,19 @@ public final class RollboardAPI: Sendable {
         public var reloader: ConfigurationReloader?
         /// The wall clock, in seconds since 1970 (a key's `createdAt`); `nil`: the system's.
         public var now: (@Sendable () -> Double)?
+        /// The scheduled sources `GET /api/v1/admin/sources` lists (`nil`: none).
+        public var sources: SourceScheduler?
 
         public init(
             tokens: [String], keys: ViewerKeys, directory: DashboardDirectory? = nil,
-            reloader: ConfigurationReloader? = nil, now: (@Sendable () -> Double)? = nil
+            reloader: ConfigurationReloader? = nil, now: (@Sendable () -> Double)? = nil, sources: SourceScheduler? = nil
         ) {
             self.tokens = tokens
             self.keys = keys
             self.directory = directory
             self.reloader = reloader
             self.now = now
+            self.sources = sources
         }
     }
 
@@ -63,7 +66,8 @@ public final class RollboardAPI: Sendable {
                     screens: screens,
                     playlists: PlaylistsHandler(
                         store: store, directory: admin.directory, screens: screens, logger: logger),
-                    reload: ReloadHandler(reloader: admin.reloader)))
+                    reload: ReloadHandler(reloader: admin.reloader),
+                    sources: SourcesHandler(scheduler: admin.sources)))
         }
         groups.append(producer)
         self.metrics = requestMetrics

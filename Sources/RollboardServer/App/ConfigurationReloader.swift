@@ -21,6 +21,8 @@ public final class ConfigurationReloader: Sendable {
     private let configurations: ConfigurationStore
     private let dashboards: DashboardDirectory
     private let logger: Logger
+    /// Takes the reloaded sources (the scheduler and, with Redis, the leases).
+    private let applySources: (@Sendable ([SourceConfiguration]) -> Void)?
     /// `server.yaml` as last loaded, before command-line overrides: what a restart-only setting is compared with.
     private let fileSettings: Mutex<ServerSettings>
     /// One reload at a time.
@@ -31,8 +33,9 @@ public final class ConfigurationReloader: Sendable {
     ///   - fileSettings: its `server.yaml` settings as loaded at start, before command-line overrides.
     public init(
         directory: String, fileSettings: ServerSettings, configurations: ConfigurationStore, dashboards: DashboardDirectory,
-        logger: Logger
+        applySources: (@Sendable ([SourceConfiguration]) -> Void)? = nil, logger: Logger
     ) {
+        self.applySources = applySources
         self.directory = directory
         self.fileSettings = Mutex(fileSettings)
         self.configurations = configurations
@@ -64,6 +67,7 @@ public final class ConfigurationReloader: Sendable {
                 return .refused(problems: ["\(error)"])
             }
             fileSettings.withLock { $0 = loaded.server }
+            applySources?(configuration.sources)
             let needsRestart = Self.restartOnly(before: before, after: loaded.server)
             logger.notice(
                 "configuration reloaded",

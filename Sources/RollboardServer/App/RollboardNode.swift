@@ -55,6 +55,10 @@ public final class RollboardNode: Sendable {
     public let server: Server
     /// Reloads `config/`; `nil` without a configuration folder.
     public let reloader: ConfigurationReloader?
+    /// The scheduled sources (`config/sources/`), polled from `start()` on.
+    public let sources: SourceScheduler
+    /// The sources' leases in Redis (`nil` without Redis: this node polls every source).
+    let leases: SourceLeases?
 
     /// Opens the change log and builds everything on top of it; `start()` opens the port.
     public init(_ options: Options, logger: Logger) throws {
@@ -90,16 +94,45 @@ public final class RollboardNode: Sendable {
             let directory = try DashboardDirectory(
                 configuration: options.configuration, store: changeLog, metrics: metrics, logger: logger,
                 clock: options.frameClock, wall: options.wallClock)
+            let sources = SourceScheduler(
+                changeLog: changeLog, catalog: { configurations.configuration.catalog }, leased: settings.redis != nil,
+                // Through the change log, so that the screens of every node show it.
+                onHealth: { source, health in
+                    let change = StoredSourceHealth(id: source.id, metrics: source.metricIDs, reason: health.reason)
+                    changeLog.commit(.sourceHealth(change)) { result in
+                        if case .failure(let error) = result {
+                            logger.warning(
+                                "a source's health could not be shared", metadata: ["source": "\(source.id)", "error": "\(error)"])
+                        }
+                    }
+                },
+                logger: logger)
+            metrics.readSources { sources.statuses }
+            changeLog.subscribe { [weak sources] change in
+                if case .sourceHealth(let health) = change { sources?.noteShared(health) }
+            }
+            // With Redis, one node of the cluster polls each source: the one holding its lease.
+            let leases = try settings.redis.map { redis in
+                try SourceLeases(
+                    settings: redis, node: try SecureRandom.hex(8),
+                    clock: .monotonic(), logger: logger
+                ) { [weak sources] id, polled in sources?.setPolled(id, polled) }
+            }
             let reloader = options.configDirectory.map { folder in
                 ConfigurationReloader(
                     directory: folder, fileSettings: options.fileSettings ?? settings, configurations: configurations,
                     dashboards: directory,
+                    applySources: { reloaded in
+                        sources.apply(reloaded)
+                        leases?.configure(reloaded)
+                    },
                     logger: logger)
             }
             let api = RollboardAPI(
                 configurations: configurations, tokens: options.producerTokens, store: changeLog, logger: logger,
                 admin: RollboardAPI.Admin(
-                    tokens: options.adminTokens, keys: viewerKeys, directory: directory, reloader: reloader),
+                    tokens: options.adminTokens, keys: viewerKeys, directory: directory, reloader: reloader,
+                    sources: sources),
                 metrics: metrics)
             let application = RollboardApplication(
                 configurations: configurations, api: api, directory: directory, metrics: metrics,
@@ -113,6 +146,8 @@ public final class RollboardNode: Sendable {
             self.directory = directory
             self.metrics = metrics
             self.reloader = reloader
+            self.sources = sources
+            self.leases = leases
             // Everything that follows the log has subscribed: it may open now (Redis: in the background).
             changeLog.start()
         } catch {
@@ -126,6 +161,8 @@ public final class RollboardNode: Sendable {
         try server.start()
         let server = self.server
         metrics.countConnections { server.connectionCount }
+        sources.apply(configurations.configuration.sources)
+        leases?.configure(configurations.configuration.sources)
     }
 
     /// The port the node listens on (the real one when the settings said 0).
@@ -134,6 +171,8 @@ public final class RollboardNode: Sendable {
     /// Stops accepting, closes every screen with 1001 (waiting up to `screenTimeout`), then closes the change log
     /// once the changes in flight are durable.
     public func stop(screenTimeout: Duration = .seconds(2)) {
+        leases?.stop()
+        sources.stopAll()
         server.shutdown()
         directory.closeAll(timeout: screenTimeout)
         changeLog.close()

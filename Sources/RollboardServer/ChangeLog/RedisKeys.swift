@@ -73,7 +73,7 @@ struct RedisKeys: Sendable {
         case .text(let text): return [entry("t:", text.id, change)]
         case .slides(let slides): return [entry("s:", slides.id, change)]
         case .viewerKey(let key): return [entry("k:", key.keyID, change)]
-        case .carousel, .playlist, .screens: return []
+        case .carousel, .playlist, .screens, .sourceHealth: return []
         }
     }
 

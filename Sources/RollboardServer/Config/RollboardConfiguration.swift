@@ -14,6 +14,8 @@ public struct RollboardConfiguration: Sendable, Equatable {
     /// Playlists in file-name order.
     public let playlists: [PlaylistConfiguration]
     public let catalog: MetricCatalog
+    /// Scheduled sources in file-name order (`config/sources/*.yaml`, optional).
+    public var sources: [SourceConfiguration] = []
 
     /// Loads `<directory>/server.yaml` (optional: absent means every default), `<directory>/dashboards/*.yaml` and
     /// `<directory>/playlists/*.yaml` (optional folder), in file-name order, validating everything; the error lists
@@ -29,7 +31,8 @@ public struct RollboardConfiguration: Sendable, Equatable {
         return try parse(
             serverYAML: serverYAML, serverFile: serverFile,
             dashboards: try yamlFiles(in: directory + "/dashboards", required: true),
-            playlists: try yamlFiles(in: directory + "/playlists", required: false))
+            playlists: try yamlFiles(in: directory + "/playlists", required: false),
+            sources: try yamlFiles(in: directory + "/sources", required: false))
     }
 
     /// Every `*.yaml` (or `*.yml`) file in `folder` with its text, in file-name order; a missing folder is an error
@@ -66,7 +69,8 @@ public struct RollboardConfiguration: Sendable, Equatable {
         serverYAML: String?,
         serverFile: String = "config/server.yaml",
         dashboards dashboardFiles: [(file: String, yaml: String)],
-        playlists playlistFiles: [(file: String, yaml: String)] = []
+        playlists playlistFiles: [(file: String, yaml: String)] = [],
+        sources sourceFiles: [(file: String, yaml: String)] = []
     ) throws(ConfigurationError) -> RollboardConfiguration {
         let problems = ConfigurationProblems()
         var server = ServerSettings()
@@ -111,11 +115,13 @@ public struct RollboardConfiguration: Sendable, Equatable {
             }
             playlists.append(playlist)
         }
+        let sources = SourceConfiguration.all(in: sourceFiles, catalog: catalog, problems: problems)
         guard problems.isEmpty else { throw ConfigurationError(problems: problems.lines) }
-        return RollboardConfiguration(server: server, dashboards: dashboards, playlists: playlists, catalog: catalog)
+        return RollboardConfiguration(
+            server: server, dashboards: dashboards, playlists: playlists, catalog: catalog, sources: sources)
     }
 
-    private static func compose(_ yaml: String, file: String, problems: ConfigurationProblems) -> Node? {
+    static func compose(_ yaml: String, file: String, problems: ConfigurationProblems) -> Node? {
         do {
             guard let node = try Yams.compose(yaml: yaml) else {
                 problems.report(file, "", "is empty")
@@ -130,7 +136,8 @@ public struct RollboardConfiguration: Sendable, Equatable {
 
     /// The same configuration with other server settings (command-line overrides such as `--port`).
     public func replacingServer(_ settings: ServerSettings) -> RollboardConfiguration {
-        RollboardConfiguration(server: settings, dashboards: dashboards, playlists: playlists, catalog: catalog)
+        RollboardConfiguration(
+            server: settings, dashboards: dashboards, playlists: playlists, catalog: catalog, sources: sources)
     }
 
     /// The playlist with the given id.

@@ -32,6 +32,12 @@ public final class DashboardDirectory: Sendable {
     private let clock: FrameClock
     /// Seconds since 1970, for the playlists and for what is left of an announcement a node applies late.
     private let wall: FrameClock
+    /// A source's health turned (a committed `sourceHealth` change, from whichever node polls it): the tiles of its
+    /// `metrics` show it stale with the reason, or no longer.
+    func sourceHealthChanged(metrics: [String], reason: String?) {
+        for hub in state.withLock({ Array($0.hubs.values) }) { hub.setSourceProblem(metrics: metrics, reason: reason) }
+    }
+
     /// The screens connected to any of the hubs.
     let screens = ScreenRegistry()
 
@@ -108,6 +114,8 @@ public final class DashboardDirectory: Sendable {
                 apply(command)
             case .viewerKey:
                 break  // ViewerKeys follows these itself
+            case .sourceHealth(let health):
+                sourceHealthChanged(metrics: health.metrics, reason: health.reason)
             }
         }
         store.observeFeed { [weak self] live in

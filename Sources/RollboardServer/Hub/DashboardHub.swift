@@ -168,6 +168,11 @@ final class DashboardHub: @unchecked Sendable {  // Sendable: every mutable prop
         queue.async { [self] in perform(machine.setFeed(live: live, epoch: epoch)) }
     }
 
+    /// Tells the screens which tiles' sources fail and why (`reason` `nil`: `metrics`' source is up again).
+    func setSourceProblem(metrics: [String], reason: String?) {
+        queue.async { [self] in perform(machine.setSourceProblem(metrics: metrics, reason: reason)) }
+    }
+
     /// Screen `sessionID` shows `name` large for `seconds`.
     func identify(_ sessionID: Int, name: String, seconds: Double) {
         queue.async { [self] in perform(machine.identify(sessionID, name: name, seconds: seconds)) }

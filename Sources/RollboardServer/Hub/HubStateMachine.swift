@@ -18,7 +18,7 @@ struct HubStateMachine {
     /// One live tile per dashboard tile, in layout order: the animation every screen in a stream shows.
     private(set) var tiles: [any LiveTile]
     var tileIDs: [String]
-    private var tilesByMetric: [String: [Int]]
+    var tilesByMetric: [String: [Int]]
     /// When each tile's value last changed, in seconds since 1970 (wall clock).
     private var updatedAt: [String: Double]
     var sessions: [Int: ClientSession] = [:]
@@ -37,6 +37,8 @@ struct HubStateMachine {
     private var announcement: (text: String, until: Double)?
     /// Whether the shared change log's changes reach this node (`false` while Redis is out of reach).
     private var isFeedLive = true
+    /// Why each metric's source fails, for the metrics whose source is down (see `HubStateMachine+Sources.swift`).
+    var sourceProblems: [String: String] = [:]
 
     /// - Parameters:
     ///   - tiles: one live tile per dashboard tile, at rest at the current values, in layout order.
@@ -118,6 +120,7 @@ struct HubStateMachine {
             actions.append(.send(text: Self.announcementText(announcement.text, seconds: announcement.until - now), to: id))
         }
         if !isFeedLive { actions.append(.send(text: Self.feedText(live: false), to: id)) }
+        if let sources = sourcesText(onlyIfStale: true) { actions.append(.send(text: sources, to: id)) }
         return actions + [.prime(stream: session.stream, to: [id])] + wake(now: now)
     }
 
@@ -275,7 +278,7 @@ struct HubStateMachine {
 
     /// `text` to every screen as a message of its own, each then primed again for its stream (a message of its own
     /// moves the screen's compression window away from the stream's).
-    private func sendToEveryScreen(_ text: String) -> [HubAction] {
+    func sendToEveryScreen(_ text: String) -> [HubAction] {
         var actions: [HubAction] = []
         var byRate: [StreamKey: [Int]] = [:]
         for id in sessions.keys.sorted() {

@@ -8,6 +8,7 @@ public final class ServerMetrics: Sendable {
     private struct State {
         var connectionCounter: (@Sendable () -> Int)?
         var redisStatistics: (@Sendable () -> RedisStatistics)?
+        var sourceStatuses: (@Sendable () -> [SourceStatus])?
         var queueLengths: [String: Int] = [:]
         var webSocketSessions = 0
         var framesSent = 0
@@ -38,6 +39,11 @@ public final class ServerMetrics: Sendable {
     /// Tells the metrics where to read what the Redis change log measured (nodes that share one).
     public func readRedis(with statistics: @escaping @Sendable () -> RedisStatistics) {
         state.withLock { $0.redisStatistics = statistics }
+    }
+
+    /// Tells the metrics where to read the scheduled sources' statuses.
+    public func readSources(with statuses: @escaping @Sendable () -> [SourceStatus]) {
+        state.withLock { $0.sourceStatuses = statuses }
     }
 
     /// Records how many changes wait in the tiles' animation queues of dashboard `id`, all its streams together.
@@ -154,6 +160,7 @@ public final class ServerMetrics: Sendable {
             metric("rollboard_redis_disconnections_total", "counter", "Times this node lost its connection to Redis.",
                    [("", "\(redis.disconnections)")])
         }
+        lines += SourceStatistics.prometheusLines(snapshot.sourceStatuses?() ?? [])
         return lines.joined(separator: "\n") + "\n"
     }
 }

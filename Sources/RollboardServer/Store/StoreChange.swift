@@ -19,6 +19,8 @@ public enum StoreChange: Sendable, Equatable {
     case screens(StoredScreenCommand)
     /// A viewer key created or revoked.
     case viewerKey(StoredViewerKey)
+    /// A scheduled source's health turned (tag 13, from the range kept for sources).
+    case sourceHealth(StoredSourceHealth)
 
     /// Every kind, listed once: its kind byte in the journal, its part type and its case.
     /// A metric batch with an increment or an idempotency key is written as kind 9 (listed before kind 1, which takes
@@ -52,6 +54,9 @@ public enum StoreChange: Sendable, Equatable {
         StoreChangeKind(
             tag: 8, StoredViewerKey.self, make: { .viewerKey($0) },
             take: { if case .viewerKey(let part) = $0 { part } else { nil } }),
+        StoreChangeKind(
+            tag: 13, StoredSourceHealth.self, make: { .sourceHealth($0) },
+            take: { if case .sourceHealth(let part) = $0 { part } else { nil } }),
     ]
 
     /// This change's kind and its parts, in sequence order.

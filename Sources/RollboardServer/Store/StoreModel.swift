@@ -55,7 +55,7 @@ struct StoreModel: Equatable, Sendable {
             playlists[command.id] = Self.keeping(command, after: playlists[command.id] ?? [])
         case .viewerKey(let change):
             viewerKeys[change.keyID] = change
-        case .carousel, .screens:
+        case .carousel, .screens, .sourceHealth:
             break  // events: they move screens, they leave no state
         }
         lastSeq = record.lastSeq
@@ -107,7 +107,7 @@ struct StoreModel: Equatable, Sendable {
             slides[stored.id] = stored
         case .viewerKey(let change) where (viewerKeys[change.keyID]?.seq ?? 0) < change.seq:
             viewerKeys[change.keyID] = change
-        case .wheel, .text, .slides, .viewerKey, .carousel, .playlist, .screens:
+        case .wheel, .text, .slides, .viewerKey, .carousel, .playlist, .screens, .sourceHealth:
             break
         }
     }

@@ -31,6 +31,7 @@ export class TileView {
       : typeof this.options.label === "string" ? this.options.label : this.id;
     this.body = el("div", { className: "tile__body" });
     this.staleBadge = el("span", { className: "tile__stale", hidden: true });
+    this.sourceBadge = el("span", { className: "tile__stale tile__source", hidden: true });
     this.behindBadge = el("span", { className: "tile__behind", text: "catching up", hidden: true });
     this.change = el("span", { className: "tile__change", hidden: true });
     this.placeholder = el("div", { className: "tile__empty", text: "\u2014", hidden: true, "aria-label": "no value yet" });
@@ -41,7 +42,7 @@ export class TileView {
       "data-tile-type": typeName,
       "aria-label": title,
     }, el("div", { className: "tile__header" }, el("h2", { className: "tile__title", text: title }), this.change),
-    el("div", { className: "tile__signals" }, this.behindBadge, this.staleBadge),
+    el("div", { className: "tile__signals" }, this.behindBadge, this.staleBadge, this.sourceBadge),
     this.placeholder, this.body);
   }
 
@@ -102,6 +103,18 @@ export class TileView {
     this.element.dataset.stale = stale ? "true" : "false";
     this.staleBadge.hidden = !stale;
     if (stale) this.staleBadge.textContent = `no update for ${describeDuration(staleForSeconds)}`;
+  }
+
+  /** Shows or hides why the tile's source fails ("stale: upstream answered HTTP 503"); null hides it. */
+  showSourceProblem(reason) {
+    const failing = typeof reason === "string";
+    if (failing) {
+      this.element.dataset.sourceStale = reason;
+      this.sourceBadge.textContent = `stale: ${reason}`;
+    } else {
+      delete this.element.dataset.sourceStale;
+    }
+    this.sourceBadge.hidden = !failing;
   }
 }
 

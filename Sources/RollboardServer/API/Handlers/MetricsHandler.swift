@@ -41,6 +41,9 @@ struct MetricsHandler: Sendable {
             preconditionFailure("metric JSON is an object")
         }
         members.append(JSONMember("history", .array(history)))
+        if let source = SourceConfiguration.feeding(id, in: context.configuration.sources) {
+            members.append(JSONMember("source", .string(source.id)))
+        }
         respond(JSONResponse.ok(.object(members)))
     }
 

@@ -72,7 +72,7 @@ enum APIRoutes {
     /// Viewer keys, screens, playlists and reloads; every request, a wrong path's included, needs an admin token.
     static func admin(
         authentication: AdminAuthentication, keys: KeysHandler, screens: ScreensHandler, playlists: PlaylistsHandler,
-        reload: ReloadHandler
+        reload: ReloadHandler, sources: SourcesHandler
     ) -> RouteGroup {
         let hub = Lookup { context throws(APIError) in try screens.requireHub(context) }
         let screen = Lookup { context throws(APIError) in try screens.requireScreen(context) }
@@ -97,6 +97,7 @@ enum APIRoutes {
                     try reload.reload(context, respond)
                 },
                 .read("/api/v1/admin/playlists") { playlists.list($0, $1) },
+                .read("/api/v1/admin/sources") { sources.list($0, $1) },
                 .post("/api/v1/admin/playlists/:id/hold") { context, respond throws(APIError) in
                     try playlists.hold(context, respond)
                 },

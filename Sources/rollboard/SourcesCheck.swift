@@ -1,0 +1,50 @@
+import ArgumentParser
+import RollboardServer
+
+/// `rollboard sources check ID`: fetches a source once, as the server would, and prints what it would post or why
+/// not. Exit status 0 when every value would be posted, 1 otherwise (the configuration refused, no such source, a
+/// failed fetch, a value a tile cannot show).
+struct SourcesCheck: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "check",
+        abstract: "Fetch a source once and print what it would post, or why not."
+    )
+
+    @Argument(help: "The source's id (its file name in config/sources/ without .yaml, or its id: key).")
+    var id: String
+
+    @Option(help: "The configuration folder.")
+    var config = "config"
+
+    func run() throws {
+        let loaded: RollboardConfiguration
+        do {
+            loaded = try RollboardConfiguration.load(directory: config)
+        } catch {
+            print("configuration refused:\n" + error.problems.joined(separator: "\n"))
+            throw ExitCode(1)
+        }
+        guard let source = loaded.sources.first(where: { $0.id == id }) else {
+            let known = loaded.sources.map(\.id).joined(separator: ", ")
+            print("no source \"\(id)\" in \(config)/sources/" + (known.isEmpty ? "" : " (sources: \(known))"))
+            throw ExitCode(1)
+        }
+        switch SourceFetch.perform(source) {
+        case .failure(let failure):
+            print("\(source.id) (\(source.kind.rawValue)): \(failure)")
+            throw ExitCode(1)
+        case .success(let values):
+            var refused = false
+            for metric in source.metricIDs {
+                let value = values[metric] ?? .nan
+                if let problem = loaded.catalog.problem(showing: value, as: metric) {
+                    print("\(metric) \(value): would be refused: \(problem)")
+                    refused = true
+                } else {
+                    print("\(metric) \(value)")
+                }
+            }
+            if refused { throw ExitCode(1) }
+        }
+    }
+}
