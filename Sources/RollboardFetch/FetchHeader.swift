@@ -1,6 +1,8 @@
 /// One request header line.
 public struct FetchHeader: Sendable, Equatable {
+    /// As written in the source's `headers` (its case kept).
     public var name: String
+    /// With `${NAME}` already replaced from the environment.
     public var value: String
 
     public init(name: String, value: String) {

@@ -80,25 +80,39 @@ public final class ConfigurationReloader: Sendable {
         }
     }
 
+    /// A setting only a restart can change: its name in `server.yaml`, how to keep the running value, and whether
+    /// two loads differ in it.
+    struct RestartOnlySetting: Sendable {
+        let name: String
+        let keep: @Sendable (_ merged: inout ServerSettings, _ running: ServerSettings) -> Void
+        let differs: @Sendable (_ before: ServerSettings, _ after: ServerSettings) -> Bool
+
+        init<Value: Equatable & Sendable>(_ name: String, _ path: any WritableKeyPath<ServerSettings, Value> & Sendable) {
+            self.name = name
+            keep = { merged, running in merged[keyPath: path] = running[keyPath: path] }
+            differs = { before, after in before[keyPath: path] != after[keyPath: path] }
+        }
+    }
+
+    /// Every setting a reload leaves as it is (listed once), in `server.yaml`'s order.
+    static let restartOnlySettings: [RestartOnlySetting] = [
+        .init("host", \.host), .init("port", \.port), .init("tls", \.tls), .init("dataDirectory", \.dataDirectory),
+        .init("producerTokens", \.producerTokens), .init("adminTokens", \.adminTokens),
+        .init("allowedOrigins", \.allowedOrigins), .init("historyLength", \.historyLength),
+        .init("seriesRetention", \.seriesRetention), .init("journalCompactionBytes", \.journalCompactionBytes),
+        .init("shutdownTimeout", \.shutdownTimeout), .init("redis", \.redis),
+    ]
+
+    /// The limits a reload leaves as they are (the listeners' and connections').
+    static let restartOnlyLimits: [any WritableKeyPath<ServerSettings.Limits, Int> & Sendable] = [
+        \.maxConnections, \.maxConnectionsPerAddress, \.outboundHighWatermark, \.outboundLowWatermark,
+    ]
+
     /// The settings of `file`, with those only a restart can change kept as `running` has them.
     static func merged(file: ServerSettings, running: ServerSettings) -> ServerSettings {
         var merged = file
-        merged.host = running.host
-        merged.port = running.port
-        merged.tls = running.tls
-        merged.dataDirectory = running.dataDirectory
-        merged.producerTokens = running.producerTokens
-        merged.adminTokens = running.adminTokens
-        merged.allowedOrigins = running.allowedOrigins
-        merged.historyLength = running.historyLength
-        merged.seriesRetention = running.seriesRetention
-        merged.journalCompactionBytes = running.journalCompactionBytes
-        merged.shutdownTimeout = running.shutdownTimeout
-        merged.redis = running.redis
-        merged.limits.maxConnections = running.limits.maxConnections
-        merged.limits.maxConnectionsPerAddress = running.limits.maxConnectionsPerAddress
-        merged.limits.outboundHighWatermark = running.limits.outboundHighWatermark
-        merged.limits.outboundLowWatermark = running.limits.outboundLowWatermark
+        for setting in restartOnlySettings { setting.keep(&merged, running) }
+        for limit in restartOnlyLimits { merged.limits[keyPath: limit] = running.limits[keyPath: limit] }
         merged.limits.producerRequestsPerSecond = running.limits.producerRequestsPerSecond
         return merged
     }
@@ -106,21 +120,8 @@ public final class ConfigurationReloader: Sendable {
     /// The names of the restart-only settings that differ between two loads of `server.yaml`.
     static func restartOnly(before: ServerSettings, after: ServerSettings) -> [String] {
         let merged = merged(file: after, running: before)
-        var names: [String] = []
-        if before.host != after.host { names.append("host") }
-        if before.port != after.port { names.append("port") }
-        if before.tls != after.tls { names.append("tls") }
-        if before.dataDirectory != after.dataDirectory { names.append("dataDirectory") }
-        if before.producerTokens != after.producerTokens { names.append("producerTokens") }
-        if before.adminTokens != after.adminTokens { names.append("adminTokens") }
-        if before.allowedOrigins != after.allowedOrigins { names.append("allowedOrigins") }
-        if before.historyLength != after.historyLength { names.append("historyLength") }
-        if before.seriesRetention != after.seriesRetention { names.append("seriesRetention") }
-        if before.journalCompactionBytes != after.journalCompactionBytes { names.append("journalCompactionBytes") }
-        if before.shutdownTimeout != after.shutdownTimeout { names.append("shutdownTimeout") }
-        if before.redis != after.redis { names.append("redis") }
-        if merged.limits != after.limits { names.append("limits") }
-        return names
+        return restartOnlySettings.filter { $0.differs(before, after) }.map(\.name)
+            + (merged.limits != after.limits ? ["limits"] : [])
     }
 }
 

@@ -10,11 +10,17 @@ import Synchronization
 // ``RedisLinkMachine`` decides (a failure is tried again with backoff while the node serves, not ready).
 extension RedisChangeLog {
 
+    /// What an opening that worked brought: the two connections, the cluster's epoch, the values with their
+    /// history, and the stream position they stand at.
     struct Opened: Sendable {
+        /// Writes and pings.
         var writer: RedisConnection
+        /// Follows the stream (`XREAD`).
         var reader: RedisConnection
         var epoch: String
+        /// The latest values with the history the stream still holds.
         var model: StoreModel
+        /// The id of the last stream entry `model` includes: where following the stream starts.
         var position: String
         /// The latest record of every metric, wheel, text, slide set and key, and the playlist commands the stream
         /// holds, in sequence order: what the subscribers are told once the log opened.
