@@ -108,6 +108,10 @@ public final class DashboardDirectory: Sendable {
                 apply(command)
             case .viewerKey:
                 break  // ViewerKeys follows these itself
+            case .leaderboard(let board):
+                for hub in hubs {
+                    hub.apply(.leaderboard(board.entries), toMetric: board.id, committedAt: board.updatedAt, seq: board.seq)
+                }
             }
         }
         store.observeFeed { [weak self] live in

@@ -5,7 +5,8 @@
 /// `StoredMetric.encode(into:)` writes it), 2 = wheel target (`StoredWheel`), 3 = a text tile's message
 /// (`StoredText`), 4 = a carousel's slides (`StoredSlides`), 5 = a producer's carousel command
 /// (`StoredCarouselCommand`), 6 = an operator's playlist command (`StoredPlaylistCommand`), 7 = an operator's command
-/// to screens (`StoredScreenCommand`), 8 = a viewer key created or revoked (`StoredViewerKey`); then the one part, as
+/// to screens (`StoredScreenCommand`), 8 = a viewer key created or revoked (`StoredViewerKey`), 11 = a leaderboard's whole board
+/// (`StoredLeaderboard`); then the one part, as
 /// its `encode(into:)` writes it.
 /// Strings are `byte count: UInt32 LE | UTF-8`.
 extension StoreChange {

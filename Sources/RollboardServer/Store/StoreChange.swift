@@ -19,6 +19,8 @@ public enum StoreChange: Sendable, Equatable {
     case screens(StoredScreenCommand)
     /// A viewer key created or revoked.
     case viewerKey(StoredViewerKey)
+    /// A leaderboard's whole board (an increment already resolved into it).
+    case leaderboard(StoredLeaderboard)
 
     /// Every kind, listed once: its kind byte in the journal, its part type and its case.
     static let kinds: [StoreChangeKind] = [
@@ -44,6 +46,9 @@ public enum StoreChange: Sendable, Equatable {
         StoreChangeKind(
             tag: 8, StoredViewerKey.self, make: { .viewerKey($0) },
             take: { if case .viewerKey(let part) = $0 { part } else { nil } }),
+        StoreChangeKind(
+            tag: 11, StoredLeaderboard.self, make: { .leaderboard($0) },
+            take: { if case .leaderboard(let part) = $0 { part } else { nil } }),
     ]
 
     /// This change's kind and its parts, in sequence order.

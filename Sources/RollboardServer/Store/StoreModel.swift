@@ -15,6 +15,8 @@ struct StoreModel: Equatable, Sendable {
     /// Per viewer key id, its latest change: its creation, or its revocation (kept, so an older creation read later
     /// cannot bring it back).
     var viewerKeys: [String: StoredViewerKey] = [:]
+    /// Per leaderboard, its latest whole board.
+    var leaderboards: [String: StoredLeaderboard] = [:]
     /// The highest sequence number applied; 0 for an empty store.
     var lastSeq: UInt64 = 0
     let historyLimit: Int
@@ -44,6 +46,8 @@ struct StoreModel: Equatable, Sendable {
             playlists[command.id] = Self.keeping(command, after: playlists[command.id] ?? [])
         case .viewerKey(let change):
             viewerKeys[change.keyID] = change
+        case .leaderboard(let board):
+            leaderboards[board.id] = board
         case .carousel, .screens:
             break  // events: they move screens, they leave no state
         }
@@ -96,7 +100,9 @@ struct StoreModel: Equatable, Sendable {
             slides[stored.id] = stored
         case .viewerKey(let change) where (viewerKeys[change.keyID]?.seq ?? 0) < change.seq:
             viewerKeys[change.keyID] = change
-        case .wheel, .text, .slides, .viewerKey, .carousel, .playlist, .screens:
+        case .leaderboard(let board) where (leaderboards[board.id]?.seq ?? 0) < board.seq:
+            leaderboards[board.id] = board
+        case .wheel, .text, .slides, .viewerKey, .leaderboard, .carousel, .playlist, .screens:
             break
         }
     }
@@ -107,7 +113,8 @@ struct StoreModel: Equatable, Sendable {
     /// without the kind byte); then `playlist count: UInt32` and per playlist `command count: UInt32` and its commands.
     /// A snapshot that ends after the wheels (written before texts existed) has no texts, slides or playlist
     /// commands; one that ends after the slides has no playlist commands. Then `key count: UInt32` and each viewer
-    /// key's latest change (absent in a snapshot written before keys travelled the change log).
+    /// key's latest change (absent in a snapshot written before keys travelled the change log). Then `board count:
+    /// UInt32` and each leaderboard's board (absent in a snapshot written before leaderboards).
     var snapshotPayload: [UInt8] {
         var writer = BinaryWriter()
         writer.write(lastSeq)
@@ -131,6 +138,7 @@ struct StoreModel: Equatable, Sendable {
             writer.write(parts: commands)
         }
         writer.write(parts: viewerKeys.sorted { $0.key < $1.key }.map(\.value))
+        writer.write(parts: leaderboards.sorted { $0.key < $1.key }.map(\.value))
         return writer.bytes
     }
 
@@ -177,6 +185,9 @@ struct StoreModel: Equatable, Sendable {
         if reader.isAtEnd { return }
         guard let keys = reader.readParts(StoredViewerKey.self) else { return nil }
         for change in keys { viewerKeys[change.keyID] = change }
+        if reader.isAtEnd { return }
+        guard let boards = reader.readParts(StoredLeaderboard.self) else { return nil }
+        for board in boards { leaderboards[board.id] = board }
         guard reader.isAtEnd else { return nil }
     }
 }
