@@ -10,11 +10,26 @@ extension RedisChangeLog {
     /// Attempts before an edit that keeps meeting newer boards is given up (503).
     static let leaderboardAttempts = 16
 
+    /// Runs the edit once the node's edits before it are answered, from the newest board this node knows (its own
+    /// last commit, a newer board Redis showed it, or what it read from the stream).
     public func commitLeaderboard(
         _ id: String, edit: LeaderboardEdit, limit: Int,
         completion: @escaping @Sendable (Result<StoredLeaderboard, LeaderboardCommitError>) -> Void
     ) {
-        attemptLeaderboard(id, edit: edit, limit: limit, base: snapshot.leaderboard(id), attempt: 1, completion)
+        let run: @Sendable () -> Void = { [weak self] in
+            guard let self else { return completion(.failure(.store(.closed))) }
+            let known = leaderboardLane.withLock { $0.known[id] }
+            let base = [known, snapshot.leaderboard(id)].compactMap { $0 }.max { $0.seq < $1.seq }
+            attemptLeaderboard(id, edit: edit, limit: limit, base: base, attempt: 1) { [weak self] result in
+                let next = self?.leaderboardLane.withLock { lane in
+                    if case .success(let board) = result { lane.learn(board) }
+                    return lane.finish()
+                }
+                completion(result)
+                next?()
+            }
+        }
+        if leaderboardLane.withLock({ $0.admit(run) }) { run() }
     }
 
     private func attemptLeaderboard(
@@ -35,6 +50,7 @@ extension RedisChangeLog {
                 guard case .leaderboard(let committed) = record.restamped(adding: first) else { return }
                 completion(.success(committed))
             case .success(.stale(let newer)):
+                if let newer { self?.leaderboardLane.withLock { $0.learn(newer) } }
                 guard let self, attempt < Self.leaderboardAttempts else {
                     return completion(
                         .failure(.store(.unreachable("other writers kept changing leaderboard \(id); nothing was applied"))))

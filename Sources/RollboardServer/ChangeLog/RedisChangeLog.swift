@@ -36,6 +36,8 @@ public final class RedisChangeLog: ChangeLog {
     let subscribers = Mutex<[@Sendable (StoreChange) -> Void]>([])
     let commitObservers = Mutex<[@Sendable (Double) -> Void]>([])
     let feedObservers = Mutex<[@Sendable (Bool) -> Void]>([])
+    /// Leaderboard edits, one at a time (see `RedisChangeLog+Leaderboards.swift`).
+    let leaderboardLane = Mutex(LeaderboardLane())
 
     /// Changes read per `XREAD`; a shorter answer means this node has caught up.
     static let readCount = 512
