@@ -38,7 +38,10 @@ public struct Leaderboard: TileAnimator {
         var rows: [LeaderboardRow] = []
         for (index, entry) in ranked.prefix(size).enumerated() {
             let rank = index > 0 && ranked[index - 1].value == entry.value ? rows[index - 1].rank : index + 1
-            rows.append(LeaderboardRow(name: entry.name, value: entry.value, rank: rank, position: Double(index), opacity: 1))
+            rows.append(
+                LeaderboardRow(
+                    name: entry.name, value: entry.value, text: counter.format.string(for: entry.value), rank: rank,
+                    position: Double(index), opacity: 1))
         }
         return LeaderboardState(rows: rows, entries: ranked)
     }
@@ -46,7 +49,9 @@ public struct Leaderboard: TileAnimator {
     public func animation(from start: LeaderboardState, to end: LeaderboardState, interval: Double?)
         -> LeaderboardAnimation
     {
-        LeaderboardAnimation(from: start, to: end, size: size, duration: interval ?? counter.duration, easing: counter.easing)
+        LeaderboardAnimation(
+            from: start, to: end, size: size, duration: interval ?? counter.duration, easing: counter.easing,
+            format: counter.format)
     }
 
     /// Moves on from what `running` shows (or from rest on `start`) to `end`.

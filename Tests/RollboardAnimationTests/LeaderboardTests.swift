@@ -94,6 +94,15 @@ struct LeaderboardTests {
         #expect(try row("Bob", quarter).value == 0.5, "8 × ½(2 × 0.25)³ at a quarter of the time")
     }
 
+    @Test("a score's text counts as a counter's: toward where it started, never past the final score", arguments: [
+        (8.0, 9.0, 0.75, "8"), (8, 9, 1, "9"), (9, 8, 0.25, "9"), (9, 8, 1, "8"), (0, 100, 0.5, "50"),
+    ])
+    func countingText(from: Double, to: Double, elapsed: Double, text: String) throws {
+        var queue = try AnimationQueue(leaderboard(), value: Self.entries(["Alice": from]), at: 0)
+        try queue.enqueue(Self.entries(["Alice": to]), at: 0)
+        #expect(try row("Alice", queue.state(at: elapsed)).text == text)
+    }
+
     @Test("a retarget moves on from where the rows are, without a jump")
     func retarget() throws {
         var queue = try AnimationQueue(

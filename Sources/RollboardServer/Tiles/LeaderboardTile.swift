@@ -36,9 +36,8 @@ struct LeaderboardTile: QueuedTile {
     /// rows the board ends on first (in their final order), then the rows leaving; `behind` as other queued tiles.
     func state(at time: Double) -> TileState? {
         guard hasValue else { return nil }
-        let format = queue.animator.counter.format
         let rows = queue.state(at: time).rows.map { row in
-            "{\"n\":\(JSONText.quoted(row.name)),\"t\":\(JSONText.quoted(format.string(for: row.value))),"
+            "{\"n\":\(JSONText.quoted(row.name)),\"t\":\(JSONText.quoted(row.text)),"
                 + "\"r\":\(row.rank),\"y\":\(TileState.thousandths(row.position)),"
                 + "\"o\":\(TileState.thousandths(row.opacity))}"
         }
