@@ -80,6 +80,23 @@ struct LeaderboardChangeLogTests {
         #expect(Self.scores(log.leaderboard("sales")) == ["Alice": 1, "Bob": 2])
     }
 
+    @Test("the journal's snapshot keeps each board: after a compaction and a restart the totals go on from it")
+    func snapshot() async throws {
+        let fixture = try ChangeLogContractTests.Fixture(.journal)
+        let store = try #require(try fixture.open() as? MetricStore)
+        _ = try await commit(store, "sales", .replace(Self.board(["Alice": 4, "Bob": 7])))
+        _ = try await commit(store, "team", .replace(Self.board(["Zoe": 1])))
+        _ = try await commit(store, "sales", .increment(Self.board(["Alice": 5]))).get()
+        store.compact()
+        store.close()
+        let reopened = try fixture.open()
+        defer { reopened.close() }
+        #expect(Self.scores(reopened.leaderboard("sales")) == ["Alice": 9, "Bob": 7])
+        #expect(Self.scores(reopened.leaderboard("team")) == ["Zoe": 1])
+        let next = try await commit(reopened, "sales", .increment(Self.board(["Bob": 3]))).get()
+        #expect(Self.scores(next) == ["Alice": 9, "Bob": 10] && next.seq == 4)
+    }
+
     @Test("a node that catches up from the latest-values hash after the stream was trimmed has the same totals")
     func trimmedStream() async throws {
         guard RedisServerProcess.shouldRun else { return }

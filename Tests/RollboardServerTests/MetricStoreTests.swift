@@ -337,10 +337,10 @@ struct MetricStoreTests {
     }
 
     @Test(
-        "a snapshot written before texts, slides, kept playlist commands or viewer keys existed still loads",
+        "a snapshot written before texts, slides, kept playlist commands, viewer keys or leaderboards existed still loads",
         arguments: [
-            (dropped: 16, what: "ends after the wheels"), (dropped: 8, what: "ends after the slides"),
-            (dropped: 4, what: "ends after the playlist commands"),
+            (dropped: 20, what: "ends after the wheels"), (dropped: 12, what: "ends after the slides"),
+            (dropped: 8, what: "ends after the playlist commands"), (dropped: 4, what: "ends after the viewer keys"),
         ])
     func olderSnapshots(dropped: Int, what: String) async throws {
         defer { folder.remove() }
@@ -351,7 +351,9 @@ struct MetricStoreTests {
         store.close()
         let snapshot = try folder.read("store/snapshot")
         let payload = Array(snapshot[(JournalFile.headerSize + StoreChange.frameHeaderSize)...])
-        #expect(payload.suffix(16) == Array(repeating: 0, count: 16), "no texts, slides, playlists or keys: zero counts")
+        #expect(
+            payload.suffix(20) == Array(repeating: 0, count: 20),
+            "no texts, slides, playlists, keys or leaderboards: zero counts")
         let old = Array(snapshot[..<JournalFile.headerSize]) + StoreChange.frame(Array(payload.dropLast(dropped)))
         try folder.write("store/snapshot", old)
 
@@ -360,6 +362,7 @@ struct MetricStoreTests {
         #expect(reopened.wheel("status")?.target == .index(2))
         #expect(reopened.text("notice") == nil)
         #expect(reopened.snapshot.playlistCommands("wall") == [])
+        #expect(reopened.leaderboard("sales") == nil)
         #expect(try await reopened.setSlides("news", mixedSlides).seq == 3)
         reopened.close()
         #expect(try open().slides("news")?.slides == mixedSlides)
