@@ -31,8 +31,15 @@ public struct Leaderboard: TileAnimator {
     public func settle(_ entries: [LeaderboardEntry], after previous: LeaderboardState?) throws(AnimationError)
         -> LeaderboardState
     {
-        for entry in entries where !entry.value.isFinite {
-            throw AnimationError(.notFinite, "the score of \(entry.name) is not a finite number")
+        for entry in entries {
+            guard entry.value.isFinite else {
+                throw AnimationError(.notFinite, "the score of \(entry.name) is not a finite number")
+            }
+            guard abs(entry.value * counter.format.scale) < NumberFormat.largestScaled else {
+                throw AnimationError(
+                    .outOfRange, "the score of \(entry.name), \(entry.value), is too large to show with "
+                        + "\(counter.format.fractionDigits) decimal places")
+            }
         }
         let ranked = LeaderboardEntry.ranked(entries)
         var rows: [LeaderboardRow] = []

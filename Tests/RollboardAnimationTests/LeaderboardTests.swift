@@ -41,6 +41,7 @@ struct LeaderboardTests {
         #expect(throws: AnimationError.self) { try leaderboard(size: 0) }
         #expect(throws: AnimationError.self) { try leaderboard(size: 51) }
         #expect(throws: AnimationError.self) { try leaderboard().settle(Self.entries(["A": .nan]), after: nil) }
+        #expect(throws: AnimationError.self) { try leaderboard().settle(Self.entries(["A": 1e16]), after: nil) }
     }
 
     // Alice 10 (line 0), Bob 8 (1), Carol 6 (2), Dave 1 (below); then Carol 11, Dave 9, Alice 7, Bob 2:

@@ -18,6 +18,7 @@ private final class LeaderboardFixture: Sendable {
             id: demo
             tiles:
               - {id: sales, type: leaderboard, size: 2}
+              - {id: fine, type: leaderboard, format: "%.6f"}
               - {id: orders, type: counter}
             """
         let configuration = try RollboardConfiguration.parse(
@@ -95,6 +96,25 @@ struct LeaderboardAPITests {
         #expect(response.detail == detail)
         #expect(fixture.store.lastSeq == 1, "nothing was stored")
         #expect(fixture.store.leaderboard("sales")?.entries.count == 2)
+    }
+
+    @Test("a score or a total the tile cannot write, or beyond ±1e15, is refused naming the entry, nothing stored")
+    func tooLarge() async throws {
+        let fixture = try LeaderboardFixture()
+        let wide = await fixture.send("POST", "/api/v1/leaderboards/fine", #"{"entries":{"A":1e10}}"#)
+        #expect(wide.status.code == 422)
+        #expect(wide.detail?.hasPrefix(#"entries.A: 10000000000 is too large for tile "fine" of dashboard "demo": "#) == true,
+                "\(wide.text)")
+        _ = await fixture.send("POST", "/api/v1/leaderboards/fine", #"{"entries":{"A":5000000000}}"#)
+        let total = await fixture.send("POST", "/api/v1/leaderboards/fine", #"{"increment":{"B":1,"A":5e9}}"#)
+        #expect(total.status.code == 422)
+        #expect(total.detail?.hasPrefix(#"increment.A: the total: 10000000000 is too large for tile "fine""#) == true,
+                "\(total.text)")
+        _ = await fixture.send("POST", "/api/v1/leaderboards/sales", #"{"entries":{"A":1e15}}"#)
+        let beyond = await fixture.send("POST", "/api/v1/leaderboards/sales", #"{"increment":{"A":1}}"#)
+        #expect(beyond.detail == "increment.A: the total, 1000000000000001, would be beyond ±1e15", "\(beyond.text)")
+        #expect(fixture.store.lastSeq == 2, "only the two boards were stored")
+        #expect(fixture.store.leaderboard("fine")?.entries.map(\.name) == ["A"])
     }
 
     @Test("a leaderboard is written only at its own path, and an id no leaderboard shows is refused")

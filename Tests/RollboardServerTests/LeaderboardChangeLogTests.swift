@@ -17,7 +17,7 @@ struct LeaderboardChangeLogTests {
         -> Result<StoredLeaderboard, LeaderboardCommitError>
     {
         await withCheckedContinuation { continuation in
-            log.commitLeaderboard(id, edit: edit, limit: limit) { continuation.resume(returning: $0) }
+            log.commitLeaderboard(id, edit: edit, limit: limit, problem: { _ in nil }) { continuation.resume(returning: $0) }
         }
     }
 

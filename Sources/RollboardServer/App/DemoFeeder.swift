@@ -106,7 +106,9 @@ public final class DemoFeeder: @unchecked Sendable {  // Sendable: `generator` a
                 LeaderboardEntry(name: $0, value: Double(Int.random(in: 1...3, using: &generator)))
             })
         }
-        store.commitLeaderboard(id, edit: edit, limit: ServerSettings.Limits.Defaults.maxLeaderboardEntries) { [logger] result in
+        store.commitLeaderboard(
+            id, edit: edit, limit: ServerSettings.Limits.Defaults.maxLeaderboardEntries, problem: { _ in nil }
+        ) { [logger] result in
             if case .failure(let error) = result { logger.warning("demo board not stored", metadata: ["error": "\(error)"]) }
         }
     }

@@ -29,9 +29,9 @@ public protocol ChangeLog: AnyObject, Sendable {
 
     /// Applies `edit` to leaderboard `id`'s board as this log's order leaves it and commits the resulting whole board
     /// (so concurrent increments, on this node or others, add up exactly); `completion` gets it once durable, or the
-    /// refusal (`limit` entries at most) or why the log could not commit.
+    /// refusal (`limit` entries at most, a score `problem` names a reason for) or why the log could not commit.
     func commitLeaderboard(
-        _ id: String, edit: LeaderboardEdit, limit: Int,
+        _ id: String, edit: LeaderboardEdit, limit: Int, problem: @escaping @Sendable (Double) -> String?,
         completion: @escaping @Sendable (Result<StoredLeaderboard, LeaderboardCommitError>) -> Void)
 
     /// Registers `handler` for every change committed from now on, in sequence order. It should hand work off

@@ -13,14 +13,14 @@ extension RedisChangeLog {
     /// Runs the edit once the node's edits before it are answered, from the newest board this node knows (its own
     /// last commit, a newer board Redis showed it, or what it read from the stream).
     public func commitLeaderboard(
-        _ id: String, edit: LeaderboardEdit, limit: Int,
+        _ id: String, edit: LeaderboardEdit, limit: Int, problem: @escaping @Sendable (Double) -> String?,
         completion: @escaping @Sendable (Result<StoredLeaderboard, LeaderboardCommitError>) -> Void
     ) {
         let run: @Sendable () -> Void = { [weak self] in
             guard let self else { return completion(.failure(.store(.closed))) }
             let known = leaderboardLane.withLock { $0.known[id] }
             let base = [known, snapshot.leaderboard(id)].compactMap { $0 }.max { $0.seq < $1.seq }
-            attemptLeaderboard(id, edit: edit, limit: limit, base: base, attempt: 1) { [weak self] result in
+            attemptLeaderboard(id, edit: edit, limit: limit, problem: problem, base: base, attempt: 1) { [weak self] result in
                 let next = self?.leaderboardLane.withLock { lane in
                     if case .success(let board) = result { lane.learn(board) }
                     return lane.finish()
@@ -33,11 +33,12 @@ extension RedisChangeLog {
     }
 
     private func attemptLeaderboard(
-        _ id: String, edit: LeaderboardEdit, limit: Int, base: StoredLeaderboard?, attempt: Int,
+        _ id: String, edit: LeaderboardEdit, limit: Int, problem: @escaping @Sendable (Double) -> String?,
+        base: StoredLeaderboard?, attempt: Int,
         _ completion: @escaping @Sendable (Result<StoredLeaderboard, LeaderboardCommitError>) -> Void
     ) {
         let entries: [LeaderboardEntry]
-        switch edit.resolved(against: base?.entries, limit: limit) {
+        switch edit.resolved(against: base?.entries, limit: limit, problem: problem) {
         case .failure(let refusal): return completion(.failure(.refused(refusal)))
         case .success(let resolved): entries = resolved
         }
@@ -55,7 +56,8 @@ extension RedisChangeLog {
                     return completion(
                         .failure(.store(.unreachable("other writers kept changing leaderboard \(id); nothing was applied"))))
                 }
-                self.attemptLeaderboard(id, edit: edit, limit: limit, base: newer, attempt: attempt + 1, completion)
+                self.attemptLeaderboard(
+                    id, edit: edit, limit: limit, problem: problem, base: newer, attempt: attempt + 1, completion)
             }
         }
     }

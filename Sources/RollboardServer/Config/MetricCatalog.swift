@@ -82,6 +82,10 @@ public struct MetricCatalog: Sendable, Equatable {
                 if let problem = options.number.problem(showing: value) {
                     return "\(text) is too large for \(place): \(problem)"
                 }
+            case .leaderboard(let options):
+                if let problem = options.number.problem(showing: value) {
+                    return "\(text) is too large for \(place): \(problem)"
+                }
             default:
                 continue
             }

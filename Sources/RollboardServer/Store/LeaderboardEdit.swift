@@ -7,6 +7,9 @@ public enum LeaderboardEdit: Sendable, Equatable {
     case replace([LeaderboardEntry])
     case increment([LeaderboardEntry])
 
+    /// The largest score (either sign) a board holds.
+    public static let largestScore = 1e15
+
     /// Why the edit cannot apply to `board`: the field to name and the reason.
     public struct Refusal: Error, Sendable, Equatable {
         public var field: String
@@ -14,12 +17,17 @@ public enum LeaderboardEdit: Sendable, Equatable {
     }
 
     /// The board once the edit applies to `board` (`nil`: none yet), or the refusal when the result would hold more
-    /// than `limit` entries or a score that is not finite.
-    public func resolved(against board: [LeaderboardEntry]?, limit: Int) -> Result<[LeaderboardEntry], Refusal> {
+    /// than `limit` entries, or a score that is not finite or that `problem` (the tiles' rule) names a reason for.
+    public func resolved(
+        against board: [LeaderboardEntry]?, limit: Int, problem: (Double) -> String? = { _ in nil }
+    ) -> Result<[LeaderboardEntry], Refusal> {
         switch self {
         case .replace(let entries):
             guard entries.count <= limit else {
                 return .failure(Refusal(field: "entries", reason: "\(entries.count) entries are more than the \(limit) a leaderboard holds (limits.maxLeaderboardEntries)"))
+            }
+            for entry in entries {
+                if let reason = problem(entry.value) { return .failure(Refusal(field: "entries.\(entry.name)", reason: reason)) }
             }
             return .success(entries)
         case .increment(let amounts):
@@ -27,14 +35,18 @@ public enum LeaderboardEdit: Sendable, Equatable {
             var index: [String: Int] = [:]
             for (offset, entry) in entries.enumerated() { index[entry.name] = offset }
             for amount in amounts {
-                if let offset = index[amount.name] {
-                    entries[offset].value += amount.value
-                    guard entries[offset].value.isFinite else {
-                        return .failure(Refusal(field: "increment.\(amount.name)", reason: "the total would not be a finite number"))
-                    }
-                } else {
-                    index[amount.name] = entries.count
-                    entries.append(amount)
+                let offset = index[amount.name] ?? entries.count
+                if offset == entries.count {
+                    index[amount.name] = offset
+                    entries.append(LeaderboardEntry(name: amount.name, value: 0))
+                }
+                entries[offset].value += amount.value
+                let total = entries[offset].value
+                guard total.isFinite, abs(total) <= Self.largestScore else {
+                    return .failure(Refusal(field: "increment.\(amount.name)", reason: "the total, \(formatNumber(total)), would be beyond ±1e15"))
+                }
+                if let reason = problem(total) {
+                    return .failure(Refusal(field: "increment.\(amount.name)", reason: "the total: \(reason)"))
                 }
             }
             guard entries.count <= limit else {

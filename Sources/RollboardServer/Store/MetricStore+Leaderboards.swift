@@ -7,13 +7,13 @@ extension MetricStore {
     /// Resolves `edit` against the last board numbered for `id` (a change still being written counts), under the
     /// lane's lock, and numbers the result before the lock is let go: two edits never start from the same board.
     public func commitLeaderboard(
-        _ id: String, edit: LeaderboardEdit, limit: Int,
+        _ id: String, edit: LeaderboardEdit, limit: Int, problem: @escaping @Sendable (Double) -> String?,
         completion: @escaping @Sendable (Result<StoredLeaderboard, LeaderboardCommitError>) -> Void
     ) {
         let refusal: LeaderboardEdit.Refusal? = leaderboardLane.withLock { boards in
             let durable = snapshot.leaderboard(id)
             let base = [boards[id], durable].compactMap { $0 }.max { $0.seq < $1.seq }
-            switch edit.resolved(against: base?.entries, limit: limit) {
+            switch edit.resolved(against: base?.entries, limit: limit, problem: problem) {
             case .failure(let refusal):
                 return refusal
             case .success(let entries):

@@ -18,7 +18,9 @@ struct LeaderboardsHandler: Sendable {
         let limit = context.configuration.server.limits.maxLeaderboardEntries
         let edit = try LeaderboardRequest.edit(try JSONBody.object(context.request), limit: limit)
         let respond = CommitDeadline.answer(context, respond)
-        store.commitLeaderboard(id, edit: edit, limit: limit) { result in
+        let catalog = context.configuration.catalog
+        store.commitLeaderboard(id, edit: edit, limit: limit, problem: { catalog.problem(showing: $0, as: id) }) {
+            result in
             switch result {
             case .success(let board):
                 respond(JSONResponse.accepted(Self.json(board, withTime: false)))
