@@ -80,6 +80,30 @@ struct LeaderboardChangeLogTests {
         #expect(Self.scores(log.leaderboard("sales")) == ["Alice": 1, "Bob": 2])
     }
 
+    @Test("an edit the backend cannot make durable is refused and left out of every later total",
+          arguments: Backend.available)
+    func refusedUnderFaults(backend: Backend) async throws {
+        let fixture = try ChangeLogContractTests.Fixture(backend)
+        let log = try fixture.open()
+        defer { log.close() }
+        _ = try await commit(log, "sales", .replace(Self.board(["Alice": 1]))).get()
+        fixture.breakDown()
+        let refused = await commit(log, "sales", .increment(Self.board(["Alice": 100])))
+        guard case .failure(.store) = refused else {
+            Issue.record("expected the store to refuse, got \(refused)")
+            return
+        }
+        try fixture.heal()
+        var again: StoredLeaderboard?
+        let deadline = Date().addingTimeInterval(20)
+        while again == nil, Date() < deadline {
+            if case .success(let board) = await commit(log, "sales", .increment(Self.board(["Alice": 2]))) { again = board }
+            try? await Task.sleep(for: .milliseconds(100))
+        }
+        let board = try #require(again, "the log takes edits again once the backend is back")
+        #expect(Self.scores(board) == ["Alice": 3], "the refused increment is in no total")
+    }
+
     @Test("the journal's snapshot keeps each board: after a compaction and a restart the totals go on from it")
     func snapshot() async throws {
         let fixture = try ChangeLogContractTests.Fixture(.journal)

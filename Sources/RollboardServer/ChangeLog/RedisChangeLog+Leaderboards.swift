@@ -1,3 +1,4 @@
+import Dispatch
 import RollboardAnimation
 import Synchronization
 import RollboardRedis
@@ -26,7 +27,8 @@ extension RedisChangeLog {
                     return lane.finish()
                 }
                 completion(result)
-                next?()
+                // Off this stack: while Redis is out of reach every waiting edit fails at once, one after another.
+                if let next { DispatchQueue.global().async(execute: next) }
             }
         }
         if leaderboardLane.withLock({ $0.admit(run) }) { run() }

@@ -1,4 +1,3 @@
-import Dispatch
 import RollboardAnimation
 import Synchronization
 
@@ -18,10 +17,12 @@ extension MetricStore {
                 return refusal
             case .success(let entries):
                 let board = StoredLeaderboard(id: id, entries: entries, seq: 0, updatedAt: 0)
+                let numbered = NumberedSeq()
                 enqueue(
                     { seq, now in
                         let record = StoreChange.leaderboard(board).restamped(adding: seq).stamped(at: now)
-                        if case .leaderboard(let numbered) = record { boards[id] = numbered }
+                        if case .leaderboard(let board) = record { boards[id] = board }
+                        numbered.value = seq
                         return record
                     }, count: 1
                 ) { result in
@@ -31,8 +32,10 @@ extension MetricStore {
                     case .success:
                         preconditionFailure("a leaderboard change commits as one")
                     case .failure(let error):
-                        // The board numbered may never be written: forget it (later, as this may run under the lock).
-                        DispatchQueue.global().async { self.leaderboardLane.withLock { $0[id] = nil } }
+                        // The board numbered was not written: forget it, unless a later one replaced it. (Refused
+                        // before it was numbered, this runs under the lane's lock and must leave the lane alone.)
+                        let seq = numbered.value
+                        if seq != 0 { self.leaderboardLane.withLock { if $0[id]?.seq == seq { $0[id] = nil } } }
                         completion(.failure(.store(error)))
                     }
                 }
@@ -41,4 +44,9 @@ extension MetricStore {
         }
         if let refusal { completion(.failure(.refused(refusal))) }
     }
+}
+
+/// The sequence number the journal gave a leaderboard edit, for its completion.
+private final class NumberedSeq: @unchecked Sendable {  // Sendable: set under the store's lock, read after the commit.
+    var value: UInt64 = 0
 }
