@@ -44,7 +44,7 @@ enum LeaderboardRequest {
             guard case .number(let number) = member.value else {
                 throw .wrongType("\(field).\(name)", expected: "a number", got: member.value)
             }
-            guard number.double.isFinite, abs(number.double) <= 1e15 else {
+            guard number.double.isFinite, abs(number.double) <= LeaderboardEdit.largestScore else {
                 throw .invalidValue("\(field).\(name): \(number.literal) is not a finite number of at most 1e15")
             }
             entries.append(LeaderboardEntry(name: name, value: number.double))
