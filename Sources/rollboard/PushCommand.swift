@@ -8,12 +8,13 @@ import RollboardNet
 struct PushCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "rollboard push",
-        abstract: "Post a metric value, a wheel target, a carousel command, a text or a batch of values to a running server.",
+        abstract: "Post a metric value, a wheel target, a carousel command, a text, a leaderboard or a batch of values to a running server.",
         usage: """
             rollboard push ID VALUE [--increment] [--idempotency-key KEY] [--interval S] [--no-animation] [--policy fifo|latest|retarget]
             rollboard push --wheel ID (--label TEXT | --index N | --progress P)
             rollboard push --carousel ID (--next | --prev | --goto PAGE)
             rollboard push --text ID --message TEXT [--color #RRGGBB]
+            rollboard push --leaderboard ID --entry NAME=SCORE [--entry NAME=SCORE …] [--add]
             rollboard push --batch FILE|- [--increment] [--idempotency-key KEY] [--interval S] [--no-animation] [--policy fifo|latest|retarget]
             each with [--url URL] [--token TOKEN] [--data-dir DIR] [--ca-file PEM] [--insecure]
             """,
@@ -53,6 +54,9 @@ struct PushCommand: ParsableCommand {
     @OptionGroup(title: "Text tiles")
     var text: PushTextOptions
 
+    @OptionGroup(title: "Leaderboards")
+    var leaderboard: PushLeaderboardOptions
+
     @Option(help: ArgumentHelp("Post many metric values at once, all or nothing, from FILE (- for stdin).", valueName: "file"))
     var batch: String?
 
@@ -68,7 +72,7 @@ struct PushCommand: ParsableCommand {
     func validate() throws {
         let given = [
             id.map { _ in "ID VALUE" }, wheel.id.map { _ in "--wheel" }, carousel.id.map { _ in "--carousel" },
-            text.id.map { _ in "--text" }, batch.map { _ in "--batch" },
+            text.id.map { _ in "--text" }, leaderboard.id.map { _ in "--leaderboard" }, batch.map { _ in "--batch" },
         ].compactMap(\.self)
         guard given.count <= 1 else {
             throw ValidationError("push one thing at a time, not \(given.joined(separator: " and "))")
@@ -99,13 +103,14 @@ struct PushCommand: ParsableCommand {
         if let wheel = wheel.request() { return wheel }
         if let carousel = carousel.request() { return carousel }
         if let text = try text.request() { return text }
+        if let leaderboard = try leaderboard.request() { return leaderboard }
         if let batch {
             var request = PushRequest(collection: "metrics", body: try PushBatch.body(path: batch, values: values))
             request.idempotencyKey = idempotencyKey
             return request
         }
         guard let id, let value else {
-            throw ValidationError("say what to push: ID VALUE, --wheel ID, --carousel ID, --text ID or --batch FILE")
+            throw ValidationError("say what to push: ID VALUE, --wheel ID, --carousel ID, --text ID, --leaderboard ID or --batch FILE")
         }
         guard let number = PushRequest.number(value) else {
             throw ValidationError("VALUE must be a finite number, not \(value)")

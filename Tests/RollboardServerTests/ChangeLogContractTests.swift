@@ -95,6 +95,10 @@ struct ChangeLogContractTests {
                         id: "k0123456789ab", name: "lobby", dashboards: ["demo"], createdAt: 7,
                         digest: String(repeating: "a", count: 64))),
                 seq: 0, updatedAt: 0)),
+        .leaderboard(
+            StoredLeaderboard(
+                id: "sales", entries: [.init(name: "Alice", value: 12), .init(name: "Bob", value: 9.5)], seq: 0,
+                updatedAt: 0)),
     ]
 
     private func commit(_ log: any ChangeLog, _ change: StoreChange) async -> Result<StoreChange, StoreError> {
@@ -156,6 +160,7 @@ struct ChangeLogContractTests {
         #expect(reopened.slides("news")?.slides == [.text("Welcome", color: nil)])
         #expect(reopened.snapshot.playlistCommands("wall").map(\.action) == [.hold])
         #expect(reopened.viewerKeys().map(\.id) == ["k0123456789ab"])
+        #expect(reopened.leaderboard("sales")?.entries == [.init(name: "Alice", value: 12), .init(name: "Bob", value: 9.5)])
         let next = try await commit(reopened, .metrics([StoredMetric(id: "revenue", value: 2, seq: 0, updatedAt: 0)]))
         #expect(try next.get().lastSeq == lastSeq + 1)
     }

@@ -337,11 +337,11 @@ struct MetricStoreTests {
     }
 
     @Test(
-        "a snapshot written before texts, slides, kept playlist commands, viewer keys, idempotency keys or series existed still loads",
+        "a snapshot written before texts, slides, kept playlist commands, viewer keys, idempotency keys, series or leaderboards existed still loads",
         arguments: [
             (dropped: 20, what: "ends after the wheels"), (dropped: 12, what: "ends after the slides"),
             (dropped: 8, what: "ends after the playlist commands"), (dropped: 4, what: "ends after the viewer keys"),
-            (dropped: 0, what: "ends after the idempotency keys"),
+            (dropped: 0, what: "ends after the idempotency keys"), (dropped: -1, what: "ends after the series"),
         ])
     func olderSnapshots(dropped: Int, what: String) async throws {
         defer { folder.remove() }
@@ -353,13 +353,16 @@ struct MetricStoreTests {
         await store.compact()
         store.close()
         let snapshot = try folder.read("store/snapshot")
-        // The series section: its count, then "a" (length and one byte) and its series.
+        // The series section (its count, then "a": length and one byte, and its series) and the boards' count.
         let seriesBytes = 4 + 4 + 1 + series.bytes.count
-        let payload = Array(snapshot[(JournalFile.headerSize + StoreChange.frameHeaderSize)...].dropLast(seriesBytes))
+        let full = Array(snapshot[(JournalFile.headerSize + StoreChange.frameHeaderSize)...])
+        #expect(full.suffix(4) == [0, 0, 0, 0], "no leaderboards: a zero count")
+        let payload = Array(full.dropLast(4 + seriesBytes))
         #expect(
             payload.suffix(20) == Array(repeating: 0, count: 20),
             "no texts, slides, playlists, viewer keys or idempotency keys: zero counts")
-        let old = Array(snapshot[..<JournalFile.headerSize]) + StoreChange.frame(Array(payload.dropLast(dropped)))
+        let kept = dropped < 0 ? Array(full.dropLast(4)) : Array(payload.dropLast(dropped))
+        let old = Array(snapshot[..<JournalFile.headerSize]) + StoreChange.frame(kept)
         try folder.write("store/snapshot", old)
 
         let reopened = try open()
@@ -367,6 +370,7 @@ struct MetricStoreTests {
         #expect(reopened.wheel("status")?.target == .index(2))
         #expect(reopened.text("notice") == nil)
         #expect(reopened.snapshot.playlistCommands("wall") == [])
+        #expect(reopened.leaderboard("sales") == nil)
         #expect(try await reopened.setSlides("news", mixedSlides).seq == 3)
         reopened.close()
         #expect(try open().slides("news")?.slides == mixedSlides)

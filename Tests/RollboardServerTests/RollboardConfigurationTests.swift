@@ -195,7 +195,7 @@ struct RollboardConfigurationTests {
         ),
         (
             "id: revenue\ntype: speedometer",
-            #"config/dashboards/demo.yaml: tile "revenue": type: must be one of odometer, counter, wheel, carousel, text, gauge, clock, got "speedometer""#
+            #"config/dashboards/demo.yaml: tile "revenue": type: must be one of odometer, counter, wheel, carousel, text, gauge, clock, leaderboard, got "speedometer""#
         ),
         (
             "id: revenue",

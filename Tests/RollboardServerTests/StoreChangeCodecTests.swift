@@ -1,3 +1,4 @@
+import RollboardAnimation
 import Testing
 
 @testable import RollboardServer
@@ -53,6 +54,10 @@ struct StoreChangeCodecTests {
             + String(repeating: "61", count: 64) + "0000000000708f40"),
         ("a revoked viewer key", .viewerKey(StoredViewerKey(action: .revoke(id: "k1"), seq: 16, updatedAt: 1007)),
             "08100000000000000001020000006b310000000000788f40"),
+        ("a leaderboard's board", .leaderboard(StoredLeaderboard(
+            id: "lb", entries: [.init(name: "Al", value: 12), .init(name: "Bob", value: 9)], seq: 17, updatedAt: 1008)),
+            "0b110000000000000002000000" + "6c62" + "02000000" + "02000000416c0000000000002840"
+            + "03000000426f620000000000002240" + "0000000000808f40"),
     ]
 
     static func hex(_ bytes: [UInt8]) -> String {

@@ -14,6 +14,7 @@ import { CarouselView } from "./tiles/carousel.js";
 import { ClockView } from "./tiles/clock.js";
 import { CounterView } from "./tiles/counter.js";
 import { GaugeView } from "./tiles/gauge.js";
+import { LeaderboardView } from "./tiles/leaderboard.js";
 import { OdometerView } from "./tiles/odometer.js";
 import { TextView } from "./tiles/text.js";
 import { TileView, tileOptions } from "./tiles/tile.js";
@@ -171,6 +172,7 @@ export class Board {
       case "text": return new TextView(tile);
       case "gauge": return new GaugeView(tile);
       case "clock": return new ClockView(tile);
+      case "leaderboard": return new LeaderboardView(tile);
       default: {
         const view = new TileView(tile, "unsupported");
         view.body.append(el("p", { className: "board__message", text: `Unsupported tile type “${tile.type}”` }));

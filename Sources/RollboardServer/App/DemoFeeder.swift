@@ -1,4 +1,5 @@
 import Dispatch
+import RollboardAnimation
 public import Logging
 
 /// Feeds a dashboard with plausible synthetic values so a newcomer sees every tile move (`serve --demo`).
@@ -58,6 +59,8 @@ public final class DemoFeeder: @unchecked Sendable {  // Sendable: `generator` a
                     let index = Int.random(in: 0..<options.contents.count, using: &generator)
                     store.setWheel(tile.metric, target: .index(index)) { _ in }
                 }
+            case .leaderboard:
+                feedLeaderboard(tile.metric)
             case .carousel, .text, .clock:
                 break
             }
@@ -88,6 +91,26 @@ public final class DemoFeeder: @unchecked Sendable {  // Sendable: `generator` a
         }
         values[id] = next
         return next
+    }
+
+    /// Sales by person: a first board, then every round one or two people sell one to three more (increments, so the
+    /// rows climb past each other).
+    private func feedLeaderboard(_ id: String) {
+        let names = ["Ana", "Ben", "Chloé", "Dev", "Emma", "Farid", "Greta", "Hiro"]
+        let edit: LeaderboardEdit
+        if store.leaderboard(id) == nil {
+            edit = .replace(names.enumerated().map { LeaderboardEntry(name: $1, value: Double(30 - 3 * $0)) })
+        } else {
+            let count = Int.random(in: 1...2, using: &generator)
+            edit = .increment(names.shuffled(using: &generator).prefix(count).map {
+                LeaderboardEntry(name: $0, value: Double(Int.random(in: 1...3, using: &generator)))
+            })
+        }
+        store.commitLeaderboard(
+            id, edit: edit, limit: ServerSettings.Limits.Defaults.maxLeaderboardEntries, problem: { _ in nil }
+        ) { [logger] result in
+            if case .failure(let error) = result { logger.warning("demo board not stored", metadata: ["error": "\(error)"]) }
+        }
     }
 
     /// A walk over the gauge's dial: steps of up to a tenth of the dial either way, whole numbers, kept within it.

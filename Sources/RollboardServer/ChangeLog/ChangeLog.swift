@@ -36,6 +36,13 @@ public protocol ChangeLog: AnyObject, Sendable {
         _ request: MetricCommitRequest,
         completion: @escaping @Sendable (Result<MetricCommitOutcome, MetricCommitError>) -> Void)
 
+    /// Applies `edit` to leaderboard `id`'s board as this log's order leaves it and commits the resulting whole board
+    /// (so concurrent increments, on this node or others, add up exactly); `completion` gets it once durable, or the
+    /// refusal (`limit` entries at most, a score `problem` names a reason for) or why the log could not commit.
+    func commitLeaderboard(
+        _ id: String, edit: LeaderboardEdit, limit: Int, problem: @escaping @Sendable (Double) -> String?,
+        completion: @escaping @Sendable (Result<StoredLeaderboard, LeaderboardCommitError>) -> Void)
+
     /// Registers `handler` for every change committed from now on, in sequence order. It should hand work off
     /// quickly.
     func subscribe(_ handler: @escaping @Sendable (StoreChange) -> Void)
@@ -170,6 +177,9 @@ extension ChangeLog {
     public func allWheels() -> [StoredWheel] { snapshot.allWheels() }
     /// The latest message of text tile `id`.
     public func text(_ id: String) -> StoredText? { snapshot.text(id) }
+
+    /// The latest board of leaderboard `id`.
+    public func leaderboard(_ id: String) -> StoredLeaderboard? { snapshot.leaderboard(id) }
     /// The latest slides of carousel `id`, if a producer set any.
     public func slides(_ id: String) -> StoredSlides? { snapshot.slides(id) }
     /// The viewer keys in force, oldest first.

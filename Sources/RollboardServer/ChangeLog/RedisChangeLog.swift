@@ -43,6 +43,8 @@ public final class RedisChangeLog: ChangeLog {
     let feedObservers = Mutex<[@Sendable (Bool) -> Void]>([])
     /// Metric batches with increments, one at a time (see `RedisChangeLog+Metrics.swift`).
     let incrementLane = Mutex(IncrementLane())
+    /// Leaderboard edits, one at a time (see `RedisChangeLog+Leaderboards.swift`).
+    let leaderboardLane = Mutex(LeaderboardLane())
 
     /// Changes read per `XREAD`; a shorter answer means this node has caught up.
     static let readCount = 512

@@ -10,8 +10,8 @@ import RollboardRedis
 /// - `{P}:seq`: the last sequence number drawn.
 /// - `{P}:changes`: the stream; an entry has `s` (its first sequence number), `r` (the journal record, sequence
 ///   numbers relative to `s`) and, when a producer gave queue policies, `p` (one per update, comma-separated).
-/// - `{P}:latest`: per metric (`m:ID`), wheel (`w:ID`), text (`t:ID`), slide set (`s:ID`) and viewer key (`k:ID`,
-///   its creation or its revocation) the latest record as
+/// - `{P}:latest`: per metric (`m:ID`), wheel (`w:ID`), text (`t:ID`), slide set (`s:ID`), leaderboard (`b:ID`)
+///   and viewer key (`k:ID`, its creation or its revocation) the latest record as
 ///   `SEQ:RECORD`, plus `_pos` (the stream id of the newest change) and `_seq` (its last sequence number).
 /// - `{P}:idem:r:KEY` and `{P}:idem:e:ID`: a request's `Idempotency-Key` and a batch item's `eventId`, for a day
 ///   (`EX`) after the change that used it, as `SEQ:RECORD` (the whole change, or the one metric).
@@ -73,6 +73,7 @@ struct RedisKeys: Sendable {
         case .text(let text): return [entry("t:", text.id, change)]
         case .slides(let slides): return [entry("s:", slides.id, change)]
         case .viewerKey(let key): return [entry("k:", key.keyID, change)]
+        case .leaderboard(let board): return [entry("b:", board.id, change)]
         case .carousel, .playlist, .screens, .sourceHealth: return []
         }
     }

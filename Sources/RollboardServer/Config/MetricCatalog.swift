@@ -13,6 +13,8 @@ public struct MetricCatalog: Sendable, Equatable {
         case carousel
         /// A text tile's message; written with `POST /api/v1/texts/{id}`.
         case text
+        /// A leaderboard's board; written with `POST /api/v1/leaderboards/{id}`.
+        case leaderboard
     }
 
     /// A tile showing an id, with its dashboard.
@@ -47,6 +49,7 @@ public struct MetricCatalog: Sendable, Equatable {
         case .wheel: .wheel
         case .carousel: .carousel
         case .text: .text
+        case .leaderboard: .leaderboard
         case .clock: nil
         }
     }
@@ -76,6 +79,10 @@ public struct MetricCatalog: Sendable, Equatable {
             case .counter(let options):
                 if let problem = options.problem(showing: value) { return "\(text) is too large for \(place): \(problem)" }
             case .gauge(let options):
+                if let problem = options.number.problem(showing: value) {
+                    return "\(text) is too large for \(place): \(problem)"
+                }
+            case .leaderboard(let options):
                 if let problem = options.number.problem(showing: value) {
                     return "\(text) is too large for \(place): \(problem)"
                 }

@@ -139,6 +139,12 @@ extension RollboardConfiguration {
                 JSONMember("suffix", .string(options.number.suffix)),
                 JSONMember("locale", .optional(options.number.style.locale.map { JSONValue.string($0.identifier) })),
             ]
+        case .leaderboard(let options):
+            members += [
+                JSONMember("size", .number(Double(options.size))),
+                JSONMember("duration", .number(options.number.duration)),
+                JSONMember("locale", .optional(options.number.style.locale.map { JSONValue.string($0.identifier) })),
+            ]
         }
         return .object(members)
     }

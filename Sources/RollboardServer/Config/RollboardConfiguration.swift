@@ -170,6 +170,7 @@ public struct RollboardConfiguration: Sendable, Equatable {
         case .odometer(let options): return options.maxDuration > 0 ? 2 * options.maxDuration : nil
         case .counter(let options): return 2 * options.duration
         case .gauge(let options): return 2 * options.number.duration
+        case .leaderboard(let options): return 2 * options.number.duration
         case .wheel(let options): return max(2 * options.duration, 1)
         case .carousel, .text, .clock: return nil
         }

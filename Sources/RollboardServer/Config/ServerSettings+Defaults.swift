@@ -32,6 +32,7 @@ extension ServerSettings.Limits {
         public static let outboundLowWatermark = ServerConfiguration.Defaults.outboundLowWatermark
         public static let producerRequestsPerSecond = 0.0
         public static let maxBatchUpdates = 1_000
+        public static let maxLeaderboardEntries = 1_000
         public static let maxClientMessageBytes = 4_096
         public static let commitTimeout = 10.0
         public static let clientMessagesPerSecond = 10.0

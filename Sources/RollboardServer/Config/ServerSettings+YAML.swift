@@ -12,6 +12,7 @@ extension ServerSettings {
         "maxBodyBytes", "maxConnections", "maxConnectionsPerAddress", "defaultFPS", "maxFPS", "backlog",
         "slowClientTimeout",
         "outboundHighWatermark", "outboundLowWatermark", "producerRequestsPerSecond", "maxBatchUpdates",
+        "maxLeaderboardEntries",
         "maxClientMessageBytes", "clientMessagesPerSecond", "commitTimeout",
     ]
 
@@ -121,6 +122,7 @@ extension ServerSettings.Limits {
         producerRequestsPerSecond =
             reader.double("producerRequestsPerSecond", in: 0...1_000_000) ?? producerRequestsPerSecond
         maxBatchUpdates = reader.int("maxBatchUpdates", in: 1...100_000) ?? maxBatchUpdates
+        maxLeaderboardEntries = reader.int("maxLeaderboardEntries", in: 1...100_000) ?? maxLeaderboardEntries
         maxClientMessageBytes = reader.int("maxClientMessageBytes", in: 256...1_048_576) ?? maxClientMessageBytes
         clientMessagesPerSecond = reader.double("clientMessagesPerSecond", in: 1...1_000) ?? clientMessagesPerSecond
         commitTimeout = reader.double("commitTimeout", in: 0.1...600) ?? commitTimeout

@@ -64,6 +64,8 @@ public struct ServerSettings: Sendable, Equatable {
         public var producerRequestsPerSecond: Double = Defaults.producerRequestsPerSecond
         /// Most updates in one batch request.
         public var maxBatchUpdates: Int = Defaults.maxBatchUpdates
+        /// Most entries a leaderboard holds (a replacement or the board an increment leaves).
+        public var maxLeaderboardEntries: Int = Defaults.maxLeaderboardEntries
         /// Largest message a screen may send (after decompression); larger ones close it with 1009. Screens send
         /// only small control messages.
         public var maxClientMessageBytes: Int = Defaults.maxClientMessageBytes

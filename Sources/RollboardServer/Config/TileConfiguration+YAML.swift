@@ -14,6 +14,7 @@ extension TileConfiguration {
         .gauge: GaugeOptions.keys + ["format", "grouping", "easing", "duration", "prefix", "suffix", "compact"]
             + NumberStyle.keys + KPIOptions.keys,
         .clock: ClockOptions.keys,
+        .leaderboard: LeaderboardOptions.keys,
     ]
 
     /// Reads one item of a dashboard's `tiles`; `nil` when it has problems (reported).
@@ -75,6 +76,7 @@ extension TileConfiguration {
             case .text: TextOptions(reader: reader).map(TileOptions.text)
             case .gauge: GaugeOptions(reader: reader).map(TileOptions.gauge)
             case .clock: ClockOptions(reader: reader).map(TileOptions.clock)
+            case .leaderboard: LeaderboardOptions(reader: reader).map(TileOptions.leaderboard)
             case nil: nil
             }
         let kpi = KPIOptions(reader: reader)

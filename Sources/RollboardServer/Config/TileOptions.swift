@@ -7,6 +7,7 @@ public enum TileOptions: Sendable, Equatable {
     case text(TextOptions)
     case gauge(GaugeOptions)
     case clock(ClockOptions)
+    case leaderboard(LeaderboardOptions)
 
     public var type: TileType {
         switch self {
@@ -17,6 +18,7 @@ public enum TileOptions: Sendable, Equatable {
         case .text: .text
         case .gauge: .gauge
         case .clock: .clock
+        case .leaderboard: .leaderboard
         }
     }
 }

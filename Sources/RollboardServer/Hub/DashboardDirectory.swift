@@ -116,6 +116,10 @@ public final class DashboardDirectory: Sendable {
                 break  // ViewerKeys follows these itself
             case .sourceHealth(let health):
                 sourceHealthChanged(metrics: health.metrics, reason: health.reason)
+            case .leaderboard(let board):
+                for hub in hubs {
+                    hub.apply(.leaderboard(board.entries), toMetric: board.id, committedAt: board.updatedAt, seq: board.seq)
+                }
             }
         }
         store.observeFeed { [weak self] live in

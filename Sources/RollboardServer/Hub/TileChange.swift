@@ -15,4 +15,6 @@ enum TileChange: Sendable, Equatable {
     case text(String, color: String?)
     /// A carousel's new slides, replacing the ones it shows.
     case slides([ProducerSlide])
+    /// A leaderboard's new whole board.
+    case leaderboard([LeaderboardEntry])
 }

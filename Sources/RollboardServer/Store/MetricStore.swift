@@ -27,6 +27,8 @@ public final class MetricStore: ChangeLog {
     let state: Mutex<State>
     private let subscribers = Mutex<[@Sendable (StoreChange) -> Void]>([])
     private let commitObservers = Mutex<[@Sendable (Double) -> Void]>([])
+    /// Per leaderboard, the last board numbered and its sequence number (see `MetricStore+Leaderboards.swift`).
+    let leaderboardLane = Mutex<[String: StoredLeaderboard]>([:])
 
     struct Pending {
         var record: StoreChange
@@ -167,7 +169,7 @@ public final class MetricStore: ChangeLog {
         enqueue({ seq, now in change.restamped(adding: seq).stamped(at: now) }, count: change.sequenceCount, completion)
     }
 
-    private func enqueue(
+    func enqueue(
         _ makeRecord: (UInt64, Double) -> StoreChange,
         count: Int,
         _ completion: @escaping @Sendable (Result<StoreChange, StoreError>) -> Void

@@ -5,9 +5,10 @@
 /// `StoredMetric.encode(into:)` writes it), 2 = wheel target (`StoredWheel`), 3 = a text tile's message
 /// (`StoredText`), 4 = a carousel's slides (`StoredSlides`), 5 = a producer's carousel command
 /// (`StoredCarouselCommand`), 6 = an operator's playlist command (`StoredPlaylistCommand`), 7 = an operator's command
-/// to screens (`StoredScreenCommand`), 8 = a viewer key created or revoked (`StoredViewerKey`), 9 = a metric batch with increments or idempotency keys
-/// (`count: UInt32`, then each metric as `ExtendedMetric` writes it); then the one part, as its `encode(into:)`
-/// writes it.
+/// to screens (`StoredScreenCommand`), 8 = a viewer key created or revoked (`StoredViewerKey`), 9 = a metric batch with
+/// increments or idempotency keys (`count: UInt32`, then each metric as `ExtendedMetric` writes it), 11 = a
+/// leaderboard's whole board (`StoredLeaderboard`), 13 = a source's health (`StoredSourceHealth`); then the one part,
+/// as its `encode(into:)` writes it.
 /// Strings are `byte count: UInt32 LE | UTF-8`.
 extension StoreChange {
     /// Bytes of the frame header (length and CRC).

@@ -21,6 +21,8 @@ public enum StoreChange: Sendable, Equatable {
     case viewerKey(StoredViewerKey)
     /// A scheduled source's health turned (tag 13, from the range kept for sources).
     case sourceHealth(StoredSourceHealth)
+    /// A leaderboard's whole board (an increment already resolved into it).
+    case leaderboard(StoredLeaderboard)
 
     /// Every kind, listed once: its kind byte in the journal, its part type and its case.
     /// A metric batch with an increment or an idempotency key is written as kind 9 (listed before kind 1, which takes
@@ -57,6 +59,9 @@ public enum StoreChange: Sendable, Equatable {
         StoreChangeKind(
             tag: 13, StoredSourceHealth.self, make: { .sourceHealth($0) },
             take: { if case .sourceHealth(let part) = $0 { part } else { nil } }),
+        StoreChangeKind(
+            tag: 11, StoredLeaderboard.self, make: { .leaderboard($0) },
+            take: { if case .leaderboard(let part) = $0 { part } else { nil } }),
     ]
 
     /// This change's kind and its parts, in sequence order.

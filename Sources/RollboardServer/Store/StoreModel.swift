@@ -15,6 +15,8 @@ struct StoreModel: Equatable, Sendable {
     /// Per viewer key id, its latest change: its creation, or its revocation (kept, so an older creation read later
     /// cannot bring it back).
     var viewerKeys: [String: StoredViewerKey] = [:]
+    /// Per leaderboard, its latest whole board.
+    var leaderboards: [String: StoredLeaderboard] = [:]
     /// The highest sequence number applied; 0 for an empty store.
     var lastSeq: UInt64 = 0
     let historyLimit: Int
@@ -55,6 +57,8 @@ struct StoreModel: Equatable, Sendable {
             playlists[command.id] = Self.keeping(command, after: playlists[command.id] ?? [])
         case .viewerKey(let change):
             viewerKeys[change.keyID] = change
+        case .leaderboard(let board):
+            leaderboards[board.id] = board
         case .carousel, .screens, .sourceHealth:
             break  // events: they move screens, they leave no state
         }
@@ -107,7 +111,9 @@ struct StoreModel: Equatable, Sendable {
             slides[stored.id] = stored
         case .viewerKey(let change) where (viewerKeys[change.keyID]?.seq ?? 0) < change.seq:
             viewerKeys[change.keyID] = change
-        case .wheel, .text, .slides, .viewerKey, .carousel, .playlist, .screens, .sourceHealth:
+        case .leaderboard(let board) where (leaderboards[board.id]?.seq ?? 0) < board.seq:
+            leaderboards[board.id] = board
+        case .wheel, .text, .slides, .viewerKey, .leaderboard, .carousel, .playlist, .screens, .sourceHealth:
             break
         }
     }
@@ -118,10 +124,11 @@ struct StoreModel: Equatable, Sendable {
     /// without the kind byte); then `playlist count: UInt32` and per playlist `command count: UInt32` and its commands.
     /// A snapshot that ends after the wheels (written before texts existed) has no texts, slides or playlist
     /// commands; one that ends after the slides has no playlist commands. Then `key count: UInt32` and each viewer
-    /// key's latest change (absent in a snapshot written before keys travelled the change log). Last, the idempotency
+    /// key's latest change (absent in a snapshot written before keys travelled the change log). Then the idempotency
     /// keys remembered, as `IdempotencyMemory.encode(into:)` writes them (absent in a snapshot written before increments),
     /// and `series count: UInt32` and per metric `id` and its series as `MetricSeries.encode(into:)` writes it (absent
-    /// in a snapshot written before series).
+    /// in a snapshot written before series). Last, `board count: UInt32` and each leaderboard's board (absent in a
+    /// snapshot written before leaderboards).
     var snapshotPayload: [UInt8] {
         var writer = BinaryWriter()
         writer.write(lastSeq)
@@ -151,6 +158,7 @@ struct StoreModel: Equatable, Sendable {
             writer.write(id)
             metricSeries.encode(into: &writer)
         }
+        writer.write(parts: leaderboards.sorted { $0.key < $1.key }.map(\.value))
         return writer.bytes
     }
 
@@ -206,6 +214,9 @@ struct StoreModel: Equatable, Sendable {
             guard let id = reader.readString(), let metricSeries = MetricSeries(reader: &reader) else { return nil }
             series[id] = metricSeries
         }
+        if reader.isAtEnd { return }
+        guard let boards = reader.readParts(StoredLeaderboard.self) else { return nil }
+        for board in boards { leaderboards[board.id] = board }
         guard reader.isAtEnd else { return nil }
     }
 }

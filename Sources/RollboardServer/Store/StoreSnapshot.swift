@@ -33,6 +33,9 @@ public struct StoreSnapshot: Sendable {
     /// The latest slides of carousel `id`, if a producer set any.
     public func slides(_ id: String) -> StoredSlides? { model.slides[id] }
 
+    /// The latest board of leaderboard `id`, if a producer set one.
+    public func leaderboard(_ id: String) -> StoredLeaderboard? { model.leaderboards[id] }
+
     /// The viewer keys in force (created and not revoked), oldest first.
     public func viewerKeys() -> [ViewerKey] {
         model.viewerKeys.values.compactMap(\.key).sorted { ($0.createdAt, $0.id) < ($1.createdAt, $1.id) }

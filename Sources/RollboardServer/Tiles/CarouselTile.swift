@@ -30,7 +30,7 @@ struct CarouselTile: LiveTile {
             try carousel.setSlideCount(list.count, at: time)
             slides = Self.json(list)
             slidesChangedAt = time
-        case .value, .wheelProgress, .wheelIndex, .text:
+        case .value, .wheelProgress, .wheelIndex, .text, .leaderboard:
             return
         }
     }

@@ -87,6 +87,10 @@ struct LiveTileFactory {
                 locale: options.locale ?? dashboard?.locale ?? ClockOptions.defaultLocale,
                 seconds: options.seconds, date: options.date)
             return ClockTile(tileID: tile.id, face: face, wallOffset: wallClock() - time)
+        case .leaderboard(let options):
+            return try LeaderboardTile(
+                tileID: tile.id, leaderboard: try options.leaderboard(), entries: store.leaderboard(tile.metric)?.entries,
+                backlog: backlog, maxLag: maxLag, policy: policy, at: time)
         case .text(let options):
             let stored = store.text(tile.metric)
             return TextTile(tileID: tile.id, text: stored?.text ?? options.text, color: stored?.color)

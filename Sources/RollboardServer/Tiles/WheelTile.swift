@@ -26,7 +26,7 @@ struct WheelTile: QueuedTile {
             position = try queue.animator.position(forProgress: progress)
         case .wheelIndex(let index):
             position = try queue.animator.position(forIndex: index)
-        case .value, .carousel, .text, .slides:
+        case .value, .carousel, .text, .slides, .leaderboard:
             return
         }
         if hasValue {

@@ -12,7 +12,11 @@ gauge whose dial ends at its goal (no `max`). The test checks from the DOM:
 - a calm screen (`?motion=reduced`) shows the same gauge jumping: no place between the old and the new one;
 - a clock in the dashboard's `timeZone` (Europe/Berlin) shows Berlin's time to the second (`data-time`, checked
   against Python's zoneinfo) and the date in its language (`de-DE`), turns every second, and two screens (one calm)
-  turn together.
+  turn together;
+- a leaderboard (three lines) shows "—" before a board, then the posted board best first; after an increment that
+  reshuffles it, rows caught on the way stand between their old and new lines (`data-line`), the name entering the top
+  fades in while the one leaving goes, and the rows end on their new ranks (`data-rank`, `data-rows`) with the totals
+  the server added up; a calm screen jumps (no line in between).
 
 Screenshot: `reports/browser/context-tiles.png`.
 
@@ -39,6 +43,17 @@ tiles:
      lowerIsBetter: true, goal: 100, warning: 150, critical: 180, position: {column: 1, row: 1}}
   - {id: signups, type: gauge, title: Sign-ups, style: bar, goal: 400, position: {column: 2, row: 1}}
   - {id: now, type: clock, title: Berlin, locale: de-DE, position: {column: 1, row: 2}}
+  - {id: leaders, type: leaderboard, title: Sales, size: 3, duration: 2, easing: linear, position: {column: 2, row: 2}}
+"""
+
+BOARD = """
+const tile = document.querySelector('[data-tile-id="leaders"]');
+if (!tile) return null;
+const rows = Array.prototype.map.call(tile.querySelectorAll('.lb-row'), function (row) {
+  return {name: row.dataset.name, rank: row.dataset.rank, line: Number(row.dataset.line), text: row.dataset.text,
+          opacity: Number(row.style.opacity), shown: row.querySelector('.lb-row__name').textContent};
+});
+return {empty: tile.dataset.empty || null, rows: tile.dataset.rows === undefined ? null : tile.dataset.rows, each: rows};
 """
 
 GAUGE = """
@@ -115,6 +130,80 @@ def check_clock(driver, calm, checks: Checks) -> None:
                  f"{sum(together)} of {len(together)} samples equal")
 
 
+def board(driver):
+    return driver.execute_script(BOARD) or {}
+
+
+def watch_board(driver, until, seconds):
+    """Every board state seen until `until(state)` holds or `seconds` pass; the states and the last one."""
+    states = []
+    deadline = time.monotonic() + seconds
+    state = board(driver)
+    while time.monotonic() < deadline:
+        state = board(driver)
+        states.append(state)
+        if until(state):
+            break
+        time.sleep(0.02)
+    return states, state
+
+
+def lines_of(states, name):
+    return [row["line"] for state in states for row in state.get("each", []) if row["name"] == name]
+
+
+def check_leaderboard(base, driver, calm, arguments, checks: Checks) -> None:
+    """A board, then a reshuffle: rows slide to their new ranks, one enters, one leaves; a calm screen jumps."""
+    before = board(driver)
+    checks.check(before.get("empty") == "true" and not before.get("each") and before.get("rows") is None,
+                 "before any board the leaderboard shows — and no row", f"{before}")
+    status, body = post_json(base, TOKEN, "/api/v1/leaderboards/leaders",
+                             {"entries": {"Bob": 20, "Alice": 30, "Carol": 10, "Dave": 5}}, arguments.timeout)
+    _, state = watch_board(driver, lambda s: s.get("rows") == "Alice|Bob|Carol", arguments.timeout)
+    ranks = {row["name"]: (row["rank"], row["line"], row["text"]) for row in state.get("each", [])}
+    checks.check(status == 202 and ranks == {"Alice": ("1", 0, "30"), "Bob": ("2", 1, "20"), "Carol": ("3", 2, "10")},
+                 "the posted board shows its best three, highest first, on lines 0, 1, 2", f"{status} {body} {state}")
+    _, calm_state = watch_board(calm, lambda s: s.get("rows") == "Alice|Bob|Carol", arguments.timeout)
+
+    status, body = post_json(base, TOKEN, "/api/v1/leaderboards/leaders",
+                             {"increment": {"Carol": 25, "Dave": 40}}, arguments.timeout)
+    def settled(s):
+        return (s.get("rows") == "Dave|Carol|Alice" and len(s.get("each", [])) == 3
+                and all(row["line"] in (0, 1, 2) and row["opacity"] == 1 for row in s.get("each", [])))
+
+    # Both screens are sampled in turn while the rows move, so the calm one is seen during the motion too.
+    states, calm_states = [], []
+    state, calm_state = {}, {}
+    deadline = time.monotonic() + arguments.timeout
+    while time.monotonic() < deadline and not (settled(state) and settled(calm_state)):
+        state = board(driver)
+        calm_state = board(calm)
+        states.append(state)
+        calm_states.append(calm_state)
+        time.sleep(0.01)
+    final = {row["name"]: (row["rank"], row["line"], row["text"]) for row in state.get("each", [])}
+    checks.check(status == 202 and body.get("entries") == {"Dave": 45, "Carol": 35, "Alice": 30, "Bob": 20}
+                 and final == {"Dave": ("1", 0, "45"), "Carol": ("2", 1, "35"), "Alice": ("3", 2, "30")},
+                 "after the reshuffle the rows rest on their new ranks: Dave 45, Carol 35, Alice 30 (Bob gone)",
+                 f"{status} {body} {state}")
+    carol = [line for line in lines_of(states, "Carol") if 1 < line < 2]
+    alice = [line for line in lines_of(states, "Alice") if 0 < line < 2]
+    dave = [line for line in lines_of(states, "Dave") if 0 < line < 3]
+    checks.check(len(set(carol)) >= 3 and lines_of(states, "Carol") == sorted(lines_of(states, "Carol"), reverse=True),
+                 "Carol slides up from line 2 to line 1 through places in between, never back",
+                 f"{sorted(set(carol))[:10]}")
+    checks.check(len(set(alice)) >= 3 and len(set(dave)) >= 3,
+                 "Alice slides down to line 2 while Dave rises into the top from below the last line",
+                 f"Alice {sorted(set(alice))[:8]}, Dave {sorted(set(dave))[:8]}")
+    bob = [row["opacity"] for s in states for row in s.get("each", []) if row["name"] == "Bob"]
+    checks.check(any(0 < opacity < 1 for opacity in bob),
+                 "Bob, leaving the top, fades out on his way", f"{sorted(set(bob))[:8]}")
+    between = [line for line in lines_of(calm_states, "Carol") if 1 < line < 2]
+    checks.check(settled(calm_state) and not between and len(calm_states) > 20,
+                 "a calm screen shows the new order at once, no row between lines (sampled alongside the moving one)",
+                 f"{calm_state} {between} ({len(calm_states)} samples)")
+
+
 def scale(transform):
     """The factor of a `scaleX(…)` transform, or None."""
     if not transform or not transform.startswith("scaleX(") or not transform.endswith(")"):
@@ -167,6 +256,7 @@ def scenario(server: RollboardProcess, arguments, checks: Checks) -> None:
                      "a bar gauge without max ends at its goal: 300 of 400 fills 0.75 of the bar", f"{bar}")
 
         check_clock(driver, calm, checks)
+        check_leaderboard(base, driver, calm, arguments, checks)
 
         os.makedirs(os.path.join(REPOSITORY, "reports", "browser"), exist_ok=True)
         driver.save_screenshot(os.path.join(REPOSITORY, "reports", "browser", "context-tiles.png"))

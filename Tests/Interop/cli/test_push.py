@@ -120,6 +120,18 @@ def writes(push: Push, server: RollboardProcess, checks: Checks) -> None:
     checks.check(completed.returncode == 0 and stored.get("text") == "", "push --text notice --message '' clears it",
                  f"{outcome(completed)}, stored {stored}")
 
+    completed = push.run("--leaderboard", "leaders", "--entry", "Alice=12", "--entry", "Bob=9")
+    status, stored = server.request("GET", "/api/v1/leaderboards/leaders")
+    checks.check(completed.returncode == 0 and stored.get("entries") == {"Alice": 12, "Bob": 9},
+                 "push --leaderboard leaders --entry Alice=12 --entry Bob=9 replaces the board",
+                 f"{outcome(completed)}, stored {stored}")
+    completed = push.run("--leaderboard", "leaders", "--entry", "Bob=4", "--entry", "Carol=1.5", "--add")
+    status, stored = server.request("GET", "/api/v1/leaderboards/leaders")
+    checks.check(completed.returncode == 0 and list((stored.get("entries") or {}).items())
+                 == [("Bob", 13), ("Alice", 12), ("Carol", 1.5)],
+                 "push --leaderboard … --add adds to the board (a missing name starts at 0), read back best first",
+                 f"{outcome(completed)}, stored {stored}")
+
 
 def batches(push: Push, server: RollboardProcess, checks: Checks) -> None:
     lines = os.path.join(push.folder, "values.txt")
@@ -175,12 +187,15 @@ def refusals(push: Push, server: RollboardProcess, checks: Checks) -> None:
         (["--goto", "2"], None, ["--carousel"]),
         (["--text", "notice"], None, ["--message"]),
         (["--message", "hi"], None, ["--text"]),
+        (["--leaderboard", "leaders"], None, ["--entry"]),
+        (["--leaderboard", "leaders", "--entry", "Alice"], None, ["NAME=SCORE", "Alice"]),
+        (["--entry", "Alice=1"], None, ["--leaderboard"]),
         (["revenue", "10", "--wheel", "status", "--label", "Degraded"], None, ["one thing", "--wheel"]),
         (["--wheel", "status", "--label", "Degraded", "--interval", "2"], None, ["--interval", "--wheel"]),
         (["revenue", "10", "--policy", "sometimes"], None, ["--policy", "fifo, latest or retarget"]),
         (["revenue", "ten"], None, ["VALUE", "ten"]),
         (["revenue"], None, ["VALUE"]),
-        ([], None, ["ID VALUE", "--wheel", "--carousel", "--text", "--batch"]),
+        ([], None, ["ID VALUE", "--wheel", "--carousel", "--text", "--leaderboard", "--batch"]),
         (["--batch", json_batch, "--no-animation"], None, ["--no-animation", "JSON"]),
         (["--batch", json_batch, "--increment"], None, ["--increment", "JSON"]),
         (["--wheel", "status", "--label", "Degraded", "--idempotency-key", "k"], None,

@@ -75,6 +75,15 @@ lagging = frames("odometer", "--from", "0", "--to", "1000", "--max-columns", "10
 check("a post every second for 34 s on a 3 s odometer rests within 6 s of the last post (lag bound 2 × 3 s)",
       lagging[-1]["t"] <= 34 + 6 and lagging[-1]["digits"] == [4, 2, 9, 5, 6], str(lagging[-1]))
 
+board = frames("leaderboard", "--from", "Alice=10,Bob=8,Carol=6,Dave=1", "--to", "Alice=7,Bob=2,Carol=11,Dave=9",
+               "--size", "3", "--duration", "2", "--easing", "linear", "--fps", "2")
+lines = [{row["name"]: (row["line"], row["opacity"], row["text"]) for row in frame["rows"]} for frame in board]
+check("leaderboard: Carol climbs from line 2 to 1 counting 6 → 11, Dave enters from below fading in, Bob fades out "
+      "below the last line, over 2 s",
+      [frame["t"] for frame in board] == [0, 0.5, 1, 1.5, 2]
+      and lines[1] == {"Carol": (1.5, 1, "7"), "Dave": (2.5, 0.25, "9"), "Alice": (0.5, 1, "10"), "Bob": (1.5, 0.75, "8")}
+      and lines[-1] == {"Carol": (0, 1, "11"), "Dave": (1, 1, "9"), "Alice": (2, 1, "7")}, str(lines))
+
 bad_arguments = [
     ["odometer", "--from", "1", "--to", "nan"],
     ["odometer", "--from", "100", "--to", "1000", "--columns", "3"],
@@ -90,6 +99,8 @@ bad_arguments = [
     ["carousel", "--slides", "0", "--seconds", "1"],
     ["gauge", "--to", "5", "--min", "10", "--max", "10"],
     ["gauge", "--to", "5", "--duration", "0.1"],
+    ["leaderboard", "--from", "Alice", "--to", "Alice=1"],
+    ["leaderboard", "--from", "Alice=1", "--to", "Alice=1", "--size", "0"],
     ["clock", "--time-zone", "Mars/Olympus"],
     ["clock", "--at", "yesterday"],
     ["teleport"],

@@ -24,6 +24,7 @@ enum APIRoutes {
         let wheels = WheelsHandler(store: store)
         let texts = TextsHandler(store: store)
         let carousels = CarouselsHandler(store: store)
+        let leaderboards = LeaderboardsHandler(store: store)
         let dashboards = DashboardsHandler()
         var producer: [any Middleware] = [ProducerAuthentication(tokens: tokens)]
         if let rateLimiting { producer.append(rateLimiting) }
@@ -63,6 +64,10 @@ enum APIRoutes {
                 .read("/api/v1/texts/:id", read(.text)) { texts.get($0, $1) },
                 .post("/api/v1/texts/:id", write(.text)) { context, respond throws(APIError) in
                     try texts.post(context, respond)
+                },
+                .read("/api/v1/leaderboards/:id", read(.leaderboard)) { leaderboards.get($0, $1) },
+                .post("/api/v1/leaderboards/:id", write(.leaderboard)) { context, respond throws(APIError) in
+                    try leaderboards.post(context, respond)
                 },
                 .read("/api/v1/dashboards") { dashboards.list($0, $1) },
                 .read("/api/v1/dashboards/:id", [ViewerAuthorization(target: .dashboard)]) { dashboards.get($0, $1) },

@@ -1,0 +1,115 @@
+import RollboardAnimation
+import Testing
+
+@testable import RollboardServer
+
+private let file = "config/dashboards/demo.yaml"
+
+private func dashboard(tile: String) -> String {
+    let indented = tile.split(separator: "\n").map { "    " + $0 }.joined(separator: "\n")
+    return "id: demo\ntitle: Demo\ngrid: {columns: 4, rows: 3}\ntiles:\n  -\n\(indented)\n"
+}
+
+private func problems(tile: String) -> [String] {
+    do {
+        _ = try RollboardConfiguration.parse(serverYAML: nil, dashboards: [(file, dashboard(tile: tile))])
+        return []
+    } catch {
+        return error.problems
+    }
+}
+
+private func board(_ pairs: KeyValuePairs<String, Double>) -> [LeaderboardEntry] {
+    pairs.map { LeaderboardEntry(name: $0.key, value: $0.value) }
+}
+
+@Suite("Leaderboard tile")
+struct LeaderboardTileTests {
+    func tile(_ yaml: String, entries: [LeaderboardEntry]?, at time: Double = 0) throws -> LeaderboardTile {
+        let configuration = try RollboardConfiguration.parse(serverYAML: nil, dashboards: [(file, dashboard(tile: yaml))])
+        let tile = try #require(configuration.dashboard("demo")?.tiles.first)
+        guard case .leaderboard(let options) = tile.options else { throw AnimationError.invalidConfiguration }
+        return try LeaderboardTile(
+            tileID: tile.id, leaderboard: options.leaderboard(), entries: entries, backlog: configuration.backlog(tile),
+            maxLag: configuration.maxLag(tile), policy: tile.queue ?? .fifo, at: time)
+    }
+
+    static let yaml = "id: sales\ntype: leaderboard\nsize: 2\nduration: 2\neasing: linear\nprefix: \"$\""
+
+    @Test("rows carry name, score as written, rank, line and opacity in thousandths; mid-move they are half way")
+    func wireState() throws {
+        var leaderboard = try tile(Self.yaml, entries: board(["Alice": 10, "Bob": 8, "Carol": 1]))
+        #expect(
+            leaderboard.encodedState(at: 0)
+                == #"{"rows":[{"n":"Alice","t":"$10","r":1,"y":0,"o":1000},{"n":"Bob","t":"$8","r":2,"y":1000,"o":1000}]}"#)
+        try leaderboard.apply(.leaderboard(board(["Alice": 10, "Bob": 12, "Carol": 1])), at: 10)
+        #expect(
+            leaderboard.encodedState(at: 11)
+                == #"{"rows":[{"n":"Bob","t":"$10","r":1,"y":500,"o":1000},{"n":"Alice","t":"$10","r":2,"y":500,"o":1000}]}"#)
+        #expect(
+            leaderboard.encodedState(at: 12)
+                == #"{"rows":[{"n":"Bob","t":"$12","r":1,"y":0,"o":1000},{"n":"Alice","t":"$10","r":2,"y":1000,"o":1000}]}"#)
+        #expect(leaderboard.nextMotion(after: 11) == 11)
+        #expect(leaderboard.nextMotion(after: 12) == nil)
+    }
+
+    @Test("an entry entering the top slides up from below the last line fading in; the one it displaces fades out")
+    func enterAndLeave() throws {
+        var leaderboard = try tile(Self.yaml, entries: board(["Alice": 10, "Bob": 8, "Carol": 1]))
+        try leaderboard.apply(.leaderboard(board(["Alice": 10, "Bob": 8, "Carol": 9])), at: 0)
+        #expect(
+            leaderboard.encodedState(at: 0.5)
+                == #"{"rows":[{"n":"Alice","t":"$10","r":1,"y":0,"o":1000},{"n":"Carol","t":"$9","r":2,"y":1750,"o":250},"#
+                + #"{"n":"Bob","t":"$8","r":2,"y":1250,"o":750}]}"#)
+        #expect(
+            leaderboard.encodedState(at: 2)
+                == #"{"rows":[{"n":"Alice","t":"$10","r":1,"y":0,"o":1000},{"n":"Carol","t":"$9","r":2,"y":1000,"o":1000}]}"#)
+    }
+
+    @Test("a calm screen jumps: mid-move it already shows where the move ends")
+    func calm() throws {
+        var leaderboard = try tile(Self.yaml, entries: board(["Alice": 10, "Bob": 8]))
+        try leaderboard.apply(.leaderboard(board(["Alice": 10, "Bob": 12])), at: 0)
+        #expect(leaderboard.calmState(at: 0.2) == leaderboard.state(at: 2))
+        #expect(leaderboard.calmState(at: 0.2) != leaderboard.state(at: 0.2))
+    }
+
+    @Test("without a board the state is null (the page shows —); the first board then shows at once")
+    func noBoard() throws {
+        var leaderboard = try tile(Self.yaml, entries: nil)
+        #expect(leaderboard.encodedState(at: 0) == "null")
+        try leaderboard.apply(.leaderboard(board(["Zoe": 3])), at: 1)
+        #expect(leaderboard.encodedState(at: 1) == #"{"rows":[{"n":"Zoe","t":"$3","r":1,"y":0,"o":1000}]}"#)
+        #expect(leaderboard.nextMotion(after: 1) == nil)
+    }
+
+    @Test("the lag bound is twice the duration: boards arriving every 0.2 s still rest on the last within it")
+    func lag() throws {
+        var leaderboard = try tile("id: sales\ntype: leaderboard\nduration: 1", entries: board(["A": 0]))
+        for step in 1...10 { try leaderboard.apply(.leaderboard(board(["A": Double(step), "B": Double(10 - step)])), at: Double(step) * 0.2) }
+        #expect(leaderboard.nextMotion(after: 2 + 2 + 1e-6) == nil)
+        #expect(leaderboard.encodedState(at: 4.1) == #"{"rows":[{"n":"A","t":"10","r":1,"y":0,"o":1000},{"n":"B","t":"0","r":2,"y":1000,"o":1000}]}"#)
+    }
+
+    static let badLeaderboards: [(String, String)] = [
+        ("id: l\ntype: leaderboard\nsize: 0", #"config/dashboards/demo.yaml: tile "l": size: must be between 1 and 50, got 0"#),
+        ("id: l\ntype: leaderboard\nsize: many", #"config/dashboards/demo.yaml: tile "l": size: must be an integer, got many"#),
+        ("id: l\ntype: leaderboard\nduration: 0.1", #"config/dashboards/demo.yaml: tile "l": duration: must be between 0.3 and 60, got 0.1"#),
+        ("id: l\ntype: leaderboard\ngoal: 4", #"config/dashboards/demo.yaml: tile "l": goal: is an option of odometer tiles, not leaderboard tiles (leaderboard options: size, format, grouping, easing, duration, prefix, suffix, compact, locale, groupSeparator, decimalSeparator, currency)"#),
+    ]
+
+    @Test("a bad leaderboard is refused with a message naming the field", arguments: badLeaderboards)
+    func badLeaderboard(yaml: String, message: String) {
+        #expect(problems(tile: yaml) == [message])
+    }
+
+    @Test("hello carries the size and timing; boards go to it as leaderboards")
+    func hello() throws {
+        let configuration = try RollboardConfiguration.parse(
+            serverYAML: nil, dashboards: [(file, dashboard(tile: "id: sales\ntype: leaderboard\nsize: 5"))])
+        let json = configuration.json(try #require(configuration.dashboard("demo")?.tile("sales"))).serialized
+        #expect(json.contains(#""size":5,"duration":2,"locale":null"#), "\(json)")
+        #expect(json.contains(#""queue":"fifo","maxLag":4"#), "\(json)")
+        #expect(configuration.catalog.kind(of: "sales") == .leaderboard)
+    }
+}

@@ -1,0 +1,77 @@
+/**
+ * Leaderboard tile: the best rows of a board, each with its rank, name and score. The server
+ * computes every row's line, opacity and counted score for every frame (rows sliding to new ranks,
+ * names entering or leaving the top fading in and out); the page only places each row where the
+ * frame says: translated by y/1000 lines from the top, at opacity o/1000.
+ *
+ * STATE: `{"rows":[{"n":"Alice","t":"12","r":1,"y":0,"o":1000},…]}`. Test hooks: the tile's
+ * `data-rows` (names shown, top first, rows at opacity 0 left out, joined by "|"); per row
+ * (`.lb-row`) `data-name`, `data-rank`, `data-line`, `data-text`.
+ */
+import { el, finiteNumber } from "../page.js";
+import { TileView } from "./tile.js";
+
+export class LeaderboardView extends TileView {
+  constructor(tile) {
+    super(tile, "leaderboard");
+    this.size = Math.max(1, Math.round(finiteNumber(this.options.size, 10)));
+    this.list = el("ol", { className: "leaderboard" });
+    this.list.style.setProperty("--size", String(this.size));
+    this.body.append(this.list);
+    this.rows = new Map();
+  }
+
+  hasValue(state) {
+    return super.hasValue(state) && Array.isArray(state.rows);
+  }
+
+  changeKey(state) {
+    return state.rows.map((row) => `${row.n}:${row.t}`).join("|");
+  }
+
+  clear() {
+    this.rows.forEach((row) => row.element.remove());
+    this.rows.clear();
+    delete this.element.dataset.rows;
+  }
+
+  paint(state) {
+    const seen = new Set();
+    const shown = [];
+    state.rows.forEach((data) => {
+      if (!data || typeof data.n !== "string") return;
+      const name = data.n;
+      seen.add(name);
+      let row = this.rows.get(name);
+      if (!row) {
+        row = {
+          rank: el("span", { className: "lb-row__rank" }),
+          name: el("span", { className: "lb-row__name", text: name }),
+          score: el("span", { className: "lb-row__score" }),
+        };
+        row.element = el("li", { className: "lb-row", "data-name": name }, row.rank, row.name, row.score);
+        this.rows.set(name, row);
+        this.list.append(row.element);
+      }
+      const line = finiteNumber(data.y, 0) / 1000;
+      const opacity = Math.min(1, Math.max(0, finiteNumber(data.o, 1000) / 1000));
+      const rank = String(finiteNumber(data.r, 0));
+      const text = typeof data.t === "string" ? data.t : "";
+      row.element.style.transform = `translateY(${line * 100}%)`;
+      row.element.style.opacity = String(opacity);
+      if (row.rank.textContent !== rank) row.rank.textContent = rank;
+      if (row.score.textContent !== text) row.score.textContent = text;
+      row.element.dataset.rank = rank;
+      row.element.dataset.line = String(line);
+      row.element.dataset.text = text;
+      if (opacity > 0) shown.push({ name, line });
+    });
+    this.rows.forEach((row, name) => {
+      if (seen.has(name)) return;
+      row.element.remove();
+      this.rows.delete(name);
+    });
+    shown.sort((a, b) => a.line - b.line);
+    this.element.dataset.rows = shown.map((row) => row.name).join("|");
+  }
+}
