@@ -167,9 +167,10 @@ public final class DashboardDirectory: Sendable {
         hello: String, tiles: [any LiveTile], tilesByMetric: [String: [String]], updatedAt: [String: Double],
         configuration: DashboardHub.Configuration
     ) {
-        let factory = LiveTileFactory(configuration: configuration, store: store, logger: logger)
-        let limits = configuration.server.limits
         let now = clock.now()
+        let wallNow = wall.now()  // read back to back: building the tiles (a clock's formats) can take a while
+        let factory = LiveTileFactory(configuration: configuration, store: store, logger: logger, wallOffset: wallNow - now)
+        let limits = configuration.server.limits
         return (
             configuration.json(dashboard).serialized,
             try dashboard.tiles.map { try factory.makeTile($0, of: dashboard, at: now) },

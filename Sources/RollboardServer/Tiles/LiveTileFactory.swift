@@ -6,6 +6,10 @@ struct LiveTileFactory {
     let configuration: RollboardConfiguration
     let store: any ChangeLog
     let logger: Logger
+    /// Wall-clock seconds since 1970 at hub time 0, read back to back with the hub's clock: the wall time at hub time
+    /// t is t + wallOffset (clocks and carousels turn on the wall clock's seconds, so every screen of every node turns
+    /// together).
+    let wallOffset: Double
 
     /// A tile at rest on its metric's current value (or with no value yet, or on its wheel's current target, or showing
     /// the slides or message a producer last set) at `time`.
@@ -79,14 +83,14 @@ struct LiveTileFactory {
             // The rotation is read off the wall clock: it began at the last whole turn since 1970, so every node
             // shows the same slide at the same moment, however long each has been running.
             let turn = options.interval * Double(slides?.count ?? options.slides.count)
-            let intoTurn = wallClock().truncatingRemainder(dividingBy: turn)
+            let intoTurn = (time + wallOffset).truncatingRemainder(dividingBy: turn)
             return try CarouselTile(tileID: tile.id, configuration: carousel, slides: slides, at: time - intoTurn)
         case .clock(let options):
             let face = ClockFace(
                 timeZone: dashboard?.timeZone?.timeZone ?? DashboardTimeZone.server,
                 locale: options.locale ?? dashboard?.locale ?? ClockOptions.defaultLocale,
                 seconds: options.seconds, date: options.date)
-            return ClockTile(tileID: tile.id, face: face, wallOffset: wallClock() - time)
+            return ClockTile(tileID: tile.id, face: face, wallOffset: wallOffset)
         case .leaderboard(let options):
             return try LeaderboardTile(
                 tileID: tile.id, leaderboard: try options.leaderboard(), entries: store.leaderboard(tile.metric)?.entries,

@@ -120,7 +120,8 @@ def check_clock(driver, calm, checks: Checks) -> None:
     today = datetime.now(timezone.utc).astimezone(berlin)
     checks.check(len(seen) >= 3 and all(0 <= offset < 1.3 for offset in offsets) and empty == "false",
                  "the clock shows Berlin's time to the second (HH:MM:SS, never ahead, at most 1.3 s behind) and turns "
-                 "every second", f"seen {seen}, offsets {[round(o, 2) for o in offsets[:8]]}…")
+                 "every second", f"seen {seen}, offsets out of range {[round(o, 3) for o in offsets if not 0 <= o < 1.3]}, "
+                 f"first {[round(o, 2) for o in offsets[:8]]}…")
     checks.check(date is not None and str(today.day) in date and str(today.year) in date
                  and any(name in date for name in ("Montag", "Dienstag", "Mittwoch", "Donnerstag", "Freitag",
                                                     "Samstag", "Sonntag")),
