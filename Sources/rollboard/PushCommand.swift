@@ -14,7 +14,7 @@ struct PushCommand: ParsableCommand {
             rollboard push --wheel ID (--label TEXT | --index N | --progress P)
             rollboard push --carousel ID (--next | --prev | --goto PAGE)
             rollboard push --text ID --message TEXT [--color #RRGGBB]
-            rollboard push --leaderboard ID --entry NAME=SCORE [--entry NAME=SCORE …] [--add]
+            rollboard push --leaderboard ID --entry NAME=SCORE [--entry NAME=SCORE …] [--add] [--idempotency-key KEY]
             rollboard push --batch FILE|- [--increment] [--idempotency-key KEY] [--interval S] [--no-animation] [--policy fifo|latest|retarget]
             each with [--url URL] [--token TOKEN] [--data-dir DIR] [--ca-file PEM] [--insecure]
             """,
@@ -80,10 +80,11 @@ struct PushCommand: ParsableCommand {
         if id != nil, value == nil {
             throw ValidationError("VALUE is missing: rollboard push ID VALUE")
         }
-        if let what = given.first, id == nil, batch == nil,
-            let option = values.given.first ?? idempotencyKey.map({ _ in "--idempotency-key" })
-        {
+        if let what = given.first, id == nil, batch == nil, let option = values.given.first {
             throw ValidationError("\(option) is for metric values (ID VALUE or --batch), not \(what)")
+        }
+        if let what = given.first, id == nil, batch == nil, leaderboard.id == nil, idempotencyKey != nil {
+            throw ValidationError("--idempotency-key is for metric values and leaderboards, not \(what)")
         }
     }
 
@@ -103,7 +104,10 @@ struct PushCommand: ParsableCommand {
         if let wheel = wheel.request() { return wheel }
         if let carousel = carousel.request() { return carousel }
         if let text = try text.request() { return text }
-        if let leaderboard = try leaderboard.request() { return leaderboard }
+        if var leaderboard = try leaderboard.request() {
+            leaderboard.idempotencyKey = idempotencyKey
+            return leaderboard
+        }
         if let batch {
             var request = PushRequest(collection: "metrics", body: try PushBatch.body(path: batch, values: values))
             request.idempotencyKey = idempotencyKey

@@ -129,7 +129,9 @@ struct Serve: ParsableCommand {
         }
         // The story dashboard (gauges, a clock), when shipped, is fed too.
         let feeders = (demo ? ["demo", "story"] : []).compactMap(configuration.dashboard).map {
-            DemoFeeder(dashboard: $0, store: node.changeLog, logger: logger)
+            DemoFeeder(
+                dashboard: $0, store: node.changeLog, leaderboardLimit: settings.limits.maxLeaderboardEntries,
+                logger: logger)
         }
         feeders.forEach { $0.start() }
 

@@ -16,8 +16,14 @@ struct LeaderboardChangeLogTests {
     private func commit(_ log: any ChangeLog, _ id: String, _ edit: LeaderboardEdit, limit: Int = 1_000) async
         -> Result<StoredLeaderboard, LeaderboardCommitError>
     {
+        await commit(log, LeaderboardCommitRequest(id: id, edit: edit, limit: limit)).map(\.board)
+    }
+
+    private func commit(_ log: any ChangeLog, _ request: LeaderboardCommitRequest) async
+        -> Result<LeaderboardCommitOutcome, LeaderboardCommitError>
+    {
         await withCheckedContinuation { continuation in
-            log.commitLeaderboard(id, edit: edit, limit: limit, problem: { _ in nil }) { continuation.resume(returning: $0) }
+            log.commitLeaderboard(request) { continuation.resume(returning: $0) }
         }
     }
 
@@ -102,6 +108,81 @@ struct LeaderboardChangeLogTests {
         }
         let board = try #require(again, "the log takes edits again once the backend is back")
         #expect(Self.scores(board) == ["Alice": 3], "the refused increment is in no total")
+    }
+
+    @Test("a retry with the same Idempotency-Key, on this node or another, gets the first board and seq and adds nothing",
+          arguments: Backend.available)
+    func idempotentRetry(backend: Backend) async throws {
+        let fixture = try ChangeLogContractTests.Fixture(backend)
+        let first = try fixture.open()
+        let second = backend == .redis ? try fixture.open() : first
+        defer {
+            first.close()
+            if backend == .redis { second.close() }
+        }
+        _ = try await commit(first, "sales", .replace(Self.board(["Alice": 10]))).get()
+        let retried = LeaderboardCommitRequest(
+            id: "sales", edit: .increment(Self.board(["Alice": 5, "Bob": 1])), limit: 1_000, requestKey: "sale-42")
+        let original = try await commit(first, retried).get()
+        #expect(!original.replayed && Self.scores(original.board) == ["Alice": 15, "Bob": 1])
+        _ = try await commit(first, "sales", .increment(Self.board(["Alice": 1]))).get()
+        for log in [first, second] {
+            let again = try await commit(log, retried).get()
+            #expect(again.replayed, "a retry is answered, not applied")
+            #expect(again.board.seq == original.board.seq && Self.scores(again.board) == ["Alice": 15, "Bob": 1])
+        }
+        let marker = try await withCheckedContinuation { continuation in
+            first.commit(.text(StoredText(id: "notice", text: "after", seq: 0, updatedAt: 0))) {
+                continuation.resume(returning: $0)
+            }
+        }.get()
+        #expect(marker.lastSeq == original.board.seq + 2, "the retries took no sequence number")
+        for log in [first, second] {
+            #expect(await eventually(within: 10) { log.lastSeq >= marker.lastSeq })
+            #expect(Self.scores(log.leaderboard("sales")) == ["Alice": 16, "Bob": 1], "counted once")
+        }
+    }
+
+    @Test("an Idempotency-Key used again for a different edit or board is refused naming it, and nothing is stored",
+          arguments: Backend.available)
+    func keyReusedForAnotherRequest(backend: Backend) async throws {
+        let fixture = try ChangeLogContractTests.Fixture(backend)
+        let log = try fixture.open()
+        defer { log.close() }
+        let used = try await commit(
+            log, LeaderboardCommitRequest(id: "sales", edit: .increment(Self.board(["Alice": 1])), limit: 10, requestKey: "k")
+        ).get()
+        for other in [
+            LeaderboardCommitRequest(id: "sales", edit: .increment(Self.board(["Alice": 2])), limit: 10, requestKey: "k"),
+            LeaderboardCommitRequest(id: "team", edit: .increment(Self.board(["Alice": 1])), limit: 10, requestKey: "k"),
+            LeaderboardCommitRequest(id: "sales", edit: .replace(Self.board(["Alice": 1])), limit: 10, requestKey: "k"),
+        ] {
+            let refused = await commit(log, other)
+            guard case .failure(.refused(let refusal)) = refused else {
+                Issue.record("expected a refusal, got \(refused)")
+                continue
+            }
+            #expect(refusal.field == "Idempotency-Key")
+        }
+        #expect(log.lastSeq == used.board.seq && log.leaderboard("team") == nil)
+        #expect(Self.scores(log.leaderboard("sales")) == ["Alice": 1])
+    }
+
+    @Test("the journal remembers a board's Idempotency-Key across a restart, from the journal and from the snapshot",
+          arguments: [false, true])
+    func keyAcrossRestart(compacted: Bool) async throws {
+        let fixture = try ChangeLogContractTests.Fixture(.journal)
+        let store = try #require(try fixture.open() as? MetricStore)
+        let request = LeaderboardCommitRequest(
+            id: "sales", edit: .increment(Self.board(["Alice": 3])), limit: 10, requestKey: "retry-me")
+        let original = try await commit(store, request).get()
+        if compacted { await store.compact() }
+        store.close()
+        let reopened = try fixture.open()
+        defer { reopened.close() }
+        let again = try await commit(reopened, request).get()
+        #expect(again.replayed && again.board == original.board)
+        #expect(Self.scores(reopened.leaderboard("sales")) == ["Alice": 3])
     }
 
     @Test("the journal's snapshot keeps each board: after a compaction and a restart the totals go on from it")

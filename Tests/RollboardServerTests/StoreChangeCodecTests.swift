@@ -58,6 +58,11 @@ struct StoreChangeCodecTests {
             id: "lb", entries: [.init(name: "Al", value: 12), .init(name: "Bob", value: 9)], seq: 17, updatedAt: 1008)),
             "0b110000000000000002000000" + "6c62" + "02000000" + "02000000416c0000000000002840"
             + "03000000426f620000000000002240" + "0000000000808f40"),
+        ("a board with its request's Idempotency-Key", .leaderboard(StoredLeaderboard(
+            id: "lb", entries: [.init(name: "Al", value: 12), .init(name: "Bob", value: 9)], seq: 17, updatedAt: 1008,
+            requestKey: "k1", request: "lb replace 2:Al=12.0 3:Bob=9.0")),
+            "0e110000000000000002000000" + "6c62" + "02000000" + "02000000416c0000000000002840"
+            + "03000000426f620000000000002240" + "0000000000808f40" + "020000006b31" + "1e000000" + "6c62207265706c61636520323a416c3d31322e3020333a426f623d392e30"),
     ]
 
     static func hex(_ bytes: [UInt8]) -> String {

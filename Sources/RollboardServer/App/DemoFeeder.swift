@@ -7,16 +7,23 @@ public final class DemoFeeder: @unchecked Sendable {  // Sendable: `generator` a
     private let dashboard: DashboardConfiguration
     private let store: any ChangeLog
     private let logger: Logger
+    private let leaderboardLimit: Int
     private let queue = DispatchQueue(label: "rollboard.demo")
     private let timer: any DispatchSourceTimer
     private var generator = SystemRandomNumberGenerator()
     private var values: [String: Double] = [:]
     private var round = 0
 
-    /// - Parameter every: seconds between two rounds of new values.
-    public init(dashboard: DashboardConfiguration, store: any ChangeLog, logger: Logger, every seconds: Double = 3) {
+    /// - Parameters:
+    ///   - leaderboardLimit: the most entries a board may hold (`limits.maxLeaderboardEntries`).
+    ///   - every: seconds between two rounds of new values.
+    public init(
+        dashboard: DashboardConfiguration, store: any ChangeLog, leaderboardLimit: Int, logger: Logger,
+        every seconds: Double = 3
+    ) {
         self.dashboard = dashboard
         self.store = store
+        self.leaderboardLimit = leaderboardLimit
         self.logger = logger
         timer = DispatchSource.makeTimerSource(queue: queue)
         timer.schedule(deadline: .now() + 1, repeating: seconds, leeway: .milliseconds(50))
@@ -106,9 +113,8 @@ public final class DemoFeeder: @unchecked Sendable {  // Sendable: `generator` a
                 LeaderboardEntry(name: $0, value: Double(Int.random(in: 1...3, using: &generator)))
             })
         }
-        store.commitLeaderboard(
-            id, edit: edit, limit: ServerSettings.Limits.Defaults.maxLeaderboardEntries, problem: { _ in nil }
-        ) { [logger] result in
+        store.commitLeaderboard(LeaderboardCommitRequest(id: id, edit: edit, limit: leaderboardLimit)) {
+            [logger] result in
             if case .failure(let error) = result { logger.warning("demo board not stored", metadata: ["error": "\(error)"]) }
         }
     }

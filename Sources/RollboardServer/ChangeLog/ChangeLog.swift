@@ -36,12 +36,14 @@ public protocol ChangeLog: AnyObject, Sendable {
         _ request: MetricCommitRequest,
         completion: @escaping @Sendable (Result<MetricCommitOutcome, MetricCommitError>) -> Void)
 
-    /// Applies `edit` to leaderboard `id`'s board as this log's order leaves it and commits the resulting whole board
-    /// (so concurrent increments, on this node or others, add up exactly); `completion` gets it once durable, or the
-    /// refusal (`limit` entries at most, a score `problem` names a reason for) or why the log could not commit.
+    /// Applies the request's edit to its leaderboard's board as this log's order leaves it and commits the resulting
+    /// whole board (so concurrent increments, on this node or others, add up exactly); `completion` gets it once
+    /// durable, the board its `Idempotency-Key` committed within the last day (nothing applied), or the refusal (more
+    /// entries than its limit, a score its rule refuses, a key used for another request) or why the log could not
+    /// commit.
     func commitLeaderboard(
-        _ id: String, edit: LeaderboardEdit, limit: Int, problem: @escaping @Sendable (Double) -> String?,
-        completion: @escaping @Sendable (Result<StoredLeaderboard, LeaderboardCommitError>) -> Void)
+        _ request: LeaderboardCommitRequest,
+        completion: @escaping @Sendable (Result<LeaderboardCommitOutcome, LeaderboardCommitError>) -> Void)
 
     /// Registers `handler` for every change committed from now on, in sequence order. It should hand work off
     /// quickly.

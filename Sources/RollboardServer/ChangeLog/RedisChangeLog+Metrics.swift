@@ -16,28 +16,12 @@ extension RedisChangeLog {
         guard request.metrics.contains(where: { $0.increment != nil }) else {
             return attempt(request, remembered: [:], attempt: 1, completion)
         }
-        let run: @Sendable () -> Void = { [self] in
-            attempt(request, remembered: [:], attempt: 1) { [self] result in
+        incrementLane.inTurn { [self] answered in
+            attempt(request, remembered: [:], attempt: 1) { result in
                 completion(result)
-                let next: (@Sendable () -> Void)? = incrementLane.withLock { lane in
-                    if lane.waiting.isEmpty {
-                        lane.busy = false
-                        return nil
-                    }
-                    return lane.waiting.removeFirst()
-                }
-                next?()
+                answered()
             }
         }
-        let now: Bool = incrementLane.withLock { lane in
-            if lane.busy {
-                lane.waiting.append(run)
-                return false
-            }
-            lane.busy = true
-            return true
-        }
-        if now { run() }
     }
 
     private func attempt(
@@ -46,10 +30,9 @@ extension RedisChangeLog {
     ) {
         let now = clock()
         let model = snapshot
-        let known = incrementLane.withLock { $0.latest }
         let resolution = MetricCommitResolver.resolve(
             request, remembered: { remembered[$0] },
-            latest: { id in [known[id], model.current(id)].compactMap { $0 }.max { $0.seq < $1.seq } })
+            latest: { [incrementLane] id in incrementLane.newest(id, or: model.current(id)) })
         let change: StoreChange
         let slots: [MetricCommitResolver.Slot]
         let guards: [RedisKeys.Guard]
@@ -85,19 +68,15 @@ extension RedisChangeLog {
                 completion(.failure(.store(error)))
             case .success(.appended(let first)):
                 guard case .metrics(let parts) = change.restamped(adding: first) else { return }
-                self?.incrementLane.withLock { lane in
-                    for part in parts where part.increment != nil { lane.learn(part) }
-                }
+                for part in parts where part.increment != nil { self?.incrementLane.learn(part) }
                 completion(.success(MetricCommitResolver.outcome(slots, committed: parts)))
             case .success(.stale(let latest, let seen)):
                 guard let self, attempt < Self.staleAttempts else {
                     return completion(
                         .failure(.store(.unreachable("other nodes kept changing these metrics; nothing was applied"))))
                 }
-                incrementLane.withLock { lane in
-                    for case .metrics(let parts)? in latest.values {
-                        for part in parts { lane.learn(part) }
-                    }
+                for case .metrics(let parts)? in latest.values {
+                    for part in parts { incrementLane.learn(part) }
                 }
                 var remembered = remembered
                 for (index, record) in seen where index < keysSent.count {

@@ -42,9 +42,9 @@ public final class RedisChangeLog: ChangeLog {
     let commitObservers = Mutex<[@Sendable (Double) -> Void]>([])
     let feedObservers = Mutex<[@Sendable (Bool) -> Void]>([])
     /// Metric batches with increments, one at a time (see `RedisChangeLog+Metrics.swift`).
-    let incrementLane = Mutex(IncrementLane())
+    let incrementLane = CommitLane<StoredMetric>()
     /// Leaderboard edits, one at a time (see `RedisChangeLog+Leaderboards.swift`).
-    let leaderboardLane = Mutex(LeaderboardLane())
+    let leaderboardLane = CommitLane<StoredLeaderboard>()
 
     /// Changes read per `XREAD`; a shorter answer means this node has caught up.
     static let readCount = 512

@@ -2,28 +2,18 @@
 /// `increment: Float64 (NaN = none) | eventID | requestKey` (each string `UInt32` length and UTF-8; length 0 = none).
 /// Batches with an increment or an idempotency key use it; every other batch keeps kind 1, so journals written
 /// before increments load unchanged.
-struct ExtendedMetric: StoredChangePart {
-    var metric: StoredMetric
-
-    var seq: UInt64 {
-        get { metric.seq }
-        set { metric.seq = newValue }
-    }
-
-    var updatedAt: Double {
-        get { metric.updatedAt }
-        set { metric.updatedAt = newValue }
-    }
+struct ExtendedMetric: ExtendingPart {
+    var base: StoredMetric
 
     func encode(into writer: inout BinaryWriter) {
-        metric.encode(into: &writer)
-        writer.write(optional: metric.increment)
-        writer.write(metric.eventID ?? "")
-        writer.write(metric.requestKey ?? "")
+        base.encode(into: &writer)
+        writer.write(optional: base.increment)
+        writer.write(base.eventID ?? "")
+        writer.write(base.requestKey ?? "")
     }
 
     init(_ metric: StoredMetric) {
-        self.metric = metric
+        base = metric
     }
 
     init?(reader: inout BinaryReader) {
@@ -33,6 +23,6 @@ struct ExtendedMetric: StoredChangePart {
         metric.increment = increment
         metric.eventID = eventID.isEmpty ? nil : eventID
         metric.requestKey = requestKey.isEmpty ? nil : requestKey
-        self.metric = metric
+        base = metric
     }
 }

@@ -1,5 +1,6 @@
-/// The idempotency keys a change log remembers for a day: each request's `Idempotency-Key` (`r:KEY`, with every
-/// metric of the change it committed) and each batch item's `eventId` (`e:ID`, with that one metric). Filled from the
+/// The idempotency keys a change log remembers for a day: each metric request's `Idempotency-Key` (`r:KEY`, with every
+/// metric of the change it committed), each batch item's `eventId` (`e:ID`, with that one metric) and each leaderboard
+/// request's `Idempotency-Key` (`b:KEY`, with the board it committed). Filled from the
 /// committed changes in sequence order and forgotten by their commit times, so a restarted node (journal, snapshot)
 /// remembers exactly what it remembered before.
 struct IdempotencyMemory: Equatable, Sendable {
@@ -11,8 +12,10 @@ struct IdempotencyMemory: Equatable, Sendable {
 
     struct Entry: Equatable, Sendable {
         var committedAt: Double
-        /// The committed metrics the key answers with, in their batch's order.
+        /// The committed metrics the key answers with, in their batch's order (none for a board's key).
         var metrics: [StoredMetric]
+        /// The committed board a leaderboard request's key answers with.
+        var board: StoredLeaderboard? = nil
     }
 
     private(set) var entries: [String: Entry] = [:]
@@ -28,10 +31,20 @@ struct IdempotencyMemory: Equatable, Sendable {
     /// The memory key of a batch item's `eventId`.
     static func eventKey(_ id: String) -> String { "e:" + id }
 
+    /// The memory key of a leaderboard request's `Idempotency-Key`.
+    static func boardKey(_ key: String) -> String { "b:" + key }
+
     /// The metrics `key` answers with, if it was used less than a day before `now`.
     func lookup(_ key: String, at now: Double) -> [StoredMetric]? {
-        guard let entry = entries[key], entry.committedAt > now - Self.lifetime else { return nil }
+        guard let entry = entries[key], entry.committedAt > now - Self.lifetime, entry.board == nil else { return nil }
         return entry.metrics
+    }
+
+    /// The board a leaderboard request's `Idempotency-Key` (its memory key) answers with, if it was used less than a
+    /// day before `now`.
+    func board(_ key: String, at now: Double) -> StoredLeaderboard? {
+        guard let entry = entries[key], entry.committedAt > now - Self.lifetime else { return nil }
+        return entry.board
     }
 
     /// Remembers the keys of a committed metric batch, and forgets those older than a day before its commit time.
@@ -43,6 +56,13 @@ struct IdempotencyMemory: Equatable, Sendable {
             if let id = metric.eventID { insert(Self.eventKey(id), Entry(committedAt: time, metrics: [metric])) }
         }
         forget(before: time - Self.lifetime)
+    }
+
+    /// Remembers the key of a committed board, if its request had one.
+    mutating func remember(_ board: StoredLeaderboard) {
+        guard let key = board.requestKey else { return }
+        insert(Self.boardKey(key), Entry(committedAt: board.updatedAt, metrics: [], board: board))
+        forget(before: board.updatedAt - Self.lifetime)
     }
 
     private mutating func insert(_ key: String, _ entry: Entry) {
@@ -67,14 +87,19 @@ struct IdempotencyMemory: Equatable, Sendable {
     }
 
     /// `count: UInt32`, then per key, oldest first: `key | committedAt: Float64 | metric count: UInt32` and each
-    /// metric as kind 9 writes it.
+    /// metric as kind 9 writes it; a board's key has metric count 0 and then its board as kind 14 writes it.
     func encode(into writer: inout BinaryWriter) {
         let sorted = entries.sorted { ($0.value.committedAt, $0.key) < ($1.value.committedAt, $1.key) }
         writer.write(UInt32(sorted.count))
         for (key, entry) in sorted {
             writer.write(key)
             writer.write(entry.committedAt)
-            writer.write(parts: entry.metrics.map(ExtendedMetric.init))
+            if let board = entry.board {
+                writer.write(UInt32(0))
+                KeyedLeaderboard(board).encode(into: &writer)
+            } else {
+                writer.write(parts: entry.metrics.map(ExtendedMetric.init))
+            }
         }
     }
 
@@ -83,9 +108,14 @@ struct IdempotencyMemory: Equatable, Sendable {
         guard let count = reader.read(UInt32.self) else { return nil }
         for _ in 0..<count {
             guard let key = reader.readString(), let time = reader.readDouble(),
-                let metrics = reader.readParts(ExtendedMetric.self, counts: 1...UInt32.max)
+                let metrics = reader.readParts(ExtendedMetric.self, counts: 0...UInt32.max)
             else { return nil }
-            insert(key, Entry(committedAt: time, metrics: metrics.map(\.metric)))
+            if metrics.isEmpty {
+                guard let board = KeyedLeaderboard(reader: &reader) else { return nil }
+                insert(key, Entry(committedAt: time, metrics: [], board: board.base))
+            } else {
+                insert(key, Entry(committedAt: time, metrics: metrics.map(\.base)))
+            }
         }
     }
 

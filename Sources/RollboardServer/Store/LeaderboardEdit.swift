@@ -55,4 +55,16 @@ public enum LeaderboardEdit: Sendable, Equatable {
             return .success(entries)
         }
     }
+
+    /// The edit of leaderboard `id` as one canonical line (entries by name, each name after its length in UTF-8
+    /// bytes so no name can pass for two), for telling a retry from another request: `sales increment 5:Alice=1.0`.
+    func fingerprint(of id: String) -> String {
+        let (verb, entries): (String, [LeaderboardEntry]) =
+            switch self {
+            case .replace(let entries): ("replace", entries)
+            case .increment(let entries): ("increment", entries)
+            }
+        let sorted = entries.sorted { $0.name.unicodeScalars.lexicographicallyPrecedes($1.name.unicodeScalars) }
+        return ([id, verb] + sorted.map { "\($0.name.utf8.count):\($0.name)=\($0.value)" }).joined(separator: " ")
+    }
 }

@@ -47,6 +47,7 @@ extension MetricStore {
             // sequence has no gap once changes are taken again.
             state.nextSeq = state.model.lastSeq + 1
             state.tentative = [:]
+            state.tentativeBoards = [:]
             state.pendingKeys = []
             defer { state.pending = [] }
             let upkeep = retrying ? state.upkeep.writeFailedCleanly(now: upkeepClock.now()) : state.upkeep.failedForGood()

@@ -27,8 +27,6 @@ public final class MetricStore: ChangeLog {
     let state: Mutex<State>
     private let subscribers = Mutex<[@Sendable (StoreChange) -> Void]>([])
     private let commitObservers = Mutex<[@Sendable (Double) -> Void]>([])
-    /// Per leaderboard, the last board numbered and its sequence number (see `MetricStore+Leaderboards.swift`).
-    let leaderboardLane = Mutex<[String: StoredLeaderboard]>([:])
 
     struct Pending {
         var record: StoreChange
@@ -53,6 +51,8 @@ public final class MetricStore: ChangeLog {
         var inFlightSince: Double?
         /// The latest value of each metric a change not yet durable sets: increments numbered after it count from it.
         var tentative: [String: StoredMetric] = [:]
+        /// The board of each leaderboard a change not yet durable sets: edits numbered after it resolve against it.
+        var tentativeBoards: [String: StoredLeaderboard] = [:]
         /// The idempotency keys of changes not yet durable: a retry waits for their answer.
         var pendingKeys: Set<String> = []
 
@@ -62,9 +62,15 @@ public final class MetricStore: ChangeLog {
         ) -> Bool {
             nextSeq += UInt64(record.sequenceCount)
             pending.append(Pending(record: record, complete: complete, enqueuedAt: monotonicSeconds()))
-            if case .metrics(let metrics) = record {
+            switch record {
+            case .metrics(let metrics):
                 for metric in metrics { tentative[metric.id] = metric }
                 pendingKeys.formUnion(Self.memoryKeys(metrics))
+            case .leaderboard(let board):
+                tentativeBoards[board.id] = board
+                if let key = board.requestKey { pendingKeys.insert(IdempotencyMemory.boardKey(key)) }
+            default:
+                break
             }
             if flushing { return false }
             flushing = true
@@ -73,9 +79,16 @@ public final class MetricStore: ChangeLog {
 
         /// Once `record` is durable (and in the model): its values and keys are no longer tentative.
         mutating func settle(_ record: StoreChange) {
-            guard case .metrics(let metrics) = record else { return }
-            for metric in metrics where tentative[metric.id]?.seq == metric.seq { tentative[metric.id] = nil }
-            pendingKeys.subtract(Self.memoryKeys(metrics))
+            switch record {
+            case .metrics(let metrics):
+                for metric in metrics where tentative[metric.id]?.seq == metric.seq { tentative[metric.id] = nil }
+                pendingKeys.subtract(Self.memoryKeys(metrics))
+            case .leaderboard(let board):
+                if tentativeBoards[board.id]?.seq == board.seq { tentativeBoards[board.id] = nil }
+                if let key = board.requestKey { pendingKeys.remove(IdempotencyMemory.boardKey(key)) }
+            default:
+                break
+            }
         }
 
         static func memoryKeys(_ metrics: [StoredMetric]) -> [String] {
@@ -193,15 +206,10 @@ public final class MetricStore: ChangeLog {
         _ request: MetricCommitRequest,
         completion: @escaping @Sendable (Result<MetricCommitOutcome, MetricCommitError>) -> Void
     ) {
-        enum Step {
-            case answer(Result<MetricCommitOutcome, MetricCommitError>)
-            case waitForPending
-            case queued(startWriting: Bool)
-        }
-        let now = clock()
-        let step: Step = state.withLock { state in
-            if let failure = state.failure { return .answer(.failure(.store(failure))) }
-            if request.memoryKeys.contains(where: state.pendingKeys.contains) { return .waitForPending }
+        commitResolved(
+            keys: request.memoryKeys, failure: MetricCommitError.store,
+            again: { self.commitMetrics(request, completion: completion) }, completion: completion
+        ) { state, now in
             let resolution = MetricCommitResolver.resolve(
                 request, remembered: { state.model.idempotency.lookup($0, at: now) },
                 latest: { state.tentative[$0] ?? state.model.metrics[$0]?.current })
@@ -209,20 +217,45 @@ public final class MetricStore: ChangeLog {
             case .replay(let outcome): return .answer(.success(outcome))
             case .refused(let error): return .answer(.failure(error))
             case .commit(let metrics, let slots, _):
-                let record = StoreChange.metrics(metrics).restamped(adding: state.nextSeq).stamped(at: now)
-                let start = state.admit(record) { result in
-                    completion(
-                        result.map { committed in
-                            guard case .metrics(let parts) = committed else { preconditionFailure("a metric batch") }
-                            return MetricCommitResolver.outcome(slots, committed: parts)
-                        }.mapError(MetricCommitError.store))
+                return .commit(.metrics(metrics)) { committed in
+                    guard case .metrics(let parts) = committed else { preconditionFailure("a metric batch") }
+                    return MetricCommitResolver.outcome(slots, committed: parts)
                 }
-                return .queued(startWriting: start)
+            }
+        }
+    }
+
+    /// How a write resolved against the store's state: answered at once, or a change to number and commit, with
+    /// the answer its committed form gives.
+    enum Resolved<Success: Sendable, Failure: Error> {
+        case answer(Result<Success, Failure>)
+        case commit(StoreChange, @Sendable (StoreChange) -> Success)
+    }
+
+    /// Resolves a write with `resolve` under the lock that numbers changes (given the state and the commit time) and
+    /// numbers the change it gives before the lock is let go, so writes that read the latest state (increments,
+    /// leaderboard edits, idempotency keys) follow the journal's order. A write one of whose memory `keys` belongs to
+    /// a change still being written runs `again` once that change is answered.
+    func commitResolved<Success: Sendable, Failure: Error>(
+        keys: [String], failure: @escaping @Sendable (StoreError) -> Failure, again: @escaping @Sendable () -> Void,
+        completion: @escaping @Sendable (Result<Success, Failure>) -> Void,
+        resolve: (inout State, Double) -> Resolved<Success, Failure>
+    ) {
+        let now = clock()
+        let step: ResolvedStep<Success, Failure> = state.withLock { state in
+            if let error = state.failure { return .answer(.failure(failure(error))) }
+            if keys.contains(where: state.pendingKeys.contains) { return .waitForPending }
+            switch resolve(&state, now) {
+            case .answer(let result):
+                return .answer(result)
+            case .commit(let change, let answer):
+                let record = change.restamped(adding: state.nextSeq).stamped(at: now)
+                return .queued(startWriting: state.admit(record) { completion($0.map(answer).mapError(failure)) })
             }
         }
         switch step {
         case .answer(let result): completion(result)
-        case .waitForPending: queue.async { self.commitMetrics(request, completion: completion) }
+        case .waitForPending: queue.async(execute: again)
         case .queued(let start): if start { queue.async { self.flush() } }
         }
     }
@@ -334,4 +367,11 @@ public final class MetricStore: ChangeLog {
     public var statistics: StoreStatistics {
         state.withLock { $0.statistics }
     }
+}
+
+/// What `MetricStore.commitResolved` does once it lets the lock go.
+private enum ResolvedStep<Success, Failure: Error> {
+    case answer(Result<Success, Failure>)
+    case waitForPending
+    case queued(startWriting: Bool)
 }

@@ -26,10 +26,10 @@ public enum StoreChange: Sendable, Equatable {
 
     /// Every kind, listed once: its kind byte in the journal, its part type and its case.
     /// A metric batch with an increment or an idempotency key is written as kind 9 (listed before kind 1, which takes
-    /// every other batch).
+    /// every other batch); a board with an idempotency key as kind 14 (before kind 11, which takes every other board).
     static let kinds: [StoreChangeKind] = [
         StoreChangeKind(
-            batchTag: 9, ExtendedMetric.self, make: { .metrics($0.map(\.metric)) },
+            batchTag: 9, ExtendedMetric.self, make: { .metrics($0.map(\.base)) },
             take: { change in
                 guard case .metrics(let parts) = change, parts.contains(where: \.isExtended) else { return nil }
                 return parts.map(ExtendedMetric.init)
@@ -59,6 +59,12 @@ public enum StoreChange: Sendable, Equatable {
         StoreChangeKind(
             tag: 13, StoredSourceHealth.self, make: { .sourceHealth($0) },
             take: { if case .sourceHealth(let part) = $0 { part } else { nil } }),
+        StoreChangeKind(
+            tag: 14, KeyedLeaderboard.self, make: { .leaderboard($0.base) },
+            take: { change in
+                guard case .leaderboard(let board) = change, board.requestKey != nil else { return nil }
+                return KeyedLeaderboard(board)
+            }),
         StoreChangeKind(
             tag: 11, StoredLeaderboard.self, make: { .leaderboard($0) },
             take: { if case .leaderboard(let part) = $0 { part } else { nil } }),

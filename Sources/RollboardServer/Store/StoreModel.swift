@@ -58,7 +58,8 @@ struct StoreModel: Equatable, Sendable {
         case .viewerKey(let change):
             viewerKeys[change.keyID] = change
         case .leaderboard(let board):
-            leaderboards[board.id] = board
+            leaderboards[board.id] = board.withoutRequest
+            if remembersIdempotencyKeys { idempotency.remember(board) }
         case .carousel, .screens, .sourceHealth:
             break  // events: they move screens, they leave no state
         }
@@ -112,7 +113,7 @@ struct StoreModel: Equatable, Sendable {
         case .viewerKey(let change) where (viewerKeys[change.keyID]?.seq ?? 0) < change.seq:
             viewerKeys[change.keyID] = change
         case .leaderboard(let board) where (leaderboards[board.id]?.seq ?? 0) < board.seq:
-            leaderboards[board.id] = board
+            leaderboards[board.id] = board.withoutRequest
         case .wheel, .text, .slides, .viewerKey, .leaderboard, .carousel, .playlist, .screens, .sourceHealth:
             break
         }

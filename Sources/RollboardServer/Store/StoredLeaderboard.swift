@@ -10,9 +10,23 @@ public struct StoredLeaderboard: StoredChangePart {
     public var seq: UInt64
     /// Seconds since 1970-01-01 UTC.
     public var updatedAt: Double
+    /// The producer's `Idempotency-Key`, remembered for a day with this board as its answer.
+    public var requestKey: String? = nil
+    /// What the keyed request asked (``LeaderboardEdit/fingerprint(of:)``): a retry with the same key must ask the
+    /// same to be answered with this board.
+    public var request: String? = nil
 }
 
 extension StoredLeaderboard {
+    /// The board without the request that committed it: what a leaderboard holds (the request is the idempotency
+    /// memory's).
+    var withoutRequest: StoredLeaderboard {
+        var board = self
+        board.requestKey = nil
+        board.request = nil
+        return board
+    }
+
     /// `seq: UInt64 | id | count: UInt32 | per entry: name, value: Float64 | updatedAt: Float64`, entries sorted by
     /// name so equal boards encode alike.
     func encode(into writer: inout BinaryWriter) {

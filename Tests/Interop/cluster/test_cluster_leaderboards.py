@@ -1,6 +1,8 @@
 """Leaderboards on three nodes sharing one Redis: increments posted round-robin to every node, many at once, add
 up to the exact totals on every node, and every screen of every node ends on the same rows (names, ranks, scores,
-whole lines). A fourth node started afterwards, when the stream has been trimmed to nothing, has the same board.
+whole lines). Retries of keyed posts (`Idempotency-Key`) sent to the other nodes get the first answer and count
+nothing, a key reused for another edit is refused naming it. A fourth node started afterwards, when the stream has
+been trimmed to nothing, has the same board.
 
 Usage: test_cluster_leaderboards.py --binary .build/debug/rollboard [--redis-server redis-server]
 """
@@ -88,17 +90,42 @@ async def scenario(nodes: list[ClusterNode], checks: Checks) -> dict[str, float]
         for name, amount in amounts.items():
             expected[name] = expected.get(name, 0) + amount
 
-    def post(item):
-        node, amounts = item
-        return node.request("POST", "/api/v1/leaderboards/leaders", {"increment": amounts}, token=TOKEN)[0]
+    def post(indexed):
+        index, (node, amounts) = indexed
+        # Every third post carries an Idempotency-Key; it is retried below on the two other nodes.
+        headers = {"Idempotency-Key": f"sale-{index}"} if index % 3 == 0 else None
+        return node.request("POST", "/api/v1/leaderboards/leaders", {"increment": amounts}, token=TOKEN,
+                            headers=headers)
 
     started = time.monotonic()
     with ThreadPoolExecutor(max_workers=9) as pool:
-        statuses = await asyncio.get_running_loop().run_in_executor(None, lambda: list(pool.map(post, posts)))
+        answers = await asyncio.get_running_loop().run_in_executor(
+            None, lambda: list(pool.map(post, enumerate(posts))))
     took = time.monotonic() - started
+    statuses = [status for status, _ in answers]
     checks.check(statuses == [202] * len(posts),
                  f"90 increments posted round-robin to three nodes, nine at a time, are all accepted ({took:.1f} s)",
                  f"{sorted(set(statuses))}")
+
+    def retry(index):
+        node, amounts = posts[index]
+        others = [other for other in nodes if other is not node]
+        return [other.request("POST", "/api/v1/leaderboards/leaders", {"increment": amounts}, token=TOKEN,
+                              headers={"Idempotency-Key": f"sale-{index}"}) for other in others]
+
+    keyed = list(range(0, len(posts), 3))
+    with ThreadPoolExecutor(max_workers=6) as pool:
+        retried = await asyncio.get_running_loop().run_in_executor(None, lambda: list(pool.map(retry, keyed)))
+    wrong = [(index, answers[index][1].get("seq"), [(status, body.get("seq") if isinstance(body, dict) else body)
+                                                     for status, body in again])
+             for index, again in zip(keyed, retried)
+             if any(status != 202 or body.get("seq") != answers[index][1].get("seq") for status, body in again)]
+    checks.check(not wrong, f"{len(keyed)} keyed posts retried on both other nodes get the first answer's seq",
+                 f"{wrong[:3]}")
+    status, body = nodes[1].request("POST", "/api/v1/leaderboards/leaders", {"increment": {"Ana": 99}},
+                                    token=TOKEN, headers={"Idempotency-Key": "sale-0"})
+    checks.check(status == 422 and "Idempotency-Key" in json.dumps(body),
+                 "a key reused for another edit is refused with 422 naming Idempotency-Key", f"{status} {body}")
 
     deadline = time.monotonic() + 15
     boards = {}

@@ -7,7 +7,8 @@ lost. After a restart every key and batch is posted again, as a producer retryin
 must get its first answer (same total, same seq), and the total must be exactly the sum of every key's amount,
 counted once. The journal is compacted every few kilobytes (`journalCompactionBytes: 4096`), so the keys also
 survive compaction into the snapshot. The metric's series (raw points and minute rollups) must hold each key once
-after both kills. Then `rollboard push --increment --idempotency-key`, and refusals that name the field and store
+after both kills. Then `rollboard push --increment --idempotency-key`, keyed leaderboard increments retried after a
+SIGKILL (first answers, counted once) and `rollboard push --leaderboard --add --idempotency-key`, and refusals that name the field and store
 nothing.
 """
 
@@ -47,6 +48,7 @@ def main() -> int:
         try:
             crash_and_retry(server, token, args, checks)
             command_line(server, token, args.binary, checks)
+            leaderboard_across_kill(server, token, args.binary, checks)
             refusals(server, token, checks)
         finally:
             server.stop()
@@ -194,6 +196,40 @@ def command_line(server: RollboardProcess, token: str, binary: str, checks: Chec
                  f"{[(output.returncode, output.stdout, output.stderr) for output in outputs]}")
     checks.check(after["value"] == before["value"] + 2.5 and after["seq"] == before["seq"] + 1,
                  "and the amount is added once", f"{before} then {after}")
+
+
+def leaderboard_across_kill(server: RollboardProcess, token: str, binary: str, checks: Checks) -> None:
+    """Keyed leaderboard increments: acknowledged, SIGKILL, retried after the restart: each answered with its first
+    board's seq and counted once; then `rollboard push --leaderboard … --add --idempotency-key` twice."""
+    board = "/api/v1/leaderboards/leaders"  # the story dashboard's leaderboard
+    names = ["Ana", "Ben", "Cleo"]
+    sent = {f"board-{index}": {names[index % 3]: index % 4 + 1} for index in range(24)}
+    answers = {key: server.request("POST", board, {"increment": amounts}, token=token,
+                                   headers={"Idempotency-Key": key}) for key, amounts in sent.items()}
+    expected: dict[str, float] = {}
+    for amounts in sent.values():
+        for name, amount in amounts.items():
+            expected[name] = expected.get(name, 0) + amount
+    checks.check(all(status == 202 for status, _ in answers.values()), "24 keyed leaderboard increments are accepted",
+                 f"{[answer for answer in answers.values() if answer[0] != 202][:2]}")
+    server.kill()
+    server.start()
+    again = {key: server.request("POST", board, {"increment": amounts}, token=token,
+                                 headers={"Idempotency-Key": key}) for key, amounts in sent.items()}
+    changed = [key for key in sent if again[key][0] != 202 or again[key][1].get("seq") != answers[key][1].get("seq")]
+    checks.check(not changed, "after SIGKILL every keyed leaderboard retry gets its first answer's seq",
+                 f"{[(key, answers[key], again[key]) for key in changed[:2]]}")
+    status, current = server.request("GET", board)
+    checks.check(status == 200 and current.get("entries") == expected,
+                 "and the board holds each increment once", f"expected {expected}, got {status} {current}")
+    command = [binary, "push", "--leaderboard", "leaders", "--entry", "Ana=2", "--add", "--idempotency-key",
+               "cli-board-1", "--url", server.base_url, "--token", token, "--insecure"]
+    outputs = [subprocess.run(command, capture_output=True, text=True, timeout=30) for _ in range(2)]
+    status, after = server.request("GET", board)
+    checks.check(all(output.returncode == 0 for output in outputs) and outputs[0].stdout == outputs[1].stdout
+                 and after.get("entries", {}).get("Ana") == expected["Ana"] + 2,
+                 "rollboard push --leaderboard --add --idempotency-key, twice: the same answer, added once",
+                 f"{[(output.returncode, output.stdout, output.stderr) for output in outputs]} {after}")
 
 
 def refusals(server: RollboardProcess, token: str, checks: Checks) -> None:

@@ -17,13 +17,17 @@ struct LeaderboardsHandler: Sendable {
         let id = context.parameter("id")
         let limit = context.configuration.server.limits.maxLeaderboardEntries
         let edit = try LeaderboardRequest.edit(try JSONBody.object(context.request), limit: limit)
-        let respond = CommitDeadline.answer(context, respond)
         let catalog = context.configuration.catalog
-        store.commitLeaderboard(id, edit: edit, limit: limit, problem: { catalog.problem(showing: $0, as: id) }) {
-            result in
+        let request = LeaderboardCommitRequest(
+            id: id, edit: edit, limit: limit, requestKey: try MetricUpdateRequest.idempotencyKey(context.request),
+            problem: { catalog.problem(showing: $0, as: id) })
+        let respond = CommitDeadline.answer(context, respond)
+        store.commitLeaderboard(request) { result in
             switch result {
-            case .success(let board):
-                respond(JSONResponse.accepted(Self.json(board, withTime: false)))
+            case .success(let outcome):
+                var response = JSONResponse.accepted(Self.json(outcome.board, withTime: false))
+                if outcome.replayed { response.headers.add(name: "Idempotent-Replayed", value: "true") }
+                respond(response)
             case .failure(.store(let error)):
                 respond(APIError.storeUnavailable(error).response)
             case .failure(.refused(let refusal)):
