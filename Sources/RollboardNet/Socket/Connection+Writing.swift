@@ -19,7 +19,7 @@ extension Connection {
     /// When nothing waits before them and no read is in progress, the bytes go straight to the socket (through the
     /// loop's scratch buffer under TLS) and only what the socket does not take is kept; otherwise they queue behind
     /// the rest.
-    func send(_ bytes: [UInt8]) {
+    package func send(_ bytes: [UInt8]) {
         dispatchPrecondition(condition: .onQueue(queue))
         guard case .active = state, !bytes.isEmpty else { return }
         var writesNow = !defersFlush && outbound.isEmpty && !isWriteArmed
@@ -50,7 +50,7 @@ extension Connection {
             }
             if let failure {
                 logger.debug("TLS write failed", metadata: ["error": "\(failure)"])
-                abort()
+                fail(.tlsFailed("cannot write a TLS record"))
                 return
             }
         } else {
@@ -78,7 +78,9 @@ extension Connection {
             case EAGAIN, EWOULDBLOCK:
                 return UnsafeRawBufferPointer(rebasing: bytes[offset...])
             default:
-                logger.debug("write failed", metadata: ["error": "\(errnoText())"])
+                let reason = errnoText()
+                logger.debug("write failed", metadata: ["error": "\(reason)"])
+                failure = failure ?? .ioFailed("cannot write: \(reason)")
                 return nil
             }
         }
@@ -98,7 +100,7 @@ extension Connection {
         buffered.store(count, ordering: .relaxed)
         if count > options.maxBufferedBytes {
             logger.debug("peer is not reading; dropping the connection", metadata: ["buffered": "\(count)"])
-            abort()
+            fail(.ioFailed("the peer is not reading: \(count) bytes buffered"))
             return
         }
         if count > options.highWatermark, isWritable {
@@ -130,7 +132,7 @@ extension Connection {
             return
         case let code?:
             logger.debug("write failed", metadata: ["error": "\(errnoText(code))"])
-            abort()
+            fail(.ioFailed("cannot write: \(errnoText(code))"))
             return
         }
         disarmWriteSource()
