@@ -45,45 +45,13 @@ extension RedisConnection {
         }
     }
 
-    /// Moves unsent commands to the outbound buffer (encrypted under TLS), then writes as much as the socket takes;
-    /// the write source is armed for the rest.
+    /// Hands the unsent commands to the transport in one piece (one TLS record run under TLS), which writes what
+    /// the socket takes and buffers the rest.
     func flushNow() {
         dispatchPrecondition(condition: .onQueue(queue))
-        guard let socket else { return }
-        if !unsent.isEmpty {
-            var plaintext: [UInt8] = []
-            swap(&plaintext, &unsent)
-            if let tls {
-                let failure = plaintext.withUnsafeBytes { bytes -> TLSError? in
-                    do throws(TLSError) {
-                        try tls.writePlaintext(bytes, scratch: ciphertextBuffer) { outbound.append(Array($0)) }
-                        return nil
-                    } catch {
-                        return error
-                    }
-                }
-                if let failure {
-                    finish(.tlsFailed("cannot encrypt a command: \(failure.detail)"))
-                    return
-                }
-            } else {
-                outbound.append(plaintext)
-            }
-        }
-        switch socket.write(&outbound) {
-        case .done:
-            socket.disarmWrite()
-        case .wouldBlock:
-            socket.armWrite { self.flushNow() }
-        case .failed(let reason):
-            finish(.closed("cannot write to the server: \(reason)"))
-        }
-    }
-
-    func queueTLSOutput() {
-        guard let tls else { return }
-        while let ciphertext = tls.takeNetworkOutput() {
-            outbound.append(ciphertext)
-        }
+        guard let link, !unsent.isEmpty else { return }
+        var plaintext: [UInt8] = []
+        swap(&plaintext, &unsent)
+        link.send(plaintext)
     }
 }

@@ -97,6 +97,7 @@ extension Connection {
             }
             sendTLSOutput()  // the alert
             beginClosing()
+            if isOutbound { finish() }  // its owner hears of the failure now, not once the peer has closed too
             return false
         }
         sendTLSOutput()

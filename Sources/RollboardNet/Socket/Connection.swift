@@ -47,7 +47,7 @@ package final class Connection: @unchecked Sendable {  // Mutable state is confi
     /// The client's IP address, when the socket was accepted from one.
     let peerAddress: PeerAddress?
     /// Where an outbound connection connects to (`nil` for an accepted one), for messages.
-    let remote: String?
+    package let remote: String?
     /// Whether the peer's first bytes went to TLS (a plain HTTP request is answered in clear text instead).
     var isTLSStarted = false
     let options: Options
