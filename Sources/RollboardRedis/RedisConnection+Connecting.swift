@@ -88,7 +88,6 @@ extension RedisConnection {
                 self.setupReplied(name, $0)
             }
         }
-        flushNow()
     }
 
     func setupReplied(_ command: String, _ result: Result<RedisReply, RedisError>) {

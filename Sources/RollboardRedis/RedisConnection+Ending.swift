@@ -28,7 +28,6 @@ extension RedisConnection {
         timerDeadline = nil
         connectDeadline = nil
         addresses = []
-        unsent = []
         let waiting = pending[pendingHead...].compactMap { $0 }
         pending = []
         pendingHead = 0

@@ -24,34 +24,14 @@ extension RedisConnection {
             return
         }
         appendCommand(arguments, deadline: deadline, completion: completion)
-        scheduleFlush()
     }
 
+    /// Queues the command's reply slot and its bytes; commands appended in one turn of the queue go out together.
     func appendCommand(
         _ arguments: [[UInt8]], deadline: DispatchTime, completion: @escaping (Result<RedisReply, RedisError>) -> Void
     ) {
         pending.append(Pending(deadline: deadline, completion: completion))
-        RedisCommandEncoder.encode(arguments, into: &unsent)
+        link?.appendToBatch { RedisCommandEncoder.encode(arguments, into: &$0) }
         scheduleTimer(deadline)
-    }
-
-    /// Flushes once the blocks already queued have run, so commands sent together go out together.
-    func scheduleFlush() {
-        guard !isFlushScheduled else { return }
-        isFlushScheduled = true
-        queue.async {
-            self.isFlushScheduled = false
-            self.flushNow()
-        }
-    }
-
-    /// Hands the unsent commands to the transport in one piece (one TLS record run under TLS), which writes what
-    /// the socket takes and buffers the rest.
-    func flushNow() {
-        dispatchPrecondition(condition: .onQueue(queue))
-        guard let link, !unsent.isEmpty else { return }
-        var plaintext: [UInt8] = []
-        swap(&plaintext, &unsent)
-        link.send(plaintext)
     }
 }

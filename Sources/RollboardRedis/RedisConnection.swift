@@ -59,9 +59,6 @@ public final class RedisConnection: @unchecked Sendable {  // Vars only on `queu
     /// Oldest first; `pendingHead` is the next to be answered (answered slots are nil until compacted).
     var pending: [Pending?] = []
     var pendingHead = 0
-    /// Encoded commands not yet handed to TLS or the outbound buffer (so a pipeline becomes few TLS records).
-    var unsent: [UInt8] = []
-    var isFlushScheduled = false
     var timer: (any DispatchSourceTimer)?
     /// When `timer` fires next, if it is scheduled.
     var timerDeadline: DispatchTime?

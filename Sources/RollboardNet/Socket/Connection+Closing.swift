@@ -99,6 +99,7 @@ extension Connection {
         if case .closed = state { return }
         state = .closed
         outbound.removeAll()
+        batch = []
         buffered.store(0, ordering: .relaxed)
         if let readSource {
             if isReadSuspended { readSource.resume() }  // a suspended source must be resumed to be cancelled

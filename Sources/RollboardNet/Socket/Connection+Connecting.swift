@@ -48,11 +48,8 @@ extension Connection {
         guard case .connecting = state else { return }
         self.handler = handler
         loop.register(self)
-        let source = DispatchSource.makeWriteSource(fileDescriptor: fd, queue: queue)
         // Kept for the flushes after the connect, so it checks the state.
-        source.setEventHandler { self.outboundWritable() }
-        source.setCancelHandler { self.sourceCancelled() }
-        liveSources += 1
+        let source = makeWriteSource { self.outboundWritable() }
         writeSource = source
         isWriteArmed = true
         source.resume()

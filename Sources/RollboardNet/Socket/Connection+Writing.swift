@@ -63,6 +63,20 @@ extension Connection {
         didAppend()
     }
 
+    /// Lets `write` append application bytes to the batch of this turn of the queue, which goes out in one `send`
+    /// (one run of TLS records) once the blocks already queued have run: for a client pipelining many small requests.
+    package func appendToBatch(_ write: (inout [UInt8]) -> Void) {
+        dispatchPrecondition(condition: .onQueue(queue))
+        let wasEmpty = batch.isEmpty
+        write(&batch)
+        guard wasEmpty, !batch.isEmpty else { return }
+        queue.async {
+            var bytes: [UInt8] = []
+            swap(&bytes, &self.batch)
+            self.send(bytes)
+        }
+    }
+
     /// Writes `bytes` to the socket; returns what it did not take (empty: all of it), or `nil` on a failure.
     func write(_ bytes: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer? {
         var offset = 0
@@ -159,14 +173,19 @@ extension Connection {
     func armWriteSource() {
         guard !isWriteArmed else { return }
         if writeSource == nil {
-            let source = DispatchSource.makeWriteSource(fileDescriptor: fd, queue: queue)
-            source.setEventHandler { self.flushNow() }
-            source.setCancelHandler { self.sourceCancelled() }
-            liveSources += 1
-            writeSource = source
+            writeSource = makeWriteSource { self.flushNow() }
         }
         isWriteArmed = true
         writeSource?.resume()
+    }
+
+    /// A suspended write source on the descriptor calling `handler`, counted in `liveSources` until cancelled.
+    func makeWriteSource(_ handler: @escaping @Sendable () -> Void) -> any DispatchSourceWrite {
+        let source = DispatchSource.makeWriteSource(fileDescriptor: fd, queue: queue)
+        source.setEventHandler(handler: handler)
+        source.setCancelHandler { self.sourceCancelled() }
+        liveSources += 1
+        return source
     }
 
     func disarmWriteSource() {

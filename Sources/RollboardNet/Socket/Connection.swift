@@ -60,6 +60,8 @@ package final class Connection: @unchecked Sendable {  // Mutable state is confi
     var state: State
     var tls: TLSConnection?
     var outbound = OutboundBuffer()
+    /// Application bytes batched by `appendToBatch` for the end of this turn of the queue.
+    var batch: [UInt8] = []
     var readSource: (any DispatchSourceRead)?
     var writeSource: (any DispatchSourceWrite)?
     var isReadSuspended = false
