@@ -83,13 +83,17 @@ public final class ClientConnection {
         connection.execute { $0.send(bytes) }
     }
 
-    /// Waits for up to `maximum` bytes; an empty result means the server closed the connection (a reset included).
+    /// Waits for up to `maximum` bytes (reading from the socket only while it waits); an empty result means the server closed the connection (a reset included).
     public func read(maximum: Int = 65_536) throws -> [UInt8] {
+        if inbox.wait(until: .now(), { $0.received.isEmpty ? true : nil }) == true {
+            connection.execute { $0.setReading(true) }
+        }
         let result = inbox.wait(until: Self.deadline(after: timeout)) { state -> Result<[UInt8], ClientError>? in
             if !state.received.isEmpty {
                 let count = min(maximum, state.received.count)
-                defer { state.received.removeFirst(count) }
-                return .success(Array(state.received[..<count]))
+                let bytes = Array(state.received[..<count])
+                state.received.removeFirst(count)
+                return .success(bytes)
             }
             switch state.failure {
             case .ioFailed?, nil:

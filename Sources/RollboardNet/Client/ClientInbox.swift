@@ -3,6 +3,9 @@ import Synchronization
 
 /// What an outbound `Connection` of a `ClientConnection` has delivered, handed from the loop's queue to the
 /// caller's thread: each event updates the state under the lock and signals the caller, which waits for it.
+///
+/// Like a blocking socket, the connection reads only while the caller waits to read: it stops reading once bytes
+/// have arrived (and once active), so a caller that does not read pushes back on the server.
 final class ClientInbox: ConnectionHandler, @unchecked Sendable {  // All state is behind the Mutex; DispatchSemaphore is thread-safe.
     struct State {
         var isActive = false
@@ -33,6 +36,7 @@ final class ClientInbox: ConnectionHandler, @unchecked Sendable {  // All state 
     }
 
     func connectionDidBecomeActive(_ connection: Connection) {
+        connection.setReading(false)
         let version = connection.tlsVersion
         update {
             $0.isActive = true
@@ -41,6 +45,7 @@ final class ClientInbox: ConnectionHandler, @unchecked Sendable {  // All state 
     }
 
     func connection(_ connection: Connection, didRead bytes: UnsafeRawBufferPointer) {
+        connection.setReading(false)
         update { $0.received.append(contentsOf: bytes) }
     }
 
