@@ -6,7 +6,7 @@ import Testing
 /// The command-line client's blocking API over an outbound `Connection`, against real listeners.
 @Suite("Client connection", .serialized)
 struct ClientConnectionTests {
-    @Test("writes and reads back 300 KB through an echo server, plain and over TLS, trying each address of localhost")
+    @Test("writes and reads back 300 KB through an echo server, plain and over TLS, to a host given by name")
     func echoesAndSeesTheEnd() throws {
         let certificate = try TestCertificate()
         defer { certificate.remove() }
