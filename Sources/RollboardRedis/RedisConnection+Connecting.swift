@@ -23,22 +23,29 @@ extension RedisConnection {
         connectDeadline = deadline
         scheduleTimer(deadline)
         do {
-            addresses = try RedisSocket.resolve(host: url.host, port: url.port)
+            addresses = try SocketAddress.resolve(host: url.host, port: url.port)
         } catch {
-            finish(error)
+            finish(.connectFailed(error.message))
             return
         }
         connectNextAddress()
     }
 
+    /// Connects to the next address not tried yet (for `rediss://` with a fresh client TLS session), or fails the
+    /// connect with the last reason once none is left.
     func connectNextAddress() {
         guard case .connecting = state else { return }
         while !addresses.isEmpty {
             let address = addresses.removeFirst()
+            let session: TLSConnection?
             do {
-                let socket = try RedisSocket(connectingTo: address, queue: queue)
-                self.socket = socket
-                socket.armWrite { self.connectFinished(address) }
+                session = try makeTLSSession()
+            } catch {
+                finish(.tlsFailed("\(error)"))
+                return
+            }
+            do {
+                link = try Connection.connect(to: address, loop: loop, tls: session, logger: logger, handler: self)
                 return
             } catch {
                 lastConnectFailure = error.message
@@ -47,59 +54,14 @@ extension RedisConnection {
         finish(.connectFailed(lastConnectFailure ?? "no address found for \(configuration.url.host)"))
     }
 
-    /// The socket became writable: the TCP connect to `address` ended, one way or the other.
-    func connectFinished(_ address: RedisSocket.Address) {
-        dispatchPrecondition(condition: .onQueue(queue))
-        guard case .connecting = state, let socket else { return }
-        if let reason = socket.connectFailure() {
-            socket.close()
-            self.socket = nil
-            lastConnectFailure = "cannot connect to \(address.text): \(reason)"
-            connectNextAddress()
-            return
-        }
-        socket.disarmWrite()
-        logger.debug("TCP connected", metadata: ["address": "\(address.text)"])
-        socket.startReading { self.readable() }
-        if configuration.url.usesTLS {
-            startTLS()
-        } else {
-            startSetup()
-        }
-    }
-
-    func startTLS() {
+    /// The client side of TLS for `rediss://`: SNI and, unless turned off, the certificate must be for the host.
+    func makeTLSSession() throws(TLSError) -> TLSConnection? {
+        guard configuration.url.usesTLS else { return nil }
         let host = configuration.url.host
-        do {
-            let context = try TLSContext(client: configuration.tls)
-            tls = try TLSConnection(
-                context: context, isServer: false, serverName: host,
-                expectedHostName: configuration.tls.verifiesCertificate ? host : nil)
-        } catch {
-            finish(.tlsFailed("\(error)"))
-            return
-        }
-        state = .tlsHandshaking
-        advanceHandshake()
-    }
-
-    func advanceHandshake() {
-        guard let tls, case .tlsHandshaking = state else { return }
-        let complete: Bool
-        do {
-            complete = try tls.handshake()
-        } catch {
-            let reason = tls.certificateRejection.map { "the server's certificate was rejected: \($0)" } ?? error.detail
-            queueTLSOutput()  // the alert, sent if the socket takes it at once
-            flushNow()
-            finish(.tlsFailed(reason))
-            return
-        }
-        queueTLSOutput()
-        flushNow()
-        guard complete else { return }
-        logger.debug("TLS established", metadata: ["version": "\(tls.protocolVersion)", "cipher": "\(tls.cipherName)"])
-        startSetup()
+        let context = try TLSContext(client: configuration.tls)
+        return try TLSConnection(
+            context: context, isServer: false, serverName: host,
+            expectedHostName: configuration.tls.verifiesCertificate ? host : nil)
     }
 
     /// Sends the commands the URL and configuration call for, or becomes ready at once when there are none.
@@ -126,7 +88,6 @@ extension RedisConnection {
                 self.setupReplied(name, $0)
             }
         }
-        flushNow()
     }
 
     func setupReplied(_ command: String, _ result: Result<RedisReply, RedisError>) {

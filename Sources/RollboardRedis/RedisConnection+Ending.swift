@@ -4,7 +4,7 @@ public import Logging
 import Synchronization
 
 extension RedisConnection {
-    /// Ends the connection with `error`: releases the socket, TLS and timer, fails every waiting completion, then
+    /// Ends the connection with `error`: closes the transport and releases the timer, fails every waiting completion, then
     /// fails the connect under way or (unless `close()` asked for it) tells the disconnect handler. Runs once.
     func finish(_ error: RedisError, byClose: Bool = false) {
         dispatchPrecondition(condition: .onQueue(queue))
@@ -16,21 +16,18 @@ extension RedisConnection {
         }
         state = .closed
         lifecycle.store(Lifecycle.ended, ordering: .releasing)
-        if byClose, let tls, let socket, tls.isHandshakeComplete {
-            tls.shutdown()
-            queueTLSOutput()
-            _ = socket.write(&outbound)  // close_notify, if the socket takes it at once
+        let link = self.link
+        self.link = nil
+        if byClose {
+            link?.close()  // close_notify under TLS, what is buffered, then the FIN (bounded by its close timeout)
+        } else {
+            link?.abort()
         }
-        socket?.close()
-        socket = nil
-        tls = nil
         timer?.cancel()
         timer = nil
         timerDeadline = nil
         connectDeadline = nil
         addresses = []
-        unsent = []
-        outbound.removeAll()
         let waiting = pending[pendingHead...].compactMap { $0 }
         pending = []
         pendingHead = 0

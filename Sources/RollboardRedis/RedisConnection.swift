@@ -3,13 +3,15 @@ import RollboardNet
 public import Logging
 import Synchronization
 
-/// One connection to Redis on its own serial DispatchQueue: commands are pipelined, replies come back in order.
+/// One connection to Redis on its own event loop: commands are pipelined, replies come back in order. The bytes move
+/// over RollboardNet's `Connection` (the server's socket code, here connecting out), with TLS over memory BIOs for
+/// `rediss://`; this type speaks RESP over it and keeps the connect, reply deadlines and setup commands.
 ///
 /// Every public method may be called from any thread; each hops to the connection's queue, so calls from one thread
 /// keep their order. Completions and the disconnect handler run on that queue: keep them short.
 ///
-/// An open connection keeps itself alive (its Dispatch sources hold it) until `close()` or until the connection
-/// ends by itself.
+/// An open connection keeps itself alive (its transport, registered with its loop, holds it) until `close()` or
+/// until the connection ends by itself.
 public final class RedisConnection: @unchecked Sendable {  // Vars only on `queue`; other state is Atomic/Mutex.
     enum State {
         case idle
@@ -41,10 +43,8 @@ public final class RedisConnection: @unchecked Sendable {  // Vars only on `queu
     let queue: DispatchQueue
     let lifecycle = Atomic<UInt8>(Lifecycle.notConnected)
     let disconnectHandler = Mutex<(@Sendable (RedisError) -> Void)?>(nil)
-    let readBuffer: UnsafeMutableRawBufferPointer
-    /// Plaintext decrypted by TLS, and records encrypted by TLS (each at most one 16 KiB record at a time).
-    let plaintextBuffer: UnsafeMutableRawBufferPointer
-    let ciphertextBuffer: UnsafeMutableRawBufferPointer
+    /// The loop whose queue is `queue`; its tick bounds the polite close of the transport.
+    let loop: EventLoop
     let reader = RedisReplyReader()
 
     // Confined to `queue`.
@@ -52,17 +52,13 @@ public final class RedisConnection: @unchecked Sendable {  // Vars only on `queu
     var connectCompletion: (@Sendable (Result<Void, RedisError>) -> Void)?
     var connectDeadline: DispatchTime?
     /// Addresses not tried yet, and why the last one failed.
-    var addresses: [RedisSocket.Address] = []
+    var addresses: [SocketAddress] = []
     var lastConnectFailure: String?
-    var socket: RedisSocket?
-    var tls: TLSConnection?
+    /// The transport to the server, from the TCP connect on.
+    var link: Connection?
     /// Oldest first; `pendingHead` is the next to be answered (answered slots are nil until compacted).
     var pending: [Pending?] = []
     var pendingHead = 0
-    /// Encoded commands not yet handed to TLS or the outbound buffer (so a pipeline becomes few TLS records).
-    var unsent: [UInt8] = []
-    var outbound = OutboundBuffer()
-    var isFlushScheduled = false
     var timer: (any DispatchSourceTimer)?
     /// When `timer` fires next, if it is scheduled.
     var timerDeadline: DispatchTime?
@@ -72,18 +68,13 @@ public final class RedisConnection: @unchecked Sendable {  // Vars only on `queu
         var logger = logger
         logger[metadataKey: "redis"] = "\(configuration.url)"
         self.logger = logger
-        queue = DispatchQueue(label: "rollboard.redis")
-        readBuffer = .allocate(byteCount: 64 * 1024, alignment: 16)
-        plaintextBuffer = .allocate(byteCount: 16 * 1024, alignment: 16)
-        ciphertextBuffer = .allocate(byteCount: 17 * 1024, alignment: 16)
+        loop = EventLoop(label: "rollboard.redis", tickInterval: .milliseconds(500))
+        queue = loop.queue
     }
 
     deinit {
+        // The transport holds this connection (as its handler) until it has closed, so none is left here.
         timer?.cancel()
-        socket?.close()
-        readBuffer.deallocate()
-        plaintextBuffer.deallocate()
-        ciphertextBuffer.deallocate()
     }
 
     /// Whether the connection is established and not closed: `connect` succeeded, and neither `close()` nor a

@@ -1,39 +1,64 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Dispatch
+import Logging
 
-/// A blocking TCP connection, optionally over TLS, for command-line tools and tests. TLS runs over memory BIOs
-/// (``TLSConnection``, as on the server), and this connection moves the ciphertext with blocking reads and writes.
+/// A TCP connection, optionally over TLS, for command-line tools and tests, with a blocking API over the one socket
+/// stack: an outbound `Connection` (TLS over memory BIOs, as on the server) on a shared client event loop, whose
+/// events a `ClientInbox` hands to the caller's thread. Each call waits there, at most `timeout` seconds.
 ///
-/// Used from one thread at a time.
+/// Used from one thread at a time, never from an event loop's queue.
 public final class ClientConnection {
-    private let descriptor: Int32
-    private var context: TLSContext?
-    private var tls: TLSConnection?
-    /// Plaintext TLS decrypted that `read` has not returned yet.
-    private var decrypted: [UInt8] = []
-    /// The server sent close_notify.
-    private var tlsClosed = false
-    private var isClosed = false
+    /// The loop every client connection of the process runs on.
+    private static let loop = EventLoop(label: "rollboard.client", tickInterval: .milliseconds(250))
+    private static let logger = Logger(label: "rollboard.client")
 
-    /// Connects to `host:port` (a name or an IPv4/IPv6 literal) and, with `tls`, completes a TLS handshake.
+    private let connection: Connection
+    private let inbox: ClientInbox
+    private let timeout: Double
+
+    /// Connects to `host:port` (a name or an IPv4/IPv6 literal, each resolved address in turn) and, with `tls`,
+    /// completes a TLS handshake, within `timeout` seconds.
     public init(host: String, port: Int, tls: ClientTLSOptions?, timeout: Double = 10) throws {
-        descriptor = try Self.connect(host: host, port: port)
-        var interval = timeval(tv_sec: Int(timeout), tv_usec: Int((timeout - Double(Int(timeout))) * 1_000_000))
-        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &interval, socklen_t(MemoryLayout<timeval>.size))
-        setsockopt(descriptor, SOL_SOCKET, SO_SNDTIMEO, &interval, socklen_t(MemoryLayout<timeval>.size))
-        if let tls {
+        self.timeout = timeout
+        let addresses: [SocketAddress]
+        do {
+            addresses = try SocketAddress.resolve(host: host, port: port)
+        } catch {
+            throw ClientError(error.message)
+        }
+        var options = Connection.Options()
+        options.connectTimeout = .milliseconds(Int(timeout * 1000))
+        options.tlsHandshakeTimeout = options.connectTimeout
+        var lastFailure = ClientError("no address found for \(host)")
+        for address in addresses {
+            let inbox = ClientInbox()
+            let connection: Connection
             do {
-                try startTLS(host: host, options: tls)
-            } catch {
-                close()
-                throw error
+                connection = try Connection.connect(
+                    to: address, loop: Self.loop, tls: try Self.session(host: host, options: tls), options: options,
+                    logger: Self.logger, handler: inbox)
+            } catch let failure as ConnectionFailure {
+                lastFailure = ClientError(failure.message)
+                continue
+            }
+            let outcome = inbox.wait(until: Self.deadline(after: timeout)) { state -> Result<Void, ConnectionFailure>? in
+                if state.isActive { return .success(()) }
+                return state.isClosed ? .failure(state.failure ?? .ioFailed("the server closed the connection")) : nil
+            }
+            switch outcome {
+            case .success?:
+                self.connection = connection
+                self.inbox = inbox
+                return
+            case .failure(.connectFailed(let message))?:
+                lastFailure = ClientError(message)
+            case .failure(let failure)?:
+                throw Self.clientError(failure, handshaking: true)
+            case nil:
+                connection.execute { $0.abort() }
+                throw ClientError.timedOut
             }
         }
+        throw lastFailure
     }
 
     deinit {
@@ -42,155 +67,80 @@ public final class ClientConnection {
 
     /// The negotiated TLS protocol name (e.g. `TLSv1.3`), or `nil` without TLS.
     public var tlsVersion: String? {
-        tls?.protocolVersion
+        inbox.wait(until: .now()) { $0.tlsVersion }
     }
 
-    /// Writes all of `bytes`.
+    /// Queues `bytes` for the server, first waiting while more than the high watermark is still unsent. A write that
+    /// fails later shows in the next `read`.
     public func write(_ bytes: [UInt8]) throws {
-        guard let tls else { return try sendAll(bytes) }
-        var records: [UInt8] = []
-        let failed = bytes.withUnsafeBytes { plaintext in
-            withUnsafeTemporaryAllocation(byteCount: 32 * 1024, alignment: 16) { scratch in
-                do {
-                    try tls.writePlaintext(plaintext, scratch: scratch) { records.append(contentsOf: $0) }
-                    return false
-                } catch {
-                    return true
-                }
-            }
+        let connection = self.connection
+        let ready = inbox.wait(until: Self.deadline(after: timeout)) { state -> Bool? in
+            if state.isClosed { return false }
+            return connection.isWritable ? true : nil
         }
-        if failed { throw ClientError("TLS write failed") }
-        try sendAll(records)
+        guard let ready else { throw ClientError.timedOut }
+        guard ready else { throw inbox.wait(until: .now()) { Self.clientError($0.failure, handshaking: false) }! }
+        connection.execute { $0.send(bytes) }
     }
 
-    /// Reads up to `maximum` bytes; an empty result means the server closed the connection.
+    /// Waits for up to `maximum` bytes (reading from the socket only while it waits); an empty result means the server closed the connection (a reset included).
     public func read(maximum: Int = 65_536) throws -> [UInt8] {
-        guard let tls else { return try receive(maximum: maximum) }
-        while decrypted.isEmpty, !tlsClosed {
-            let status: TLSConnection.ReadStatus
-            do {
-                status = try withUnsafeTemporaryAllocation(byteCount: 32 * 1024, alignment: 16) { buffer in
-                    try tls.readPlaintext(into: buffer) { decrypted.append(contentsOf: $0) }
-                }
-            } catch {
-                throw ClientError("TLS read failed")
+        if inbox.wait(until: .now(), { $0.received.isEmpty ? true : nil }) == true {
+            connection.execute { $0.setReading(true) }
+        }
+        let result = inbox.wait(until: Self.deadline(after: timeout)) { state -> Result<[UInt8], ClientError>? in
+            if !state.received.isEmpty {
+                let count = min(maximum, state.received.count)
+                let bytes = Array(state.received[..<count])
+                state.received.removeFirst(count)
+                return .success(bytes)
             }
-            try sendTLSOutput()  // e.g. the answer to a key update
-            if status == .closed { tlsClosed = true }
-            guard decrypted.isEmpty, !tlsClosed else { break }
-            let ciphertext = try receive(maximum: 65_536)
-            if ciphertext.isEmpty { return [] }
-            ciphertext.withUnsafeBytes { tls.receiveFromNetwork($0) }
+            switch state.failure {
+            case .ioFailed?, nil:
+                return state.readEOF || state.isClosed ? .success([]) : nil
+            case let failure?:
+                return .failure(Self.clientError(failure, handshaking: false))
+            }
         }
-        let count = min(maximum, decrypted.count)
-        defer { decrypted.removeFirst(count) }
-        return Array(decrypted[..<count])
+        guard let result else { throw ClientError.timedOut }
+        return try result.get()
     }
 
-    /// Sends TLS close_notify (if any) and closes the socket.
+    /// Closes politely (TLS close_notify, then the FIN) on the loop; returns at once. Idempotent.
     public func close() {
-        guard !isClosed else { return }
-        isClosed = true
-        if let tls {
-            tls.shutdown()
-            try? sendTLSOutput()
-        }
-        tls = nil
-        context = nil
-        _ = Glibc.close(descriptor)
+        connection.execute { $0.close() }
     }
 
-    private func startTLS(host: String, options: ClientTLSOptions) throws {
-        let context: TLSContext
-        let tls: TLSConnection
+    /// A client TLS session: a name is sent as SNI and, when verifying, required of the certificate; an IP literal
+    /// is neither.
+    private static func session(host: String, options: ClientTLSOptions?) throws -> TLSConnection? {
+        guard let options else { return nil }
         do {
-            context = try TLSContext(client: options)
-            // A name is sent as SNI and, when verifying, required of the certificate; an IP literal is neither.
+            let context = try TLSContext(client: options)
             let expected = options.verifiesCertificate && !TLSConnection.isIPAddress(host) ? host : nil
-            tls = try TLSConnection(context: context, isServer: false, serverName: host, expectedHostName: expected)
+            return try TLSConnection(context: context, isServer: false, serverName: host, expectedHostName: expected)
         } catch {
             throw ClientError("cannot set up TLS: \(error)")
         }
-        self.context = context
-        self.tls = tls
-        while true {
-            let complete: Bool
-            do {
-                complete = try tls.handshake()
-            } catch {
-                if options.verifiesCertificate, let reason = tls.certificateRejection {
-                    throw ClientError.certificateRejected(reason)
-                }
-                throw ClientError("TLS handshake failed: \(error.detail)")
-            }
-            try sendTLSOutput()
-            if complete { return }
-            let ciphertext = try receive(maximum: 65_536)
-            if ciphertext.isEmpty { throw ClientError("TLS handshake failed: the server closed the connection") }
-            ciphertext.withUnsafeBytes { tls.receiveFromNetwork($0) }
+    }
+
+    private static func clientError(_ failure: ConnectionFailure?, handshaking: Bool) -> ClientError {
+        switch failure {
+        case .certificateRejected(let reason)?:
+            ClientError.certificateRejected(reason)
+        case .tlsFailed(let message)?:
+            ClientError(handshaking ? "TLS handshake failed: \(message)" : message)
+        case .timedOut?:
+            ClientError.timedOut
+        case let failure?:
+            ClientError(failure.message)
+        case nil:
+            ClientError.closedEarly
         }
     }
 
-    /// Sends the ciphertext TLS produced, if any.
-    private func sendTLSOutput() throws {
-        if let output = tls?.takeNetworkOutput() { try sendAll(output) }
-    }
-
-    /// Writes all of `bytes` to the socket.
-    private func sendAll(_ bytes: [UInt8]) throws {
-        var offset = 0
-        while offset < bytes.count {
-            let written = bytes.withUnsafeBytes { buffer in
-                send(descriptor, buffer.baseAddress! + offset, bytes.count - offset, Int32(MSG_NOSIGNAL))
-            }
-            if written <= 0 {
-                if errno == EINTR { continue }
-                throw ClientError.system("write", errno)
-            }
-            offset += written
-        }
-    }
-
-    /// Reads up to `maximum` bytes from the socket; an empty result means the server closed the connection.
-    private func receive(maximum: Int) throws -> [UInt8] {
-        var buffer = [UInt8](repeating: 0, count: maximum)
-        while true {
-            let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, maximum, 0) }
-            if count > 0 { return Array(buffer[..<count]) }
-            if count == 0 { return [] }
-            if errno == EINTR { continue }
-            if errno == EAGAIN || errno == EWOULDBLOCK { throw ClientError.timedOut }
-            if errno == ECONNRESET { return [] }
-            throw ClientError.system("read", errno)
-        }
-    }
-
-    private static func connect(host: String, port: Int) throws -> Int32 {
-        var hints = addrinfo()
-        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
-        hints.ai_family = AF_UNSPEC
-        var results: UnsafeMutablePointer<addrinfo>?
-        let status = getaddrinfo(host, String(port), &hints, &results)
-        guard status == 0, let first = results else {
-            throw ClientError("cannot resolve \(host): \(String(cString: gai_strerror(status)))")
-        }
-        defer { freeaddrinfo(first) }
-        var lastError: Int32 = 0
-        var cursor: UnsafeMutablePointer<addrinfo>? = first
-        while let info = cursor {
-            let descriptor = socket(info.pointee.ai_family, info.pointee.ai_socktype, info.pointee.ai_protocol)
-            if descriptor >= 0 {
-                if Glibc.connect(descriptor, info.pointee.ai_addr, info.pointee.ai_addrlen) == 0 {
-                    var one: Int32 = 1
-                    setsockopt(descriptor, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
-                    return descriptor
-                }
-                lastError = errno
-                _ = Glibc.close(descriptor)
-            }
-            cursor = info.pointee.ai_next
-        }
-        throw ClientError.system("cannot connect to \(host):\(port)", lastError)
+    private static func deadline(after seconds: Double) -> DispatchTime {
+        .now() + max(0, min(seconds, 365 * 24 * 3600))
     }
 }
 

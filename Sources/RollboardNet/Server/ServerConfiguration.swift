@@ -97,11 +97,12 @@ public struct ServerConfiguration: Sendable {
     }
 
     var connectionOptions: Connection.Options {
-        Connection.Options(
-            highWatermark: outboundHighWatermark,
-            lowWatermark: min(outboundLowWatermark, outboundHighWatermark),
-            maxBufferedBytes: max(maxOutboundBytes, outboundHighWatermark),
-            tlsHandshakeTimeout: tlsHandshakeTimeout,
-            closeTimeout: closeTimeout)
+        var options = Connection.Options()
+        options.highWatermark = outboundHighWatermark
+        options.lowWatermark = min(outboundLowWatermark, outboundHighWatermark)
+        options.maxBufferedBytes = max(maxOutboundBytes, outboundHighWatermark)
+        options.tlsHandshakeTimeout = tlsHandshakeTimeout
+        options.closeTimeout = closeTimeout
+        return options
     }
 }

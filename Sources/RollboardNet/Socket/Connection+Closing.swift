@@ -10,10 +10,15 @@ import Synchronization
 extension Connection {
     /// Closes politely: sends close_notify under TLS, flushes what is buffered, half-closes and waits for the
     /// peer's FIN (bounded by the close timeout), then releases everything.
-    func close() {
+    package func close() {
         dispatchPrecondition(condition: .onQueue(queue))
-        guard case .active = state else {
-            if case .handshaking = state { finish() }
+        switch state {
+        case .active:
+            break
+        case .connecting, .handshaking:
+            finish()
+            return
+        case .closing, .closed:
             return
         }
         tls?.shutdown()
@@ -37,18 +42,29 @@ extension Connection {
     }
 
     /// Closes at once, dropping anything buffered.
-    func abort() {
+    package func abort() {
         dispatchPrecondition(condition: .onQueue(queue))
         finish()
+    }
+
+    /// Closes at once because of `failure` (kept if an earlier one was recorded).
+    func fail(_ failure: ConnectionFailure) {
+        if self.failure == nil { self.failure = failure }
+        abort()
     }
 
     /// Called by the loop's timer: enforces the handshake and close deadlines, then lets the handler tick.
     func tick(now: ContinuousClock.Instant) {
         switch state {
+        case .connecting(let deadline):
+            if now >= deadline {
+                logger.debug("connect timed out")
+                fail(.timedOut("no connection to \(remote ?? "the peer") within \(options.connectTimeout)"))
+            }
         case .handshaking(let deadline):
             if now >= deadline {
                 logger.debug("TLS handshake timed out")
-                finish()
+                fail(.timedOut("no TLS handshake within \(options.tlsHandshakeTimeout)"))
             }
         case .closing(let deadline):
             guard now >= deadline else { return }
@@ -72,7 +88,7 @@ extension Connection {
         switch state {
         case .active:
             handler?.connectionShouldShutDown(self)
-        case .handshaking:
+        case .connecting, .handshaking:
             finish()
         case .closing, .closed:
             break
@@ -83,6 +99,7 @@ extension Connection {
         if case .closed = state { return }
         state = .closed
         outbound.removeAll()
+        batch = []
         buffered.store(0, ordering: .relaxed)
         if let readSource {
             if isReadSuspended { readSource.resume() }  // a suspended source must be resumed to be cancelled

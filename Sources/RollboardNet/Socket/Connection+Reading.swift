@@ -10,7 +10,7 @@ import Synchronization
 extension Connection {
     /// Stops or restarts reading on the handler's behalf (e.g. too many pipelined requests in flight). Reading
     /// also pauses by itself while the connection is not writable.
-    func setReading(_ enabled: Bool) {
+    package func setReading(_ enabled: Bool) {
         dispatchPrecondition(condition: .onQueue(queue))
         isReadPausedByHandler = !enabled
         updateReadSource()
@@ -41,14 +41,15 @@ extension Connection {
         } else if count == 0 {
             readEOF()
         } else if errno != EAGAIN, errno != EWOULDBLOCK, errno != EINTR {
-            logger.debug("read failed", metadata: ["error": "\(errnoText())"])
-            abort()
+            let reason = errnoText()
+            logger.debug("read failed", metadata: ["error": "\(reason)"])
+            fail(.ioFailed("cannot read: \(reason)"))
         }
     }
 
     func received(_ bytes: UnsafeRawBufferPointer) {
         switch state {
-        case .closing, .closed:
+        case .connecting, .closing, .closed:
             return  // draining until the peer's FIN
         case .handshaking, .active:
             break
@@ -57,7 +58,7 @@ extension Connection {
             handler?.connection(self, didRead: bytes)
             return
         }
-        if case .handshaking = state, !isTLSStarted, Self.looksLikePlainHTTP(bytes) {
+        if case .handshaking = state, !isTLSStarted, !isOutbound, Self.looksLikePlainHTTP(bytes) {
             logger.debug("plain HTTP on the TLS port; answered in clear text")
             outbound.append(Self.plainHTTPOnTLSPortResponse)
             didAppend()
@@ -67,19 +68,7 @@ extension Connection {
         isTLSStarted = true
         tls.receiveFromNetwork(bytes)
         if case .handshaking = state {
-            let complete: Bool
-            do {
-                complete = try tls.handshake()
-            } catch {
-                logger.debug("TLS handshake failed", metadata: ["error": "\(error)"])
-                sendTLSOutput()  // the alert
-                beginClosing()
-                return
-            }
-            sendTLSOutput()
-            guard complete else { return }
-            state = .active
-            handler?.connectionDidBecomeActive(self)
+            guard advanceHandshake(tls) else { return }
         }
         do {
             let status = try tls.readPlaintext(into: loop.plaintextBuffer) { plaintext in
@@ -91,8 +80,31 @@ extension Connection {
         } catch {
             logger.debug("TLS read failed", metadata: ["error": "\(error)"])
             sendTLSOutput()
-            abort()
+            fail(.tlsFailed("cannot read a TLS record"))
         }
+    }
+
+    /// Takes the TLS handshake one step further (the client's first step sends its hello); `true` once it is
+    /// complete and the handler was told the connection is active. A failure sends the alert and closes.
+    func advanceHandshake(_ tls: TLSConnection) -> Bool {
+        let complete: Bool
+        do {
+            complete = try tls.handshake()
+        } catch {
+            logger.debug("TLS handshake failed", metadata: ["error": "\(error)"])
+            if isOutbound {
+                failure = tls.certificateRejection.map { .certificateRejected($0) } ?? .tlsFailed(error.detail)
+            }
+            sendTLSOutput()  // the alert
+            beginClosing()
+            if isOutbound { finish() }  // its owner hears of the failure now, not once the peer has closed too
+            return false
+        }
+        sendTLSOutput()
+        guard complete else { return false }
+        state = .active
+        handler?.connectionDidBecomeActive(self)
+        return true
     }
 
     /// Whether the first bytes on a TLS port are a plain HTTP request line (a TLS handshake starts with 0x16).
@@ -128,7 +140,10 @@ extension Connection {
             if sentFIN { finish() }
         case .closed:
             break
-        case .handshaking:
+        case .connecting, .handshaking:
+            if isOutbound, failure == nil {
+                failure = .tlsFailed("the peer closed the connection during the TLS handshake")
+            }
             finish()
         case .active:
             handler?.connectionDidReadEOF(self)

@@ -19,7 +19,7 @@ extension Connection {
     /// When nothing waits before them and no read is in progress, the bytes go straight to the socket (through the
     /// loop's scratch buffer under TLS) and only what the socket does not take is kept; otherwise they queue behind
     /// the rest.
-    func send(_ bytes: [UInt8]) {
+    package func send(_ bytes: [UInt8]) {
         dispatchPrecondition(condition: .onQueue(queue))
         guard case .active = state, !bytes.isEmpty else { return }
         var writesNow = !defersFlush && outbound.isEmpty && !isWriteArmed
@@ -50,7 +50,7 @@ extension Connection {
             }
             if let failure {
                 logger.debug("TLS write failed", metadata: ["error": "\(failure)"])
-                abort()
+                fail(.tlsFailed("cannot write a TLS record"))
                 return
             }
         } else {
@@ -61,6 +61,20 @@ extension Connection {
             return
         }
         didAppend()
+    }
+
+    /// Lets `write` append application bytes to the batch of this turn of the queue, which goes out in one `send`
+    /// (one run of TLS records) once the blocks already queued have run: for a client pipelining many small requests.
+    package func appendToBatch(_ write: (inout [UInt8]) -> Void) {
+        dispatchPrecondition(condition: .onQueue(queue))
+        let wasEmpty = batch.isEmpty
+        write(&batch)
+        guard wasEmpty, !batch.isEmpty else { return }
+        queue.async {
+            var bytes: [UInt8] = []
+            swap(&bytes, &self.batch)
+            self.send(bytes)
+        }
     }
 
     /// Writes `bytes` to the socket; returns what it did not take (empty: all of it), or `nil` on a failure.
@@ -78,7 +92,9 @@ extension Connection {
             case EAGAIN, EWOULDBLOCK:
                 return UnsafeRawBufferPointer(rebasing: bytes[offset...])
             default:
-                logger.debug("write failed", metadata: ["error": "\(errnoText())"])
+                let reason = errnoText()
+                logger.debug("write failed", metadata: ["error": "\(reason)"])
+                failure = failure ?? .ioFailed("cannot write: \(reason)")
                 return nil
             }
         }
@@ -98,7 +114,7 @@ extension Connection {
         buffered.store(count, ordering: .relaxed)
         if count > options.maxBufferedBytes {
             logger.debug("peer is not reading; dropping the connection", metadata: ["buffered": "\(count)"])
-            abort()
+            fail(.ioFailed("the peer is not reading: \(count) bytes buffered"))
             return
         }
         if count > options.highWatermark, isWritable {
@@ -130,7 +146,7 @@ extension Connection {
             return
         case let code?:
             logger.debug("write failed", metadata: ["error": "\(errnoText(code))"])
-            abort()
+            fail(.ioFailed("cannot write: \(errnoText(code))"))
             return
         }
         disarmWriteSource()
@@ -157,14 +173,19 @@ extension Connection {
     func armWriteSource() {
         guard !isWriteArmed else { return }
         if writeSource == nil {
-            let source = DispatchSource.makeWriteSource(fileDescriptor: fd, queue: queue)
-            source.setEventHandler { self.flushNow() }
-            source.setCancelHandler { self.sourceCancelled() }
-            liveSources += 1
-            writeSource = source
+            writeSource = makeWriteSource { self.flushNow() }
         }
         isWriteArmed = true
         writeSource?.resume()
+    }
+
+    /// A suspended write source on the descriptor calling `handler`, counted in `liveSources` until cancelled.
+    func makeWriteSource(_ handler: @escaping @Sendable () -> Void) -> any DispatchSourceWrite {
+        let source = DispatchSource.makeWriteSource(fileDescriptor: fd, queue: queue)
+        source.setEventHandler(handler: handler)
+        source.setCancelHandler { self.sourceCancelled() }
+        liveSources += 1
+        return source
     }
 
     func disarmWriteSource() {

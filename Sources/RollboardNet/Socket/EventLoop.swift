@@ -1,4 +1,4 @@
-import Dispatch
+package import Dispatch
 import Synchronization
 
 /// One loop queue (there is one per core): it is the queue of every connection on the loop, so their work is
@@ -6,8 +6,8 @@ import Synchronization
 ///
 /// Because every connection of the loop runs on this serial queue, no two of them run at once; they share its
 /// buffers, and one block can send to many of them.
-final class EventLoop: @unchecked Sendable {  // The buffers are used only by work running on `queue`; the registry is a Mutex.
-    let queue: DispatchQueue
+package final class EventLoop: @unchecked Sendable {  // The buffers are used only by work running on `queue`; the registry is a Mutex.
+    package let queue: DispatchQueue
     /// Scratch space for bytes read from a socket.
     let readBuffer: UnsafeMutableRawBufferPointer
     /// Scratch space for plaintext decrypted by TLS.
@@ -21,9 +21,9 @@ final class EventLoop: @unchecked Sendable {  // The buffers are used only by wo
     private static let key = DispatchSpecificKey<ObjectIdentifier>()
 
     /// Whether the caller runs on this loop's queue.
-    var isCurrent: Bool { DispatchQueue.getSpecific(key: Self.key) == ObjectIdentifier(self) }
+    package var isCurrent: Bool { DispatchQueue.getSpecific(key: Self.key) == ObjectIdentifier(self) }
 
-    init(label: String, tickInterval: Duration) {
+    package init(label: String, tickInterval: Duration) {
         queue = DispatchQueue(label: label)
         readBuffer = .allocate(byteCount: Self.bufferSize, alignment: 16)
         plaintextBuffer = .allocate(byteCount: Self.bufferSize, alignment: 16)
@@ -65,7 +65,7 @@ final class EventLoop: @unchecked Sendable {  // The buffers are used only by wo
     }
 
     /// Stops the tick timer (server shutdown).
-    func stop() {
+    package func stop() {
         timer.cancel()
     }
 
