@@ -25,6 +25,8 @@ struct WindowedValue: Sendable {
 
     /// Sliding windows are read again at most this often (seconds); so is the compared number on changes.
     static let minimumInterval = 1.0
+    /// A change committed at t is in a `last D` window up to t + D inclusive: it is read again this much later.
+    static let ageOutMargin = 0.001
     /// How long the compared number may stand without a change (seconds).
     static let compareRefresh = 60.0
 
@@ -62,7 +64,7 @@ struct WindowedValue: Sendable {
         var changed = false
         if window.span != .yesterday, point.time >= start {
             tally.add(point)
-            if case .last(let seconds) = window.span, ageOut == nil { ageOut = point.time + seconds }
+            if case .last(let seconds) = window.span, ageOut == nil { ageOut = point.time + seconds + Self.ageOutMargin }
             changed = true
         }
         if compare != nil, now - comparedAt >= Self.minimumInterval {
@@ -94,7 +96,7 @@ struct WindowedValue: Sendable {
             // The oldest raw change in the window leaves it `seconds` after it was committed; a window longer than
             // the raw changes are kept counts in per-minute rollups, read again every minute.
             let oldest = series.raw.partitioningIndex { $0.time >= now - seconds }
-            ageOut = oldest < series.raw.count ? series.raw[oldest].time + seconds : nil
+            ageOut = oldest < series.raw.count ? series.raw[oldest].time + seconds + Self.ageOutMargin : nil
             if seconds > limits.retention { ageOut = Swift.min(ageOut ?? .infinity, now + 60) }
         }
         if compare != nil { readCompared(of: series, at: now) }
