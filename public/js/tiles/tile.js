@@ -7,7 +7,7 @@
  * the DOM to it; a `null` STATE (a metric with no value yet), a tile `hello` gave no STATE and a STATE
  * `hasValue` refuses show "—" in the theme's muted colour instead (and `clear()` takes the display
  * down, so no hook or label claims a value); a STATE with `"behind": true` shows a "catching up" badge; `status` (good, normal, warning, critical) colours the
- * tile, and `trend`, `deltaText` and `sense` show the change arrow (hooks `data-status`, `data-trend`,
+ * tile, and `trend`, `deltaText`, `sense` and `versus` show the change arrow (hooks `data-status`, `data-trend`,
  * `data-delta`). `changeKey(state)` names what counts as a change of the tile's value for the
  * staleness hint (null: the tile never goes stale).
  */
@@ -79,7 +79,8 @@ export class TileView {
     }
     const arrow = trend === "up" ? "\u25B2" : trend === "down" ? "\u25BC" : "\u25B6";
     const text = typeof state.deltaText === "string" ? state.deltaText : "";
-    const shown = `${arrow} ${text}`;
+    const versus = typeof state.versus === "string" ? ` vs ${state.versus}` : "";
+    const shown = `${arrow} ${text}${versus}`;
     if (this.change.textContent !== shown) this.change.textContent = shown;
     setData(this.change, "sense", typeof state.sense === "string" ? state.sense : "same");
     setData(this.element, "trend", trend);
