@@ -22,3 +22,8 @@ public struct WindowOptions: Sendable, Equatable {
     /// `aggregate` when a tile gives none.
     public static let defaultAggregate = WindowAggregate.last.rawValue
 }
+
+extension TileConfiguration {
+    /// Whether a number tile shows a status or a change arrow: a goal, thresholds, `delta`, or a window's `compare`.
+    var hasIndicator: Bool { !kpi.isEmpty || window?.compare != nil }
+}

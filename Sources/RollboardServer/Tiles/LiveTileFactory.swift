@@ -31,7 +31,7 @@ struct LiveTileFactory {
             let odometer = try options.odometer().configuration
             let value = stored.map { showable($0, tile: tile, canShow: options.canShow) }
             let group = options.style.effectiveGroupSeparator
-            let indicator = try tile.kpi.isEmpty ? nil : KPIIndicator(
+            let indicator = try !tile.hasIndicator ? nil : KPIIndicator(
                 options: tile.kpi,
                 deltaFormat: NumberFormat(
                     format: "%.\(options.decimals)f", groupSeparator: group,
@@ -45,7 +45,7 @@ struct LiveTileFactory {
             let counter = try options.counter().configuration
             let value = stored.map { showable($0, tile: tile, canShow: options.canShow) }
             let format = counter.format
-            let indicator = try tile.kpi.isEmpty ? nil : KPIIndicator(
+            let indicator = try !tile.hasIndicator ? nil : KPIIndicator(
                 options: tile.kpi,
                 deltaFormat: NumberFormat(
                     format: "%.\(format.fractionDigits)f", groupSeparator: format.groupSeparator,
@@ -61,7 +61,7 @@ struct LiveTileFactory {
             let gauge = try options.gauge(goal: tile.kpi.goal).configuration
             let value = stored.map { showable($0, tile: tile, canShow: options.canShow) }
             let format = gauge.counter.format
-            let indicator = try tile.kpi.isEmpty ? nil : KPIIndicator(
+            let indicator = try !tile.hasIndicator ? nil : KPIIndicator(
                 options: tile.kpi,
                 deltaFormat: NumberFormat(
                     format: "%.\(format.fractionDigits)f", groupSeparator: format.groupSeparator,
