@@ -53,4 +53,14 @@ struct WindowOptionsTests {
     func refused(tile: String, problem: String) {
         #expect(Self.problems(tile) == [problem])
     }
+
+    @Test("a posted value is judged only by the tiles that show it, not by a window of it", arguments: [
+        ("window: today, aggregate: count", nil),
+        ("", #"12345 is too wide for tile "t" of dashboard "sales": 3 columns with 0 decimals show at most ±999"#),
+    ] as [(String, String?)])
+    func producersAreJudgedByPlainTiles(window: String, problem: String?) throws {
+        let yaml = "id: sales\ntiles:\n  - {id: t, type: odometer, columns: 3\(window.isEmpty ? "" : ", " + window)}\n"
+        let configuration = try RollboardConfiguration.parse(serverYAML: nil, dashboards: [(Self.file, yaml)])
+        #expect(configuration.catalog.problem(showing: 12_345, as: "t") == problem)
+    }
 }
