@@ -96,6 +96,18 @@ struct WindowedTileTests {
         #expect(Self.tick(&machine, at: reset + 5.1) == #"{"text":"2","target":2}"#)
     }
 
+    @Test("the first screen to connect after a midnight no tick saw is shown the new day, not yesterday's number")
+    func connectAfterAnUntickedReset() throws {
+        let feed = SeriesFeed()
+        let wallAtZero = Self.october26Midnight - 60
+        var machine = try Self.machine(feed, span: .today, aggregate: .sum, wallAtZero: wallAtZero)
+        _ = machine.apply(feed.commit(increment: 5, at: wallAtZero + 10), toMetric: "m", committedAt: nil, now: 10)
+        _ = machine.disconnect(1, now: 11)  // no screen: the driver's timer is not needed, and no tick runs
+        let hello = machine.connect(2, fps: 10, now: 120)
+        guard case .send(let text, 2) = hello.first else { Issue.record("no hello: \(hello)"); return }
+        #expect(text.hasSuffix(#""tiles":{"t":null}}"#))
+    }
+
     @Test("a change committed after midnight that reaches the hub before its midnight tick starts the new day")
     func changeBeforeTheResetTick() throws {
         let feed = SeriesFeed()

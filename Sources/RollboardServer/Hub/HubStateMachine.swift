@@ -80,6 +80,7 @@ struct HubStateMachine {
     mutating func connect(
         _ id: Int, fps: Int?, calm: Bool = false, since: ResumePoint? = nil, now: Double
     ) -> [HubAction] {
+        let advanced = advanceWindows(now: now)  // a window that reset while no timer ran is shown as it is now
         let rate = configuration.clampedFPS(fps ?? configuration.defaultFPS)
         var session = ClientSession(id: id, fps: rate, isCalm: calm || configuration.calm)
         var resume: String?
@@ -119,7 +120,7 @@ struct HubStateMachine {
             + "\"changes\":{\"epoch\":\(JSONText.quoted(epoch)),\"seq\":\(resume == "replay" ? since!.seq : storeSeq)},"
             + (resume.map { "\"resume\":\"\($0)\"," } ?? "")
             + "\"dashboard\":\(helloDashboard),\"tiles\":{\(entries.joined(separator: ","))}}"
-        var actions: [HubAction] = [.send(text: hello, to: id)]
+        var actions: [HubAction] = advanced + [.send(text: hello, to: id)]
         if let announcement, announcement.until > now {
             actions.append(.send(text: Self.announcementText(announcement.text, seconds: announcement.until - now), to: id))
         }
