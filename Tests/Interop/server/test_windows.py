@@ -10,7 +10,9 @@ then 23 hours behind and takes 100 (later in yesterday than this moment of it). 
 - a screen's `hello` shows `heute` and `viertel` as null (the page shows "—"), and `stand` as 110;
 - after increments of 5 and 7 the screen's frames bring `heute` to 12 with "+20 %" versus "this time yesterday"
   (10 by this time yesterday; the 100 came later in the day), `viertel` to 2, and `stand` to 122;
-- a screen that connects after a restart is shown the same numbers and arrow from the stored series.
+- a screen that connects after a restart is shown the same numbers and arrow from the stored series;
+- Chromium on `/d/kasse` paints it: "—" for the empty windows at first, then "12", "▲ +20 %" beside the title and
+  "vs this time yesterday" under it (a screenshot goes to reports/browser/windows.png).
 
 Usage: test_windows.py --binary .build/debug/rollboard   (needs Debian's faketime)
 """
@@ -26,6 +28,8 @@ import tempfile
 import time
 
 import websockets
+from selenium import webdriver
+from selenium.webdriver.chrome.service import Service
 
 from rollboard_process import Checks, RollboardProcess, insecure_client_context
 from screen_state import patch
@@ -46,6 +50,7 @@ def dashboard(zone: str) -> str:
 title: Kasse
 timeZone: {zone}
 motion: reduced
+grid: {{columns: 3, rows: 3}}
 tiles:
   - {{id: heute, type: counter, metric: verkauf, format: "%d", window: today, aggregate: sum, compare: yesterday}}
   - {{id: viertel, type: counter, metric: verkauf, format: "%d", window: "last 15m", aggregate: count}}
@@ -108,13 +113,42 @@ def faked(binary: str, data: str, config: str, offset: str) -> RollboardProcess:
     return RollboardProcess(binary, data, TOKEN, config=config, environment=environment)
 
 
+def start_browser(arguments) -> webdriver.Chrome:
+    options = webdriver.ChromeOptions()
+    options.binary_location = arguments.chromium
+    for flag in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--ignore-certificate-errors",
+                 "--window-size=1280,720"):
+        options.add_argument(flag)
+    return webdriver.Chrome(service=Service(arguments.chromedriver), options=options)
+
+
+def painted(driver, tile: str) -> dict:
+    """What the page shows for `tile`: whether it is empty ("—"), its number's text and its change arrow."""
+    return driver.execute_script("""
+        const tile = document.querySelector(`[data-tile-id="${arguments[0]}"]`);
+        if (!tile) return {};
+        const change = tile.querySelector(".tile__change");
+        const versus = tile.querySelector(".tile__versus");
+        const body = tile.querySelector(".tile__body");
+        return {empty: tile.dataset.empty || null, number: body ? body.textContent.trim() : null,
+                change: change && !change.hidden ? change.textContent : null,
+                versus: versus && !versus.hidden ? versus.textContent : null,
+                title: tile.querySelector(".tile__title").getBoundingClientRect().width};
+    """, tile)
+
+
+async def wait_painted(driver, tile: str, wanted: dict, seconds: float = 10.0) -> bool:
+    return await until(lambda: all(painted(driver, tile).get(key) == value for key, value in wanted.items()), seconds)
+
+
 def summary(state) -> dict | None:
     if not isinstance(state, dict):
         return state
     return {name: state.get(name) for name in ("text", "deltaText", "versus", "trend") if name in state}
 
 
-async def scenario(binary: str, folder: str, checks: Checks) -> None:
+async def scenario(arguments, folder: str, checks: Checks) -> None:
+    binary = arguments.binary
     config = os.path.join(folder, "config")
     data = os.path.join(folder, "data")
     zone = noon_zone()
@@ -134,7 +168,12 @@ async def scenario(binary: str, folder: str, checks: Checks) -> None:
 
     server = RollboardProcess(binary, data, TOKEN, config=config)
     server.start()
+    driver = start_browser(arguments)
     try:
+        driver.get(f"{server.base_url}/d/kasse")
+        for tile in ("heute", "viertel"):
+            checks.check(await wait_painted(driver, tile, {"empty": "true", "change": None, "versus": None}),
+                         f"Chromium shows — for the empty window {tile}", f"{painted(driver, tile)}")
         screen = Screen(server.port).start()
         checks.check(await until(lambda: screen.hello is not None), "a screen of kasse gets its hello")
         checks.check(screen.states.get("heute") is None and screen.states.get("viertel") is None,
@@ -152,6 +191,13 @@ async def scenario(binary: str, folder: str, checks: Checks) -> None:
                      "the last 15 minutes hold two changes", f"{summary(screen.states.get('viertel'))}")
         checks.check(await until(lambda: summary(screen.states.get("stand")) == {"text": "122"}),
                      "the plain tile shows the running total", f"{summary(screen.states.get('stand'))}")
+        wanted_page = {"empty": "false", "number": "12", "change": "\u25B2 +20 %", "versus": "vs this time yesterday"}
+        checks.check(await wait_painted(driver, "heute", wanted_page),
+                     "Chromium paints 12, \"\u25B2 +20 %\" and \"vs this time yesterday\"", f"{painted(driver, 'heute')}")
+        checks.check(painted(driver, "heute").get("title", 0) > 40, "the tile's title keeps its room beside the arrow",
+                     f"{painted(driver, 'heute')}")
+        os.makedirs(os.path.join(REPOSITORY, "reports", "browser"), exist_ok=True)
+        driver.save_screenshot(os.path.join(REPOSITORY, "reports", "browser", "windows.png"))
         screen.stop()
         server.stop()
         server.start()
@@ -162,12 +208,15 @@ async def scenario(binary: str, folder: str, checks: Checks) -> None:
                      f"{summary(again.states.get('heute'))}")
         again.stop()
     finally:
+        driver.quit()
         server.stop()
 
 
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--binary", required=True)
+    parser.add_argument("--chromium", default=os.environ.get("CHROMIUM", "/usr/bin/chromium"))
+    parser.add_argument("--chromedriver", default=os.environ.get("CHROMEDRIVER", "/usr/bin/chromedriver"))
     args = parser.parse_args()
     if not os.path.exists(LIBFAKETIME):
         print(f"needs {LIBFAKETIME} (apt-get install faketime)", file=sys.stderr)
@@ -178,7 +227,7 @@ def main() -> int:
         shutil.copytree(os.path.join(REPOSITORY, "config"), config)
         with open(os.path.join(config, "dashboards", "kasse.yaml"), "w", encoding="utf-8") as handle:
             handle.write(dashboard(noon_zone()))
-        asyncio.run(scenario(args.binary, folder, checks))
+        asyncio.run(scenario(args, folder, checks))
     return checks.finish()
 
 
