@@ -83,7 +83,7 @@ struct GaugeTileTests {
         ("id: g\ntype: gauge\nmin: 150", #"config/dashboards/demo.yaml: tile "g": min: the default max (100) must be above min (150)"#),
         ("id: g\ntype: gauge\nmax: lots", #"config/dashboards/demo.yaml: tile "g": max: must be a number, got lots"#),
         ("id: g\ntype: gauge\nduration: 0.1", #"config/dashboards/demo.yaml: tile "g": duration: must be between 0.3 and 60, got 0.1"#),
-        ("id: g\ntype: gauge\ncolumns: 4", #"config/dashboards/demo.yaml: tile "g": columns: is an option of odometer tiles, not gauge tiles (gauge options: style, min, max, format, grouping, easing, duration, prefix, suffix, compact, locale, groupSeparator, decimalSeparator, currency, goal, warning, critical, lowerIsBetter, delta, baseline)"#),
+        ("id: g\ntype: gauge\ncolumns: 4", #"config/dashboards/demo.yaml: tile "g": columns: is an option of odometer tiles, not gauge tiles (gauge options: style, min, max, format, grouping, easing, duration, prefix, suffix, compact, locale, groupSeparator, decimalSeparator, currency, goal, warning, critical, lowerIsBetter, delta, baseline, window, aggregate, compare)"#),
     ]
 
     @Test("a bad gauge is refused with a message naming the field", arguments: badGauges)

@@ -19,7 +19,7 @@ struct RampTile: LiveTile {
     var encodes = EncodeCounter()
 
     mutating func apply(_ change: TileChange, at time: Double) throws {
-        guard case .value(let value, _, _, _) = change else { return }
+        guard case .value(let value, _, _, _, _) = change else { return }
         guard value.isFinite else { throw AnimationTestError.refused }
         from = position(at: time)
         to = value

@@ -191,7 +191,7 @@ struct RollboardConfigurationTests {
         ),
         (
             "id: revenue\ntype: odometer\nformat: \"%d\"",
-            #"config/dashboards/demo.yaml: tile "revenue": format: is an option of counter tiles, not odometer tiles (odometer options: columns, maxColumns, decimals, prefix, suffix, maxDuration, pad, compact, locale, groupSeparator, decimalSeparator, currency, goal, warning, critical, lowerIsBetter, delta, baseline)"#
+            #"config/dashboards/demo.yaml: tile "revenue": format: is an option of counter tiles, not odometer tiles (odometer options: columns, maxColumns, decimals, prefix, suffix, maxDuration, pad, compact, locale, groupSeparator, decimalSeparator, currency, goal, warning, critical, lowerIsBetter, delta, baseline, window, aggregate, compare)"#
         ),
         (
             "id: revenue\ntype: speedometer",

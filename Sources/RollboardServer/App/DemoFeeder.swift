@@ -45,6 +45,12 @@ public final class DemoFeeder: @unchecked Sendable {  // Sendable: `generator` a
         round += 1
         var updates: [MetricUpdate] = []
         for tile in dashboard.tiles {
+            if tile.window?.aggregate == .sum {
+                // A running total: one to three more each round, posted as increments.
+                let amount = Double(Int.random(in: 1...3, using: &generator))
+                updates.append(MetricUpdate(id: tile.metric, value: 0, increment: amount))
+                continue
+            }
             switch tile.options {
             case .odometer(let options):
                 let value = nextValue(for: tile.metric, current: store.current(tile.metric)?.value,
@@ -74,6 +80,14 @@ public final class DemoFeeder: @unchecked Sendable {  // Sendable: `generator` a
         }
         var seen = Set<String>()
         updates = updates.filter { seen.insert($0.id).inserted }
+        guard !updates.isEmpty else { return }
+        let increments = updates.filter { $0.increment != nil }
+        updates.removeAll { $0.increment != nil }
+        if !increments.isEmpty {
+            store.commitMetrics(MetricCommitRequest(metrics: increments.map(\.stored))) { [logger] result in
+                if case .failure(let error) = result { logger.warning("demo increments not stored", metadata: ["error": "\(error)"]) }
+            }
+        }
         guard !updates.isEmpty else { return }
         store.append(updates) { [logger] result in
             if case .failure(let error) = result { logger.warning("demo values not stored", metadata: ["error": "\(error)"]) }

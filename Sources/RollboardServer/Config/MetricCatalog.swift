@@ -69,7 +69,8 @@ public struct MetricCatalog: Sendable, Equatable {
     /// `literal` is the value as the producer wrote it, quoted in the message (default: `value` formatted).
     public func problem(showing value: Double, as id: String, literal: String? = nil) -> String? {
         let text = literal ?? formatNumber(value)
-        for reference in tiles[id] ?? [] {
+        // A tile with a window shows the window's number, not the posted value: it is not asked.
+        for reference in tiles[id] ?? [] where reference.tile.window == nil {
             let place = "tile \"\(reference.tile.id)\" of dashboard \"\(reference.dashboard)\""
             switch reference.tile.options {
             case .odometer(let options) where !options.canShow(value):

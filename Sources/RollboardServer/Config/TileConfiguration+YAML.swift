@@ -5,14 +5,14 @@ extension TileConfiguration {
     static let commonKeys = ["id", "type", "title", "metric", "position", "staleAfter", "backlog", "queue", "maxLag"]
     static let optionKeys: [TileType: [String]] = [
         .odometer: ["columns", "maxColumns", "decimals", "prefix", "suffix", "maxDuration", "pad", "compact"] + NumberStyle.keys
-            + KPIOptions.keys,
+            + KPIOptions.keys + WindowOptions.keys,
         .counter: ["format", "grouping", "easing", "duration", "prefix", "suffix", "compact"] + NumberStyle.keys
-            + KPIOptions.keys,
+            + KPIOptions.keys + WindowOptions.keys,
         .wheel: ["contents", "duration", "colors"],
         .carousel: ["slides", "interval", "dotColor", "activeDotColor"],
         .text: ["text", "align"],
         .gauge: GaugeOptions.keys + ["format", "grouping", "easing", "duration", "prefix", "suffix", "compact"]
-            + NumberStyle.keys + KPIOptions.keys,
+            + NumberStyle.keys + KPIOptions.keys + WindowOptions.keys,
         .clock: ClockOptions.keys,
         .leaderboard: LeaderboardOptions.keys,
     ]
@@ -80,13 +80,15 @@ extension TileConfiguration {
             case nil: nil
             }
         let kpi = KPIOptions(reader: reader)
+        let numberTile = type.map { [TileType.odometer, .counter, .gauge].contains($0) } == true
+        let window = numberTile ? WindowOptions.read(from: reader, kpi: kpi) : nil
         if case .gauge(let gauge)? = options, let kpi, let range = gauge.rangeProblem(goal: kpi.goal) {
             reader.report(range.field, range.problem)
         }
         guard problems.lines.count == before, let options, let kpi else { return nil }
         self.init(
             id: id, title: title, metric: metric, position: position, staleAfter: staleAfter, backlog: backlog,
-            queue: queue, maxLag: maxLag, kpi: kpi, options: options
+            queue: queue, maxLag: maxLag, kpi: kpi, options: options, window: window
         )
     }
 

@@ -23,6 +23,9 @@ public struct TileConfiguration: Sendable, Equatable {
     public var kpi: KPIOptions
     /// The type and its options.
     public var options: TileOptions
+    /// What stretch of its metric the tile shows, and how reduced (odometers, counters and gauges); `nil` shows the
+    /// latest value.
+    public var window: WindowOptions?
 
     public init(
         id: String,
@@ -34,7 +37,8 @@ public struct TileConfiguration: Sendable, Equatable {
         queue: QueuePolicy? = nil,
         maxLag: Double? = nil,
         kpi: KPIOptions = KPIOptions(),
-        options: TileOptions
+        options: TileOptions,
+        window: WindowOptions? = nil
     ) {
         self.id = id
         self.title = title
@@ -46,6 +50,7 @@ public struct TileConfiguration: Sendable, Equatable {
         self.maxLag = maxLag
         self.kpi = kpi
         self.options = options
+        self.window = window
     }
 
     public var type: TileType { options.type }

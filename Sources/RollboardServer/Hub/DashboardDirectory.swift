@@ -83,8 +83,11 @@ public final class DashboardDirectory: Sendable {
             switch change {
             case .metrics(let updates):
                 for update in updates {
+                    let stored = MetricSeries.Point(
+                        seq: update.seq, time: update.updatedAt, value: update.value, increment: update.increment)
                     let change = TileChange.value(
-                        update.value, interval: update.interval, animated: update.animated, policy: update.policy)
+                        update.value, interval: update.interval, animated: update.animated, policy: update.policy,
+                        stored: stored)
                     for hub in hubs {
                         hub.apply(change, toMetric: update.id, committedAt: update.updatedAt, seq: update.seq)
                     }

@@ -52,7 +52,7 @@ extension HubStateMachine {
     }
 
     func wake(now: Double) -> [HubAction] {
-        let times = streams.keys.compactMap { wakeTime(of: $0, now: now) }
+        let times = streams.keys.compactMap { wakeTime(of: $0, now: now) } + [windowWake].compactMap { $0 }
         guard let earliest = times.min() else { return [] }
         return [.wake(at: earliest)]
     }

@@ -15,8 +15,11 @@ struct HubStateMachine {
     /// The `dashboard` object of the hello message, already encoded.
     private(set) var helloDashboard: String
     private(set) var configuration: DashboardHub.Configuration
-    /// One live tile per dashboard tile, in layout order: the animation every screen in a stream shows.
-    private(set) var tiles: [any LiveTile]
+    /// One live tile per dashboard tile, in layout order: the animation every screen in a stream shows (set only here
+    /// and in HubStateMachine+Windows.swift).
+    var tiles: [any LiveTile]
+    /// The indices of the tiles that change with time by themselves (see HubStateMachine+Windows.swift).
+    var windowedTiles: [Int]
     var tileIDs: [String]
     var tilesByMetric: [String: [Int]]
     /// When each tile's value last changed, in seconds since 1970 (wall clock).
@@ -54,6 +57,7 @@ struct HubStateMachine {
         self.replay = ChangeReplay(from: storeSeq)
         self.helloDashboard = helloDashboard
         self.tiles = tiles
+        self.windowedTiles = Self.windowedIndices(tiles)
         self.tileIDs = tiles.map(\.tileID)
         self.tilesByMetric = tilesByMetric.mapValues { ids in
             tiles.indices.filter { ids.contains(tiles[$0].tileID) }
@@ -76,6 +80,7 @@ struct HubStateMachine {
     mutating func connect(
         _ id: Int, fps: Int?, calm: Bool = false, since: ResumePoint? = nil, now: Double
     ) -> [HubAction] {
+        let advanced = advanceWindows(now: now)  // a window that reset while no timer ran is shown as it is now
         let rate = configuration.clampedFPS(fps ?? configuration.defaultFPS)
         var session = ClientSession(id: id, fps: rate, isCalm: calm || configuration.calm)
         var resume: String?
@@ -115,7 +120,7 @@ struct HubStateMachine {
             + "\"changes\":{\"epoch\":\(JSONText.quoted(epoch)),\"seq\":\(resume == "replay" ? since!.seq : storeSeq)},"
             + (resume.map { "\"resume\":\"\($0)\"," } ?? "")
             + "\"dashboard\":\(helloDashboard),\"tiles\":{\(entries.joined(separator: ","))}}"
-        var actions: [HubAction] = [.send(text: hello, to: id)]
+        var actions: [HubAction] = advanced + [.send(text: hello, to: id)]
         if let announcement, announcement.until > now {
             actions.append(.send(text: Self.announcementText(announcement.text, seconds: announcement.until - now), to: id))
         }
@@ -207,6 +212,7 @@ struct HubStateMachine {
     ) -> [HubAction] {
         self.helloDashboard = helloDashboard
         self.tiles = tiles
+        self.windowedTiles = Self.windowedIndices(tiles)
         self.tileIDs = tiles.map(\.tileID)
         self.tilesByMetric = tilesByMetric.mapValues { ids in tiles.indices.filter { ids.contains(tiles[$0].tileID) } }
         self.updatedAt = updatedAt
@@ -312,7 +318,7 @@ struct HubStateMachine {
     /// need one, and frames of their own to screens with their own tiles; backed-up screens skip (and are closed
     /// after the slow-client timeout).
     mutating func tick(now: Double, isWritable: (Int) -> Bool) -> [HubAction] {
-        var actions: [HubAction] = []
+        var actions = advanceWindows(now: now)
         for rate in streams.keys.sorted() where streams[rate]!.isDue(at: now) && streamWantsFrame(rate, now: now) {
             actions += tickStream(rate, now: now, isWritable: isWritable)
         }

@@ -20,18 +20,21 @@ struct KPIIndicator: Sendable {
             }
         guard let reference else { return members }
         let delta = target - reference
-        let shown = deltaFormat.string(for: delta)
         let rounded = (delta * pow10(deltaFormat.fractionDigits)).rounded()
-        let trend = rounded > 0 ? "up" : rounded < 0 ? "down" : "flat"
-        let sense = rounded == 0 ? "same" : (rounded > 0) != options.lowerIsBetter ? "better" : "worse"
-        members.append(.init("trend", "\"\(trend)\""))
-        members.append(.init("delta", jsonNumber(delta, places: 6)))
-        members.append(.init("deltaText", JSONText.quoted((rounded > 0 ? "+" : "") + shown)))
-        members.append(.init("sense", "\"\(sense)\""))
-        return members
+        return members + arrow(delta: delta, rounded: rounded, text: deltaFormat.string(for: delta))
     }
 
-    private func pow10(_ exponent: Int) -> Double {
+    /// The arrow's members for a change of `delta` (`rounded` as it is written, its sign decides) written `text`.
+    func arrow(delta: Double, rounded: Double, text: String) -> [TileState.Member] {
+        let trend = rounded > 0 ? "up" : rounded < 0 ? "down" : "flat"
+        let sense = rounded == 0 ? "same" : (rounded > 0) != options.lowerIsBetter ? "better" : "worse"
+        return [
+            .init("trend", "\"\(trend)\""), .init("delta", jsonNumber(delta, places: 6)),
+            .init("deltaText", JSONText.quoted((rounded > 0 ? "+" : "") + text)), .init("sense", "\"\(sense)\""),
+        ]
+    }
+
+    func pow10(_ exponent: Int) -> Double {
         (0..<exponent).reduce(1) { power, _ in power * 10 }
     }
 }

@@ -31,41 +31,47 @@ struct LiveTileFactory {
             let odometer = try options.odometer().configuration
             let value = stored.map { showable($0, tile: tile, canShow: options.canShow) }
             let group = options.style.effectiveGroupSeparator
-            let indicator = try tile.kpi.isEmpty ? nil : KPIIndicator(
+            let indicator = try !tile.hasIndicator ? nil : KPIIndicator(
                 options: tile.kpi,
                 deltaFormat: NumberFormat(
                     format: "%.\(options.decimals)f", groupSeparator: group,
                     decimalSeparator: options.style.effectiveDecimalSeparator, groupsOfThree: !group.isEmpty))
-            return try OdometerTile(
-                tileID: tile.id, configuration: odometer, value: value, backlog: backlog, maxLag: maxLag, policy: policy,
-                indicator: indicator, previous: previous, at: time)
+            return try number(tile, of: dashboard, indicator: indicator, value: value, at: time) { indicator, value in
+                try OdometerTile(
+                    tileID: tile.id, configuration: odometer, value: value, backlog: backlog, maxLag: maxLag,
+                    policy: policy, indicator: indicator, previous: previous, at: time)
+            }
         case .counter(let options):
             let counter = try options.counter().configuration
             let value = stored.map { showable($0, tile: tile, canShow: options.canShow) }
             let format = counter.format
-            let indicator = try tile.kpi.isEmpty ? nil : KPIIndicator(
+            let indicator = try !tile.hasIndicator ? nil : KPIIndicator(
                 options: tile.kpi,
                 deltaFormat: NumberFormat(
                     format: "%.\(format.fractionDigits)f", groupSeparator: format.groupSeparator,
                     decimalSeparator: format.decimalSeparator,
                     groupsOfThree: !options.effectiveGroupSeparator.isEmpty,
                     compact: format.compact))
-            return try CounterTile(
-                tileID: tile.id, configuration: counter, value: value, backlog: backlog, maxLag: maxLag, policy: policy,
-                indicator: indicator, previous: previous, at: time)
+            return try number(tile, of: dashboard, indicator: indicator, value: value, at: time) { indicator, value in
+                try CounterTile(
+                    tileID: tile.id, configuration: counter, value: value, backlog: backlog, maxLag: maxLag,
+                    policy: policy, indicator: indicator, previous: previous, at: time)
+            }
         case .gauge(let options):
             let gauge = try options.gauge(goal: tile.kpi.goal).configuration
             let value = stored.map { showable($0, tile: tile, canShow: options.canShow) }
             let format = gauge.counter.format
-            let indicator = try tile.kpi.isEmpty ? nil : KPIIndicator(
+            let indicator = try !tile.hasIndicator ? nil : KPIIndicator(
                 options: tile.kpi,
                 deltaFormat: NumberFormat(
                     format: "%.\(format.fractionDigits)f", groupSeparator: format.groupSeparator,
                     decimalSeparator: format.decimalSeparator,
                     groupsOfThree: !options.number.effectiveGroupSeparator.isEmpty, compact: format.compact))
-            return try GaugeTile(
-                tileID: tile.id, configuration: gauge, value: value, backlog: backlog, maxLag: maxLag, policy: policy,
-                indicator: indicator, previous: previous, at: time)
+            return try number(tile, of: dashboard, indicator: indicator, value: value, at: time) { indicator, value in
+                try GaugeTile(
+                    tileID: tile.id, configuration: gauge, value: value, backlog: backlog, maxLag: maxLag,
+                    policy: policy, indicator: indicator, previous: previous, at: time)
+            }
         case .wheel(let options):
             let wheel = try Wheel(contents: options.contents, duration: options.duration)
             let position: Double? =

@@ -34,11 +34,19 @@ struct NumberTile<Animator: NumberTileAnimator>: QueuedTile {
     }
 
     mutating func apply(_ change: TileChange, at time: Double) throws {
-        guard case .value(let value, let interval, let animated, let policy) = change else { return }
+        guard case .value(let value, let interval, let animated, let policy, _) = change else { return }
         let previous = hasValue ? newestTarget : nil
         try queue.enqueue(value, at: time, interval: interval, animated: animated, policy: policy)
         hasValue = true
         if let indicator { indicatorMembers = indicator.members(target: newestTarget, previous: previous) }
+    }
+
+    /// Shows no value (`null`, "—") from `time` until the next change, which rolls in from zero: a window that holds
+    /// no change.
+    mutating func clear(at time: Double) throws {
+        try queue.enqueue(0, at: time, animated: false)
+        hasValue = false
+        indicatorMembers = []
     }
 
     /// The value the last queued change heads for.

@@ -7,7 +7,7 @@
  * the DOM to it; a `null` STATE (a metric with no value yet), a tile `hello` gave no STATE and a STATE
  * `hasValue` refuses show "—" in the theme's muted colour instead (and `clear()` takes the display
  * down, so no hook or label claims a value); a STATE with `"behind": true` shows a "catching up" badge; `status` (good, normal, warning, critical) colours the
- * tile, and `trend`, `deltaText` and `sense` show the change arrow (hooks `data-status`, `data-trend`,
+ * tile, and `trend`, `deltaText` and `sense` show the change arrow, `versus` what it compares with (hooks `data-status`, `data-trend`,
  * `data-delta`). `changeKey(state)` names what counts as a change of the tile's value for the
  * staleness hint (null: the tile never goes stale).
  */
@@ -34,6 +34,8 @@ export class TileView {
     this.sourceBadge = el("span", { className: "tile__stale tile__source", hidden: true });
     this.behindBadge = el("span", { className: "tile__behind", text: "catching up", hidden: true });
     this.change = el("span", { className: "tile__change", hidden: true });
+    // What a compared arrow compares with ("vs this time yesterday"), on the badges' line: the header keeps the title.
+    this.versus = el("span", { className: "tile__versus", hidden: true });
     this.placeholder = el("div", { className: "tile__empty", text: "\u2014", hidden: true, "aria-label": "no value yet" });
     // The badges that change what the value means sit on a line of their own, as large as the title.
     this.element = el("section", {
@@ -42,7 +44,7 @@ export class TileView {
       "data-tile-type": typeName,
       "aria-label": title,
     }, el("div", { className: "tile__header" }, el("h2", { className: "tile__title", text: title }), this.change),
-    el("div", { className: "tile__signals" }, this.behindBadge, this.staleBadge, this.sourceBadge),
+    el("div", { className: "tile__signals" }, this.versus, this.behindBadge, this.staleBadge, this.sourceBadge),
     this.placeholder, this.body);
   }
 
@@ -72,6 +74,9 @@ export class TileView {
     setData(this.element, "status", status || null);
     const trend = typeof state.trend === "string" ? state.trend : "";
     setHidden(this.change, !trend);
+    const versus = trend && typeof state.versus === "string" ? `vs ${state.versus}` : "";
+    setHidden(this.versus, !versus);
+    if (this.versus.textContent !== versus) this.versus.textContent = versus;
     if (!trend) {
       setData(this.element, "trend", null);
       setData(this.element, "delta", null);
