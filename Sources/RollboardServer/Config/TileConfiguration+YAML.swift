@@ -15,6 +15,7 @@ extension TileConfiguration {
             + NumberStyle.keys + KPIOptions.keys,
         .clock: ClockOptions.keys,
         .leaderboard: LeaderboardOptions.keys,
+        .chart: ChartOptions.keys + KPIOptions.keys,
     ]
 
     /// Reads one item of a dashboard's `tiles`; `nil` when it has problems (reported).
@@ -77,6 +78,7 @@ extension TileConfiguration {
             case .gauge: GaugeOptions(reader: reader).map(TileOptions.gauge)
             case .clock: ClockOptions(reader: reader).map(TileOptions.clock)
             case .leaderboard: LeaderboardOptions(reader: reader).map(TileOptions.leaderboard)
+            case .chart: ChartOptions(reader: reader).map(TileOptions.chart)
             case nil: nil
             }
         let kpi = KPIOptions(reader: reader)

@@ -95,6 +95,15 @@ struct LiveTileFactory {
             return try LeaderboardTile(
                 tileID: tile.id, leaderboard: try options.leaderboard(), entries: store.leaderboard(tile.metric)?.entries,
                 backlog: backlog, maxLag: maxLag, policy: policy, at: time)
+        case .chart(let options):
+            let snapshot = store.snapshot
+            let indicator = try tile.kpi.isEmpty ? nil : KPIIndicator(
+                options: tile.kpi, deltaFormat: NumberFormat(format: "%.\(options.decimals)f", groupsOfThree: true))
+            return try ChartTile(
+                tileID: tile.id, chart: Chart(configuration: options.configuration(goal: tile.kpi.goal)),
+                options: options,
+                seed: ChartTile.Seed(series: snapshot.series(tile.metric), current: snapshot.current(tile.metric), options: options),
+                wallOffset: wallOffset, indicator: indicator, backlog: backlog, maxLag: maxLag, policy: policy, at: time)
         case .text(let options):
             let stored = store.text(tile.metric)
             return TextTile(tileID: tile.id, text: stored?.text ?? options.text, color: stored?.color)
