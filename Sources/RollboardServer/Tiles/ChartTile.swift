@@ -84,7 +84,7 @@ struct ChartTile: QueuedTile {
         }
     }
 
-    /// `{"p":[…],"l":L,"s":S,"lo":A,"hi":B,"text":T,"target":V}`: the points but the newest (`null` a gap), the newest
+    /// `{"pts":[…],"l":L,"s":S,"lo":A,"hi":B,"text":T,"target":V}`: the points but the newest (`null` a gap), the newest
     /// point's value as shown, the slide in thousandths of a step, the range, the newest point written and its value;
     /// then `behind` and the indicator's members.
     func state(at time: Double) -> TileState? {
@@ -93,7 +93,7 @@ struct ChartTile: QueuedTile {
         let newest = queue.target.last
         let points = shown.values.dropLast().map { $0.map { jsonNumber($0, places: places) } ?? "null" }
         var members = [
-            TileState.Member("p", "[" + points.joined(separator: ",") + "]"),
+            TileState.Member("pts", "[" + points.joined(separator: ",") + "]"),
             TileState.Member("l", shown.last.map { jsonNumber($0, places: places) } ?? "null"),
             TileState.Member("s", String(TileState.thousandths(shown.shift))),
             TileState.Member("lo", jsonNumber(shown.low, places: places)),

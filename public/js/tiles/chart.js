@@ -3,16 +3,16 @@
  * dashed line and the warning and critical thresholds as bands behind the plot. The server slides
  * the plot, eases its range and moves the newest point; the page draws each frame where it says.
  *
- * STATE: `{"p":[…],"l":L,"s":S,"lo":A,"hi":B,"text":T,"target":V}` (docs/protocol.md): `p` the
+ * STATE: `{"pts":[…],"l":L,"s":S,"lo":A,"hi":B,"text":T,"target":V}` (docs/protocol.md): `pts` the
  * points but the newest (null: a gap, where the line breaks and no bar stands), `l` the newest
  * point's value as shown, `s` how far the plot has slid in thousandths of a step, `lo`…`hi` the
  * range the plot's height spans, `text` the newest point written. Frames usually carry only `s`,
- * `lo`, `hi` and `l`; `p` comes when the points change.
+ * `lo`, `hi` and `l`; `pts` comes when the points change.
  *
- * Geometry (viewBox 0 0 300 100): with N = `points`, point i of p + [l] sits at step
+ * Geometry (viewBox 0 0 300 100): with N = `points`, point i of pts + [l] sits at step
  * q = i − S / 1000, drawn at x = (q + ½) / N × 300 and y = 96 − (v − A) / (B − A) × 92; the plot is
  * clipped to the viewBox, so points sliding in on the right and out on the left are cut at its edges.
- * Test hooks: `data-style`, `data-values` (p + [l], gaps empty, joined by ","), `data-known` (how
+ * Test hooks: `data-style`, `data-values` (pts + [l], gaps empty, joined by ","), `data-known` (how
  * many of them are values), `data-shift` (S / 1000), `data-low`, `data-high`, `data-text`, `data-target`.
  */
 import { el, finiteNumber } from "../page.js";
@@ -63,7 +63,7 @@ export class ChartView extends TileView {
   }
 
   hasValue(state) {
-    return super.hasValue(state) && Array.isArray(state.p);
+    return super.hasValue(state) && Array.isArray(state.pts);
   }
 
   clear() {
@@ -74,7 +74,7 @@ export class ChartView extends TileView {
   }
 
   paint(state) {
-    const values = state.p.concat([state.l === undefined ? null : state.l]).map((value) => finiteNumber(value, null));
+    const values = state.pts.concat([state.l === undefined ? null : state.l]).map((value) => finiteNumber(value, null));
     const shift = finiteNumber(state.s, 0) / 1000;
     const low = finiteNumber(state.lo, 0);
     const high = Math.max(finiteNumber(state.hi, 1), low + 1e-9);
