@@ -41,7 +41,7 @@ extension ChartOptions {
         } else {
             guard let step = Self.defaultStep(window: window) else {
                 reader.report("window", "needs a step (no step of \(Self.steps.map { "\($0 / 60)m" }.joined(separator: ", ")) "
-                    + "divides it into at most \(Self.maxPoints) points)")
+                    + "divides it into 2 to \(Self.maxPoints) points)")
                 return nil
             }
             self.step = step

@@ -37,9 +37,9 @@ public struct ChartOptions: Sendable, Equatable {
     /// The number of points: the window over the step.
     public var count: Int { Int(window / Double(step)) }
 
-    /// The shortest of ``steps`` that divides `window` into at most ``maxPoints`` buckets, or `nil`.
+    /// The shortest of ``steps`` that divides `window` into 2 to ``maxPoints`` buckets, or `nil`.
     static func defaultStep(window: Double) -> Int64? {
-        steps.first { Int64(window) % $0 == 0 && window / Double($0) <= Double(maxPoints) }
+        steps.first { Int64(window) % $0 == 0 && (2...Double(maxPoints)).contains(window / Double($0)) }
     }
 
     /// What is wrong with `step` for `window` (names the reason), or `nil`.
