@@ -4,9 +4,9 @@ import Yams
 extension TileConfiguration {
     static let commonKeys = ["id", "type", "title", "metric", "position", "staleAfter", "backlog", "queue", "maxLag"]
     static let optionKeys: [TileType: [String]] = [
-        .odometer: ["columns", "maxColumns", "decimals", "prefix", "suffix", "maxDuration", "pad", "compact"] + NumberStyle.keys
+        .odometer: ["columns", "maxColumns", "decimals", "prefix", "suffix", "maxDuration", "pad", "compact", "trend"] + NumberStyle.keys
             + KPIOptions.keys,
-        .counter: ["format", "grouping", "easing", "duration", "prefix", "suffix", "compact"] + NumberStyle.keys
+        .counter: ["format", "grouping", "easing", "duration", "prefix", "suffix", "compact", "trend"] + NumberStyle.keys
             + KPIOptions.keys,
         .wheel: ["contents", "duration", "colors"],
         .carousel: ["slides", "interval", "dotColor", "activeDotColor"],

@@ -6,8 +6,12 @@ extension ChartTile.Seed {
     /// the per-minute or per-hour rollups. A metric with a value but no series (stored before series were kept) shows
     /// that one value; `nil` with no value at all.
     init?(series: MetricSeries, current: StoredMetric?, options: ChartOptions) {
-        let step = options.step
-        let count = options.count
+        self.init(series: series, current: current, step: options.step, count: options.count,
+            sums: options.aggregate == .sum)
+    }
+
+    /// The same for `count` buckets of `step` seconds, each its last value or (`sums`) what it added.
+    init?(series: MetricSeries, current: StoredMetric?, step: Int64, count: Int, sums: Bool) {
         guard series.newest.isFinite else {
             guard let current else { return nil }
             let bucket = Int64((current.updatedAt / Double(step)).rounded(.down))
@@ -26,7 +30,7 @@ extension ChartTile.Seed {
             let index = Int(bucket.start / step - first)
             guard values.indices.contains(index) else { continue }
             if index == count - 1 { beforeNewest = before }
-            values[index] = options.aggregate == .last ? bucket.last : bucket.last - before
+            values[index] = sums ? bucket.last - before : bucket.last
             before = bucket.last
             latest = bucket.last
         }

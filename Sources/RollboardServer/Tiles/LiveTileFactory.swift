@@ -38,7 +38,7 @@ struct LiveTileFactory {
                     decimalSeparator: options.style.effectiveDecimalSeparator, groupsOfThree: !group.isEmpty))
             return try OdometerTile(
                 tileID: tile.id, configuration: odometer, value: value, backlog: backlog, maxLag: maxLag, policy: policy,
-                indicator: indicator, previous: previous, at: time)
+                indicator: indicator, previous: previous, trend: trend(options.trend, tile), at: time)
         case .counter(let options):
             let counter = try options.counter().configuration
             let value = stored.map { showable($0, tile: tile, canShow: options.canShow) }
@@ -52,7 +52,7 @@ struct LiveTileFactory {
                     compact: format.compact))
             return try CounterTile(
                 tileID: tile.id, configuration: counter, value: value, backlog: backlog, maxLag: maxLag, policy: policy,
-                indicator: indicator, previous: previous, at: time)
+                indicator: indicator, previous: previous, trend: trend(options.trend, tile), at: time)
         case .gauge(let options):
             let gauge = try options.gauge(goal: tile.kpi.goal).configuration
             let value = stored.map { showable($0, tile: tile, canShow: options.canShow) }
@@ -107,6 +107,16 @@ struct LiveTileFactory {
         case .text(let options):
             let stored = store.text(tile.metric)
             return TextTile(tileID: tile.id, text: stored?.text ?? options.text, color: stored?.color)
+        }
+    }
+
+    /// The sparkline of `tile`'s metric, when it has a `trend`.
+    private func trend(_ options: TrendOptions?, _ tile: TileConfiguration) -> TrendLine? {
+        options.map { options in
+            let snapshot = store.snapshot
+            return TrendLine(
+                options: options, series: snapshot.series(tile.metric), current: snapshot.current(tile.metric),
+                wallOffset: wallOffset)
         }
     }
 
