@@ -12,6 +12,8 @@ warning 20, critical 10) and a bar chart of per-minute sums fed by increments. T
   and at rest the two points are exactly the two values posted (no value in between, shift 0);
 - a calm screen (`?motion=reduced`) gains the same point in one jump: never a shift between 0 and 1;
 - the bar chart's newest bar is the sum of the minute's increments (3 + 4 = 7);
+- an odometer with `trend: 24h` has no sparkline before a value, then 24 hourly points with the newest drawn
+  (`data-spark`, a path in `.tile__spark`);
 - the SVG is painted: a line path through the points, the goal line visible, bands for the thresholds.
 
 Waits for the next wall-clock minute once (at most a minute). Screenshot: `reports/browser/chart-tile.png`.
@@ -30,12 +32,13 @@ from test_dashboard import post_json, start_browser, wait_for
 LAYOUT = """
 id: charts
 title: Charts
-grid: { columns: 2, rows: 1 }
+grid: { columns: 3, rows: 1 }
 tiles:
   - {id: level, type: chart, title: Level, style: line, window: "last 10m", step: 1m, duration: 2, easing: linear,
      goal: 50, warning: 20, critical: 10, position: {column: 1, row: 1}}
   - {id: orders, type: chart, title: Orders per minute, style: bars, window: "last 10m", step: 1m,
      aggregate: sum, position: {column: 2, row: 1}}
+  - {id: visits, type: odometer, title: Visits, columns: 4, trend: 24h, position: {column: 3, row: 1}}
 """
 
 CHART = """
@@ -51,6 +54,13 @@ return {
   path: line ? line.getAttribute('d') : null, goal: goal ? goal.getAttribute('visibility') : null,
   bands: tile.querySelectorAll('.chart__band').length,
 };
+"""
+
+SPARK = """
+const tile = document.querySelector('[data-tile-id="visits"]');
+const path = tile ? tile.querySelector('.tile__spark path') : null;
+return tile ? {spark: tile.dataset.spark === undefined ? null : tile.dataset.spark,
+               path: path && path.closest('svg').style.display !== 'none' ? path.getAttribute('d') : null} : null;
 """
 
 
@@ -159,6 +169,17 @@ def scenario(server: RollboardProcess, arguments, checks: Checks) -> None:
         _, bars = watch(driver, lambda s: newest(s) == 7, arguments.timeout, tile="orders")
         checks.check(status == 202 and newest(bars) == 7 and bars.get("known") == 1 and bars.get("text") == "7",
                      "the bar chart's newest bar is the minute's sum of increments, 3 + 4 = 7", f"{status} {body} {bars}")
+
+        spark_before = driver.execute_script(SPARK) or {}
+        status, body = post_json(base, TOKEN, "/api/v1/metrics/visits", {"value": 1234}, arguments.timeout)
+        wait_for(lambda: (driver.execute_script(SPARK) or {}).get("spark"), arguments.timeout)
+        spark = driver.execute_script(SPARK) or {}
+        heights = (spark.get("spark") or "").split(",")
+        checks.check(spark_before.get("spark") is None and not spark_before.get("path")
+                     and status == 202 and len(heights) == 24 and heights[-1] == "50" and heights[:-1] == [""] * 23
+                     and (spark.get("path") or "").startswith("M"),
+                     "an odometer with trend: 24h shows no sparkline before a value, then 24 hourly points: the newest "
+                     "drawn, the others gaps", f"before {spark_before}, after {spark}")
 
         os.makedirs(os.path.join(REPOSITORY, "reports", "browser"), exist_ok=True)
         driver.save_screenshot(os.path.join(REPOSITORY, "reports", "browser", "chart-tile.png"))
