@@ -3,16 +3,19 @@
 ///
 /// A resting state holds exactly the bucket values it was given (posted or aggregated, `nil` for a bucket with no
 /// change), so a chart at rest never shows a value that is not one of them; only moves pass through others.
+/// (`Value`, `State` and `Animation` are ``ChartPoints``, ``ChartState`` and ``ChartAnimation``.)
 public struct Chart: TileAnimator {
-    public typealias Value = ChartPoints
-    public typealias State = ChartState
-    public typealias Animation = ChartAnimation
-
     public let configuration: ChartConfiguration
 
-    /// Creates a chart; throws ``AnimationError/invalidConfiguration`` for a bad configuration.
+    /// Creates a chart; throws ``AnimationError/invalidConfiguration`` for fewer than 2 points or a duration that is
+    /// not above 0 and at most `maxDuration`.
     public init(configuration: ChartConfiguration) throws(AnimationError) {
-        try configuration.validate()
+        let (count, duration, maxDuration) = (configuration.count, configuration.duration, configuration.maxDuration)
+        guard count >= 2 else { throw AnimationError(.invalidConfiguration, "a chart needs at least 2 points, not \(count)") }
+        guard duration.isFinite, duration > 0, maxDuration.isFinite, duration <= maxDuration else {
+            throw AnimationError(
+                .invalidConfiguration, "duration (\(duration)) must be above 0 and at most maxDuration (\(maxDuration))")
+        }
         self.configuration = configuration
     }
 

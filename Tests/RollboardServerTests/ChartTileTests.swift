@@ -127,7 +127,7 @@ struct ChartTileTests {
         ("id: c\ntype: chart\nstep: 90s", #"config/dashboards/demo.yaml: tile "c": step: must be a number of minutes, hours or days like 5m, 1h or 1d, got "90s""#),
         ("id: c\ntype: chart\nwindow: \"last 7d\"\nstep: 90m", #"config/dashboards/demo.yaml: tile "c": step: must be a whole number of minutes (of hours from 1h on), got 5400 s"#),
         ("id: c\ntype: chart\nwindow: \"last 1m\"", #"config/dashboards/demo.yaml: tile "c": window: needs a step (no step of 1m, 2m, 5m, 10m, 15m, 30m, 60m, 120m, 180m, 360m, 720m, 1440m divides it into 2 to 120 points)"#),
-        ("id: c\ntype: chart\naggregate: avg", #"config/dashboards/demo.yaml: tile "c": aggregate: a chart's points are one of last, sum, got "avg""#),
+        ("id: c\ntype: chart\naggregate: avg", #"config/dashboards/demo.yaml: tile "c": aggregate: must be one of last, sum, got "avg""#),
         ("id: c\ntype: chart\nduration: 5", #"config/dashboards/demo.yaml: tile "c": duration: must be at most maxDuration (3 s), got 5"#),
     ]
 

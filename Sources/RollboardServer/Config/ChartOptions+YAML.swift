@@ -7,20 +7,13 @@ extension ChartOptions {
     /// Reads the chart's keys; `nil` when one is wrong (reported, naming the field).
     init?(reader: YAMLMappingReader) {
         self.init()
-        if let name = reader.string("style") {
-            guard let style = ChartStyle(rawValue: name) else {
-                reader.report("style", "must be one of line, area, bars, got \"\(name)\"")
-                return nil
-            }
-            self.style = style
-        }
-        if let name = reader.string("aggregate") {
-            guard let aggregate = Aggregate(rawValue: name) else {
-                reader.report("aggregate", "a chart's points are one of last, sum, got \"\(name)\"")
-                return nil
-            }
-            self.aggregate = aggregate
-        }
+        let style = reader.choice("style", of: ChartStyle.self)
+        let aggregate = reader.choice("aggregate", of: Aggregate.self)
+        let easing = reader.choice("easing", of: Easing.self)
+        guard style.ok, aggregate.ok, easing.ok else { return nil }
+        self.style = style.value ?? self.style
+        self.aggregate = aggregate.value ?? self.aggregate
+        self.easing = easing.value ?? self.easing
         if let text = reader.string("window") {
             guard case .last(let seconds)? = WindowSpan(text) else {
                 reader.report("window", "a chart's window is \"last N\" with m, h or d (like \"last 24h\"), got \"\(text)\"")
@@ -57,13 +50,6 @@ extension ChartOptions {
         if duration > maxDuration {
             reader.report("duration", "must be at most maxDuration (\(formatNumber(maxDuration)) s), got \(formatNumber(duration))")
             return nil
-        }
-        if let name = reader.string("easing") {
-            guard let easing = Easing(rawValue: name) else {
-                reader.report("easing", "must be one of easeInOut, easeIn, easeOut, linear, got \"\(name)\"")
-                return nil
-            }
-            self.easing = easing
         }
         if reader.node("decimals") != nil {
             guard let decimals = reader.int("decimals", in: 0...6) else { return nil }

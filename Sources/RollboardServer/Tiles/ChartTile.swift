@@ -13,19 +13,16 @@ struct ChartTile: QueuedTile {
     /// the newest bucket.
     struct Seed: Equatable {
         var points: ChartPoints
-        var latest: Double
-        var beforeNewest: Double
+        var latest, beforeNewest: Double
     }
 
     let tileID: String
-    let step: Int64
-    let aggregate: ChartOptions.Aggregate
+    /// The bucket width in seconds, and what a bucket's point is.
+    let step: Int64, aggregate: ChartOptions.Aggregate
     /// Wall-clock seconds since 1970 at hub time 0.
     let wallOffset: Double
-    /// Writes the newest point's value (`text`).
-    let format: NumberFormat
-    /// The decimals of the numbers on the wire: the tile's and two more.
-    let places: Int
+    /// Writes the newest point's value (`text`), with `places` decimals on the wire (the tile's and two more).
+    let format: NumberFormat, places: Int
     let indicator: KPIIndicator?
     private(set) var queue: AnimationQueue<Chart>
     private(set) var hasValue: Bool
