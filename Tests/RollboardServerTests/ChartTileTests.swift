@@ -60,7 +60,7 @@ struct ChartTileTests {
         let series = Self.series([(-240, 5), (-200, 7), (-150, 9), (-30, 4)])
         let chart = try tile(Self.fiveMinutes, series: series)
         #expect(chart.encodedState(at: 0)
-            == #"{"pts":[null,7,9,null],"l":4,"s":0,"lo":4,"hi":9,"text":"4","target":4}"#)
+            == #"{"pts":[null,7,9,null],"l":4,"s":0,"lo":4,"hi":9,"text":"4","target":4,"n":29928059}"#)
     }
 
     @Test("per-bucket sums count what each bucket added to a running total, from 0 before the first change")
@@ -68,7 +68,7 @@ struct ChartTileTests {
         let series = Self.series([(-200, 3), (-190, 5), (-100, 6), (-30, 10)])
         let chart = try tile(Self.fiveMinutes + "\naggregate: sum", series: series)
         #expect(chart.encodedState(at: 0)
-            == #"{"pts":[null,5,null,1],"l":4,"s":0,"lo":1,"hi":5,"text":"4","target":4}"#)
+            == #"{"pts":[null,5,null,1],"l":4,"s":0,"lo":1,"hi":5,"text":"4","target":4,"n":29928059}"#)
     }
 
     @Test("a change in the next minute slides the plot one step over the move; at rest only posted values show")
@@ -77,9 +77,9 @@ struct ChartTileTests {
         try chart.apply(.value(20, interval: nil, animated: true), at: 45)   // 09:00:45, the next minute
         // Half way: slid half a step, the newest point half way from 10, the range half way from 9 … 11 to 10 … 20.
         #expect(chart.encodedState(at: 45.5)
-            == #"{"pts":[null,null,null,null,10],"l":15,"s":500,"lo":9.5,"hi":15.5,"text":"20","target":20}"#)
+            == #"{"pts":[null,null,null,null,10],"l":15,"s":500,"lo":9.5,"hi":15.5,"text":"20","target":20,"n":29928060}"#)
         #expect(chart.encodedState(at: 46)
-            == #"{"pts":[null,null,null,10],"l":20,"s":0,"lo":10,"hi":20,"text":"20","target":20}"#)
+            == #"{"pts":[null,null,null,10],"l":20,"s":0,"lo":10,"hi":20,"text":"20","target":20,"n":29928060}"#)
         #expect(chart.nextMotion(after: 46) == nil)
         #expect(chart.calmState(at: 45.1).map(TileState.fullJSON) == chart.encodedState(at: 46))
     }
@@ -89,7 +89,7 @@ struct ChartTileTests {
         var chart = try tile(Self.fiveMinutes, series: Self.series([(-30, 10)]))
         try chart.apply(.value(30, interval: nil, animated: true), at: 150)   // 09:02:30: 09:00 and 09:01 are gaps
         #expect(chart.encodedState(at: 160)
-            == #"{"pts":[null,10,null,null],"l":30,"s":0,"lo":10,"hi":30,"text":"30","target":30}"#)
+            == #"{"pts":[null,10,null,null],"l":30,"s":0,"lo":10,"hi":30,"text":"30","target":30,"n":29928062}"#)
     }
 
     @Test("a change in the same minute moves only the newest point; for sums it adds to the bucket")
@@ -98,7 +98,7 @@ struct ChartTileTests {
         try sums.apply(.value(110, interval: nil, animated: true), at: 1)   // 09:00:01: a new minute, 7 added
         try sums.apply(.value(112, interval: nil, animated: true), at: 30)  // 2 more in the same minute
         #expect(sums.encodedState(at: 40)
-            == #"{"pts":[null,null,null,103],"l":9,"s":0,"lo":9,"hi":103,"text":"9","target":9}"#)
+            == #"{"pts":[null,null,null,103],"l":9,"s":0,"lo":9,"hi":103,"text":"9","target":9,"n":29928060}"#)
     }
 
     @Test("without a value the chart is null (—); the first value is one point")
@@ -106,7 +106,7 @@ struct ChartTileTests {
         var chart = try tile(Self.fiveMinutes)
         #expect(chart.encodedState(at: 0) == "null")
         try chart.apply(.value(7, interval: nil, animated: true), at: 5)
-        #expect(chart.encodedState(at: 5) == #"{"pts":[null,null,null,null],"l":7,"s":0,"lo":6,"hi":8,"text":"7","target":7}"#)
+        #expect(chart.encodedState(at: 5) == #"{"pts":[null,null,null,null],"l":7,"s":0,"lo":6,"hi":8,"text":"7","target":7,"n":29928060}"#)
     }
 
     @Test("a producer's interval is cut to maxDuration, and the lag bound is twice maxDuration")

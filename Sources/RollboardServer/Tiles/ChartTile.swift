@@ -81,9 +81,9 @@ struct ChartTile: QueuedTile {
         }
     }
 
-    /// `{"pts":[…],"l":L,"s":S,"lo":A,"hi":B,"text":T,"target":V}`: the points but the newest (`null` a gap), the newest
-    /// point's value as shown, the slide in thousandths of a step, the range, the newest point written and its value;
-    /// then `behind` and the indicator's members.
+    /// `{"pts":[…],"l":L,"s":S,"lo":A,"hi":B,"text":T,"target":V,"n":N}`: the points but the newest (`null` a gap), the
+    /// newest point's value as shown, the slide in thousandths of a step, the range, the newest point written, its value
+    /// and its bucket's number; then `behind` and the indicator's members.
     func state(at time: Double) -> TileState? {
         guard hasValue else { return nil }
         let shown = queue.state(at: time)
@@ -99,6 +99,7 @@ struct ChartTile: QueuedTile {
         if let newest {
             members.append(TileState.Member("text", JSONText.quoted(format.string(for: newest))))
             members.append(TileState.Member("target", jsonNumber(newest, places: 6)))
+            members.append(TileState.Member("n", String(queue.target.newest)))
         }
         return TileState(members: members + behindMembers(at: time) + indicatorMembers)
     }

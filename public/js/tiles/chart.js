@@ -59,7 +59,8 @@ export class ChartView extends TileView {
   }
 
   changeKey(state) {
-    return state.target === undefined ? null : state.target;
+    // A new bucket is a change even when its value equals the one before (a sum of 1 a minute).
+    return state.target === undefined ? null : `${state.target}@${state.n}`;
   }
 
   hasValue(state) {
