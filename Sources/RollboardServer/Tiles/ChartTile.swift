@@ -31,6 +31,9 @@ struct ChartTile: QueuedTile {
     private(set) var beforeNewest: Double
     /// The indicator's members for the newest point (computed once per change).
     private(set) var indicatorMembers: [TileState.Member] = []
+    /// The `pts` JSON of the lists the newest move and the rest after it show, written once per change rather than
+    /// every frame (a list not among them, such as an earlier queued move's, is written when shown).
+    private(set) var writtenPoints: [(values: ArraySlice<Double?>, json: String)] = []
 
     init(
         tileID: String, chart: Chart, options: ChartOptions, seed: Seed?, wallOffset: Double, indicator: KPIIndicator?,
@@ -53,6 +56,23 @@ struct ChartTile: QueuedTile {
         if let indicator, let newest = queue.target.last {
             indicatorMembers = indicator.members(target: newest, previous: nil)
         }
+        writePoints(after: queue.target)
+    }
+
+    /// Writes the `pts` of the rest on ``queue``'s target and of the move to it from `before`.
+    private mutating func writePoints(after before: ChartState) {
+        let target = queue.target
+        let steps = Int(min(max(target.newest - before.newest, 0), Int64(target.values.count)))
+        let rest = target.values.dropLast()
+        writtenPoints = [(rest, json(rest))]
+        if steps > 0 {
+            let moving = (Array(before.values.prefix(steps)) + target.values).dropLast()
+            writtenPoints.append((moving, json(moving)))
+        }
+    }
+
+    private func json(_ values: ArraySlice<Double?>) -> String {
+        "[" + values.map { $0.map { jsonNumber($0, places: places) } ?? "null" }.joined(separator: ",") + "]"
     }
 
     mutating func apply(_ change: TileChange, at time: Double) throws {
@@ -79,6 +99,7 @@ struct ChartTile: QueuedTile {
         if let indicator, let newest = queue.target.last {
             indicatorMembers = indicator.members(target: newest, previous: previous ?? nil)
         }
+        writePoints(after: target)
     }
 
     /// `{"pts":[…],"l":L,"s":S,"lo":A,"hi":B,"text":T,"target":V,"n":N}`: the points but the newest (`null` a gap), the
@@ -88,9 +109,9 @@ struct ChartTile: QueuedTile {
         guard hasValue else { return nil }
         let shown = queue.state(at: time)
         let newest = queue.target.last
-        let points = shown.values.dropLast().map { $0.map { jsonNumber($0, places: places) } ?? "null" }
+        let points = shown.values.dropLast()
         var members = [
-            TileState.Member("pts", "[" + points.joined(separator: ",") + "]"),
+            TileState.Member("pts", writtenPoints.first { $0.values == points }?.json ?? json(points)),
             TileState.Member("l", shown.last.map { jsonNumber($0, places: places) } ?? "null"),
             TileState.Member("s", String(TileState.thousandths(shown.shift))),
             TileState.Member("lo", jsonNumber(shown.low, places: places)),
