@@ -84,6 +84,28 @@ struct ChartTileTests {
         #expect(chart.calmState(at: 45.1).map(TileState.fullJSON) == chart.encodedState(at: 46))
     }
 
+    @Test("on the wire a 120-point chart's slide sends its points twice (at the start and the end); the frames between carry only the slide, the range and the newest point")
+    func compactFrames() throws {
+        let yaml = "id: level\ntype: chart\nwindow: \"last 2h\"\nstep: 1m\ndecimals: 1"
+        let history: [(offset: Double, value: Double)] = (0..<120).map { minute in
+            let offset = Double(60 * minute - 7_170)
+            return (offset, 100 + Double(minute % 7) * 3.5)
+        }
+        var chart = try tile(yaml, series: Self.series(history))
+        var previous = chart.state(at: 0)
+        try chart.apply(.value(131.5, interval: nil, animated: true), at: 30)   // the next minute: a slide of 1 s
+        var sizes: [Int] = []
+        var withPoints = 0
+        for frame in 0...30 {
+            let state = chart.state(at: 30 + Double(frame) / 30)
+            let patch = try #require(TileState.patch(from: previous, to: state))
+            if patch.text.contains("\"pts\"") { withPoints += 1 } else { sizes.append(patch.text.utf8.count) }
+            previous = state
+        }
+        #expect(withPoints == 2, "the point list goes out when the slide starts and when it ends")
+        #expect(sizes.count == 29 && sizes.allSatisfy { $0 <= 60 }, "\(sizes)")
+    }
+
     @Test("changes in later minutes with none between leave gaps, never a value in between")
     func gapsStayGaps() throws {
         var chart = try tile(Self.fiveMinutes, series: Self.series([(-30, 10)]))
