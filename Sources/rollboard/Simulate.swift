@@ -10,7 +10,7 @@ struct Simulate: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "simulate",
         abstract: "Print an animation's frames as JSON lines, one per frame until it comes to rest.",
-        discussion: "KIND is odometer, counter, wheel, carousel, gauge, clock or leaderboard; see `rollboard simulate KIND --help`."
+        discussion: "KIND is odometer, counter, wheel, carousel, gauge, clock, leaderboard or chart; see `rollboard simulate KIND --help`."
     )
 
     @Argument(parsing: .captureForPassthrough, help: ArgumentHelp("The kind and its options.", valueName: "KIND …"))

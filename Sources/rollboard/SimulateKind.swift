@@ -9,6 +9,7 @@ struct SimulateKind: ParsableCommand {
         abstract: "Print an animation's frames as JSON lines, one per frame until it comes to rest.",
         subcommands: [
             SimulateOdometer.self, SimulateCounter.self, SimulateWheel.self, SimulateCarousel.self, SimulateGauge.self, SimulateClock.self, SimulateLeaderboard.self,
+            SimulateChart.self,
         ]
     )
 }

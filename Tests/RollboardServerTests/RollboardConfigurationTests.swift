@@ -191,11 +191,11 @@ struct RollboardConfigurationTests {
         ),
         (
             "id: revenue\ntype: odometer\nformat: \"%d\"",
-            #"config/dashboards/demo.yaml: tile "revenue": format: is an option of counter tiles, not odometer tiles (odometer options: columns, maxColumns, decimals, prefix, suffix, maxDuration, pad, compact, locale, groupSeparator, decimalSeparator, currency, goal, warning, critical, lowerIsBetter, delta, baseline, window, aggregate, compare)"#
+            #"config/dashboards/demo.yaml: tile "revenue": format: is an option of counter tiles, not odometer tiles (odometer options: columns, maxColumns, decimals, prefix, suffix, maxDuration, pad, compact, trend, locale, groupSeparator, decimalSeparator, currency, goal, warning, critical, lowerIsBetter, delta, baseline, window, aggregate, compare)"#
         ),
         (
             "id: revenue\ntype: speedometer",
-            #"config/dashboards/demo.yaml: tile "revenue": type: must be one of odometer, counter, wheel, carousel, text, gauge, clock, leaderboard, got "speedometer""#
+            #"config/dashboards/demo.yaml: tile "revenue": type: must be one of odometer, counter, wheel, carousel, text, gauge, clock, leaderboard, chart, got "speedometer""#
         ),
         (
             "id: revenue",

@@ -11,6 +11,7 @@
  */
 import { el, finiteNumber, orDefault, replaceChildren } from "./page.js";
 import { CarouselView } from "./tiles/carousel.js";
+import { ChartView } from "./tiles/chart.js";
 import { ClockView } from "./tiles/clock.js";
 import { CounterView } from "./tiles/counter.js";
 import { GaugeView } from "./tiles/gauge.js";
@@ -171,6 +172,7 @@ export class Board {
       case "carousel": return new CarouselView(tile, this.send);
       case "text": return new TextView(tile);
       case "gauge": return new GaugeView(tile);
+      case "chart": return new ChartView(tile);
       case "clock": return new ClockView(tile);
       case "leaderboard": return new LeaderboardView(tile);
       default: {

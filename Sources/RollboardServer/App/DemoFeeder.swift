@@ -74,6 +74,8 @@ public final class DemoFeeder: @unchecked Sendable {  // Sendable: `generator` a
                 }
             case .leaderboard:
                 feedLeaderboard(tile.metric)
+            case .chart:
+                updates.append(MetricUpdate(id: tile.metric, value: nextChartValue(for: tile.metric)))
             case .carousel, .text, .clock:
                 break
             }
@@ -140,6 +142,16 @@ public final class DemoFeeder: @unchecked Sendable {  // Sendable: `generator` a
         let base = values[id] ?? current ?? (low + high) / 2
         let step = (high - low) * Double.random(in: -0.1...0.1, using: &generator)
         let next = min(max((base + step).rounded(), low), high)
+        values[id] = next
+        return next
+    }
+
+    /// A level wandering around 120 (requests per second, say): steps of up to 8 % either way, one decimal, never
+    /// below 0.
+    private func nextChartValue(for id: String) -> Double {
+        let base = values[id] ?? store.current(id)?.value ?? 120
+        let next = max(((base * (1 + Double.random(in: -0.08...0.08, using: &generator)) + 4 * (120 - base) / 120) * 10)
+            .rounded() / 10, 0)
         values[id] = next
         return next
     }

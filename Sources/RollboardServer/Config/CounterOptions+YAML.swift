@@ -45,5 +45,8 @@ extension CounterOptions {
         prefix = reader.string("prefix") ?? ""
         suffix = reader.string("suffix") ?? ""
         compact = reader.bool("compact") ?? false
+        let trend = TrendOptions.read(reader)
+        guard trend.ok else { return nil }
+        self.trend = trend.trend
     }
 }

@@ -16,6 +16,8 @@ public struct CounterOptions: Sendable, Equatable {
     /// Compact notation (`950`, `12.3K`, `4.5M`) with the format's decimal places; the unit changes as the count passes
     /// each power of 1,000.
     public var compact = false
+    /// A sparkline under the number (`trend: 24h`).
+    public var trend: TrendOptions?
 
     public init(
         format: String = "%d",

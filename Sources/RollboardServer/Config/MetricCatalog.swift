@@ -45,7 +45,7 @@ public struct MetricCatalog: Sendable, Equatable {
 
     static func kind(of type: TileType) -> Kind? {
         switch type {
-        case .odometer, .counter, .gauge: .metric
+        case .odometer, .counter, .gauge, .chart: .metric
         case .wheel: .wheel
         case .carousel: .carousel
         case .text: .text
@@ -87,6 +87,8 @@ public struct MetricCatalog: Sendable, Equatable {
                 if let problem = options.number.problem(showing: value) {
                     return "\(text) is too large for \(place): \(problem)"
                 }
+            case .chart where abs(value) > 1e15:
+                return "\(text) is too large for \(place): a chart shows values within ±1e15"
             default:
                 continue
             }

@@ -23,6 +23,9 @@ extension OdometerOptions {
         self.style = style
         pad = reader.bool("pad") ?? false
         compact = reader.bool("compact") ?? false
+        let trend = TrendOptions.read(reader)
+        guard trend.ok else { return nil }
+        self.trend = trend.trend
         if compact && columns.maximum < 3 + decimals {
             reader.report(
                 "compact", "needs at least \(3 + decimals) columns (a mantissa up to 999 with \(decimals) decimals), got \(columns.maximum)")

@@ -20,6 +20,8 @@ public struct OdometerOptions: Sendable, Equatable {
     /// Compact notation: the columns show a mantissa below 1,000 (with `decimals` places) and a unit strip rolls
     /// between K, M, B and T; needs at least 3 + `decimals` columns.
     public var compact = false
+    /// A sparkline under the number (`trend: 24h`).
+    public var trend: TrendOptions?
 
     /// The default `maxDuration`: a wall screen shows the new value within three seconds.
     public static let defaultMaxDuration = 3.0

@@ -145,6 +145,8 @@ extension RollboardConfiguration {
                 JSONMember("duration", .number(options.number.duration)),
                 JSONMember("locale", .optional(options.number.style.locale.map { JSONValue.string($0.identifier) })),
             ]
+        case .chart(let options):
+            members += options.helloMembers()
         }
         return .object(members)
     }

@@ -172,6 +172,7 @@ public struct RollboardConfiguration: Sendable, Equatable {
         case .gauge(let options): return 2 * options.number.duration
         case .leaderboard(let options): return 2 * options.number.duration
         case .wheel(let options): return max(2 * options.duration, 1)
+        case .chart(let options): return 2 * options.maxDuration
         case .carousel, .text, .clock: return nil
         }
     }

@@ -4,9 +4,9 @@ import Yams
 extension TileConfiguration {
     static let commonKeys = ["id", "type", "title", "metric", "position", "staleAfter", "backlog", "queue", "maxLag"]
     static let optionKeys: [TileType: [String]] = [
-        .odometer: ["columns", "maxColumns", "decimals", "prefix", "suffix", "maxDuration", "pad", "compact"] + NumberStyle.keys
-            + KPIOptions.keys + WindowOptions.keys,
-        .counter: ["format", "grouping", "easing", "duration", "prefix", "suffix", "compact"] + NumberStyle.keys
+        .odometer: ["columns", "maxColumns", "decimals", "prefix", "suffix", "maxDuration", "pad", "compact", "trend"]
+            + NumberStyle.keys + KPIOptions.keys + WindowOptions.keys,
+        .counter: ["format", "grouping", "easing", "duration", "prefix", "suffix", "compact", "trend"] + NumberStyle.keys
             + KPIOptions.keys + WindowOptions.keys,
         .wheel: ["contents", "duration", "colors"],
         .carousel: ["slides", "interval", "dotColor", "activeDotColor"],
@@ -15,6 +15,7 @@ extension TileConfiguration {
             + NumberStyle.keys + KPIOptions.keys + WindowOptions.keys,
         .clock: ClockOptions.keys,
         .leaderboard: LeaderboardOptions.keys,
+        .chart: ChartOptions.keys + KPIOptions.keys,
     ]
 
     /// Reads one item of a dashboard's `tiles`; `nil` when it has problems (reported).
@@ -77,6 +78,7 @@ extension TileConfiguration {
             case .gauge: GaugeOptions(reader: reader).map(TileOptions.gauge)
             case .clock: ClockOptions(reader: reader).map(TileOptions.clock)
             case .leaderboard: LeaderboardOptions(reader: reader).map(TileOptions.leaderboard)
+            case .chart: ChartOptions(reader: reader).map(TileOptions.chart)
             case nil: nil
             }
         let kpi = KPIOptions(reader: reader)

@@ -8,6 +8,7 @@ public enum TileOptions: Sendable, Equatable {
     case gauge(GaugeOptions)
     case clock(ClockOptions)
     case leaderboard(LeaderboardOptions)
+    case chart(ChartOptions)
 
     public var type: TileType {
         switch self {
@@ -19,6 +20,7 @@ public enum TileOptions: Sendable, Equatable {
         case .gauge: .gauge
         case .clock: .clock
         case .leaderboard: .leaderboard
+        case .chart: .chart
         }
     }
 }

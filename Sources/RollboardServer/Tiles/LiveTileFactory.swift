@@ -39,7 +39,8 @@ struct LiveTileFactory {
             return try number(tile, of: dashboard, indicator: indicator, value: value, at: time) { indicator, value in
                 try OdometerTile(
                     tileID: tile.id, configuration: odometer, value: value, backlog: backlog, maxLag: maxLag,
-                    policy: policy, indicator: indicator, previous: previous, at: time)
+                    policy: policy, indicator: indicator, previous: previous, trend: trend(options.trend, tile),
+                    at: time)
             }
         case .counter(let options):
             let counter = try options.counter().configuration
@@ -55,7 +56,8 @@ struct LiveTileFactory {
             return try number(tile, of: dashboard, indicator: indicator, value: value, at: time) { indicator, value in
                 try CounterTile(
                     tileID: tile.id, configuration: counter, value: value, backlog: backlog, maxLag: maxLag,
-                    policy: policy, indicator: indicator, previous: previous, at: time)
+                    policy: policy, indicator: indicator, previous: previous, trend: trend(options.trend, tile),
+                    at: time)
             }
         case .gauge(let options):
             let gauge = try options.gauge(goal: tile.kpi.goal).configuration
@@ -101,9 +103,28 @@ struct LiveTileFactory {
             return try LeaderboardTile(
                 tileID: tile.id, leaderboard: try options.leaderboard(), entries: store.leaderboard(tile.metric)?.entries,
                 backlog: backlog, maxLag: maxLag, policy: policy, at: time)
+        case .chart(let options):
+            let snapshot = store.snapshot
+            let indicator = try tile.kpi.isEmpty ? nil : KPIIndicator(
+                options: tile.kpi, deltaFormat: NumberFormat(format: "%.\(options.decimals)f", groupsOfThree: true))
+            return try ChartTile(
+                tileID: tile.id, chart: Chart(configuration: options.configuration(goal: tile.kpi.goal)),
+                options: options,
+                seed: ChartTile.Seed(series: snapshot.series(tile.metric), current: snapshot.current(tile.metric), options: options),
+                wallOffset: wallOffset, indicator: indicator, backlog: backlog, maxLag: maxLag, policy: policy, at: time)
         case .text(let options):
             let stored = store.text(tile.metric)
             return TextTile(tileID: tile.id, text: stored?.text ?? options.text, color: stored?.color)
+        }
+    }
+
+    /// The sparkline of `tile`'s metric, when it has a `trend`.
+    private func trend(_ options: TrendOptions?, _ tile: TileConfiguration) -> TrendLine? {
+        options.map { options in
+            let snapshot = store.snapshot
+            return TrendLine(
+                options: options, series: snapshot.series(tile.metric), current: snapshot.current(tile.metric),
+                wallOffset: wallOffset)
         }
     }
 

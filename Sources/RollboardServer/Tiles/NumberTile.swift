@@ -13,6 +13,8 @@ struct NumberTile<Animator: NumberTileAnimator>: QueuedTile {
     let indicator: KPIIndicator?
     /// The indicator's STATE members for the newest value (computed once per change, not per frame).
     private(set) var indicatorMembers: [TileState.Member] = []
+    /// The sparkline under the number (`trend`), if any.
+    private(set) var trend: TrendLine?
 
     /// - Parameters:
     ///   - maxLag: how far the screen may fall behind the newest value, in seconds (`nil`: only the backlog bounds it).
@@ -20,9 +22,11 @@ struct NumberTile<Animator: NumberTileAnimator>: QueuedTile {
     ///     after a restart or a reload.
     init(
         tileID: String, configuration: Animator.Configuration, value: Double?, backlog: Int, maxLag: Double? = nil,
-        policy: QueuePolicy = .fifo, indicator: KPIIndicator? = nil, previous: Double? = nil, at time: Double
+        policy: QueuePolicy = .fifo, indicator: KPIIndicator? = nil, previous: Double? = nil, trend: TrendLine? = nil,
+        at time: Double
     ) throws {
         self.tileID = tileID
+        self.trend = trend
         hasValue = value != nil
         self.indicator = indicator
         queue = try AnimationQueue(
@@ -38,6 +42,7 @@ struct NumberTile<Animator: NumberTileAnimator>: QueuedTile {
         let previous = hasValue ? newestTarget : nil
         try queue.enqueue(value, at: time, interval: interval, animated: animated, policy: policy)
         hasValue = true
+        trend?.add(value, at: time)
         if let indicator { indicatorMembers = indicator.members(target: newestTarget, previous: previous) }
     }
 
@@ -54,7 +59,8 @@ struct NumberTile<Animator: NumberTileAnimator>: QueuedTile {
 
     func state(at time: Double) -> TileState? {
         guard hasValue else { return nil }
-        return queue.animator.tileState(queue.state(at: time), then: behindMembers(at: time) + indicatorMembers)
+        return queue.animator.tileState(
+            queue.state(at: time), then: behindMembers(at: time) + indicatorMembers + (trend.map { [$0.member] } ?? []))
     }
 }
 

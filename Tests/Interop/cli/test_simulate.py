@@ -84,6 +84,16 @@ check("leaderboard: Carol climbs from line 2 to 1 counting 6 → 11, Dave enters
       and lines[1] == {"Carol": (1.5, 1, "7"), "Dave": (2.5, 0.25, "9"), "Alice": (0.5, 1, "10"), "Bob": (1.5, 0.75, "8")}
       and lines[-1] == {"Carol": (0, 1, "11"), "Dave": (1, 1, "9"), "Alice": (2, 1, "7")}, str(lines))
 
+chart = frames("chart", "--from", "10,,30,20", "--to", "40", "--easing", "linear", "--fps", "4")
+check("chart: a point in the next bucket slides the plot one step over 1 s while the range eases from 10…30 to 20…40 and "
+      "the new point follows from 20 to 40; at rest the four points are the posted ones, the gap kept",
+      [(frame["t"], frame["shift"], frame["low"], frame["high"], frame["values"][-1]) for frame in chart]
+      == [(0, 0, 10, 30, 20), (0.25, 0.25, 12.5, 32.5, 25), (0.5, 0.5, 15, 35, 30), (0.75, 0.75, 17.5, 37.5, 35),
+          (1, 0, 20, 40, 40)]
+      and chart[-1]["values"] == [None, 30, 20, 40], str(chart))
+long_chart = frames("chart", "--from", "10,20", "--to", "5", "--interval", "10", "--max-duration", "3", "--fps", "1")
+check("chart: a producer's interval of 10 s is cut to --max-duration 3 s", long_chart[-1]["t"] == 3, str(long_chart[-1]))
+
 bad_arguments = [
     ["odometer", "--from", "1", "--to", "nan"],
     ["odometer", "--from", "100", "--to", "1000", "--columns", "3"],
@@ -102,6 +112,9 @@ bad_arguments = [
     ["leaderboard", "--from", "Alice", "--to", "Alice=1"],
     ["leaderboard", "--from", "Alice=1", "--to", "Alice=1", "--size", "0"],
     ["clock", "--time-zone", "Mars/Olympus"],
+    ["chart", "--from", "1", "--to", "2"],
+    ["chart", "--from", "1,x", "--to", "2"],
+    ["chart", "--from", "1,2", "--to", "2", "--duration", "5"],
     ["clock", "--at", "yesterday"],
     ["teleport"],
 ]

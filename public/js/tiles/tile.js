@@ -11,6 +11,7 @@
  * `data-delta`). `changeKey(state)` names what counts as a change of the tile's value for the
  * staleness hint (null: the tile never goes stale).
  */
+import { paintSparkline } from "./sparkline.js";
 import { el, finiteNumber, setData, setHidden } from "../page.js";
 
 /**
@@ -58,6 +59,7 @@ export class TileView {
     setHidden(this.behindBadge, !behind);
     this.showIndicator(empty ? {} : state);
     if (empty) this.clear(); else this.paint(state);
+    paintSparkline(this, empty ? null : state.spark);
   }
 
   /** Whether `state` is a value to paint; `null` (and anything not an object) is none. */

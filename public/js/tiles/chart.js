@@ -1,0 +1,162 @@
+/**
+ * Chart tile: the metric's buckets over its window as a line, an area or bars, with the goal as a
+ * dashed line and the warning and critical thresholds as bands behind the plot. The server slides
+ * the plot, eases its range and moves the newest point; the page draws each frame where it says.
+ *
+ * STATE: `{"pts":[…],"l":L,"s":S,"lo":A,"hi":B,"text":T,"target":V}` (docs/protocol.md): `pts` the
+ * points but the newest (null: a gap, where the line breaks and no bar stands), `l` the newest
+ * point's value as shown, `s` how far the plot has slid in thousandths of a step, `lo`…`hi` the
+ * range the plot's height spans, `text` the newest point written. Frames usually carry only `s`,
+ * `lo`, `hi` and `l`; `pts` comes when the points change.
+ *
+ * Geometry (viewBox 0 0 300 100): with N = `points`, point i of pts + [l] sits at step
+ * q = i − S / 1000, drawn at x = (q + ½) / N × 300 and y = 96 − (v − A) / (B − A) × 92; the plot is
+ * clipped to the viewBox, so points sliding in on the right and out on the left are cut at its edges.
+ * Test hooks: `data-style`, `data-values` (pts + [l], gaps empty, joined by ","), `data-known` (how
+ * many of them are values), `data-shift` (S / 1000), `data-low`, `data-high`, `data-text`, `data-target`.
+ */
+import { el, finiteNumber } from "../page.js";
+import { TileView } from "./tile.js";
+
+const SVG = "http://www.w3.org/2000/svg";
+const WIDTH = 300;
+const TOP = 4;
+const BOTTOM = 96;
+
+function svg(tag, attributes) {
+  const node = document.createElementNS(SVG, tag);
+  for (const name of Object.keys(attributes)) node.setAttribute(name, String(attributes[name]));
+  return node;
+}
+
+let clipCount = 0;
+
+export class ChartView extends TileView {
+  constructor(tile) {
+    super(tile, "chart");
+    this.style = ["area", "bars"].indexOf(this.options.style) >= 0 ? this.options.style : "line";
+    this.count = Math.max(2, finiteNumber(this.options.points, 2));
+    this.element.dataset.style = this.style;
+    clipCount += 1;
+    const clipID = `chart-clip-${clipCount}`;
+    this.root = svg("svg", {
+      viewBox: `0 0 ${WIDTH} 100`, preserveAspectRatio: "none", class: "chart__plot", "aria-hidden": "true",
+    });
+    const clip = svg("clipPath", { id: clipID });
+    clip.append(svg("rect", { x: 0, y: 0, width: WIDTH, height: 100 }));
+    const defs = svg("defs", {});
+    defs.append(clip);
+    this.bands = svg("g", { class: "chart__bands" });
+    this.series = svg("g", { "clip-path": `url(#${clipID})` });
+    this.area = svg("path", { class: "chart__area", d: "" });
+    this.line = svg("path", { class: "chart__line", d: "" });
+    this.bars = svg("g", { class: "chart__bars" });
+    this.series.append(this.area, this.line, this.bars);
+    this.goal = svg("line", { class: "chart__goal", x1: 0, x2: WIDTH, y1: 0, y2: 0, visibility: "hidden" });
+    this.root.append(defs, this.bands, this.series, this.goal);
+    this.text = el("div", { className: "chart__text" });
+    this.body.append(el("div", { className: `chart chart--${this.style}` }, this.text, this.root));
+  }
+
+  changeKey(state) {
+    // A new bucket is a change even when its value equals the one before (a sum of 1 a minute).
+    return state.target === undefined ? null : `${state.target}@${state.n}`;
+  }
+
+  hasValue(state) {
+    return super.hasValue(state) && Array.isArray(state.pts);
+  }
+
+  clear() {
+    this.root.style.visibility = "hidden";
+    this.text.textContent = "";
+    const dataset = this.element.dataset;
+    for (const name of ["values", "known", "shift", "low", "high", "text", "target"]) delete dataset[name];
+  }
+
+  paint(state) {
+    const values = state.pts.concat([state.l === undefined ? null : state.l]).map((value) => finiteNumber(value, null));
+    const shift = finiteNumber(state.s, 0) / 1000;
+    const low = finiteNumber(state.lo, 0);
+    const high = Math.max(finiteNumber(state.hi, 1), low + 1e-9);
+    const step = WIDTH / this.count;
+    const x = (index) => ((index - shift + 0.5) * step);
+    const y = (value) => BOTTOM - ((value - low) / (high - low)) * (BOTTOM - TOP);
+    this.root.style.visibility = "";
+    const runs = [];
+    let run = [];
+    values.forEach((value, index) => {
+      if (value === null) {
+        if (run.length > 0) runs.push(run);
+        run = [];
+      } else {
+        run.push([x(index).toFixed(2), y(value).toFixed(2)]);
+      }
+    });
+    if (run.length > 0) runs.push(run);
+    if (this.style === "bars") {
+      const base = y(Math.min(Math.max(0, low), high));
+      const width = (step * 0.7).toFixed(2);
+      const rects = [];
+      values.forEach((value, index) => {
+        if (value === null) return;
+        const top = y(value);
+        rects.push(`M${(x(index) - step * 0.35).toFixed(2)} ${Math.min(top, base).toFixed(2)}h${width}v${Math.abs(base - top).toFixed(2)}h-${width}z`);
+      });
+      this.line.setAttribute("d", rects.join(""));
+    } else {
+      // A run of one point is drawn as a dot (a zero-length segment with round caps).
+      this.line.setAttribute("d", runs.map((points) => `M${points[0][0]} ${points[0][1]}`
+        + (points.length === 1 ? "h0.01" : points.slice(1).map((point) => `L${point[0]} ${point[1]}`).join(""))).join(""));
+      this.area.setAttribute("d", this.style === "area"
+        ? runs.filter((points) => points.length > 1).map((points) => `M${points[0][0]} ${BOTTOM}`
+          + points.map((point) => `L${point[0]} ${point[1]}`).join("") + `L${points[points.length - 1][0]} ${BOTTOM}Z`).join("")
+        : "");
+    }
+    this.paintGuides(y, low, high);
+    const text = typeof state.text === "string" ? state.text : "";
+    if (this.text.textContent !== text) this.text.textContent = text;
+    const dataset = this.element.dataset;
+    dataset.values = values.map((value) => (value === null ? "" : String(value))).join(",");
+    dataset.known = String(values.filter((value) => value !== null).length);
+    dataset.shift = String(shift);
+    dataset.low = String(low);
+    dataset.high = String(high);
+    dataset.text = text;
+    dataset.target = state.target === undefined ? "" : String(state.target);
+  }
+
+  /** The goal line and the threshold bands, placed on the current range. */
+  paintGuides(y, low, high) {
+    const goal = finiteNumber(this.options.goal, null);
+    if (goal !== null && goal >= low && goal <= high) {
+      const at = y(goal).toFixed(2);
+      this.goal.setAttribute("y1", at);
+      this.goal.setAttribute("y2", at);
+      this.goal.setAttribute("visibility", "visible");
+    } else {
+      this.goal.setAttribute("visibility", "hidden");
+    }
+    const warning = finiteNumber(this.options.warning, null);
+    const critical = finiteNumber(this.options.critical, null);
+    const lower = this.options.lowerIsBetter === true;
+    const bands = [];
+    // Higher is better: critical from the bottom up to `critical`, warning from there up to `warning`; flipped when
+    // lower is better.
+    if (critical !== null) bands.push(["critical", lower ? critical : -Infinity, lower ? Infinity : critical]);
+    if (warning !== null) {
+      bands.push(["warning", lower ? warning : (critical === null ? -Infinity : critical),
+        lower ? (critical === null ? Infinity : critical) : warning]);
+    }
+    while (this.bands.firstChild) this.bands.removeChild(this.bands.firstChild);
+    for (const band of bands) {
+      const from = Math.max(band[1], low);
+      const to = Math.min(band[2], high);
+      if (!(to > from)) continue;
+      this.bands.append(svg("rect", {
+        class: `chart__band chart__band--${band[0]}`, x: 0, width: WIDTH,
+        y: y(to).toFixed(2), height: (y(from) - y(to)).toFixed(2),
+      }));
+    }
+  }
+}
