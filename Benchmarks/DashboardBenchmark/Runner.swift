@@ -11,9 +11,10 @@ import Glibc
 struct BenchmarkOptions {
     var clientCounts = [500, 1000, 3000]
     var deflateModes = [false, true]
-    /// `moving`: eight odometers all moving every tick, fed a batch of eight values every `postEvery` seconds; `demo`:
-    /// the six-tile dashboard with one odometer posted to.
-    var scenario = "moving"
+    /// Each in turn: `moving`, eight odometers all moving every tick, fed a batch of eight values every `postEvery`
+    /// seconds; `demo`, the six-tile dashboard with one odometer posted to; `context`, four odometers, a gauge and a
+    /// chart fed a batch and a ten-row leaderboard reshuffled every `postEvery` seconds.
+    var scenarios = ["moving"]
     /// Seconds of posting (one POST every `postEvery` seconds).
     var duration = 20
     var runs = 1
@@ -39,6 +40,7 @@ struct Post: Sendable {
 /// One scenario's numbers.
 struct ScenarioResult {
     var server = "Rollboard"
+    var scenario = ""
     var clients = 0
     var deflate = false
     var run = 0
@@ -114,10 +116,11 @@ func prometheusValue(_ text: String, _ name: String) -> Double? {
 
 /// One scenario against Rollboard (`framesFile` nil) or against the peer broadcasting `framesFile`.
 func runScenario(
-    clients count: Int, deflate: Bool, run: Int, options: BenchmarkOptions, folder: String, framesFile: String? = nil,
-    record: Bool = false
+    _ scenario: String, clients count: Int, deflate: Bool, run: Int, options: BenchmarkOptions, folder: String,
+    framesFile: String? = nil, record: Bool = false
 ) throws -> ScenarioResult {
     var result = ScenarioResult()
+    result.scenario = scenario
     result.clients = count
     result.deflate = deflate
     result.run = run
@@ -130,7 +133,7 @@ func runScenario(
     }
     defer { server.stop() }
     let isPeer = framesFile != nil
-    let dashboard = options.scenario == "moving" ? "moving" : "demo"
+    let dashboard = scenario
 
     guard let context = SSL_CTX_new(TLS_client_method()) else { throw BenchError("SSL_CTX_new") }
     defer { SSL_CTX_free(context) }
@@ -149,7 +152,7 @@ func runScenario(
         let screens: [ScreenClient] = (0..<mine).map { ScreenClient(id: $0) }
         let loop = ClientLoop(
             clients: screens, port: server.port, deflate: deflate, context: context,
-            path: "/ws?dashboard=\(dashboard)&protocol=2", latencyTile: dashboard == "moving" ? "k1" : "revenue")
+            path: "/ws?dashboard=\(dashboard)&protocol=2", latencyTile: dashboard == "demo" ? "revenue" : "k1")
         loop.recording = record && thread == 0
         return loop
     }
@@ -197,7 +200,6 @@ func runScenario(
     let postEvery = options.postEvery
     let posterDone = DispatchSemaphore(value: 0)
     nonisolated(unsafe) let poster = producer
-    let moving = dashboard == "moving"
     Thread.detachNewThread {
         for index in 0..<max(1, Int(Double(duration) / postEvery)) where !isPeer {
             let due = firstPost + Double(index) * postEvery
@@ -208,11 +210,23 @@ func runScenario(
             let sent = monotonicNow()
             let status: String
             let value: Double
-            if moving {
-                let values = (1...8).map { tile in band * 100_000 + Double(tile) * 1111.11 + Double(index) * 123.45 }
+            if dashboard != "demo" {
+                let count = dashboard == "moving" ? 8 : 4
+                let values = (1...count).map { tile in
+                    band * 100_000 + Double(tile) * 1111.11 + Double(index) * 123.45
+                }
                 value = values[0]
-                let updates = values.enumerated().map { offset, value in
+                var updates = values.enumerated().map { offset, value in
                     #"{"id":"k\#(offset + 1)","value":\#(String(format: "%.2f", value)),"interval":\#(animation)}"#
+                }
+                if dashboard == "context" {
+                    updates.append(#"{"id":"g1","value":\#(band * 130 + Double(index % 7) * 10),"interval":\#(animation)}"#)
+                    updates.append(#"{"id":"c1","value":\#(band * 50 + Double(index % 11)),"interval":\#(animation)}"#)
+                    // Ten names, their scores a new permutation of 10…100 every time: the rows change places.
+                    let scores = (1...10).map { $0 * 10 }.shuffled()
+                    let entries = scores.enumerated().map { #""seller\#($0.offset)":\#($0.element)"# }
+                    let board = #"{"entries":{\#(entries.joined(separator: ","))}}"#
+                    _ = try? poster.request("POST", "/api/v1/leaderboards/board", body: board)
                 }
                 let body = #"{"updates":[\#(updates.joined(separator: ","))]}"#
                 status = (try? poster.request("POST", "/api/v1/metrics", body: body).0) ?? "failed"
@@ -307,11 +321,13 @@ func runBenchmark(_ options: BenchmarkOptions) throws {
     let folder = NSTemporaryDirectory() + "dashboard-bench-\(getpid())"
     defer { try? FileManager.default.removeItem(atPath: folder) }
     try prepareFolder(folder)
-    let what =
-        options.scenario == "moving"
-        ? "dashboard of 8 odometers (8 columns), a batch of 8 values"
-        : "dashboard of 6 tiles, one revenue value"
-    print("DashboardBenchmark: \(ProcessInfo.processInfo.activeProcessorCount) cores, loopback TLS, \(what) "
+    let scenarios: [String: String] = [
+        "moving": "8 odometers (8 columns), a batch of 8 values",
+        "demo": "6 tiles, one revenue value",
+        "context": "4 odometers, a gauge, a chart and a 10-row leaderboard, a batch of 6 values and a reshuffled board",
+    ]
+    let what = options.scenarios.map { "\($0): \(scenarios[$0] ?? "unknown")" }.joined(separator: "; ")
+    print("DashboardBenchmark: \(ProcessInfo.processInfo.activeProcessorCount) cores, loopback TLS, \(what), "
         + "every \(options.postEvery) s for \(options.duration) s (interval \(options.animationSeconds) s), 30 fps, "
         + "\(options.clientThreads) client thread(s)")
     print("fps/screen: frames received per screen per second; µs/frame: server CPU (utime+stime) per delivered frame; "
@@ -319,31 +335,34 @@ func runBenchmark(_ options: BenchmarkOptions) throws {
         + "mid-window while animating")
     print("")
     let header = [
-        "server", "clients", "deflate", "run", "opened", "fps/screen", "µs/frame", "wire B/frame", "KiB/screen",
+        "server", "scenario", "clients", "deflate", "run", "opened", "fps/screen", "µs/frame", "wire B/frame", "KiB/screen",
         "post→frame p50/p99 ms", "interval p99 ms", "missed", "srv CPU%", "cli CPU%",
     ]
     print(header.joined(separator: " | "))
-    for count in options.clientCounts {
-        for deflate in options.deflateModes {
-            for run in 1...options.runs {
-                // Each scenario starts from an empty store.
-                try? FileManager.default.removeItem(atPath: folder + "/data/store")
-                let result = try runScenario(
-                    clients: count, deflate: deflate, run: run, options: options, folder: folder,
-                    record: options.peer != nil)
-                printRow(result)
-                guard options.peer != nil else { continue }
-                let hello = result.recorded.first { $0.hasPrefix(#"{"type":"hello""#) }
-                let frames = result.recorded.filter { $0.hasPrefix(#"{"f":"#) }
-                guard let hello, !frames.isEmpty else {
-                    print("    peer skipped: no frames recorded")
-                    continue
+    for scenario in options.scenarios {
+        for count in options.clientCounts {
+            for deflate in options.deflateModes {
+                for run in 1...options.runs {
+                    // Each scenario starts from an empty store.
+                    try? FileManager.default.removeItem(atPath: folder + "/data/store")
+                    let result = try runScenario(
+                        scenario, clients: count, deflate: deflate, run: run, options: options, folder: folder,
+                        record: options.peer != nil)
+                    printRow(result)
+                    guard options.peer != nil else { continue }
+                    let hello = result.recorded.first { $0.hasPrefix(#"{"type":"hello""#) }
+                    let frames = result.recorded.filter { $0.hasPrefix(#"{"f":"#) }
+                    guard let hello, !frames.isEmpty else {
+                        print("    peer skipped: no frames recorded")
+                        continue
+                    }
+                    let framesFile = folder + "/frames.txt"
+                    try ([hello] + frames).joined(separator: "\n").write(
+                        toFile: framesFile, atomically: true, encoding: .utf8)
+                    printRow(try runScenario(
+                        scenario, clients: count, deflate: deflate, run: run, options: options, folder: folder,
+                        framesFile: framesFile))
                 }
-                let framesFile = folder + "/frames.txt"
-                try ([hello] + frames).joined(separator: "\n").write(toFile: framesFile, atomically: true, encoding: .utf8)
-                printRow(try runScenario(
-                    clients: count, deflate: deflate, run: run, options: options, folder: folder,
-                    framesFile: framesFile))
             }
         }
     }
@@ -352,7 +371,7 @@ func runBenchmark(_ options: BenchmarkOptions) throws {
 /// Prints one scenario's row and its notes.
 func printRow(_ result: ScenarioResult) {
     let row = [
-        result.server, "\(result.clients)", result.deflate ? "on" : "off", "\(result.run)", "\(result.opened)",
+        result.server, result.scenario, "\(result.clients)", result.deflate ? "on" : "off", "\(result.run)", "\(result.opened)",
         String(format: "%.1f", result.framesPerSecond / Double(max(result.opened, 1))),
         String(format: "%.1f", result.cpuMicrosecondsPerFrame),
         String(format: "%.0f", result.wireBytesPerFrame),

@@ -80,7 +80,42 @@ let movingDashboardYAML = """
         """
     }.joined()
 
-/// Writes config/server.yaml, config/dashboards/{demo,moving}.yaml and a self-signed certificate into `folder`.
+/// The context scenario's dashboard (issue 22's performance bullet): four odometers as in `moving`, a gauge, a chart
+/// of a metric posted every second, and a leaderboard of ten rows whose scores are reshuffled every second.
+let contextDashboardYAML = """
+    id: context
+    title: The story behind the number
+    grid:
+      columns: 4
+      rows: 2
+    tiles:
+
+    """ + (1...4).map { index in
+        """
+          - id: k\(index)
+            type: odometer
+            columns: 8
+            decimals: 2
+
+        """
+    }.joined() + """
+      - id: g1
+        type: gauge
+        min: 0
+        max: 1000
+      - id: trend
+        type: chart
+        metric: c1
+        window: "last 30m"
+        step: 1m
+      - id: board
+        type: leaderboard
+        size: 10
+        position: { column: 3, row: 2, width: 2, height: 1 }
+
+    """
+
+/// Writes config/server.yaml, config/dashboards/{demo,moving,context}.yaml and a self-signed certificate into `folder`.
 func prepareFolder(_ folder: String) throws {
     let manager = FileManager.default
     try manager.createDirectory(atPath: folder + "/config/dashboards", withIntermediateDirectories: true)
@@ -98,6 +133,7 @@ func prepareFolder(_ folder: String) throws {
     try server.write(toFile: folder + "/config/server.yaml", atomically: true, encoding: .utf8)
     try benchmarkDashboardYAML.write(toFile: folder + "/config/dashboards/demo.yaml", atomically: true, encoding: .utf8)
     try movingDashboardYAML.write(toFile: folder + "/config/dashboards/moving.yaml", atomically: true, encoding: .utf8)
+    try contextDashboardYAML.write(toFile: folder + "/config/dashboards/context.yaml", atomically: true, encoding: .utf8)
     try SelfSignedCertificate.generate(certificatePath: folder + "/cert.pem", privateKeyPath: folder + "/key.pem")
 }
 

@@ -4,10 +4,11 @@
 //
 //   swift build -c release --product DashboardBenchmark
 //   .build/release/DashboardBenchmark [--clients 500,1000,3000] [--deflate off,on] [--duration 20] [--runs 1]
-//       [--scenario moving|demo] [--peer PATH] [--client-threads 1] [--interval 1] [--post-every 1]
+//       [--scenario moving,demo,context] [--peer PATH] [--client-threads 1] [--interval 1] [--post-every 1]
 //
 // `moving` (the default): eight odometers of eight columns, all moving on every tick, fed a batch of eight values
-// every second; `demo`: six tiles, one odometer posted to. `--peer PATH` runs the Hummingbird peer
+// every second; `demo`: six tiles, one odometer posted to; `context`: four odometers, a gauge, a chart and a ten-row
+// leaderboard, fed a batch and a reshuffled board every second. Several scenarios (`moving,context`) run in turn. `--peer PATH` runs the Hummingbird peer
 // (Benchmarks/Peers/HummingbirdBroadcast) after each scenario, broadcasting the frames one Rollboard screen received.
 //
 // Measures, per scenario: frames per screen per second, server CPU µs per delivered frame, wire bytes per frame, RSS
@@ -42,7 +43,7 @@ while !arguments.isEmpty {
     case "--client-threads": options.clientThreads = max(1, Int(value) ?? options.clientThreads)
     case "--interval": options.animationSeconds = Double(value) ?? options.animationSeconds
     case "--post-every": options.postEvery = max(0.1, Double(value) ?? options.postEvery)
-    case "--scenario": options.scenario = value
+    case "--scenario": options.scenarios = value.split(separator: ",").map(String.init)
     case "--peer": options.peer = value
     default:
         FileHandle.standardError.write(Data("unknown option \(flag)\n".utf8))
