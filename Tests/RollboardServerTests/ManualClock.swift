@@ -30,6 +30,11 @@ final class ManualClock: Sendable {
         state.withLock { $0.timers.map(\.armedFor) }
     }
 
+    /// Sets the clock to `time`, earlier or later, and fires nothing: a wall clock stepped by an operator or NTP.
+    func step(to time: Double) {
+        state.withLock { $0.now = time }
+    }
+
     /// Moves the clock to `time` and fires every timer armed for then or earlier.
     func advance(to time: Double) {
         let timers = state.withLock { state in

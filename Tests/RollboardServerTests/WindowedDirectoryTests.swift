@@ -58,14 +58,97 @@ struct WindowedDirectoryTests {
         let midnight = WindowedTileTests.march30Midnight - tenOClock
         #expect(midnight == 14 * 3_600)
         #expect(await eventually { frames.armed.contains { $0 != nil && $0! <= midnight } }, "\(frames.armed)")
+        // The wall clock moves with the hub's (the hub reads it again on every tick).
+        wall.advance(to: tenOClock + midnight - 1)
         frames.advance(to: midnight - 1)
         // After that tick (the compared number still 10) the next wake-up is the midnight itself, not a minute later.
         #expect(await eventually { frames.armed.contains(midnight) }, "\(frames.armed)")
         #expect(!sink.texts.contains { $0.contains(#""heute":null"#) }, "nothing resets before midnight")
+        wall.advance(to: tenOClock + midnight)
         frames.advance(to: midnight)
         let reset = await eventually {
             sink.texts.contains { $0.contains(#""heute":null"#) && $0.contains(#""tag":null"#) }
         }
         #expect(reset, "\(sink.texts.suffix(3))")
     }
+
+    static func directory(_ yaml: String, _ name: String, frames: ManualClock, wall: ManualClock, commitAt time: Double)
+        throws -> (DashboardDirectory, MetricStore, String)
+    {
+        let configuration = try RollboardConfiguration.parse(serverYAML: nil, dashboards: [("d/\(name).yaml", yaml)])
+        let folder = NSTemporaryDirectory() + "rollboard-wallstep-\(UUID().uuidString)"
+        let store = try MetricStore(directory: folder, logger: Logger(label: "test"), clock: { time })
+        let done = DispatchSemaphore(value: 0)
+        let update = MetricUpdate(id: "verkauf", value: 0, increment: 5)
+        store.commitMetrics(MetricCommitRequest(metrics: [update.stored])) { _ in done.signal() }
+        done.wait()
+        let directory = try DashboardDirectory(
+            configuration: configuration, store: store, metrics: ServerMetrics(), logger: Logger(label: "test"),
+            clock: frames.clock, wall: wall.clock)
+        return (directory, store, folder)
+    }
+
+    @Test("when the system clock is stepped, a clock tile shows the new time from its next second",
+          arguments: [(3_600.0, "11:00:01"), (-3_600.0, "09:00:01"), (0.1, "10:00:01")])
+    func steppedClock(step: Double, shown: String) async throws {
+        let ten = WindowedTileTests.march29Midnight + 9 * 3_600  // 29 March 10:00 CEST
+        let frames = ManualClock(at: 0)
+        let wall = ManualClock(at: ten)
+        let yaml = "id: uhr\ntimeZone: Europe/Berlin\ntiles:\n  - {id: zeit, type: clock, locale: de-DE}\n"
+        let (directory, store, folder) = try Self.directory(yaml, "uhr", frames: frames, wall: wall, commitAt: ten)
+        defer { store.close(); try? FileManager.default.removeItem(atPath: folder) }
+        let sink = RecordingSink()
+        _ = try #require(directory.hub("uhr")).connect(sink, fps: nil)
+        #expect(await eventually { sink.messages.first?.contains(#""time":"10:00:00""#) == true }, "\(sink.messages)")
+        wall.step(to: ten + 1 + step)
+        frames.advance(to: 1)
+        #expect(await eventually { sink.texts.contains { $0.contains(#""time":"\#(shown)""#) } }, "\(sink.texts.dropFirst())")
+    }
+
+    @Test("when the system clock is stepped back, a hub that wakes at the old midnight waits for the real one")
+    func steppedBack() async throws {
+        let ten = WindowedTileTests.march29Midnight + 9 * 3_600
+        let frames = ManualClock(at: 0)
+        let wall = ManualClock(at: ten)
+        let (directory, store, folder) = try Self.directory(Self.kasse, "kasse", frames: frames, wall: wall, commitAt: ten - 60)
+        defer { store.close(); try? FileManager.default.removeItem(atPath: folder) }
+        let hub = try #require(directory.hub("kasse"))
+        let sink = RecordingSink()
+        _ = hub.connect(sink, fps: nil)
+        #expect(await eventually { sink.messages.first?.contains(#""heute":{"text":"5""#) == true }, "\(sink.messages)")
+        let oldMidnight = WindowedTileTests.march30Midnight - ten
+        #expect(await eventually { frames.armed.contains(oldMidnight) }, "\(frames.armed)")
+        // The wall clock was stepped back an hour meanwhile: at the old midnight it reads 23:00.
+        wall.step(to: WindowedTileTests.march30Midnight - 3_600)
+        frames.advance(to: oldMidnight)
+        #expect(await eventually { frames.armed.contains(oldMidnight + 3_600) }, "\(frames.armed)")
+        #expect(!sink.texts.contains { $0.contains(#""heute":null"#) }, "at 23:00 the day's sum stands")
+        wall.step(to: WindowedTileTests.march30Midnight)
+        frames.advance(to: oldMidnight + 3_600)
+        #expect(await eventually { sink.texts.contains { $0.contains(#""heute":null"#) } },
+                "at the real midnight it resets: \(sink.texts.dropFirst())")
+    }
+
+    @Test("when the system clock is stepped forward past midnight, a screen that connects to a sleeping hub sees the new day")
+    func steppedForward() async throws {
+        let ten = WindowedTileTests.march29Midnight + 9 * 3_600
+        let frames = ManualClock(at: 0)
+        let wall = ManualClock(at: ten)
+        let (directory, store, folder) = try Self.directory(Self.kasse, "kasse", frames: frames, wall: wall, commitAt: ten - 60)
+        defer { store.close(); try? FileManager.default.removeItem(atPath: folder) }
+        let hub = try #require(directory.hub("kasse"))
+        // An hour on the hub's clock, and the wall clock jumps to 00:30 the next day.
+        wall.step(to: WindowedTileTests.march30Midnight + 1_800)
+        frames.step(to: 3_600)
+        let sink = RecordingSink()
+        _ = hub.connect(sink, fps: nil)
+        #expect(await eventually { sink.messages.first?.contains(#""heute":null"#) == true }, "\(sink.messages)")
+    }
+
+    static let kasse = """
+        id: kasse
+        timeZone: Europe/Berlin
+        tiles:
+          - {id: heute, type: counter, metric: verkauf, format: "%d", window: today, aggregate: sum}
+        """
 }

@@ -160,7 +160,7 @@ public final class DashboardDirectory: Sendable {
         let hub = DashboardHub(
             dashboardID: dashboard.id, helloDashboard: parts.hello, tiles: parts.tiles,
             tilesByMetric: parts.tilesByMetric, updatedAt: parts.updatedAt, configuration: parts.configuration,
-            epoch: store.epoch, storeSeq: store.lastSeq, clock: clock, metrics: metrics, logger: logger)
+            epoch: store.epoch, storeSeq: store.lastSeq, clock: clock, wall: wall, metrics: metrics, logger: logger)
         // A dashboard added while the feed is stale (a reload during a Redis outage) says so to its screens too.
         if !store.isFeedLive { hub.setFeed(live: false) }
         return hub

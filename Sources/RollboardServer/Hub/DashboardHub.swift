@@ -39,6 +39,9 @@ final class DashboardHub: @unchecked Sendable {  // Sendable: every mutable prop
     private let logger: Logger
     private let queue: DispatchQueue
     private let timer: any ClockTimer
+    /// The wall clock the tiles' offsets were read from, read again on every tick (a step of the system clock moves
+    /// the clock, window and chart tiles to it); `nil`: never read again.
+    private let wall: FrameClock?
     private let nextSessionID = Atomic<Int>(1)
     private let connectedCount = Atomic<Int>(0)
     // Confined to `queue`.
@@ -62,12 +65,14 @@ final class DashboardHub: @unchecked Sendable {  // Sendable: every mutable prop
         epoch: String = "",
         storeSeq: UInt64 = 0,
         clock: FrameClock,
+        wall: FrameClock? = nil,
         metrics: ServerMetrics,
         logger: Logger
     ) {
         self.dashboardID = dashboardID
         self.configuration = configuration
         self.clock = clock
+        self.wall = wall
         self.metrics = metrics
         self.logger = logger
         self.machine = HubStateMachine(
@@ -94,7 +99,8 @@ final class DashboardHub: @unchecked Sendable {  // Sendable: every mutable prop
             sinks[id] = sink
             metrics.webSocketSessionsChanged(by: 1)
             if let greeting { sink.send(text: greeting) }
-            perform(machine.connect(id, fps: fps, calm: calm, since: since, now: clock.now()))
+            let now = readWallClock()
+            perform(machine.connect(id, fps: fps, calm: calm, since: since, now: now))
         }
         return id
     }
@@ -210,7 +216,18 @@ final class DashboardHub: @unchecked Sendable {  // Sendable: every mutable prop
     private func tick() {
         dispatchPrecondition(condition: .onQueue(queue))
         timerArmedFor = nil
-        perform(machine.tick(now: clock.now()) { [sinks] id in sinks[id]?.isWritable ?? false })
+        let now = readWallClock()
+        perform(machine.tick(now: now) { [sinks] id in sinks[id]?.isWritable ?? false })
+    }
+
+    /// The hub's clock now, after giving the wall-clock tiles the wall clock's offset if it moved (read on every tick
+    /// and when a screen connects: a step of the system clock shows from the next second, and a screen never starts
+    /// on a stale day).
+    private func readWallClock() -> Double {
+        dispatchPrecondition(condition: .onQueue(queue))
+        let now = clock.now()
+        if let wall { machine.wallClockRead(offset: wall.now() - now) }
+        return now
     }
 
     private func perform(_ actions: [HubAction]) {

@@ -8,7 +8,7 @@ import RollboardNet
 ///
 /// A change's bucket is the wall-clock second the node applies it at (hub time + `wallOffset`); a tile built afresh
 /// (start, reload) reads the buckets from the metric's series, by commit time.
-struct ChartTile: QueuedTile {
+struct ChartTile: QueuedTile, WallClockTile {
     /// Where a chart starts from: its points, the metric's newest value and, for `aggregate: sum`, the value before
     /// the newest bucket.
     struct Seed: Equatable {
@@ -20,7 +20,7 @@ struct ChartTile: QueuedTile {
     /// The bucket width in seconds, and what a bucket's point is.
     let step: Int64, aggregate: ChartOptions.Aggregate
     /// Wall-clock seconds since 1970 at hub time 0.
-    let wallOffset: Double
+    var wallOffset: Double
     /// Writes the newest point's value (`text`), with `places` decimals on the wire (the tile's and two more).
     let format: NumberFormat, places: Int
     let indicator: KPIIndicator?

@@ -5,11 +5,11 @@ import RollboardNet
 ///
 /// It has no value to wait for (never `null`, never stale) and nothing to queue; a calm screen sees the same turns,
 /// which are jumps already.
-struct ClockTile: LiveTile {
+struct ClockTile: WallClockTile {
     let tileID: String
     let face: ClockFace
     /// Wall-clock seconds since 1970 at hub time 0: the wall time at hub time t is t + wallOffset.
-    let wallOffset: Double
+    var wallOffset: Double
 
     mutating func apply(_ change: TileChange, at time: Double) throws {}
 

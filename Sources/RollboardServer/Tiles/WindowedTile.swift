@@ -5,14 +5,14 @@ import RollboardAnimation
 /// window resets or a change ages out, it moves (or, calm, jumps) to the new number, and a window without a change
 /// shows `null` ("—"). Its change arrow compares with the window's previous number (`delta: previous`), a baseline,
 /// or with `compare` the same moment of an earlier period.
-struct WindowedTile<Animator: NumberTileAnimator>: WindowedLiveTile {
+struct WindowedTile<Animator: NumberTileAnimator>: WindowedLiveTile, WallClockTile {
     var tileID: String { inner.tileID }
     /// The number tile showing the window's number, without an indicator of its own.
     private(set) var inner: NumberTile<Animator>
     private(set) var windowed: WindowedValue
     let indicator: KPIIndicator?
     /// Wall-clock seconds since 1970 at hub time 0 (the window's times are wall-clock times).
-    let wallOffset: Double
+    var wallOffset: Double
     private var indicatorMembers: [TileState.Member] = []
     /// When the window's number or the arrow last changed other than by a queued move (on the hub's clock).
     private var changedAt = -Double.infinity

@@ -1,0 +1,29 @@
+/// The wall clock as the hub's tiles read it: each ``WallClockTile`` keeps the offset it was built with until the wall
+/// clock moves away from it (the system clock stepped), then takes the new one, in the hub's tiles and every screen's
+/// own copies, so a clock turns to the right second and a window resets at the real midnight again.
+extension HubStateMachine {
+    /// How far the wall clock may stand from a tile's offset before the tile takes the new one: above the skew of
+    /// reading two clocks back to back, below what a clock tile's second would show.
+    static let wallClockTolerance = 0.2
+
+    /// Gives every wall-clock tile `offset` (wall-clock seconds since 1970 at hub time 0, read just now) when its own
+    /// is further from it than ``wallClockTolerance``; whether any tile took it.
+    @discardableResult
+    mutating func wallClockRead(offset: Double) -> Bool {
+        var moved = false
+        for index in tiles.indices {
+            guard var tile = tiles[index] as? any WallClockTile,
+                abs(tile.wallOffset - offset) > Self.wallClockTolerance
+            else { continue }
+            tile.wallOffset = offset
+            tiles[index] = tile
+            moved = true
+            for id in sessions.keys.sorted() {
+                guard var own = sessions[id]?.ownTiles[index]?.tile as? any WallClockTile else { continue }
+                own.wallOffset = offset
+                sessions[id]!.ownTiles[index]!.tile = own
+            }
+        }
+        return moved
+    }
+}
