@@ -1,7 +1,8 @@
 /**
  * Odometer tile (DPScrollNumberLabel): one clipped window per digit column holding the strip
  * `0 1 2 … 9 0`; the server's position P of a column moves the strip so that P shows (3.25 is a
- * quarter of the way from 3 to 4, 9.5 half-way from 9 to the trailing 0).
+ * quarter of the way from 3 to 4, 9.5 half-way from 9 to the trailing 0). How a strip is moved
+ * (cheaply for the browser) is strip.js's business.
  *
  * STATE, in the painting form the board derives from the wire (`digits` = the wire's thousandths / 1000):
  * `{"digits":[P,…],"negative":false,"target":V}`, most significant column first; the last
@@ -20,7 +21,7 @@
  * point, e.g. "-1234.50"), `data-at-rest` ("true" when every column sits on a whole digit),
  * `data-target`, `data-decimals`, `data-columns`.
  */
-import { el, finiteNumber, fitWidth, orDefault, replaceChildren, setData, snapToDevicePixels } from "../page.js";
+import { el, finiteNumber, fitWidth, replaceChildren, setData, snapToDevicePixels } from "../page.js";
 import { Strip } from "./strip.js";
 import { TileView } from "./tile.js";
 
@@ -60,8 +61,9 @@ export class OdometerView extends TileView {
   }
 
   changeKey(state) {
-    const digits = Array.isArray(state.digits) ? state.digits.join(",") : undefined;
-    return orDefault(state.target, orDefault(digits, null));
+    if (state.target !== undefined && state.target !== null) return state.target;
+    // Only without a target are the columns joined (this runs for every frame of every moving odometer).
+    return Array.isArray(state.digits) ? state.digits.join(",") : null;
   }
 
   paint(state) {
@@ -145,6 +147,7 @@ export class OdometerView extends TileView {
   buildColumns(count) {
     const integerColumns = Math.max(0, count - this.decimals);
     const parts = [];
+    for (const strip of this.strips) strip.stop();
     this.strips = [];
     this.columns = [];
     this.groupBefore = [];

@@ -41,6 +41,13 @@ export class Strip {
     }
   }
 
+  /** Lets go of the strip's animation (its column is being rebuilt): nothing keeps it alive on the timeline. */
+  stop() {
+    if (this.animation) this.animation.cancel();
+    this.animation = null;
+    this.shown = null;
+  }
+
   /** An animation from the first label to the last, paused at its start; `fill: both` holds its ends. */
   pausedAnimation() {
     const last = this.count - 1;
