@@ -12,9 +12,15 @@ Scenarios:
 Prints one line per scenario, in milliseconds per second of wall time. A benchmark, not a test: it checks nothing but
 that the page connected and moved.
 
-Usage: page_cost.py --binary .build/release/rollboard [--seconds 20] [--scenario odometers,demo,story]
+With `--trace`, Chromium also records a `devtools.timeline` trace over the same window (through ChromeDriver's
+performance log), and a second line per scenario names where the renderer's main thread spent its time: the self
+time of each kind of trace event (what DevTools' bottom-up view shows), the largest first, in ms/s. Tracing costs
+some time of its own, so the first line is the one to compare between runs without `--trace`.
+
+Usage: page_cost.py --binary .build/release/rollboard [--seconds 20] [--scenario odometers,demo,story] [--trace]
 """
 
+import json
 import os
 import random
 import sys
@@ -51,6 +57,11 @@ def start_chromium(arguments):
                  "--disable-gpu", f"--window-size={arguments.window_size}", "--force-device-scale-factor=1",
                  "--hide-scrollbars"):
         options.add_argument(flag)
+    if arguments.trace:
+        options.set_capability("goog:loggingPrefs", {"performance": "ALL"})
+        options.add_experimental_option("perfLoggingPrefs", {
+            "enableNetwork": False, "enablePage": False,
+            "traceCategories": "devtools.timeline,disabled-by-default-devtools.timeline"})
     return webdriver.Chrome(service=Service(arguments.chromedriver), options=options)
 
 
@@ -103,6 +114,55 @@ class Producer(threading.Thread):
         self.join(timeout=10)
 
 
+def trace_events(driver):
+    """The trace events ChromeDriver collected since Chromium started (it hands the trace over once)."""
+    events = []
+    for entry in driver.get_log("performance"):
+        message = json.loads(entry["message"])["message"]
+        if message.get("method") == "Tracing.dataCollected":
+            events.append(message["params"])  # ChromeDriver logs one trace event per entry
+    return events
+
+
+def marker_time(events, message):
+    """The trace time of the page's `console.timeStamp(message)`."""
+    return next(e["ts"] for e in events
+                if e.get("name") == "TimeStamp" and e.get("args", {}).get("data", {}).get("message") == message)
+
+
+def main_thread_self_times(events):
+    """Milliseconds of self time per event name on the renderer's main thread(s) (`CrRendererMain`) between the
+    page's time stamps `cost-begin` and `cost-end`: each complete event's thread time (`tdur`, the CPU time the metrics
+    count too; its wall time where the trace has none) less that of the events nested in it on the same thread."""
+    begin, end = marker_time(events, "cost-begin"), marker_time(events, "cost-end")
+    events = [e for e in events if e.get("ph") == "M" or begin <= e.get("ts", 0) <= end]
+    mains = {(e["pid"], e["tid"]) for e in events
+             if e.get("ph") == "M" and e.get("name") == "thread_name" and e.get("args", {}).get("name") == "CrRendererMain"}
+    by_thread = {}
+    for event in events:
+        if event.get("ph") == "X" and (event["pid"], event["tid"]) in mains and "dur" in event:
+            by_thread.setdefault((event["pid"], event["tid"]), []).append(event)
+    totals = {}
+    counts = {}
+    for thread_events in by_thread.values():
+        for event in thread_events:
+            counts[event["name"]] = counts.get(event["name"], 0) + 1
+        thread_events.sort(key=lambda e: (e["ts"], -e["dur"]))
+        stack = []  # [end, name, child time]
+        for event in thread_events:
+            while stack and stack[-1][0] <= event["ts"]:
+                end, name, children, duration = stack.pop()
+                totals[name] = totals.get(name, 0) + duration - children
+            cpu = event.get("tdur", event["dur"])
+            if stack:
+                stack[-1][2] += cpu
+            stack.append([event["ts"] + event["dur"], event["name"], 0, cpu])
+        while stack:
+            end, name, children, duration = stack.pop()
+            totals[name] = totals.get(name, 0) + duration - children
+    return {name: micros / 1000 for name, micros in totals.items()}, counts
+
+
 def post(server, path, body):
     try:
         server.request("POST", path, body, token=PRODUCER_TOKEN, timeout=5)
@@ -150,9 +210,14 @@ def measure(server, arguments, checks, name):
             return time.monotonic(), metrics, cpu_seconds(pids)
 
         begin = sample()
+        if arguments.trace:
+            driver.execute_script("console.timeStamp('cost-begin')")
         time.sleep(arguments.seconds)
+        if arguments.trace:
+            driver.execute_script("console.timeStamp('cost-end')")
         end = sample()
         wall = end[0] - begin[0]
+        traced, counts = main_thread_self_times(trace_events(driver)) if arguments.trace else ({}, {})
 
         def per_second(key):
             return (end[1].get(key, 0) - begin[1].get(key, 0)) * 1000 / wall
@@ -163,6 +228,13 @@ def measure(server, arguments, checks, name):
               f"style {per_second('RecalcStyleDuration'):5.1f}, layout {per_second('LayoutDuration'):5.1f}); "
               f"all Chromium processes {(end[2] - begin[2]) * 1000 / wall:6.1f} ms/s; "
               f"{len(pids)} processes, {wall:.1f} s, tiles moving at the end: {moving}", flush=True)
+        if traced:
+            largest = sorted(traced.items(), key=lambda item: -item[1])[:arguments.trace_top]
+            print(f"  {'':9s}  traced main-thread self time, ms/s: "
+                  + ", ".join(f"{name} {ms / wall:.1f}" for name, ms in largest)
+                  + f"; all traced {sum(traced.values()) / wall:.1f}; per second: "
+                  + ", ".join(f"{counts.get(name, 0) / wall:.0f} {name}" for name in ("FireAnimationFrame", "Commit", "Paint")),
+                  flush=True)
         checks.check(per_second("TaskDuration") > 0, f"{name}: the main thread did work (the metrics were read)")
     finally:
         producer.stop()
@@ -178,6 +250,8 @@ def extra(parser):
     parser.add_argument("--seconds", type=float, default=20.0)
     parser.add_argument("--warmup", type=float, default=3.0)
     parser.add_argument("--scenario", default="odometers,demo,story")
+    parser.add_argument("--trace", action="store_true", help="also break the main thread's time down from a trace")
+    parser.add_argument("--trace-top", type=int, default=14, help="how many kinds of trace event --trace names")
 
 
 if __name__ == "__main__":

@@ -177,3 +177,16 @@ export function setHidden(node, hidden) {
 export function setStyle(node, property, value) {
   if (node.style[property] !== value) node.style[property] = value;
 }
+
+/**
+ * Sets `node`'s text only when that changes it; a node holding one text node keeps it and changes its data (cheaper
+ * for the browser than `textContent`, which replaces the node).
+ */
+export function setText(node, text) {
+  const only = node.firstChild;
+  if (only && only === node.lastChild && only.nodeType === Node.TEXT_NODE) {
+    if (only.data !== text) only.data = text;
+  } else if (node.textContent !== text) {
+    node.textContent = text;
+  }
+}

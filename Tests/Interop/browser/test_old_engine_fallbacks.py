@@ -3,8 +3,9 @@
 away before the page's scripts run (DevTools `Page.addScriptToEvaluateOnNewDocument`), against a real server.
 
 Taken away, as a Chromium 63 or Safari 12 lacks them: `Element.replaceChildren` (Chromium 86, Safari 14),
-`ResizeObserver` (64, 13.1), `PointerEvent` (55, Safari 13), `MediaQueryList.addEventListener` (Safari 14). Checks:
-the page starts without a script error; a posted value lands exactly on the odometer and the counter (columns rebuilt
+`ResizeObserver` (64, 13.1), `PointerEvent` (55, Safari 13), `MediaQueryList.addEventListener` (Safari 14),
+`Element.animate` (Safari 13.1). Checks: the page starts without a script error; a posted value lands exactly on the
+odometer (its strips moved by inline transforms, the fallback for Element.animate) and the counter (columns rebuilt
 through the replaceChildren fallback); the carousel turns; a window resize re-measures the tiles (no ResizeObserver);
 a touch swipe on the carousel holds it and moves it to the next slide (touch events instead of Pointer Events).
 Then, with Chromium's own flex `gap` switched off, `.no-flex-gap` (what page.js sets where flex gap is missing)
@@ -25,6 +26,7 @@ delete Document.prototype.replaceChildren;
 delete DocumentFragment.prototype.replaceChildren;
 delete window.ResizeObserver;
 delete window.PointerEvent;
+delete Element.prototype.animate;
 MediaQueryList.prototype.addEventListener = undefined;
 window.oldEngine = true;
 """
@@ -64,9 +66,11 @@ def scenario(server: RollboardProcess, arguments, checks: Checks) -> None:
         driver.get(f"{server.base_url}/d/demo")
         opened = wait_for(lambda: body_data(driver, "connection") == "open", arguments.timeout)
         missing = driver.execute_script("return [typeof Element.prototype.replaceChildren, typeof ResizeObserver,"
-                                        " typeof PointerEvent, typeof MediaQueryList.prototype.addEventListener]")
-        checks.check(opened and missing == ["undefined"] * 4,
-                     "without replaceChildren, ResizeObserver, PointerEvent and MediaQueryList.addEventListener the page starts",
+                                        " typeof PointerEvent, typeof MediaQueryList.prototype.addEventListener,"
+                                        " typeof Element.prototype.animate]")
+        checks.check(opened and missing == ["undefined"] * 5,
+                     "without replaceChildren, ResizeObserver, PointerEvent, MediaQueryList.addEventListener and "
+                     "Element.animate the page starts",
                      f"connection {body_data(driver, 'connection')!r}, typeof {missing}")
 
         server.request("POST", "/api/v1/metrics/revenue", {"value": 86000.5}, token=PRODUCER_TOKEN)

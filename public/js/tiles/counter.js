@@ -4,7 +4,7 @@
  *
  * STATE: `{"text":"3,048.64","target":V}`. Test hooks: `data-text`, `data-target`.
  */
-import { el, fitWidth, orDefault } from "../page.js";
+import { el, fitWidth, orDefault, setData, setText } from "../page.js";
 import { TileView } from "./tile.js";
 
 export class CounterView extends TileView {
@@ -28,13 +28,13 @@ export class CounterView extends TileView {
   paint(state) {
     this.lastState = state;
     const text = typeof state.text === "string" ? state.text : "";
-    this.text.textContent = text;
+    setText(this.text, text);
     if (text.length !== this.length) {
       this.length = text.length;
       this.text.style.setProperty("--chars", String(Math.max(4, text.length + 1)));
       fitWidth(this.text, this.body);
     }
-    this.element.dataset.text = text;
-    this.element.dataset.target = state.target === undefined ? "" : String(state.target);
+    setData(this.element, "text", text);
+    setData(this.element, "target", state.target === undefined ? "" : String(state.target));
   }
 }

@@ -1,7 +1,8 @@
 /**
  * Odometer tile (DPScrollNumberLabel): one clipped window per digit column holding the strip
  * `0 1 2 … 9 0`; the server's position P of a column moves the strip so that P shows (3.25 is a
- * quarter of the way from 3 to 4, 9.5 half-way from 9 to the trailing 0).
+ * quarter of the way from 3 to 4, 9.5 half-way from 9 to the trailing 0). How a strip is moved
+ * (cheaply for the browser) is strip.js's business.
  *
  * STATE, in the painting form the board derives from the wire (`digits` = the wire's thousandths / 1000):
  * `{"digits":[P,…],"negative":false,"target":V}`, most significant column first; the last
@@ -20,7 +21,8 @@
  * point, e.g. "-1234.50"), `data-at-rest` ("true" when every column sits on a whole digit),
  * `data-target`, `data-decimals`, `data-columns`.
  */
-import { el, finiteNumber, fitWidth, orDefault, replaceChildren, setData, setStyle, snapToDevicePixels } from "../page.js";
+import { el, finiteNumber, fitWidth, replaceChildren, setData, snapToDevicePixels } from "../page.js";
+import { Strip } from "./strip.js";
 import { TileView } from "./tile.js";
 
 const STRIP = ["0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "0"];
@@ -41,8 +43,8 @@ export class OdometerView extends TileView {
     this.sign = el("span", { className: "odometer__sign", text: "\u2212", hidden: true });
     this.columnsBox = el("span", { className: "odometer__columns" });
     this.compact = this.options.compact === true;
-    this.unitStrip = el("span", { className: "odometer__strip" }, ...UNITS.map((unit) => el("span", { text: unit || "\u00A0" })));
-    this.unitBox = el("span", { className: "odometer__col odometer__unit", hidden: !this.compact }, this.unitStrip);
+    this.unitStrip = new Strip(UNITS.map((unit) => unit || "\u00A0"));
+    this.unitBox = el("span", { className: "odometer__col odometer__unit", hidden: !this.compact }, this.unitStrip.element);
     this.display = el("div", { className: "odometer", role: "img" },
       el("span", { className: "odometer__prefix", text: stringOption(this.options.prefix) }),
       this.sign,
@@ -54,15 +56,14 @@ export class OdometerView extends TileView {
     this.strips = [];
     this.columns = [];
     this.groupBefore = [];
-    /** The transform last written to each strip. */
-    this.transforms = [];
     this.cellHeight = 0;
     this.lastState = null;
   }
 
   changeKey(state) {
-    const digits = Array.isArray(state.digits) ? state.digits.join(",") : undefined;
-    return orDefault(state.target, orDefault(digits, null));
+    if (state.target !== undefined && state.target !== null) return state.target;
+    // Only without a target are the columns joined (this runs for every frame of every moving odometer).
+    return Array.isArray(state.digits) ? state.digits.join(",") : null;
   }
 
   paint(state) {
@@ -90,19 +91,29 @@ export class OdometerView extends TileView {
       const blankLeft = leading;
       leading = leading && index < lastInteger && position === 0;
       if (!leading && firstShown < 0) firstShown = index;
-      this.columns[index].classList.toggle("odometer__col--blank", leading);
-      if (this.groupBefore[index]) this.groupBefore[index].classList.toggle("odometer__group--blank", blankLeft);
-      const collapsed = Math.min(1, Math.max(0, hidden - index));
-      setStyle(this.columns[index], "width", collapsed > 0 ? `${(1 - collapsed).toFixed(4)}ch` : "");
-      if (this.groupBefore[index]) setStyle(this.groupBefore[index], "width", collapsed > 0 ? "0px" : "");
-      const offset = this.cellHeight ? `${-snapToDevicePixels(position * this.cellHeight)}px`
-        : `${(-position / STRIP.length) * 100}%`;
-      // Only the columns that moved are written: a column at rest costs the browser nothing.
-      const transform = `translateY(${offset})`;
-      if (this.transforms[index] !== transform) {
-        this.transforms[index] = transform;
-        this.strips[index].style.transform = transform;
+      // Only what changed is written (classes, widths, offsets): a column at rest costs the browser nothing.
+      const column = this.columns[index];
+      if (column.blank !== leading) {
+        column.blank = leading;
+        column.element.classList.toggle("odometer__col--blank", leading);
       }
+      const group = this.groupBefore[index];
+      if (group && group.blank !== blankLeft) {
+        group.blank = blankLeft;
+        group.element.classList.toggle("odometer__group--blank", blankLeft);
+      }
+      const collapsed = Math.min(1, Math.max(0, hidden - index));
+      const columnWidth = collapsed > 0 ? `${(1 - collapsed).toFixed(4)}ch` : "";
+      if (column.width !== columnWidth) {
+        column.width = columnWidth;
+        column.element.style.width = columnWidth;
+      }
+      const groupWidth = collapsed > 0 ? "0px" : "";
+      if (group && group.width !== groupWidth) {
+        group.width = groupWidth;
+        group.element.style.width = groupWidth;
+      }
+      this.strips[index].moveTo(position, this.cellHeight);
       const whole = Math.round(position);
       if (Math.abs(position - whole) > REST_TOLERANCE) atRest = false;
       if (index === point) shown += ".";
@@ -110,13 +121,12 @@ export class OdometerView extends TileView {
     });
     shown = (negative ? "-" : "") + shown;
     // The minus sits right before the first digit shown, not before blank leading columns.
-    const anchor = this.columns[Math.max(0, firstShown)];
+    const anchorColumn = this.columns[Math.max(0, firstShown)];
+    const anchor = anchorColumn ? anchorColumn.element : null;
     if (anchor && this.sign.nextSibling !== anchor) anchor.before(this.sign);
     if (this.compact) {
       const unit = Math.min(Math.max(finiteNumber(state.unit, 0), 0), UNITS.length - 1);
-      const offset = this.cellHeight ? `${-snapToDevicePixels(unit * this.cellHeight)}px`
-        : `${(-unit / UNITS.length) * 100}%`;
-      this.unitStrip.style.transform = `translateY(${offset})`;
+      this.unitStrip.moveTo(unit, this.cellHeight);
       if (Math.abs(unit - Math.round(unit)) > REST_TOLERANCE) atRest = false;
       shown += UNITS[Math.round(unit)];
       this.element.dataset.unit = UNITS[Math.round(unit)];
@@ -137,22 +147,22 @@ export class OdometerView extends TileView {
   buildColumns(count) {
     const integerColumns = Math.max(0, count - this.decimals);
     const parts = [];
+    for (const strip of this.strips) strip.stop();
     this.strips = [];
     this.columns = [];
     this.groupBefore = [];
-    this.transforms = [];
     for (let index = 0; index < count; index += 1) {
       if (index === integerColumns && this.decimals > 0) {
         parts.push(el("span", { className: "odometer__point", text: this.decimalSeparator }));
       } else if (this.groupSeparator && index > 0 && index < integerColumns && (integerColumns - index) % 3 === 0) {
         const group = el("span", { className: "odometer__group", text: this.groupSeparator });
-        this.groupBefore[index] = group;
+        this.groupBefore[index] = { element: group, blank: false, width: "" };
         parts.push(group);
       }
-      const strip = el("span", { className: "odometer__strip" }, ...STRIP.map((digit) => el("span", { text: digit })));
+      const strip = new Strip(STRIP);
       this.strips.push(strip);
-      const column = el("span", { className: "odometer__col" }, strip);
-      this.columns.push(column);
+      const column = el("span", { className: "odometer__col" }, strip.element);
+      this.columns.push({ element: column, blank: false, width: "" });
       parts.push(column);
     }
     replaceChildren(this.columnsBox, ...parts);

@@ -17,7 +17,7 @@
  * would claim a status nobody gave); so does a STATE without a position. The labels are emptied and
  * the hooks removed meanwhile.
  */
-import { el, finiteNumber, orDefault } from "../page.js";
+import { el, finiteNumber, orDefault, setData, setText } from "../page.js";
 import { TileView } from "./tile.js";
 
 export class WheelView extends TileView {
@@ -28,6 +28,8 @@ export class WheelView extends TileView {
     this.top = el("div", { className: "wheel__label wheel__label--top" });
     this.bottom = el("div", { className: "wheel__label wheel__label--bottom", "aria-hidden": "true" });
     this.wheel = el("div", { className: "wheel" }, this.top, this.bottom);
+    /** The inline styles last written to the labels ("top color" → value). */
+    this.written = new Map();
     const longest = this.contents.reduce((length, item) => Math.max(length, item.length), 1);
     this.wheel.style.setProperty("--chars", String(longest + 1));
     this.body.append(this.wheel);
@@ -42,6 +44,7 @@ export class WheelView extends TileView {
   }
 
   clear() {
+    this.written.clear();
     for (const label of [this.top, this.bottom]) {
       label.textContent = "";
       label.style.color = "";
@@ -62,18 +65,29 @@ export class WheelView extends TileView {
     const bottom = Math.min(top + 1, count - 1);
     const offset = position - top;
 
-    this.top.textContent = this.contents[top];
-    this.bottom.textContent = this.contents[bottom];
-    this.top.style.color = this.colorOf(this.contents[top]);
-    this.bottom.style.color = this.colorOf(this.contents[bottom]);
-    this.top.style.transform = `translateY(${(-50 * offset).toFixed(4)}%) scaleY(${(1 - offset).toFixed(4)})`;
-    this.bottom.style.transform = `translateY(${(50 * (1 - offset)).toFixed(4)}%) scaleY(${offset.toFixed(4)})`;
+    // Only what changed is written: a label's text and colour change once per entry, not per frame.
+    setText(this.top, this.contents[top]);
+    setText(this.bottom, this.contents[bottom]);
+    this.write("top", "color", this.colorOf(this.contents[top]));
+    this.write("bottom", "color", this.colorOf(this.contents[bottom]));
+    this.write("top", "transform", `translateY(${(-50 * offset).toFixed(4)}%) scaleY(${(1 - offset).toFixed(4)})`);
+    this.write("bottom", "transform", `translateY(${(50 * (1 - offset)).toFixed(4)}%) scaleY(${offset.toFixed(4)})`);
 
-    const dataset = this.element.dataset;
-    dataset.top = this.contents[top];
-    dataset.bottom = this.contents[bottom];
-    dataset.position = String(position);
-    dataset.color = this.colorOf(this.contents[top]);
+    setData(this.element, "top", this.contents[top]);
+    setData(this.element, "bottom", this.contents[bottom]);
+    setData(this.element, "position", String(position));
+    setData(this.element, "color", this.colorOf(this.contents[top]));
+  }
+
+  /**
+   * Sets the inline style `property` of the `which` label ("top" or "bottom") unless it was last set to `value`
+   * (remembered here: the browser reads colours and transforms back in its own spelling).
+   */
+  write(which, property, value) {
+    const key = `${which} ${property}`;
+    if (this.written.get(key) === value) return;
+    this.written.set(key, value);
+    this[which].style[property] = value;
   }
 
   /** The configured colour of `label`, or "" for the theme's. */
