@@ -41,14 +41,14 @@ struct LeaderboardTileTests {
         var leaderboard = try tile(Self.yaml, entries: board(["Alice": 10, "Bob": 8, "Carol": 1]))
         #expect(
             leaderboard.encodedState(at: 0)
-                == #"{"rows":[{"n":"Alice","t":"$10","r":1,"y":0,"o":1000},{"n":"Bob","t":"$8","r":2,"y":1000,"o":1000}]}"#)
+                == #"{"n":["Alice","Bob"],"t":["$10","$8"],"r":[1,2],"y":[0,1000],"o":[1000,1000]}"#)
         try leaderboard.apply(.leaderboard(board(["Alice": 10, "Bob": 12, "Carol": 1])), at: 10)
         #expect(
             leaderboard.encodedState(at: 11)
-                == #"{"rows":[{"n":"Bob","t":"$10","r":1,"y":500,"o":1000},{"n":"Alice","t":"$10","r":2,"y":500,"o":1000}]}"#)
+                == #"{"n":["Bob","Alice"],"t":["$10","$10"],"r":[1,2],"y":[500,500],"o":[1000,1000]}"#)
         #expect(
             leaderboard.encodedState(at: 12)
-                == #"{"rows":[{"n":"Bob","t":"$12","r":1,"y":0,"o":1000},{"n":"Alice","t":"$10","r":2,"y":1000,"o":1000}]}"#)
+                == #"{"n":["Bob","Alice"],"t":["$12","$10"],"r":[1,2],"y":[0,1000],"o":[1000,1000]}"#)
         #expect(leaderboard.nextMotion(after: 11) == 11)
         #expect(leaderboard.nextMotion(after: 12) == nil)
     }
@@ -59,11 +59,10 @@ struct LeaderboardTileTests {
         try leaderboard.apply(.leaderboard(board(["Alice": 10, "Bob": 8, "Carol": 9])), at: 0)
         #expect(
             leaderboard.encodedState(at: 0.5)
-                == #"{"rows":[{"n":"Alice","t":"$10","r":1,"y":0,"o":1000},{"n":"Carol","t":"$9","r":2,"y":1750,"o":250},"#
-                + #"{"n":"Bob","t":"$8","r":2,"y":1250,"o":750}]}"#)
+                == #"{"n":["Alice","Carol","Bob"],"t":["$10","$9","$8"],"r":[1,2,2],"y":[0,1750,1250],"o":[1000,250,750]}"#)
         #expect(
             leaderboard.encodedState(at: 2)
-                == #"{"rows":[{"n":"Alice","t":"$10","r":1,"y":0,"o":1000},{"n":"Carol","t":"$9","r":2,"y":1000,"o":1000}]}"#)
+                == #"{"n":["Alice","Carol"],"t":["$10","$9"],"r":[1,2],"y":[0,1000],"o":[1000,1000]}"#)
     }
 
     @Test("a calm screen jumps: mid-move it already shows where the move ends")
@@ -79,7 +78,7 @@ struct LeaderboardTileTests {
         var leaderboard = try tile(Self.yaml, entries: nil)
         #expect(leaderboard.encodedState(at: 0) == "null")
         try leaderboard.apply(.leaderboard(board(["Zoe": 3])), at: 1)
-        #expect(leaderboard.encodedState(at: 1) == #"{"rows":[{"n":"Zoe","t":"$3","r":1,"y":0,"o":1000}]}"#)
+        #expect(leaderboard.encodedState(at: 1) == #"{"n":["Zoe"],"t":["$3"],"r":[1],"y":[0],"o":[1000]}"#)
         #expect(leaderboard.nextMotion(after: 1) == nil)
     }
 
@@ -88,7 +87,7 @@ struct LeaderboardTileTests {
         var leaderboard = try tile("id: sales\ntype: leaderboard\nduration: 1", entries: board(["A": 0]))
         for step in 1...10 { try leaderboard.apply(.leaderboard(board(["A": Double(step), "B": Double(10 - step)])), at: Double(step) * 0.2) }
         #expect(leaderboard.nextMotion(after: 2 + 2 + 1e-6) == nil)
-        #expect(leaderboard.encodedState(at: 4.1) == #"{"rows":[{"n":"A","t":"10","r":1,"y":0,"o":1000},{"n":"B","t":"0","r":2,"y":1000,"o":1000}]}"#)
+        #expect(leaderboard.encodedState(at: 4.1) == #"{"n":["A","B"],"t":["10","0"],"r":[1,2],"y":[0,1000],"o":[1000,1000]}"#)
     }
 
     static let badLeaderboards: [(String, String)] = [

@@ -32,15 +32,21 @@ struct LeaderboardTile: QueuedTile {
         }
     }
 
-    /// `{"rows":[{"n":name,"t":score as written,"r":rank,"y":line in thousandths,"o":opacity in thousandths},…]}`, the
-    /// rows the board ends on first (in their final order), then the rows leaving; `behind` as other queued tiles.
+    /// `{"n":[names],"t":[scores as written],"r":[ranks],"y":[lines in thousandths],"o":[opacities in thousandths]}`,
+    /// one entry per row: the rows the board ends on first (in their final order), then the rows leaving; `behind` as
+    /// other queued tiles. Five arrays rather than one object per row, so a frame carries only what moved: while rows
+    /// slide, the lines.
     func state(at time: Double) -> TileState? {
         guard hasValue else { return nil }
-        let rows = queue.state(at: time).rows.map { row in
-            "{\"n\":\(JSONText.quoted(row.name)),\"t\":\(JSONText.quoted(row.text)),"
-                + "\"r\":\(row.rank),\"y\":\(TileState.thousandths(row.position)),"
-                + "\"o\":\(TileState.thousandths(row.opacity))}"
-        }
-        return TileState(members: [.init("rows", "[" + rows.joined(separator: ",") + "]")] + behindMembers(at: time))
+        let rows = queue.state(at: time).rows
+        func array(_ items: [String]) -> String { "[" + items.joined(separator: ",") + "]" }
+        let members: [TileState.Member] = [
+            .init("n", array(rows.map { JSONText.quoted($0.name) })),
+            .init("t", array(rows.map { JSONText.quoted($0.text) })),
+            .init("r", array(rows.map { String($0.rank) })),
+            .init("y", array(rows.map { String(TileState.thousandths($0.position)) })),
+            .init("o", array(rows.map { String(TileState.thousandths($0.opacity)) })),
+        ]
+        return TileState(members: members + behindMembers(at: time))
     }
 }

@@ -60,11 +60,15 @@ async def watch(port: int, seen: dict, key: str, stop: asyncio.Event) -> None:
                 continue
             decoder.read(message)
             state = decoder.wire.get("leaders")
-            seen[key] = state.get("rows") if isinstance(state, dict) else None
+            seen[key] = state if isinstance(state, dict) and "n" in state else None
 
 
-def shown(rows) -> list[tuple[str, str, int]] | None:
-    """Rows at rest as (name, text, rank), or None while one is between lines or fading."""
+def shown(state) -> list[tuple[str, str, int]] | None:
+    """Rows at rest as (name, text, rank), or None while one is between lines or fading. The wire state holds one
+    array per member (`n`, `t`, `r`, `y`, `o`), an entry per row."""
+    if not state:
+        return None
+    rows = [dict(zip("ntryo", entry)) for entry in zip(*(state[key] for key in "ntryo"))]
     if not rows or any(row["y"] % 1000 or row["o"] != 1000 for row in rows):
         return None
     return [(row["n"], row["t"], row["r"]) for row in sorted(rows, key=lambda row: row["y"])]

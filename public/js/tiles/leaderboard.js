@@ -4,7 +4,8 @@
  * names entering or leaving the top fading in and out); the page only places each row where the
  * frame says: translated by y/1000 lines from the top, at opacity o/1000.
  *
- * STATE: `{"rows":[{"n":"Alice","t":"12","r":1,"y":0,"o":1000},…]}`. Test hooks: the tile's
+ * STATE: `{"n":["Alice",…],"t":["12",…],"r":[1,…],"y":[0,…],"o":[1000,…]}`, one entry per row in each
+ * array (a frame carries only the arrays that changed: while rows slide, `y`). Test hooks: the tile's
  * `data-rows` (names shown, top first, rows at opacity 0 left out, joined by "|"); per row
  * (`.lb-row`) `data-name`, `data-rank`, `data-line`, `data-text`.
  */
@@ -22,11 +23,12 @@ export class LeaderboardView extends TileView {
   }
 
   hasValue(state) {
-    return super.hasValue(state) && Array.isArray(state.rows);
+    return super.hasValue(state) && Array.isArray(state.n);
   }
 
   changeKey(state) {
-    return state.rows.map((row) => `${row.n}:${row.t}`).join("|");
+    const texts = Array.isArray(state.t) ? state.t : [];
+    return state.n.map((name, index) => `${name}:${texts[index]}`).join("|");
   }
 
   clear() {
@@ -38,9 +40,13 @@ export class LeaderboardView extends TileView {
   paint(state) {
     const seen = new Set();
     const shown = [];
-    state.rows.forEach((data) => {
-      if (!data || typeof data.n !== "string") return;
-      const name = data.n;
+    const column = (name) => (Array.isArray(state[name]) ? state[name] : []);
+    const texts = column("t");
+    const ranks = column("r");
+    const lines = column("y");
+    const opacities = column("o");
+    state.n.forEach((name, index) => {
+      if (typeof name !== "string") return;
       seen.add(name);
       let row = this.rows.get(name);
       if (!row) {
@@ -53,10 +59,10 @@ export class LeaderboardView extends TileView {
         this.rows.set(name, row);
         this.list.append(row.element);
       }
-      const line = finiteNumber(data.y, 0) / 1000;
-      const opacity = Math.min(1, Math.max(0, finiteNumber(data.o, 1000) / 1000));
-      const rank = String(finiteNumber(data.r, 0));
-      const text = typeof data.t === "string" ? data.t : "";
+      const line = finiteNumber(lines[index], 0) / 1000;
+      const opacity = Math.min(1, Math.max(0, finiteNumber(opacities[index], 1000) / 1000));
+      const rank = String(finiteNumber(ranks[index], 0));
+      const text = typeof texts[index] === "string" ? texts[index] : "";
       row.element.style.transform = `translateY(${line * 100}%)`;
       row.element.style.opacity = String(opacity);
       if (row.rank.textContent !== rank) row.rank.textContent = rank;
