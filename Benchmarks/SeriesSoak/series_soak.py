@@ -26,6 +26,7 @@ import http.client
 import json
 import multiprocessing
 import os
+import queue
 import random
 import shutil
 import ssl
@@ -51,9 +52,10 @@ def dashboard() -> str:
     return "id: soak\ntitle: Soak\ngrid: {columns: 10, rows: 10}\ntiles:\n" + "".join(tiles)
 
 
-def producer(port: int, rate: float, until: float, seed: int, results) -> None:
-    """Posts `rate` writes a second until `until` (monotonic), alternating value and increment metrics; puts
-    `(second, acknowledged, errors, [latencies])` for every whole second it ran."""
+def producer(port: int, rate: float, until: float, seed: int, results, counts) -> None:
+    """Posts `rate` writes a second until `until` (monotonic), alternating value and increment metrics; adds to
+    `counts` (acknowledged, errors) as it goes and puts `(second, acknowledged, errors, [latencies])` for every whole
+    second it ran (the latencies' sample)."""
     context = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)
     context.check_hostname = False
     context.verify_mode = ssl.CERT_NONE
@@ -70,6 +72,9 @@ def producer(port: int, rate: float, until: float, seed: int, results) -> None:
         if now < next_at:
             time.sleep(next_at - now)
         if int(time.monotonic()) != second:
+            with counts.get_lock():
+                counts[0] += acknowledged
+                counts[1] += errors
             results.put((second, acknowledged, errors, latencies))
             second, acknowledged, errors, latencies = int(time.monotonic()), 0, 0, []
         if count % 2 == 0:
@@ -92,6 +97,9 @@ def producer(port: int, rate: float, until: float, seed: int, results) -> None:
             connection = http.client.HTTPSConnection("127.0.0.1", port, context=context, timeout=10)
         latencies.append(time.monotonic() - started)
         next_at += interval
+    with counts.get_lock():
+        counts[0] += acknowledged
+        counts[1] += errors
     results.put((second, acknowledged, errors, latencies))
 
 
@@ -146,10 +154,11 @@ def main() -> int:
     ok = True
     try:
         results = multiprocessing.Queue()
+        counts = multiprocessing.Array("q", 2)
         started = time.monotonic()
         until = started + arguments.seconds
         workers = [multiprocessing.Process(target=producer, args=(server.port, arguments.rate / arguments.producers,
-                                                                  until, index, results))
+                                                                  until, index, results, counts))
                    for index in range(arguments.producers)]
         for worker in workers:
             worker.start()
@@ -161,15 +170,16 @@ def main() -> int:
         acknowledged_total = errors_total = 0
         bound = (arguments.rate / METRICS) * (arguments.retention + 5) * 1.5
         next_line = started + arguments.every
-        while any(worker.is_alive() for worker in workers) or not results.empty():
+        while any(worker.is_alive() for worker in workers):
             time.sleep(max(0.0, min(next_line, until + 5) - time.monotonic()))
-            acknowledged = errors = 0
             latencies: list[float] = []
-            while not results.empty():
-                _, acked, failed, times = results.get()
-                acknowledged += acked
-                errors += failed
-                latencies += times
+            while True:
+                try:
+                    latencies += results.get_nowait()[3]
+                except queue.Empty:
+                    break
+            with counts.get_lock():
+                acknowledged, errors = counts[0] - acknowledged_total, counts[1] - errors_total
             acknowledged_total += acknowledged
             errors_total += errors
             elapsed = time.monotonic() - started
@@ -191,6 +201,7 @@ def main() -> int:
                 break
         for worker in workers:
             worker.join(timeout=10)
+        acknowledged_total, errors_total = counts[0], counts[1]
         seconds = time.monotonic() - started
         print(f"acknowledged {acknowledged_total} writes in {seconds:.0f} s ({acknowledged_total / seconds:.0f}/s), "
               f"{errors_total} errors")
