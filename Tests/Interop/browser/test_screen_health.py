@@ -3,8 +3,9 @@
 paints, and a page that cannot start says why in the list of screens.
 
 1. Chromium opens /d/demo?name=Weak TV at the server's 30 frames per second while a producer keeps every tile moving.
-   Unthrottled, the page keeps its rate. Then the DevTools protocol slows its CPU six times
-   (`Emulation.setCPUThrottlingRate`): the page must ask for a lower rate by itself (`data-fps` below 30), and
+   Unthrottled, the page keeps its rate. Then the DevTools protocol slows its CPU twelve times
+   (`Emulation.setCPUThrottlingRate`; since the strips are moved by paused animations the page painted 83 % of its
+   frames at six times, just above its 75 % bound, so six no longer makes a weak screen): the page must ask for a lower rate by itself (`data-fps` below 30), and
    `GET /api/v1/screens` must list the screen at that rate with the frames it paints per second and its paint time.
    A value posted while throttled still lands exactly on the odometer. Unthrottled again, the page asks for more.
 2. A copy of public/ whose wheel module does not parse (as a 2019 TV meets `?.`) is served by a second server
@@ -26,6 +27,7 @@ from test_dashboard import PAINTED_DIGITS_JS, normalised, start_browser, wait_fo
 
 ADMIN = "screen-health-admin-token-0123456789"
 SERVER_FPS = 30
+THROTTLE = 12  # how many times slower the DevTools protocol makes the CPU for the weak screen
 
 
 def listed(server, name):
@@ -72,12 +74,12 @@ def scenario(server: RollboardProcess, arguments, checks: Checks) -> None:
                      "unthrottled, the page keeps 30 fps and reports its paint time and painted frames per second",
                      f"data-fps {body_data(driver, 'fps')!r}, listed {screen!r}")
 
-        driver.execute_cdp_cmd("Emulation.setCPUThrottlingRate", {"rate": 6})
+        driver.execute_cdp_cmd("Emulation.setCPUThrottlingRate", {"rate": THROTTLE})
         lowered = wait_for(lambda: int(body_data(driver, "fps") or SERVER_FPS) < SERVER_FPS, 60)
         rate = int(body_data(driver, "fps") or SERVER_FPS)
-        print(f"  throttled 6x: the page asked for {rate} fps (painted {body_data(driver, 'paintedFps')}, "
+        print(f"  throttled {THROTTLE}x: the page asked for {rate} fps (painted {body_data(driver, 'paintedFps')}, "
               f"{body_data(driver, 'paintMs')} ms per frame)")
-        checks.check(bool(lowered), "with the CPU six times slower the page asks for a lower rate by itself",
+        checks.check(bool(lowered), f"with the CPU {THROTTLE} times slower the page asks for a lower rate by itself",
                      f"data-fps {rate}, painted {body_data(driver, 'paintedFps')!r}, paint ms {body_data(driver, 'paintMs')!r}")
         shown = wait_for(lambda: (lambda s: s if s and s.get("fps") == rate and s.get("paintedFps") is not None
                                   and s.get("paintMs") is not None else None)(listed(server, "Weak TV")), 20)
