@@ -106,6 +106,11 @@ def scenario(server: RollboardProcess, arguments, checks: Checks) -> None:
         driver.get(f"{base}/d/demo")
         live = wait_for(lambda: body_data(driver, "feed") == "live", arguments.timeout)
         checks.check(bool(live), "Redis back: the feed is live again", f"feed={body_data(driver, 'feed')!r}")
+        # Writes are taken once the node says it is ready (its connection for writes is back), which a screen's feed
+        # does not tell; CI once saw a hold refused 503 just after the feed turned live.
+        ready_for_writes = wait_for(lambda: server.request("GET", "/readyz")[0] == 200, arguments.timeout)
+        checks.check(bool(ready_for_writes), "Redis back: the node is ready for writes (/readyz 200)",
+                     f"{server.request('GET', '/readyz')}")
 
         held = False
         for theme in THEMES:
