@@ -63,6 +63,12 @@ public struct AnimationQueue<Animator: TileAnimator>: Sendable {
         restTime = time
     }
 
+    /// Drops every queued change and rests on `value` from `time`, keeping the animator, backlog, `maxLag` and policy:
+    /// a tile's first value appears at once, settled as a new queue would settle it (after no earlier state).
+    public mutating func restart(on value: Animator.Value, at time: Double) throws(AnimationError) {
+        self = try AnimationQueue(animator, value: value, at: time, backlog: backlog, maxLag: maxLag, policy: policy)
+    }
+
     /// The resting state of the last queued value: what the tile shows once every queued change has played.
     public var target: Animator.State { entries.last?.rest ?? base }
 

@@ -5,10 +5,4 @@ public struct CarouselState: Hashable, Sendable {
     public let position: Double
     /// The page the indicator dots show: the slide being shown or slid to.
     public let page: Int
-
-    /// Creates a state at `position` showing `page` in the dots.
-    public init(position: Double, page: Int) {
-        self.position = position
-        self.page = page
-    }
 }

@@ -45,6 +45,20 @@ struct AnimationQueueTests {
         #expect(queue.pendingCount(at: 0.5) == 0)
     }
 
+    @Test("a restart rests on the new value at once and keeps the backlog, lag bound and policy")
+    func restarts() throws {
+        var queue = try AnimationQueue(odometer, value: 0, at: 1, backlog: 2, maxLag: 4, policy: .latest)
+        try queue.enqueue(5, at: 1)
+        try queue.enqueue(9, at: 1.2)
+        try queue.restart(on: 42, at: 2)
+        #expect(queue.state(at: 2).digits == [4, 2])
+        #expect(queue.isAtRest(at: 2) && queue.pendingCount(at: 2) == 0)
+        #expect(queue.restTime == 2)
+        #expect(queue.backlog == 2 && queue.maxLag == 4 && queue.policy == .latest)
+        try queue.enqueue(50, at: 2.5)
+        #expect(queue.state(at: 2.5).target == 50)
+    }
+
     @Test("an overflowing backlog collapses every waiting change into one move to the newest value")
     func collapses() throws {
         var queue = try AnimationQueue(odometer, value: 0, backlog: 2)

@@ -1,5 +1,5 @@
 import Testing
-import RollboardAnimation
+@testable import RollboardAnimation
 
 @Suite("Carousel")
 struct CarouselTests {

@@ -262,7 +262,7 @@ struct MetricStoreTests {
         store.subscribe { change in seen.update { $0.append(change) } }
         _ = try await store.append("revenue", 1)
         var commands: [StoredCarouselCommand] = []
-        for action in [CarouselCommand.Action.goto(page: 3), .next, .previous] {
+        for action in [CarouselAction.goto(page: 3), .next, .previous] {
             commands.append(try await withCheckedContinuation { continuation in
                 store.commandCarousel("news", action: action) { continuation.resume(returning: $0) }
             }.get())

@@ -30,10 +30,14 @@ struct StoreChangeCodecTests {
             "050c00000000000000040000006e6577730203000000000000000000000000588f40"),
         ("a carousel's next", .carousel(StoredCarouselCommand(id: "news", action: .next, seq: 12, updatedAt: 1003)),
             "050c00000000000000040000006e657773000000000000588f40"),
+        ("a carousel's previous", .carousel(StoredCarouselCommand(id: "news", action: .previous, seq: 12, updatedAt: 1003)),
+            "050c00000000000000040000006e657773010000000000588f40"),
         ("a playlist's show", .playlist(StoredPlaylistCommand(id: "tv", action: .show(entry: 1), seq: 13, updatedAt: 1004)),
             "060d000000000000000200000074760201000000000000000000000000608f40"),
         ("a playlist's hold", .playlist(StoredPlaylistCommand(id: "tv", action: .hold, seq: 13, updatedAt: 1004)),
             "060d00000000000000020000007476000000000000608f40"),
+        ("a playlist's resume", .playlist(StoredPlaylistCommand(id: "tv", action: .resume, seq: 13, updatedAt: 1004)),
+            "060d00000000000000020000007476010000000000608f40"),
         ("an announcement on a dashboard", .screens(StoredScreenCommand(
             action: .announce(dashboard: "ops", text: "hello", seconds: 5), seq: 14, updatedAt: 1005)),
             "070e0000000000000000030000006f70730500000068656c6c6f00000000000014400000000000688f40"),
@@ -83,6 +87,20 @@ struct StoreChangeCodecTests {
         #expect(StoreChange(payload: ([9] + payload.dropFirst())[...]) == nil, "\(name)")
     }
 
+    @Test(
+        "a carousel's or playlist's action byte past the indexed one, or a plain one followed by an index, is not a change",
+        arguments: [
+            "050c00000000000000040000006e657773030000000000588f40",
+            "060d00000000000000020000007476030000000000608f40",
+            "050c00000000000000040000006e657773000300000000000000000000000000588f40",
+        ])
+    func unknownActionsAreRefused(hex: String) {
+        let bytes = stride(from: 0, to: hex.count, by: 2).map { offset in
+            UInt8(hex.dropFirst(offset).prefix(2), radix: 16)!
+        }
+        #expect(StoreChange(payload: bytes[...]) == nil)
+    }
+
     @Test("a batch takes a number per metric; restamping and stamping change every part and nothing else")
     func sequenceNumbersAndTimesCoverEveryPart() throws {
         let batch = Self.cases[0].change
@@ -96,7 +114,7 @@ struct StoreChangeCodecTests {
         #expect(moved.map(\.seq) == [107, 108])
         #expect(moved.map(\.updatedAt) == [5, 5])
         #expect(moved.map(\.id) == ["rev", "ord"])
-        let key = Self.cases[14].change
+        let key = try #require(Self.cases.first { $0.name == "a revoked viewer key" }).change
         #expect(key.sequenceCount == 1)
         #expect(key.restamped(adding: 1).lastSeq == 17)
         #expect(key.stamped(at: 3).updatedAt == 3)

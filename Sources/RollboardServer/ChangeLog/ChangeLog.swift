@@ -114,7 +114,7 @@ extension ChangeLog {
     /// Commits a producer's command to a carousel: an event, which moves the screens that see it and is not kept in
     /// the snapshot.
     public func commandCarousel(
-        _ id: String, action: CarouselCommand.Action,
+        _ id: String, action: CarouselAction,
         completion: @escaping @Sendable (Result<StoredCarouselCommand, StoreError>) -> Void
     ) {
         commit(.carousel(StoredCarouselCommand(id: id, action: action, seq: 0, updatedAt: 0)), completion) {

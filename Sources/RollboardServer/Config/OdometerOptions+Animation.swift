@@ -14,6 +14,15 @@ extension OdometerOptions {
                 compact: compact))
     }
 
+    /// How the tile's KPI indicator writes a change: `decimals` places, the style's separators, grouped by three when
+    /// the style groups.
+    func deltaFormat() throws(AnimationError) -> NumberFormat {
+        let group = style.effectiveGroupSeparator
+        return try NumberFormat(
+            format: "%.\(decimals)f", groupSeparator: group, decimalSeparator: style.effectiveDecimalSeparator,
+            groupsOfThree: !group.isEmpty)
+    }
+
     /// Whether the tile can show `value`, by the odometer's own rule (the one its live tile applies): rounded to
     /// `decimals` places it fits in the columns (`|value| × 10^decimals < 10^columns`, the sign is drawn outside).
     public func canShow(_ value: Double) -> Bool {

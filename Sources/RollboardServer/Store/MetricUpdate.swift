@@ -7,7 +7,7 @@ public struct MetricUpdate: Sendable, Equatable {
     /// Seconds the animation to this value should take; `nil` lets the tile decide from the size of the change.
     public var interval: Double?
     /// `false` jumps straight to the value.
-    public var animated: Bool
+    public var animated = true
     /// What the tiles do with changes still playing; `nil` for each tile's own `queue` policy.
     public var policy: QueuePolicy?
     /// An amount to add to the metric's latest value instead of `value` (which is then ignored): the change log
@@ -15,19 +15,6 @@ public struct MetricUpdate: Sendable, Equatable {
     public var increment: Double?
     /// A batch item's `eventId`: the same one again within a day is answered with this item's first answer.
     public var eventID: String?
-
-    public init(
-        id: String, value: Double, interval: Double? = nil, animated: Bool = true, policy: QueuePolicy? = nil,
-        increment: Double? = nil, eventID: String? = nil
-    ) {
-        self.id = id
-        self.value = value
-        self.interval = interval
-        self.animated = animated
-        self.policy = policy
-        self.increment = increment
-        self.eventID = eventID
-    }
 
     /// The update as the change log takes it (numbered and stamped by the log).
     var stored: StoredMetric {

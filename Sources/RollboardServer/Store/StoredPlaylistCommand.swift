@@ -17,24 +17,14 @@ public struct StoredPlaylistCommand: StoredIndexedCommand {
     public var updatedAt: Double
 }
 
-extension StoredPlaylistCommand {
-    /// 0 hold, 1 resume, 2 show (with its entry).
-    static let indexedTag: UInt8 = 2
+extension StoredPlaylistCommand.Action: IndexedAction {
+    /// 0 hold, 1 resume; 2 show, with its entry.
+    static let plainActions: [Self] = [.hold, .resume]
 
-    static func tag(of action: Action) -> (tag: UInt8, index: Int?) {
-        switch action {
-        case .hold: (0, nil)
-        case .resume: (1, nil)
-        case .show(let entry): (indexedTag, entry)
-        }
-    }
+    static func indexed(_ entry: Int) -> Self { .show(entry: entry) }
 
-    static func action(tag: UInt8, index: Int?) -> Action? {
-        switch (tag, index) {
-        case (0, nil): .hold
-        case (1, nil): .resume
-        case (indexedTag, let entry?): .show(entry: entry)
-        default: nil
-        }
+    var index: Int? {
+        guard case .show(let entry) = self else { return nil }
+        return entry
     }
 }

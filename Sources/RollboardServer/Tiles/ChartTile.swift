@@ -84,9 +84,7 @@ struct ChartTile: QueuedTile, WallClockTile {
         let previous = hasValue ? target.last : nil
         if !hasValue {
             let values = Array(repeating: nil, count: target.values.count - 1) + [value]
-            queue = try AnimationQueue(
-                queue.animator, value: ChartPoints(newest: bucket, values: values), at: time, backlog: queue.backlog,
-                maxLag: queue.maxLag, policy: queue.policy)
+            try queue.restart(on: ChartPoints(newest: bucket, values: values), at: time)
             hasValue = true
             beforeNewest = 0
         } else {

@@ -25,9 +25,7 @@ struct LeaderboardTile: QueuedTile {
         if hasValue {
             try queue.enqueue(entries, at: time)
         } else {
-            queue = try AnimationQueue(
-                queue.animator, value: entries, at: time, backlog: queue.backlog, maxLag: queue.maxLag,
-                policy: queue.policy)
+            try queue.restart(on: entries, at: time)
             hasValue = true
         }
     }

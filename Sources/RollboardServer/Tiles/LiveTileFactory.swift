@@ -23,57 +23,25 @@ struct LiveTileFactory {
         let backlog = configuration.backlog(tile)
         let maxLag = configuration.maxLag(tile)
         let policy = tile.queue ?? .fifo
-        let stored = store.current(tile.metric)?.value
-        let history = store.history(tile.metric)
-        let previous = history.count >= 2 ? history[history.count - 2].value : nil
         switch tile.options {
         case .odometer(let options):
             let odometer = try options.odometer().configuration
-            let value = stored.map { showable($0, tile: tile, canShow: options.canShow) }
-            let group = options.style.effectiveGroupSeparator
-            let indicator = try !tile.hasIndicator ? nil : KPIIndicator(
-                options: tile.kpi,
-                deltaFormat: NumberFormat(
-                    format: "%.\(options.decimals)f", groupSeparator: group,
-                    decimalSeparator: options.style.effectiveDecimalSeparator, groupsOfThree: !group.isEmpty))
-            return try number(tile, of: dashboard, indicator: indicator, value: value, at: time) { indicator, value in
-                try OdometerTile(
-                    tileID: tile.id, configuration: odometer, value: value, backlog: backlog, maxLag: maxLag,
-                    policy: policy, indicator: indicator, previous: previous, trend: trend(options.trend, tile),
-                    at: time)
-            }
+            return try number(
+                Odometer.self, tile, of: dashboard, configuration: odometer, canShow: options.canShow, trend: options.trend,
+                backlog: backlog, maxLag: maxLag, policy: policy, at: time
+            ) { try options.deltaFormat() }
         case .counter(let options):
             let counter = try options.counter().configuration
-            let value = stored.map { showable($0, tile: tile, canShow: options.canShow) }
-            let format = counter.format
-            let indicator = try !tile.hasIndicator ? nil : KPIIndicator(
-                options: tile.kpi,
-                deltaFormat: NumberFormat(
-                    format: "%.\(format.fractionDigits)f", groupSeparator: format.groupSeparator,
-                    decimalSeparator: format.decimalSeparator,
-                    groupsOfThree: !options.effectiveGroupSeparator.isEmpty,
-                    compact: format.compact))
-            return try number(tile, of: dashboard, indicator: indicator, value: value, at: time) { indicator, value in
-                try CounterTile(
-                    tileID: tile.id, configuration: counter, value: value, backlog: backlog, maxLag: maxLag,
-                    policy: policy, indicator: indicator, previous: previous, trend: trend(options.trend, tile),
-                    at: time)
-            }
+            return try number(
+                Counter.self, tile, of: dashboard, configuration: counter, canShow: options.canShow, trend: options.trend,
+                backlog: backlog, maxLag: maxLag, policy: policy, at: time
+            ) { try counter.format.deltaFormat(groupsOfThree: !options.effectiveGroupSeparator.isEmpty) }
         case .gauge(let options):
             let gauge = try options.gauge(goal: tile.kpi.goal).configuration
-            let value = stored.map { showable($0, tile: tile, canShow: options.canShow) }
-            let format = gauge.counter.format
-            let indicator = try !tile.hasIndicator ? nil : KPIIndicator(
-                options: tile.kpi,
-                deltaFormat: NumberFormat(
-                    format: "%.\(format.fractionDigits)f", groupSeparator: format.groupSeparator,
-                    decimalSeparator: format.decimalSeparator,
-                    groupsOfThree: !options.number.effectiveGroupSeparator.isEmpty, compact: format.compact))
-            return try number(tile, of: dashboard, indicator: indicator, value: value, at: time) { indicator, value in
-                try GaugeTile(
-                    tileID: tile.id, configuration: gauge, value: value, backlog: backlog, maxLag: maxLag,
-                    policy: policy, indicator: indicator, previous: previous, at: time)
-            }
+            return try number(
+                Gauge.self, tile, of: dashboard, configuration: gauge, canShow: options.canShow, trend: nil,
+                backlog: backlog, maxLag: maxLag, policy: policy, at: time
+            ) { try gauge.counter.format.deltaFormat(groupsOfThree: !options.number.effectiveGroupSeparator.isEmpty) }
         case .wheel(let options):
             let wheel = try Wheel(contents: options.contents, duration: options.duration)
             let position: Double? =
@@ -115,6 +83,25 @@ struct LiveTileFactory {
         case .text(let options):
             let stored = store.text(tile.metric)
             return TextTile(tileID: tile.id, text: stored?.text ?? options.text, color: stored?.color)
+        }
+    }
+
+    /// A number tile (odometer, counter or gauge) on `configuration`, at rest on the metric's stored value when the
+    /// tile can show it, with the tile's KPI indicator (its delta written in `deltaFormat`) and sparkline, if any.
+    private func number<Animator: NumberTileAnimator>(
+        _ animator: Animator.Type, _ tile: TileConfiguration, of dashboard: DashboardConfiguration?, configuration: Animator.Configuration,
+        canShow: (Double) -> Bool, trend trendOptions: TrendOptions?, backlog: Int, maxLag: Double?,
+        policy: QueuePolicy, at time: Double, deltaFormat: () throws -> NumberFormat
+    ) throws -> any LiveTile {
+        let value = (store.current(tile.metric)?.value).map { showable($0, tile: tile, canShow: canShow) }
+        let history = store.history(tile.metric)
+        let previous = history.count >= 2 ? history[history.count - 2].value : nil
+        let indicator = tile.hasIndicator ? try KPIIndicator(options: tile.kpi, deltaFormat: deltaFormat()) : nil
+        let trend = trend(trendOptions, tile)
+        return try number(tile, of: dashboard, indicator: indicator, value: value, at: time) { indicator, value in
+            try NumberTile<Animator>(
+                tileID: tile.id, configuration: configuration, value: value, backlog: backlog, maxLag: maxLag,
+                policy: policy, indicator: indicator, previous: previous, trend: trend, at: time)
         }
     }
 

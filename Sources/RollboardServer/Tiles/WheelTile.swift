@@ -32,9 +32,7 @@ struct WheelTile: QueuedTile {
         if hasValue {
             try queue.enqueue(position, at: time)
         } else {
-            queue = try AnimationQueue(
-                queue.animator, value: position, at: time, backlog: queue.backlog, maxLag: queue.maxLag,
-                policy: queue.policy)
+            try queue.restart(on: position, at: time)
             hasValue = true
         }
     }

@@ -5,7 +5,7 @@ enum CarouselRequest {
     /// The action and its name as given; `pages` is how many slides the carousel shows (what `page` must be under).
     static func action(
         _ body: JSONValue, pages: () -> Int
-    ) throws(APIError) -> (action: CarouselCommand.Action, name: String) {
+    ) throws(APIError) -> (action: CarouselAction, name: String) {
         try JSONBody.rejectUnknownFields(body, allowed: ["action", "page"], prefix: "")
         guard let actionValue = body["action"] else { throw .missingField("action") }
         guard case .string(let name) = actionValue else {

@@ -1,5 +1,5 @@
 import Dispatch
-public import Logging
+import Logging
 public import RollboardNet
 
 /// The API's one router: a table of routes in groups, the middleware around them, and one configuration snapshot per
