@@ -3,11 +3,6 @@ public struct HTTPVersion: Sendable, Equatable, Hashable {
     public var major: Int
     public var minor: Int
 
-    public init(major: Int, minor: Int) {
-        self.major = major
-        self.minor = minor
-    }
-
     public static let http10 = HTTPVersion(major: 1, minor: 0)
     public static let http11 = HTTPVersion(major: 1, minor: 1)
 }
