@@ -341,12 +341,22 @@ struct HubStateMachineTests {
         #expect(machine.setFeed(live: false).isEmpty, "stale already")
         let joined = effects(machine.connect(2, fps: nil, now: 5))
         #expect(joined.count == 3)
+        guard case .send(let hello, to: 2) = joined[0] else {
+            Issue.record("the hello comes first: \(joined[0])")
+            return
+        }
+        #expect(hello.contains(#""feed":"stale","#), "the hello says the feed is stale")
         #expect(joined[1] == .send(text: #"{"type":"status","feed":"stale"}"#, to: 2))
         #expect(machine.setFeed(live: true) == [
             .send(text: #"{"type":"status","feed":"live"}"#, to: 1), .send(text: #"{"type":"status","feed":"live"}"#, to: 2),
             .prime(stream: 10, to: [1, 2]),
         ])
         #expect(effects(machine.connect(3, fps: nil, now: 6)).count == 2, "live: nothing after the hello")
+        guard case .send(let liveHello, to: 4)? = effects(machine.connect(4, fps: nil, now: 7)).first else {
+            Issue.record("a hello to screen 4")
+            return
+        }
+        #expect(!liveHello.contains(#""feed""#), "a live hello names no feed")
     }
 
     @Test("identify goes to one screen only, primed again; an unknown screen gets nothing")

@@ -140,7 +140,7 @@ function control(message) {
 
 /**
  * Whether the server's data feed reaches it (`live`) or not (`stale`: the values shown may be out of date):
- * a badge, and `data-feed` on <body>. A new session starts live; the server says so again if it is not.
+ * a badge, and `data-feed` on <body>. A new session starts as its `hello` says (live unless `"feed":"stale"`).
  */
 function showFeed(feed) {
   feedStale.hidden = feed !== "stale";
@@ -218,7 +218,7 @@ function start() {
       document.title = `${name} — Rollboard`;
       document.body.dataset.protocol = String(hello.protocol);
       document.body.dataset.resume = typeof hello.resume === "string" ? hello.resume : "";
-      showFeed("live");
+      showFeed(hello.feed === "stale" ? "stale" : "live");
       board.hello(hello);
       if (typeof hello.seq === "number") document.body.dataset.seq = String(hello.seq);
       pace.hello(hello.fps, options.fps);

@@ -119,11 +119,14 @@ struct HubStateMachine {
             + (session.isCalm ? "\"motion\":\"reduced\"," : "") + "\"seq\":\(stream.frameNumber),"
             + "\"changes\":{\"epoch\":\(JSONText.quoted(epoch)),\"seq\":\(resume == "replay" ? since!.seq : storeSeq)},"
             + (resume.map { "\"resume\":\"\($0)\"," } ?? "")
+            + (isFeedLive ? "" : "\"feed\":\"stale\",")
             + "\"dashboard\":\(helloDashboard),\"tiles\":{\(entries.joined(separator: ","))}}"
         var actions: [HubAction] = advanced + [.send(text: hello, to: id)]
         if let announcement, announcement.until > now {
             actions.append(.send(text: Self.announcementText(announcement.text, seconds: announcement.until - now), to: id))
         }
+        // The hello says it already (a page reads it there, so it never shows "live" between the two messages); the
+        // status follows for pages from before the hello carried it.
         if !isFeedLive { actions.append(.send(text: Self.feedText(live: false), to: id)) }
         if let sources = sourcesText(onlyIfStale: true) { actions.append(.send(text: sources, to: id)) }
         return actions + [.prime(stream: session.stream, to: [id])] + wake(now: now)

@@ -417,7 +417,7 @@ class Screen:
                         changes = raw.get("changes") or {}
                         self.epoch = changes.get("epoch")
                         self.epochs.append(self.epoch)
-                        self.hellos.append({"at": now, "resume": raw.get("resume"), "changes": changes,
+                        self.hellos.append({"at": now, "resume": raw.get("resume"), "changes": changes, "feed": raw.get("feed"),
                                             "since": since})
                         if since is None or raw.get("resume") == "full":
                             # A fresh start: `c` may restart lower only if the epoch changed (checked by callers).

@@ -572,8 +572,9 @@ class Cluster:
         hello = await screen.connect()
         await asyncio.sleep(0.3)
         tiles_empty = all(value is None for value in screen.current_targets().values())
-        self.check(tiles_empty and ("stale" in [feed for _, feed in screen.statuses]),
-                   "c: its screen's hello shows no value (\u2014) and the feed stale, never an invented number",
+        self.check(tiles_empty and hello.get("feed") == "stale" and ("stale" in [feed for _, feed in screen.statuses]),
+                   "c: its screen's hello shows no value (\u2014) and says the feed is stale (then its status), "
+                   "never an invented number",
                    f"targets {screen.current_targets()} statuses {screen.statuses} hello {hello}")
         return late, screen
 
