@@ -123,6 +123,19 @@ public struct Carousel: Sendable {
         return changed ? CarouselEvent(time: time, page: newPage, cause: cause) : nil
     }
 
+    /// Moves the carousel's schedule by `seconds` (an advance due at t is then due at t + `seconds`, a running transition
+    /// with it), keeping only its place in the turn: the shift is taken modulo one turn (`interval` × slides) and
+    /// applied backwards, so the carousel never waits for a schedule moved into its future and shows the slide the
+    /// shifted schedule would show now. What a carousel turned by the wall clock needs when that clock is stepped.
+    public mutating func shiftSchedule(by seconds: Double) {
+        let turn = configuration.interval * Double(slides)
+        guard seconds.isFinite, turn > 0 else { return }
+        var back = seconds.truncatingRemainder(dividingBy: turn)
+        if back > 0 { back -= turn }
+        origin += back
+        transitionStart += back
+    }
+
     /// A viewer holds the carousel at `time`: automatic advances stop; a running transition finishes.
     public mutating func hold(at time: Double) {
         guard !isHeld else { return }

@@ -147,4 +147,16 @@ struct CarouselTests {
             }
         }
     }
+
+    @Test("a shifted schedule keeps only its place in the turn, applied backwards: the slide the shifted schedule shows now",
+          arguments: [(-10.0, 1), (10.0, 2), (-40.0, 1), (30.0, 0), (24.0, 1)])
+    func shiftedSchedule(seconds: Double, page: Int) throws {
+        var carousel = try Carousel(configuration: CarouselConfiguration(slides: 3, interval: 10, transition: 0.5), startingAt: 0)
+        #expect(carousel.state(at: 5).page == 0)
+        carousel.shiftSchedule(by: seconds)
+        #expect(carousel.state(at: 5).page == page)
+        #expect(carousel.state(at: 5).position == Double(page), "at rest, not waiting for a schedule in its future")
+        let next = try #require(carousel.nextMotion(after: 5))
+        #expect(next > 5 && next <= 15)
+    }
 }

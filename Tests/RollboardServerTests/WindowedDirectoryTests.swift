@@ -105,6 +105,39 @@ struct WindowedDirectoryTests {
         #expect(await eventually { sink.texts.contains { $0.contains(#""time":"\#(shown)""#) } }, "\(sink.texts.dropFirst())")
     }
 
+    @Test("when the system clock is stepped, a carousel turning on it takes the new phase; one a command moved does not",
+          arguments: [(10.0, 2), (-10.0, 0), (40.0, 2)])
+    func steppedCarousel(step: Double, pageAtTen: Int) async throws {
+        let ten = WindowedTileTests.march29Midnight + 9 * 3_600  // a whole number of 30-s turns since 1970
+        let frames = ManualClock(at: 0)
+        let wall = ManualClock(at: ten)
+        let yaml = "id: lobby\ntiles:\n  - {id: news, type: carousel, interval: 10, slides: [{text: a}, {text: b}, {text: c}]}\n"
+        let (directory, store, folder) = try Self.directory(yaml, "lobby", frames: frames, wall: wall, commitAt: ten)
+        defer { store.close(); try? FileManager.default.removeItem(atPath: folder) }
+        let hub = try #require(directory.hub("lobby"))
+        /// The page a screen that connects now is shown.
+        func pageShown() async -> String {
+            let screen = RecordingSink()
+            _ = hub.connect(screen, fps: nil)
+            _ = await eventually { screen.messages.first != nil }
+            let hello = screen.messages.first ?? ""
+            return hello.range(of: #""page":[0-9]+"#, options: .regularExpression).map { String(hello[$0]) } ?? hello
+        }
+        #expect(await pageShown() == #""page":0"#)
+        // The first advance is due at 10 s; meanwhile the wall clock was stepped: at 10 s it reads `step` s more.
+        wall.step(to: ten + 10 + step)
+        frames.advance(to: 10)
+        #expect(await pageShown() == #""page":\#(pageAtTen)"#, "the wall reads \(10 + step) s into the turns")
+        // A producer's command starts a schedule of its own (next advance 10 s after it): a later step leaves it.
+        hub.apply(.carousel(.next, page: nil), toMetric: "news")
+        wall.step(to: ten + 11 + step)
+        frames.advance(to: 11)
+        #expect(await pageShown() == #""page":\#((pageAtTen + 1) % 3)"#)
+        wall.step(to: ten + 20 + step + 15)
+        frames.advance(to: 20)
+        #expect(await pageShown() == #""page":\#((pageAtTen + 2) % 3)"#, "one advance 10 s after the command")
+    }
+
     @Test("when the system clock is stepped back, a hub that wakes at the old midnight waits for the real one")
     func steppedBack() async throws {
         let ten = WindowedTileTests.march29Midnight + 9 * 3_600

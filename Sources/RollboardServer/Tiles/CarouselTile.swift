@@ -3,17 +3,39 @@ import RollboardNet
 
 /// A carousel tile as one screen sees it: its own slides, which that viewer may hold or move, and the slides a
 /// producer set, which replace the configured ones on every screen.
-struct CarouselTile: LiveTile {
+///
+/// Its rotation is turned by the wall clock (every node shows the same slide at the same moment): when the wall clock
+/// is stepped, a carousel that still turns on that schedule (no producer's or viewer's command moved it) takes the
+/// new phase (``wallOffset``).
+struct CarouselTile: WallClockTile {
     let tileID: String
     private(set) var carousel: Carousel
     /// The producer's slides as the STATE's `slides` member, encoded once; `nil` while the configured slides show.
     private(set) var slides: String?
     /// When a producer last set the slides (on the hub's clock).
     private var slidesChangedAt = -Double.infinity
+    /// Whether the rotation still follows the wall clock's schedule: until a command (a producer's or a viewer's)
+    /// starts a schedule of its own.
+    private(set) var turnsWithWallClock: Bool
+    /// Wall-clock seconds since 1970 at hub time 0, as the rotation's schedule was laid out; setting another moves
+    /// the schedule by the difference while the rotation follows the wall clock.
+    var wallOffset: Double {
+        didSet {
+            guard turnsWithWallClock else { return }
+            carousel.shiftSchedule(by: oldValue - wallOffset)
+        }
+    }
 
-    /// A carousel showing `slides` when a producer set some, else the configured number of slides.
-    init(tileID: String, configuration: CarouselConfiguration, slides: [ProducerSlide]? = nil, at time: Double) throws {
+    /// A carousel showing `slides` when a producer set some, else the configured number of slides; its rotation
+    /// starts at `time`. With a `wallOffset`, `time` is where the wall clock's schedule put it, and the tile follows
+    /// that schedule when the wall clock is stepped.
+    init(
+        tileID: String, configuration: CarouselConfiguration, slides: [ProducerSlide]? = nil, wallOffset: Double? = nil,
+        at time: Double
+    ) throws {
         self.tileID = tileID
+        self.wallOffset = wallOffset ?? 0
+        turnsWithWallClock = wallOffset != nil
         var configuration = configuration
         if let slides {
             configuration.slides = slides.count
@@ -26,6 +48,7 @@ struct CarouselTile: LiveTile {
         switch change {
         case .carousel(let action, let page):
             try perform(action, page: page, at: time)
+            turnsWithWallClock = false
         case .slides(let list):
             try carousel.setSlideCount(list.count, at: time)
             slides = Self.json(list)
@@ -37,6 +60,7 @@ struct CarouselTile: LiveTile {
 
     mutating func apply(viewerAction: CarouselViewerAction, page: Int?, at time: Double) {
         try? perform(viewerAction, page: page, at: time)
+        turnsWithWallClock = false
     }
 
     private mutating func perform(_ action: CarouselViewerAction, page: Int?, at time: Double) throws {

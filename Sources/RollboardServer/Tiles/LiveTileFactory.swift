@@ -60,7 +60,8 @@ struct LiveTileFactory {
             // shows the same slide at the same moment, however long each has been running.
             let turn = options.interval * Double(slides?.count ?? options.slides.count)
             let intoTurn = (time + wallOffset).truncatingRemainder(dividingBy: turn)
-            return try CarouselTile(tileID: tile.id, configuration: carousel, slides: slides, at: time - intoTurn)
+            return try CarouselTile(
+                tileID: tile.id, configuration: carousel, slides: slides, wallOffset: wallOffset, at: time - intoTurn)
         case .clock(let options):
             let face = ClockFace(
                 timeZone: dashboard?.timeZone?.timeZone ?? DashboardTimeZone.server,
