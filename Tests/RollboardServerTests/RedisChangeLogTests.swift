@@ -266,4 +266,41 @@ struct RedisChangeLogTests {
                 seenB.update { $0.map(\.lastSeq).filter { $0 > 4 } } == [15], "only what changed since seq 4 is told, once")
         }
     }
+
+    @Test("a node that starts on Redis builds its window, chart and trend tiles again once the log has loaded the series")
+    func tilesReadTheLoadedSeries() async throws {
+        let redis = try RedisServerProcess.forChangeLog()
+        let a = try node(redis)
+        defer { a.close() }
+        for amount in [3.0, 4.0, 5.0] {
+            let committed = await withCheckedContinuation { continuation in
+                a.commitMetrics(MetricCommitRequest(metrics: [MetricUpdate(id: "orders", value: 0, increment: amount).stored])) {
+                    continuation.resume(returning: $0)
+                }
+            }
+            #expect((try? committed.get()) != nil)
+        }
+        // A second node, started the way `serve` starts one: its hubs are built before its log opens.
+        let configuration = try RollboardConfiguration.parse(serverYAML: nil, dashboards: [("d/shop.yaml", """
+            id: shop
+            tiles:
+              - {id: today, type: counter, metric: orders, format: "%d", window: today, aggregate: sum}
+              - {id: line, type: chart, metric: orders, window: last 1h, step: 1m}
+              - {id: total, type: counter, metric: orders, format: "%d", trend: 1h}
+            """)])
+        let b = try RedisChangeLog(settings: RedisSettings(url: redis.url, keyPrefix: "test"), logger: Self.logger)
+        defer { b.close() }
+        let directory = try DashboardDirectory(
+            configuration: configuration, store: b, metrics: ServerMetrics(), logger: Self.logger)
+        b.start()
+        #expect(await eventually { b.isFeedLive })
+        let screen = RecordingSink()
+        _ = try #require(directory.hub("shop")).connect(screen, fps: nil)
+        #expect(await eventually { screen.messages.contains { $0.contains(#""type":"hello""#) } })
+        let fullHello = try #require(screen.messages.last { $0.contains(#""type":"hello""#) })
+        let hello = String(fullHello[try #require(fullHello.range(of: #""tiles":{"#, options: .backwards)).lowerBound...])
+        #expect(hello.contains(#""today":{"text":"12""#), "today's sum is the three increments: \(hello)")
+        #expect(hello.contains(#""total":{"text":"12""#), "\(hello)")
+        #expect(hello.contains(#""line":{"#) && !hello.contains(#""line":null"#), "the chart has its point: \(hello)")
+    }
 }

@@ -23,6 +23,10 @@ public final class DashboardDirectory: Sendable {
         var configuration: RollboardConfiguration
         var hubs: [String: DashboardHub] = [:]
         var playlists: [String: PlaylistHub] = [:]
+        /// Whether the hubs were built before the change log had loaded anything (Redis opens in the background):
+        /// when its feed first turns live, every tile is built again from what it loaded — a window's tally, a
+        /// chart's points and a trend read the metric's series only when they are built.
+        var rebuildWhenLive = false
     }
 
     private let state: Mutex<State>
@@ -66,7 +70,7 @@ public final class DashboardDirectory: Sendable {
         self.logger = logger
         self.clock = clock
         self.wall = wall
-        self.state = Mutex(State(configuration: configuration))
+        self.state = Mutex(State(configuration: configuration, rebuildWhenLive: !store.isFeedLive))
         var hubs: [String: DashboardHub] = [:]
         for dashboard in configuration.dashboards {
             hubs[dashboard.id] = try makeHub(dashboard, configuration)
@@ -129,6 +133,29 @@ public final class DashboardDirectory: Sendable {
             guard let self else { return }
             let epoch = store.epoch
             for hub in state.withLock({ Array($0.hubs.values) }) { hub.setFeed(live: live, epoch: epoch) }
+            let rebuild = live && state.withLock { state in
+                defer { state.rebuildWhenLive = false }
+                return state.rebuildWhenLive
+            }
+            if rebuild { rebuildTiles() }
+        }
+    }
+
+    /// Builds every hub's tiles again from the change log as it stands (their screens get a fresh `hello`).
+    private func rebuildTiles() {
+        let (configuration, hubs) = state.withLock { ($0.configuration, $0.hubs) }
+        for dashboard in configuration.dashboards {
+            guard let hub = hubs[dashboard.id] else { continue }
+            do {
+                let made = try hubParts(dashboard, configuration)
+                hub.reconfigure(
+                    helloDashboard: made.hello, tiles: made.tiles, tilesByMetric: made.tilesByMetric,
+                    updatedAt: made.updatedAt, configuration: made.configuration)
+            } catch {
+                logger.error(
+                    "a dashboard's tiles could not be built from the loaded change log; they keep what they show",
+                    metadata: ["dashboard": "\(dashboard.id)", "error": "\(error)"])
+            }
         }
     }
 
