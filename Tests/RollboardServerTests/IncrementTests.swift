@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import RollboardNet
 import RollboardRedis
+import RollboardAnimation
 import RollboardTestSupport
 import Testing
 
@@ -209,6 +210,31 @@ struct IncrementTests {
         #expect(event.replayed == [true])
         #expect(log.current("orders")?.value == 6)
         #expect(log.lastSeq == 3)
+    }
+
+    @Test("keyed board edits are remembered up to a budget of names: past it the oldest keys go first, the same after a restart")
+    func boardKeysHaveABudget() throws {
+        let names = (0..<10).map { LeaderboardEntry(name: "n\($0)", value: Double($0)) }
+        func board(_ index: Int, key: String) -> StoredLeaderboard {
+            StoredLeaderboard(
+                id: "sales", entries: names, seq: UInt64(index + 1), updatedAt: 1_000 + Double(index), requestKey: key,
+                request: "edit")
+        }
+        var memory = IdempotencyMemory(boardEntryCapacity: 25)
+        for (index, key) in ["a", "b", "c"].enumerated() { memory.remember(board(index, key: key)) }
+        #expect(memory.board(IdempotencyMemory.boardKey("a"), at: 1_003) == nil, "30 names past a budget of 25: the oldest key goes")
+        #expect(memory.board(IdempotencyMemory.boardKey("b"), at: 1_003)?.seq == 2)
+        #expect(memory.board(IdempotencyMemory.boardKey("c"), at: 1_003)?.seq == 3)
+        memory.remember(board(3, key: "b"))  // a key used again counts once, with its newest board
+        #expect(memory.entries.count == 2)
+
+        var full = IdempotencyMemory()
+        for index in 0..<100 { full.remember(board(index, key: "k\(index)")) }
+        #expect(full.entries.count == 100, "the default budget keeps a day of small boards")
+        var writer = BinaryWriter()
+        full.encode(into: &writer)
+        var reader = BinaryReader(writer.bytes[...])
+        #expect(IdempotencyMemory(reader: &reader) == full)
     }
 
     @Test("the journal forgets a key a day after the commit that used it")

@@ -9,6 +9,13 @@ struct IdempotencyMemory: Equatable, Sendable {
     /// The most keys remembered at once; past it the oldest are forgotten early (a producer sending keys faster than
     /// about 11 a second for a whole day).
     static let capacity = 1_000_000
+    /// The most names remembered at once over every remembered board (a board's key answers with the whole board):
+    /// past it the oldest keys are forgotten early, so keyed edits of a large board cost at most about 100 MB of
+    /// memory and snapshot (a thousand-name board edited with a new key every second passes it after about 17
+    /// minutes, a ten-name board after more than a day).
+    static let defaultBoardEntryCapacity = 1_000_000
+    /// This memory's ``defaultBoardEntryCapacity`` (smaller in tests).
+    let boardEntryCapacity: Int
 
     struct Entry: Equatable, Sendable {
         var committedAt: Double
@@ -23,6 +30,8 @@ struct IdempotencyMemory: Equatable, Sendable {
     /// later is found here twice; only its newest time counts).
     private var order: [(key: String, committedAt: Double)] = []
     private var orderStart = 0
+    /// The names of every remembered board, counted against `boardEntryCapacity`.
+    private var boardEntries = 0
 
     static func == (lhs: IdempotencyMemory, rhs: IdempotencyMemory) -> Bool { lhs.entries == rhs.entries }
 
@@ -66,9 +75,12 @@ struct IdempotencyMemory: Equatable, Sendable {
     }
 
     private mutating func insert(_ key: String, _ entry: Entry) {
+        boardEntries += (entry.board?.entries.count ?? 0) - (entries[key]?.board?.entries.count ?? 0)
         entries[key] = entry
         order.append((key, entry.committedAt))
-        while entries.count > Self.capacity { dropOldest() }
+        while entries.count > Self.capacity || boardEntries > boardEntryCapacity, orderStart < order.count {
+            dropOldest()
+        }
     }
 
     /// Forgets every key used before `time`.
@@ -79,7 +91,10 @@ struct IdempotencyMemory: Equatable, Sendable {
     private mutating func dropOldest() {
         let (key, time) = order[orderStart]
         orderStart += 1
-        if entries[key]?.committedAt == time { entries[key] = nil }
+        if let entry = entries[key], entry.committedAt == time {
+            boardEntries -= entry.board?.entries.count ?? 0
+            entries[key] = nil
+        }
         if orderStart > 1_024, orderStart * 2 > order.count {
             order.removeFirst(orderStart)
             orderStart = 0
@@ -105,6 +120,7 @@ struct IdempotencyMemory: Equatable, Sendable {
 
     /// Reads what `encode(into:)` wrote; `nil` when it is not well formed.
     init?(reader: inout BinaryReader) {
+        boardEntryCapacity = Self.defaultBoardEntryCapacity
         guard let count = reader.read(UInt32.self) else { return nil }
         for _ in 0..<count {
             guard let key = reader.readString(), let time = reader.readDouble(),
@@ -119,5 +135,7 @@ struct IdempotencyMemory: Equatable, Sendable {
         }
     }
 
-    init() {}
+    init(boardEntryCapacity: Int = defaultBoardEntryCapacity) {
+        self.boardEntryCapacity = boardEntryCapacity
+    }
 }
