@@ -224,10 +224,14 @@ def measure(server, arguments, checks, name):
 
         moving = driver.execute_script(
             "return Array.from(document.querySelectorAll('[data-tile-id]')).filter(t => t.dataset.atRest === 'false').length")
+        # The rate the page asks for (pace.js steps it down on a screen that cannot keep up) and the frames it painted a
+        # second over its last few seconds: a run whose page painted fewer frames did less work, and is not comparable.
+        fps, painted = body_data(driver, "fps"), body_data(driver, "paintedFps")
         print(f"  {name:9s}: main thread {per_second('TaskDuration'):6.1f} ms/s (script {per_second('ScriptDuration'):5.1f}, "
               f"style {per_second('RecalcStyleDuration'):5.1f}, layout {per_second('LayoutDuration'):5.1f}); "
               f"all Chromium processes {(end[2] - begin[2]) * 1000 / wall:6.1f} ms/s; "
-              f"{len(pids)} processes, {wall:.1f} s, tiles moving at the end: {moving}", flush=True)
+              f"{len(pids)} processes, {wall:.1f} s, tiles moving at the end: {moving}; "
+              f"frames/s asked {fps}, painted {painted}", flush=True)
         if traced:
             largest = sorted(traced.items(), key=lambda item: -item[1])[:arguments.trace_top]
             print(f"  {'':9s}  traced main-thread self time, ms/s: "
