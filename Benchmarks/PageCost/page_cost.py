@@ -47,13 +47,22 @@ DEMO_VALUES = {"revenue": lambda: round(random.uniform(10000, 99999), 2), "visit
 
 # The page steps its frame rate down on a screen that cannot keep up (pace.js); on a machine shared with builds that would
 # make runs incomparable (fewer frames, less work). The benchmark keeps the server's rate by dropping the page's `fps`
-# messages; what the page would have asked for and what it painted are printed with each run.
+# messages, and counts the animation frames the page paints in (`rollboardCostFrames`: the board is the page's only
+# requestAnimationFrame caller), so each run also says its milliseconds per painted frame.
 KEEP_RATE_JS = """
 (function () {
   var send = WebSocket.prototype.send;
   WebSocket.prototype.send = function (data) {
     if (typeof data === "string" && data.indexOf('"type":"fps"') >= 0) return undefined;
     return send.call(this, data);
+  };
+  var request = window.requestAnimationFrame;
+  window.rollboardCostFrames = 0;
+  window.requestAnimationFrame = function (callback) {
+    return request.call(window, function (time) {
+      window.rollboardCostFrames += 1;
+      callback(time);
+    });
   };
 })();
 """
@@ -222,6 +231,7 @@ def measure(server, arguments, checks, name):
 
         def sample():
             metrics = {m["name"]: m["value"] for m in driver.execute_cdp_cmd("Performance.getMetrics", {})["metrics"]}
+            metrics["Frames"] = driver.execute_script("return window.rollboardCostFrames")
             return time.monotonic(), metrics, cpu_seconds(pids)
 
         begin = sample()
@@ -239,14 +249,15 @@ def measure(server, arguments, checks, name):
 
         moving = driver.execute_script(
             "return Array.from(document.querySelectorAll('[data-tile-id]')).filter(t => t.dataset.atRest === 'false').length")
-        # The rate the page would ask for (KEEP_RATE_JS) and the frames it painted a second over its last few seconds: a
-        # run whose page painted fewer frames did less work.
-        fps, painted = body_data(driver, "fps"), body_data(driver, "paintedFps")
+        # The rate the page would ask for if it could (KEEP_RATE_JS).
+        fps = body_data(driver, "fps")
         print(f"  {name:9s}: main thread {per_second('TaskDuration'):6.1f} ms/s (script {per_second('ScriptDuration'):5.1f}, "
               f"style {per_second('RecalcStyleDuration'):5.1f}, layout {per_second('LayoutDuration'):5.1f}); "
               f"all Chromium processes {(end[2] - begin[2]) * 1000 / wall:6.1f} ms/s; "
               f"{len(pids)} processes, {wall:.1f} s, tiles moving at the end: {moving}; "
-              f"frames/s the page would ask for {fps} (kept at the server's), painted {painted}", flush=True)
+              f"frames/s the page would ask for {fps} (kept at the server's); painted {per_second('Frames') / 1000:.1f} "
+              f"frames/s, {per_second('TaskDuration') / max(per_second('Frames') / 1000, 1e-9):.2f} ms of main thread "
+              "each", flush=True)
         if traced:
             largest = sorted(traced.items(), key=lambda item: -item[1])[:arguments.trace_top]
             print(f"  {'':9s}  traced main-thread self time, ms/s: "

@@ -22,7 +22,7 @@
  * `data-target`, `data-decimals`, `data-columns`.
  */
 import { el, finiteNumber, fitWidth, replaceChildren, setData, snapToDevicePixels } from "../page.js";
-import { Strip } from "./strip.js";
+import { Strip, scrollStrips } from "./strip.js";
 import { TileView } from "./tile.js";
 
 const STRIP = ["0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "0"];
@@ -142,6 +142,7 @@ export class OdometerView extends TileView {
   resized() {
     this.cellHeight = 0;
     if (this.lastState) this.paint(this.lastState);
+    scrollStrips();  // outside the board's painting (a ResizeObserver callback)
   }
 
   /** No value: the display is taken down (its windows lose their boxes), so the next value measures and scrolls anew. */

@@ -9,9 +9,23 @@
  * compositor's "animation started"). A scroll offset costs neither: no style changes, and Chromium moves a scroller's
  * contents on the compositor (the window is a scroll container with its scrollbar hidden, rollboard.css). Scrolling
  * an element works in every engine the page supports, so there is no fallback. Only an offset that changed is
- * written, in whole device pixels (so labels at rest are crisp).
+ * written, in whole device pixels (so labels at rest are crisp), and only by `scrollStrips()` once every tile has
+ * painted: setting `scrollTop` brings style and layout up to date first, so a scroll between other tiles' writes (a
+ * counter's text) would lay the page out again for every odometer.
  */
 import { el, snapToDevicePixels } from "../page.js";
+
+/** The strips moved since `scrollStrips()` last ran. */
+const unwritten = new Set();
+
+/** Scrolls the windows of the strips moved since the last call to their offsets; the board calls it after painting. */
+export function scrollStrips() {
+  for (const strip of unwritten) {
+    const column = strip.element.parentNode;
+    if (column && strip.shown !== null) column.scrollTop = strip.shown;
+  }
+  unwritten.clear();
+}
 
 export class Strip {
   /** @param {string[]} labels  the texts stacked top to bottom, one a cell */
@@ -23,24 +37,24 @@ export class Strip {
   }
 
   /**
-   * Shows position `position` (0 … count−1) by scrolling the window the strip sits in. `cellHeight`: one label's
-   * height in CSS pixels once measured; 0 while the column has no box (nothing can be scrolled then, and the tile
-   * paints again when it is measured).
+   * Shows position `position` (0 … count−1): the window the strip sits in is scrolled there by the next
+   * `scrollStrips()`. `cellHeight`: one label's height in CSS pixels once measured; 0 while the column has no box
+   * (nothing can be scrolled then, and the tile paints again when it is measured).
    */
   moveTo(position, cellHeight) {
-    const window = this.element.parentNode;
-    if (!(cellHeight > 0) || !window) {
-      this.shown = null;
+    if (!(cellHeight > 0)) {
+      this.stop();
       return;
     }
     const offset = snapToDevicePixels(position * cellHeight);
     if (offset === this.shown) return;
     this.shown = offset;
-    window.scrollTop = offset;
+    unwritten.add(this);
   }
 
-  /** Forgets the offset written (its column is being rebuilt, or was laid out anew). */
+  /** Forgets the offset shown (its column is being rebuilt, or was laid out anew). */
   stop() {
     this.shown = null;
+    unwritten.delete(this);
   }
 }
