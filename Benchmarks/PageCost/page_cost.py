@@ -148,9 +148,9 @@ def trace_events(driver):
 
 
 def marker_time(events, message):
-    """The trace time of the page's `console.timeStamp(message)`."""
-    return next(e["ts"] for e in events
-                if e.get("name") == "TimeStamp" and e.get("args", {}).get("data", {}).get("message") == message)
+    """The trace time of the page's `console.timeStamp(message)`, or None when the trace does not hold it."""
+    return next((e["ts"] for e in events
+                 if e.get("name") == "TimeStamp" and e.get("args", {}).get("data", {}).get("message") == message), None)
 
 
 def main_thread_self_times(events):
@@ -158,6 +158,11 @@ def main_thread_self_times(events):
     page's time stamps `cost-begin` and `cost-end`: each complete event's thread time (`tdur`, the CPU time the metrics
     count too; its wall time where the trace has none) less that of the events nested in it on the same thread."""
     begin, end = marker_time(events, "cost-begin"), marker_time(events, "cost-end")
+    if begin is None or end is None:
+        # ChromeDriver hands over about 100,000 events at most; a page with many events a frame (the odometers' 128
+        # scroll events) fills that before `cost-end`: a shorter --seconds gives a whole window.
+        print("  the trace ends before the window does (ChromeDriver's limit): try fewer --seconds", flush=True)
+        return {}, {}
     events = [e for e in events if e.get("ph") == "M" or begin <= e.get("ts", 0) <= end]
     mains = {(e["pid"], e["tid"]) for e in events
              if e.get("ph") == "M" and e.get("name") == "thread_name" and e.get("args", {}).get("name") == "CrRendererMain"}
