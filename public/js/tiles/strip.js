@@ -5,9 +5,9 @@
  *
  * How a strip is moved costs the browser's main thread very different amounts (Benchmarks/PageCost,
  * docs/benchmarks.md): an inline `transform` on a layer of its own makes Chromium re-layerize the page on every frame,
- * and a paused Web Animation retimed to P costs a style recalculation of the strip and a second main frame (the
- * compositor's "animation started"). A scroll offset costs neither: no style changes, and Chromium moves a scroller's
- * contents on the compositor (the window is a scroll container with its scrollbar hidden, rollboard.css). Scrolling
+ * and a paused Web Animation retimed to P costs a style recalculation of the strip. A scroll offset costs neither:
+ * no style changes, and Chromium moves a scroller's contents on the compositor (the window is a scroll container with
+ * its scrollbar hidden, rollboard.css); the `scroll` events it queues are dispatched in a second main frame. Scrolling
  * an element works in every engine the page supports, so there is no fallback. Only an offset that changed is
  * written, in whole device pixels (so labels at rest are crisp), and only by `scrollStrips()` once every tile has
  * painted: setting `scrollTop` brings style and layout up to date first, so a scroll between other tiles' writes (a
