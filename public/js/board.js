@@ -17,6 +17,7 @@ import { CounterView } from "./tiles/counter.js";
 import { GaugeView } from "./tiles/gauge.js";
 import { LeaderboardView } from "./tiles/leaderboard.js";
 import { OdometerView } from "./tiles/odometer.js";
+import { scrollStrips } from "./tiles/strip.js";
 import { TextView } from "./tiles/text.js";
 import { TileView, tileOptions } from "./tiles/tile.js";
 import { WheelView } from "./tiles/wheel.js";
@@ -216,6 +217,7 @@ export class Board {
         if (view) view.show(state);
       }
       this.pending.clear();
+      scrollStrips();  // after every tile's writes: the first scroll lays the page out once, the rest cost no layout
       if (this.onPainted) {
         // Style and layout run now rather than after this callback, so that their cost is measured too.
         void this.container.offsetHeight;

@@ -4,10 +4,11 @@ away before the page's scripts run (DevTools `Page.addScriptToEvaluateOnNewDocum
 
 Taken away, as a Chromium 63 or Safari 12 lacks them: `Element.replaceChildren` (Chromium 86, Safari 14),
 `ResizeObserver` (64, 13.1), `PointerEvent` (55, Safari 13), `MediaQueryList.addEventListener` (Safari 14),
-`Element.animate` (Safari 13.1). Checks: the page starts without a script error; a posted value lands exactly on the
-odometer (its strips moved by inline transforms, the fallback for Element.animate) and the counter (columns rebuilt
-through the replaceChildren fallback); the carousel turns; a window resize re-measures the tiles (no ResizeObserver);
-a touch swipe on the carousel holds it and moves it to the next slide (touch events instead of Pointer Events).
+`Element.animate` (Safari 13.1; the page no longer uses it, as its strips are scrolled in every engine). Checks: the
+page starts without a script error; a posted value lands exactly on the odometer (its strips painted at the digits
+too) and the counter (columns rebuilt through the replaceChildren fallback); the carousel turns; a window resize
+re-measures the tiles (no ResizeObserver); a touch swipe on the carousel holds it and moves it to the next slide
+(touch events instead of Pointer Events).
 Then, with Chromium's own flex `gap` switched off, `.no-flex-gap` (what page.js sets where flex gap is missing)
 places a tile header's items exactly as `gap` does, and keeps the carousel dots apart.
 

@@ -4,7 +4,7 @@ paints, and a page that cannot start says why in the list of screens.
 
 1. Chromium opens /d/demo?name=Weak TV at the server's 30 frames per second while a producer keeps every tile moving.
    Unthrottled, the page keeps its rate. Then the DevTools protocol slows its CPU twelve times
-   (`Emulation.setCPUThrottlingRate`; since the strips are moved by paused animations the page painted 83 % of its
+   (`Emulation.setCPUThrottlingRate`; once the strips moved by paused animations the page painted 83 % of its
    frames at six times, just above its 75 % bound, so six no longer makes a weak screen): the page must ask for a lower rate by itself (`data-fps` below 30), and
    `GET /api/v1/screens` must list the screen at that rate with the frames it paints per second and its paint time.
    A value posted while throttled still lands exactly on the odometer. Unthrottled again, the page asks for more.

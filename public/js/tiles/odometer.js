@@ -22,7 +22,7 @@
  * `data-target`, `data-decimals`, `data-columns`.
  */
 import { el, finiteNumber, fitWidth, replaceChildren, setData, snapToDevicePixels } from "../page.js";
-import { Strip } from "./strip.js";
+import { Strip, scrollStrips } from "./strip.js";
 import { TileView } from "./tile.js";
 
 const STRIP = ["0", "1", "2", "3", "4", "5", "6", "7", "8", "9", "0"];
@@ -44,7 +44,8 @@ export class OdometerView extends TileView {
     this.columnsBox = el("span", { className: "odometer__columns" });
     this.compact = this.options.compact === true;
     this.unitStrip = new Strip(UNITS.map((unit) => unit || "\u00A0"));
-    this.unitBox = el("span", { className: "odometer__col odometer__unit", hidden: !this.compact }, this.unitStrip.element);
+    this.unitBox = el("span", { className: "odometer__col odometer__unit", tabindex: "-1", hidden: !this.compact },
+      this.unitStrip.element);
     this.display = el("div", { className: "odometer", role: "img" },
       el("span", { className: "odometer__prefix", text: stringOption(this.options.prefix) }),
       this.sign,
@@ -141,6 +142,12 @@ export class OdometerView extends TileView {
   resized() {
     this.cellHeight = 0;
     if (this.lastState) this.paint(this.lastState);
+    scrollStrips();  // outside the board's painting (a ResizeObserver callback)
+  }
+
+  /** No value: the display is taken down (its windows lose their boxes), so the next value measures and scrolls anew. */
+  clear() {
+    this.cellHeight = 0;
   }
 
   /** Rebuilds the column windows for `count` columns (sign, point and separators included). */
@@ -161,7 +168,8 @@ export class OdometerView extends TileView {
       }
       const strip = new Strip(STRIP);
       this.strips.push(strip);
-      const column = el("span", { className: "odometer__col" }, strip.element);
+      // Out of the tab order: a scroller without focusable children is a tab stop of its own in Chromium 130 and later.
+      const column = el("span", { className: "odometer__col", tabindex: "-1" }, strip.element);
       this.columns.push({ element: column, blank: false, width: "" });
       parts.push(column);
     }
@@ -172,9 +180,11 @@ export class OdometerView extends TileView {
 
   /**
    * Fits the display into the tile and fixes one digit cell (the strip's step) to whole device
-   * pixels, so that digits at rest are painted crisply.
+   * pixels, so that digits at rest are painted crisply. Every strip's window is scrolled anew after.
    */
   measure() {
+    for (const strip of this.strips) strip.stop();
+    this.unitStrip.stop();
     this.display.style.removeProperty("--cell");
     fitWidth(this.display, this.body);
     const fontSize = parseFloat(getComputedStyle(this.display).fontSize);

@@ -1,60 +1,60 @@
 /**
- * One odometer strip: the labels of a column stacked one cell apart (`0 1 … 9 0`, or the compact units), moved up
- * so that the server's position P shows in the column's window (3.25: a quarter of the way from 3 to 4).
+ * One odometer strip: the labels of a column stacked one cell apart (`0 1 … 9 0`, or the compact units), inside the
+ * column's clipped window, which is scrolled so that the server's position P shows in it (3.25: a quarter of the way
+ * from 3 to 4).
  *
- * How it is moved costs the browser's main thread very different amounts (Benchmarks/PageCost, docs/benchmarks.md):
- * an inline `transform` on a layer of its own makes Chromium re-layerize the page on every frame. Where the engine has
- * Web Animations (`Element.animate`: Chromium 36, Safari 13.1, Firefox), the strip holds one paused animation from the
- * first label to the last, and P is written as its current time (a thousand milliseconds a label): the animation never
- * runs on its own clock, it only carries the server's position to the compositor, which moves the layer without
- * re-layerizing. Elsewhere (Safari 12) the inline transform is written as before. Either way only a position that
- * changed is written, and the offset is snapped to whole device pixels (so labels at rest are crisp).
+ * How a strip is moved costs the browser's main thread very different amounts (Benchmarks/PageCost,
+ * docs/benchmarks.md): an inline `transform` on a layer of its own makes Chromium re-layerize the page on every frame,
+ * and a paused Web Animation retimed to P costs a style recalculation of the strip. A scroll offset costs neither:
+ * no style changes, and Chromium moves a scroller's contents on the compositor (the window is a scroll container with
+ * its scrollbar hidden, rollboard.css); the `scroll` events it queues are dispatched in a second main frame. Scrolling
+ * an element works in every engine the page supports, so there is no fallback. Only an offset that changed is
+ * written, in whole device pixels (so labels at rest are crisp), and only by `scrollStrips()` once every tile has
+ * painted: setting `scrollTop` brings style and layout up to date first, so a scroll between other tiles' writes (a
+ * counter's text) would lay the page out again for every odometer.
  */
 import { el, snapToDevicePixels } from "../page.js";
 
-/** Milliseconds of the paused animation per label (its current time is P × this). */
-const MS_PER_LABEL = 1000;
+/** The strips moved since `scrollStrips()` last ran. */
+const unwritten = new Set();
+
+/** Scrolls the windows of the strips moved since the last call to their offsets; the board calls it after painting. */
+export function scrollStrips() {
+  for (const strip of unwritten) {
+    const column = strip.element.parentNode;
+    if (column && strip.shown !== null) column.scrollTop = strip.shown;
+  }
+  unwritten.clear();
+}
 
 export class Strip {
   /** @param {string[]} labels  the texts stacked top to bottom, one a cell */
   constructor(labels) {
     this.count = labels.length;
     this.element = el("span", { className: "odometer__strip" }, ...labels.map((label) => el("span", { text: label })));
-    this.animation = null;
-    /** The position last written (null: none yet). */
+    /** The scroll offset last written, CSS pixels (null: none yet). */
     this.shown = null;
   }
 
   /**
-   * Shows position `position` (0 … count−1). `cellHeight`: one label's height in CSS pixels once measured, 0 before;
-   * the offset is a share of the strip's own height then.
+   * Shows position `position` (0 … count−1): the window the strip sits in is scrolled there by the next
+   * `scrollStrips()`. `cellHeight`: one label's height in CSS pixels once measured; 0 while the column has no box
+   * (nothing can be scrolled then, and the tile paints again when it is measured).
    */
   moveTo(position, cellHeight) {
-    const snapped = cellHeight > 0 ? snapToDevicePixels(position * cellHeight) / cellHeight : position;
-    if (snapped === this.shown) return;
-    this.shown = snapped;
-    if (typeof this.element.animate === "function") {
-      if (!this.animation) this.animation = this.pausedAnimation();
-      this.animation.currentTime = snapped * MS_PER_LABEL;
-    } else {
-      this.element.style.transform = `translateY(${(-snapped / this.count) * 100}%)`;
+    if (!(cellHeight > 0)) {
+      this.stop();
+      return;
     }
+    const offset = snapToDevicePixels(position * cellHeight);
+    if (offset === this.shown) return;
+    this.shown = offset;
+    unwritten.add(this);
   }
 
-  /** Lets go of the strip's animation (its column is being rebuilt): nothing keeps it alive on the timeline. */
+  /** Forgets the offset shown (its column is being rebuilt, or was laid out anew). */
   stop() {
-    if (this.animation) this.animation.cancel();
-    this.animation = null;
     this.shown = null;
-  }
-
-  /** An animation from the first label to the last, paused at its start; `fill: both` holds its ends. */
-  pausedAnimation() {
-    const last = this.count - 1;
-    const animation = this.element.animate(
-      [{ transform: "translateY(0%)" }, { transform: `translateY(${(-last / this.count) * 100}%)` }],
-      { duration: last * MS_PER_LABEL, easing: "linear", fill: "both" });
-    animation.pause();
-    return animation;
+    unwritten.delete(this);
   }
 }
