@@ -31,8 +31,8 @@ public final class MemoryTrimmer: @unchecked Sendable {  // Sendable: the timer 
     /// both (false elsewhere).
     @discardableResult
     static func configureAllocator() -> Bool {
-        let arenas = CMalloc_limitArenas(Int32(2 * max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN)))))
-        let threshold = CMalloc_fixMmapThreshold(mmapThreshold)
+        let arenas = CMalloc_set(CMalloc_arenaLimit, Int32(2 * max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN)))))
+        let threshold = CMalloc_set(CMalloc_mmapThreshold, mmapThreshold)
         return arenas == 1 && threshold == 1
     }
 
