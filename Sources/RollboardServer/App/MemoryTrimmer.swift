@@ -12,8 +12,8 @@ public final class MemoryTrimmer: @unchecked Sendable {  // Sendable: the timer 
     /// Blocks of this many bytes or more get their own mapping: glibc's starting threshold, kept. Left to itself,
     /// glibc raises it to the size of each mapped block freed (up to 32 MiB), so after the first journal compaction
     /// the next compactions' multi-megabyte buffers were carved from the arenas, which stayed fragmented: resident
-    /// memory rose by 3–4 MiB a compaction (docs/benchmarks.md, the ten-minute soak).
-    public static let mmapThreshold: Int32 = 128 * 1_024
+    /// memory rose by 3–4 MiB a compaction (docs/benchmarks.md, "Where the soak's memory went").
+    static let mmapThreshold: Int32 = 128 * 1_024
 
     private let timer: any DispatchSourceTimer
 
