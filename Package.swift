@@ -80,6 +80,7 @@ let package = Package(
                 "RollboardNet",
                 "RollboardRedis",
                 "RollboardFetch",
+                "CMalloc",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Yams", package: "Yams"),
             ],
@@ -92,7 +93,6 @@ let package = Package(
                 "RollboardNet",
                 "RollboardRedis",
                 "RollboardAnimation",
-                "CMalloc",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -158,7 +158,7 @@ let package = Package(
             name: "RollboardServerTests",
             dependencies: [
                 "RollboardServer", "RollboardNet", "RollboardRedis", "RollboardAnimation", "RollboardFetch",
-                "RollboardTestSupport",
+                "RollboardTestSupport", "CMalloc",
             ],
             swiftSettings: swiftSettings
         ),

@@ -6,11 +6,13 @@ A real `rollboard serve` (the binary given) with one dashboard of 100 tiles: 50 
 counters posted increments. Producer processes, each with its own keep-alive TLS connection, post `--rate` single
 writes a second in all, spread evenly over the 100 metrics, for `--seconds`. `seriesRetention` is set to
 `--retention` seconds (default 120, the smallest allowed is 60) so the raw changes reach their bound within the run
-and the pruning runs all along; the journal compacts at its default size.
+and the pruning runs all along; the journal compacts at its default size unless `--compaction-bytes` says
+another.
 
 Every `--every` seconds it prints: posts acknowledged a second, errors, latency p50/p99 of the producers' writes,
-the server's resident memory (VmRSS), its data folder on disk, and the raw points and per-minute buckets one value
-metric and one increment metric hold. At the end the server is killed with SIGKILL and started again: it prints how
+the server's resident memory (VmRSS, then its anonymous part, RssAnon: heap and stacks, and its file-backed part,
+RssFile), its data folder on disk, and the raw points and per-minute buckets one value metric and one increment
+metric hold. At the end the server is killed with SIGKILL and started again: it prints how
 long until it answered `/readyz` and whether four metrics' series (raw and per minute) are the same as before.
 
 A benchmark: it prints numbers and says whether the series stayed within their bounds and came back intact; it is
@@ -67,7 +69,9 @@ def producer(port: int, rate: float, until: float, seed: int, results, counts) -
     second = int(next_at)
     acknowledged, errors, latencies = 0, 0, []
     count = 0
-    while next_at < until:
+    # Stops at `until` even when behind its schedule (a loaded machine), so no write lands after the restart's
+    # "before" reading.
+    while next_at < until and time.monotonic() < until:
         now = time.monotonic()
         if now < next_at:
             time.sleep(next_at - now)
@@ -103,12 +107,16 @@ def producer(port: int, rate: float, until: float, seed: int, results, counts) -
     results.put((second, acknowledged, errors, latencies))
 
 
-def resident_kib(pid: int) -> int:
+def resident_kib(pid: int) -> dict[str, int]:
+    """The process's resident memory in KiB from /proc/PID/status: `VmRSS` and its parts `RssAnon` (heap, stacks),
+    `RssFile` (the binary, libraries, mapped files) and `RssShmem`."""
+    fields = {"VmRSS": 0, "RssAnon": 0, "RssFile": 0, "RssShmem": 0}
     with open(f"/proc/{pid}/status", encoding="ascii") as status:
         for line in status:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1])
-    return 0
+            name = line.split(":")[0]
+            if name in fields:
+                fields[name] = int(line.split()[1])
+    return fields
 
 
 def folder_bytes(path: str) -> int:
@@ -139,6 +147,8 @@ def main() -> int:
     parser.add_argument("--producers", type=int, default=4)
     parser.add_argument("--retention", type=int, default=120, help="seriesRetention in seconds (at least 60)")
     parser.add_argument("--every", type=float, default=30, help="seconds between two lines")
+    parser.add_argument("--compaction-bytes", type=int, default=None,
+                        help="journalCompactionBytes (by default the server's own, 8 MiB): smaller compacts more often")
     arguments = parser.parse_args()
 
     folder = tempfile.mkdtemp(prefix="rollboard-soak-")
@@ -146,6 +156,8 @@ def main() -> int:
     os.makedirs(os.path.join(config, "dashboards"))
     with open(os.path.join(config, "server.yaml"), "w", encoding="utf-8") as handle:
         handle.write(f"seriesRetention: {arguments.retention}\nlimits:\n  producerRequestsPerSecond: 0\n")
+        if arguments.compaction_bytes:
+            handle.write(f"journalCompactionBytes: {arguments.compaction_bytes}\n")
     with open(os.path.join(config, "dashboards", "soak.yaml"), "w", encoding="utf-8") as handle:
         handle.write(dashboard())
     data = os.path.join(folder, "data")
@@ -163,9 +175,10 @@ def main() -> int:
         for worker in workers:
             worker.start()
         print(f"{arguments.rate:.0f} writes/s for {arguments.seconds:.0f} s over {METRICS} metrics (half increments), "
-              f"{arguments.producers} producers, seriesRetention {arguments.retention} s")
+              f"{arguments.producers} producers, seriesRetention {arguments.retention} s, journal compacted past "
+              f"{arguments.compaction_bytes or 'the default'} bytes")
         print(f"{'t (s)':>6} {'acked/s':>8} {'errors':>7} {'p50 ms':>7} {'p99 ms':>7} {'RSS MiB':>8} "
-              f"{'disk MiB':>9} {'raw v00':>8} {'raw t00':>8} {'1m t00':>7}")
+              f"{'anon MiB':>8} {'file MiB':>8} {'disk MiB':>9} {'raw v00':>8} {'raw t00':>8} {'1m t00':>7}")
         rows = []
         acknowledged_total = errors_total = 0
         bound = (arguments.rate / METRICS) * (arguments.retention + 5) * 1.5
@@ -187,11 +200,13 @@ def main() -> int:
             quantiles = statistics.quantiles(latencies, n=100) if len(latencies) > 100 else [0] * 99
             raw_values, raw_totals = len(series(server, "v00", "raw")), len(series(server, "t00", "raw"))
             minutes = len(series(server, "t00", "1m"))
-            rss = resident_kib(server.process.pid) / 1024
+            resident = resident_kib(server.process.pid)
+            rss, anonymous, mapped = (resident[name] / 1024 for name in ("VmRSS", "RssAnon", "RssFile"))
             disk = folder_bytes(data) / 2**20
-            rows.append((elapsed, rss))
+            rows.append((elapsed, rss, anonymous))
             print(f"{elapsed:6.0f} {acknowledged / max(window, 1e-9):8.0f} {errors:7d} {quantiles[49] * 1000:7.1f} "
-                  f"{quantiles[98] * 1000:7.1f} {rss:8.1f} {disk:9.1f} {raw_values:8d} {raw_totals:8d} {minutes:7d}",
+                  f"{quantiles[98] * 1000:7.1f} {rss:8.1f} {anonymous:8.1f} {mapped:8.1f} {disk:9.1f} {raw_values:8d} "
+                  f"{raw_totals:8d} {minutes:7d}",
                   flush=True)
             if max(raw_values, raw_totals) > bound:
                 ok = False
@@ -205,10 +220,11 @@ def main() -> int:
         seconds = time.monotonic() - started
         print(f"acknowledged {acknowledged_total} writes in {seconds:.0f} s ({acknowledged_total / seconds:.0f}/s), "
               f"{errors_total} errors")
-        later = [rss for elapsed, rss in rows if elapsed >= 120]
+        later = [(rss, anonymous) for elapsed, rss, anonymous in rows if elapsed >= 120]
         if later:
-            print(f"RSS after the first two minutes: {min(later):.1f} to {max(later):.1f} MiB "
-                  f"(last {later[-1]:.1f}; first line {rows[0][1]:.1f})")
+            print(f"RSS after the first two minutes: {min(rss for rss, _ in later):.1f} to "
+                  f"{max(rss for rss, _ in later):.1f} MiB (last {later[-1][0]:.1f}; first line {rows[0][1]:.1f}), "
+                  f"of which anonymous {min(anon for _, anon in later):.1f} to {max(anon for _, anon in later):.1f}")
 
         probes = ["v00", "v25", "t00", "t25"]
         before = {(metric, step): series(server, metric, step) for metric in probes for step in ("raw", "1m")}

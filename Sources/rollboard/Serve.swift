@@ -56,6 +56,8 @@ struct Serve: ParsableCommand {
     }
 
     func run() throws {
+        // First, before any thread allocates: the allocator's settings hold for every arena.
+        let trimmer = MemoryTrimmer()
         switch logFormat {
         case .text: break
         case .logfmt: LoggingSystem.bootstrap { StructuredLogHandler(label: $0, format: .logfmt) }
@@ -122,7 +124,6 @@ struct Serve: ParsableCommand {
         try node.start()
         let server = node.server
         let reloader = node.reloader
-        let trimmer = MemoryTrimmer()
 
         if demo, configuration.dashboard("demo") == nil {
             throw ValidationError("--demo needs a dashboard with id \"demo\" in \(config)/dashboards")

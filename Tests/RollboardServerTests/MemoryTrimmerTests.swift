@@ -1,0 +1,38 @@
+import CMalloc
+import Testing
+
+@testable import RollboardServer
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// The allocator settings the server makes before it starts its threads, seen on real blocks of glibc's malloc.
+@Suite("Memory trimmer")
+struct MemoryTrimmerTests {
+    /// A freed mapped block of this size would raise glibc's own threshold to it (the journal compaction's buffers).
+    private static let freedBlock = 24 << 20
+
+    #if os(Linux)
+        @Test("glibc takes the arena bound and the mapping threshold")
+        func allocatorTakesTheSettings() {
+            #expect(MemoryTrimmer.configureAllocator(), "mallopt refused a setting, or was never called")
+        }
+
+        @Test(
+            "a large block still gets its own mapping after a larger mapped block was freed",
+            arguments: [4 << 20, 16 << 20])
+        func largeBlocksKeepTheirMapping(size: Int) throws {
+            MemoryTrimmer.configureAllocator()
+            let freed = try #require(malloc(Self.freedBlock))
+            memset(freed, 1, Self.freedBlock)
+            free(freed)
+            let block = try #require(malloc(size))
+            defer { free(block) }
+            memset(block, 1, size)
+            #expect(
+                CMalloc_isMapped(block) == 1,
+                "a \(size >> 20) MiB block came from an arena: freed, it stays resident where later blocks fragment it")
+        }
+    #endif
+}
