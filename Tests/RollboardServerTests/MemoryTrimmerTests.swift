@@ -1,4 +1,5 @@
 import CMalloc
+import Foundation
 import Testing
 
 @testable import RollboardServer
@@ -19,8 +20,11 @@ struct MemoryTrimmerTests {
             #expect(MemoryTrimmer.configureAllocator(), "mallopt refused a setting, or was never called")
         }
 
+        /// Only in a process of its own (`.ci/run` runs it so, with `ROLLBOARD_ALLOCATOR_ALONE=1`): beside the other
+        /// suites, glibc may serve the block from a free chunk another test left in an arena, whatever the threshold.
         @Test(
             "a large block still gets its own mapping after a larger mapped block was freed",
+            .enabled(if: ProcessInfo.processInfo.environment["ROLLBOARD_ALLOCATOR_ALONE"] == "1"),
             arguments: [4 << 20, 16 << 20])
         func largeBlocksKeepTheirMapping(size: Int) throws {
             MemoryTrimmer.configureAllocator()
