@@ -38,11 +38,11 @@ struct NumberTile<Animator: NumberTileAnimator>: QueuedTile {
     }
 
     mutating func apply(_ change: TileChange, at time: Double) throws {
-        guard case .value(let value, let interval, let animated, let policy, _) = change else { return }
+        guard case .value(let value, let interval, let animated, let policy, let stored) = change else { return }
         let previous = hasValue ? newestTarget : nil
         try queue.enqueue(value, at: time, interval: interval, animated: animated, policy: policy)
         hasValue = true
-        trend?.add(value, at: time)
+        trend?.add(value, committedAt: stored?.time, at: time)
         if let indicator { indicatorMembers = indicator.members(target: newestTarget, previous: previous) }
     }
 
