@@ -2,7 +2,7 @@ import RollboardAnimation
 
 /// An odometer's or counter's sparkline (`trend: 24h`): the last value of each bucket of its metric's series, read
 /// from the series when the tile is built and moved on by each committed change (its bucket is the one of its commit
-/// time, as in the series). It does not animate: a change moves it in one step, so it only ever shows posted values.
+/// time, as in the series). A windowed tile's sparkline is its metric's too, never its window's number. It does not animate: a change moves it in one step, so it only ever shows posted values.
 ///
 /// On the wire it is `"spark":[H,…]`, oldest first, each point's height in hundredths of the sparkline's from its
 /// lowest value (0) to its highest (100; 50 for all when they are equal), `null` for a gap: sent only when it changes.

@@ -28,6 +28,8 @@ struct WindowedTile<Animator: NumberTileAnimator>: WindowedLiveTile, WallClockTi
 
     mutating func apply(_ change: TileChange, at time: Double) throws {
         guard case .value(_, let interval, let animated, let policy, let stored?) = change else { return }
+        // The sparkline follows the metric's committed values, once each, never the window's number.
+        if windowed.lastSeq.map({ stored.seq > $0 }) ?? true { inner.addToTrend(stored, at: time) }
         let before = windowed.value
         let comparedBefore = windowed.compared
         guard windowed.add(stored, at: time + wallOffset) else { return }
@@ -54,7 +56,7 @@ struct WindowedTile<Animator: NumberTileAnimator>: WindowedLiveTile, WallClockTi
         if value != before || windowed.compared != comparedBefore { changedAt = time }
         if let value {
             if value != before || before == nil {
-                try inner.apply(.value(value, interval: interval, animated: animated, policy: policy), at: time)
+                try inner.show(value, interval: interval, animated: animated, policy: policy, at: time)
             }
         } else if before != nil {
             try inner.clear(at: time)
