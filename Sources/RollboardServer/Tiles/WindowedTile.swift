@@ -16,6 +16,8 @@ struct WindowedTile<Animator: NumberTileAnimator>: WindowedLiveTile, WallClockTi
     private var indicatorMembers: [TileState.Member] = []
     /// When the window's number or the arrow last changed other than by a queued move (on the hub's clock).
     private var changedAt = -Double.infinity
+    /// Whether the window's number is one the tile cannot show (it shows "—" meanwhile).
+    private var unshowable = false
 
     /// - Parameter inner: the number tile at rest on the window's number at `time` (or without a value).
     init(inner: NumberTile<Animator>, windowed: WindowedValue, indicator: KPIIndicator?, wallOffset: Double, at time: Double) {
@@ -23,6 +25,7 @@ struct WindowedTile<Animator: NumberTileAnimator>: WindowedLiveTile, WallClockTi
         self.windowed = windowed
         self.indicator = indicator
         self.wallOffset = wallOffset
+        unshowable = windowed.value != nil && !inner.hasValue  // the factory logged it
         updateIndicator(previous: nil)
     }
 
@@ -56,11 +59,23 @@ struct WindowedTile<Animator: NumberTileAnimator>: WindowedLiveTile, WallClockTi
         if value != before || windowed.compared != comparedBefore { changedAt = time }
         if let value {
             if value != before || before == nil {
-                try inner.show(value, interval: interval, animated: animated, policy: policy, at: time)
+                do {
+                    try inner.show(value, interval: interval, animated: animated, policy: policy, at: time)
+                    unshowable = false
+                } catch {
+                    // Never a stale number: "—" until a number the tile can show, the problem logged (by the hub)
+                    // once, not for every change while it lasts.
+                    try inner.clear(at: time)
+                    indicatorMembers = []
+                    if unshowable { return }
+                    unshowable = true
+                    throw error
+                }
             }
         } else if before != nil {
             try inner.clear(at: time)
         }
+        if unshowable, value != nil { return }
         updateIndicator(previous: before)
     }
 
