@@ -43,6 +43,16 @@ struct WindowedTile<Animator: NumberTileAnimator>: WindowedLiveTile, WallClockTi
 
     var windowDue: Double? { windowed.due.map { $0 - wallOffset } }
 
+    /// Takes a stepped wall clock, forward or back: the window is read again at the wall-clock time it now reads, so it
+    /// shows that day's (or stretch's) changes and resets at its real end.
+    mutating func take(wallOffset: Double, at time: Double) throws {
+        self.wallOffset = wallOffset
+        let before = windowed.value
+        let comparedBefore = windowed.compared
+        windowed.read(at: time + wallOffset)
+        try show(before: before, comparedBefore: comparedBefore, at: time, interval: nil, animated: true, policy: nil)
+    }
+
     mutating func advanceWindow(at time: Double) throws {
         let before = windowed.value
         let comparedBefore = windowed.compared
