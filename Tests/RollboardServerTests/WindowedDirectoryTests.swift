@@ -162,6 +162,29 @@ struct WindowedDirectoryTests {
                 "at the real midnight it resets: \(sink.texts.dropFirst())")
     }
 
+    @Test("when the system clock is stepped back across midnight, the window is the day the clock reads again")
+    func steppedBackAcrossMidnight() async throws {
+        // The day before ended on 5 (committed at 21:00); the node starts at 00:30, when today holds nothing.
+        let halfPast = WindowedTileTests.march28Midnight + 1_800
+        let frames = ManualClock(at: 0)
+        let wall = ManualClock(at: halfPast)
+        let (directory, store, folder) = try Self.directory(
+            Self.kasse, "kasse", frames: frames, wall: wall, commitAt: WindowedTileTests.march28Midnight - 3 * 3_600)
+        defer { store.close(); try? FileManager.default.removeItem(atPath: folder) }
+        let hub = try #require(directory.hub("kasse"))
+        // Two hours back: 22:30 the day before, whose sum is 5.
+        wall.step(to: halfPast - 7_200 + 1)
+        frames.step(to: 1)
+        let sink = RecordingSink()
+        _ = hub.connect(sink, fps: nil)
+        #expect(await eventually { sink.messages.first != nil })
+        #expect(sink.messages.first?.contains(#""heute":{"text":"0","target":5,"#) == true, "counts to 5: \(sink.messages)")
+        // The hub then wakes at that day's midnight, about an hour and a half away, not a day and a half.
+        frames.advance(to: 3)
+        let midnight = WindowedTileTests.march28Midnight - (wall.now - frames.now)
+        #expect(await eventually { frames.armed.contains { $0.map { abs($0 - midnight) < 0.01 } == true } }, "\(frames.armed)")
+    }
+
     @Test("when the system clock is stepped forward past midnight, a screen that connects to a sleeping hub sees the new day")
     func steppedForward() async throws {
         let ten = WindowedTileTests.march29Midnight + 9 * 3_600

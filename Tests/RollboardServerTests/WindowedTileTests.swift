@@ -199,6 +199,63 @@ struct WindowedTileTests {
         #expect(text.hasSuffix(#""tiles":{"t":null}}"#))
     }
 
+    @Test("a window's number the tile cannot show is — (logged once), never an older number, until one it can show")
+    func unshowableNumberIsNull() throws {
+        let feed = SeriesFeed()
+        let start = Self.march28Midnight + 7_200
+        let windowed = WindowedValue(
+            window: MetricWindow(span: .today, aggregate: .sum, timeZone: Self.berlin), compare: nil, limits: feed.limits,
+            series: { feed.series }, at: start)
+        let twoColumns = try OdometerOptions(columns: .fixed(2), decimals: 0, prefix: "", suffix: "").odometer()
+            .configuration
+        let inner = try OdometerTile(tileID: "t", configuration: twoColumns, value: nil, backlog: 8, at: 0)
+        var machine = HubStateMachine(
+            helloDashboard: #"{"id":"w"}"#,
+            tiles: [WindowedTile(inner: inner, windowed: windowed, indicator: nil, wallOffset: start, at: 0)],
+            tilesByMetric: ["m": ["t"]], updatedAt: [:],
+            configuration: .init(defaultFPS: 10, maxFPS: 60, slowClientTimeout: 5, calm: true))
+        var refusals = 0
+        func commit(_ increment: Double, at now: Double) {
+            let actions = machine.apply(
+                feed.commit(increment: increment, at: start + now), toMetric: "m", committedAt: nil, now: now)
+            refusals += actions.filter { if case .changeRefused = $0 { true } else { false } }.count
+        }
+        commit(60, at: 10)
+        #expect(machine.tiles[0].calmState(at: 11) != nil)
+        commit(50, at: 20)  // 110: three digits
+        #expect(machine.tiles[0].calmState(at: 21) == nil, "not 60")
+        commit(5, at: 30)  // 115
+        #expect(machine.tiles[0].calmState(at: 31) == nil)
+        #expect(refusals == 1)
+        commit(-30, at: 40)  // 85
+        #expect(machine.tiles[0].calmState(at: 41) != nil)
+        #expect(refusals == 1)
+    }
+
+    @Test("a screen that resumes is shown a window as it stands now: a change that aged out meanwhile is not counted")
+    func replayAdvancesTheWindow() throws {
+        let feed = SeriesFeed()
+        let start = Self.october25Midnight + 3_600
+        let windowed = WindowedValue(
+            window: MetricWindow(span: .last(900), aggregate: .sum, timeZone: Self.berlin), compare: nil,
+            limits: feed.limits, series: { feed.series }, at: start)
+        let inner = try CounterTile(
+            tileID: "t", configuration: CounterConfiguration(duration: 1, easing: .linear, format: NumberFormat(format: "%.0f")),
+            value: nil, backlog: 8, at: 0)
+        var machine = HubStateMachine(
+            helloDashboard: #"{"id":"w"}"#,
+            tiles: [WindowedTile(inner: inner, windowed: windowed, indicator: nil, wallOffset: start, at: 0)],
+            tilesByMetric: ["m": ["t"]], updatedAt: [:],
+            configuration: .init(defaultFPS: 10, maxFPS: 60, slowClientTimeout: 5), epoch: "e1", storeSeq: 0)
+        _ = machine.apply(feed.commit(increment: 5, at: start), toMetric: "m", committedAt: nil, seq: 1, now: 0)
+        _ = machine.apply(feed.commit(increment: 7, at: start + 600), toMetric: "m", committedAt: nil, seq: 2, now: 600)
+        // The screen last saw seq 1 and comes back after the 5 left the window (at 900 s).
+        _ = machine.connect(2, fps: nil, since: ResumePoint(epoch: "e1", seq: 1), now: 950)
+        let own = try #require(machine.sessions[2]?.ownTiles[0]?.tile as? WindowedTile<Counter>)
+        #expect(own.windowed.value == 7, "as the hub's tile: \((machine.tiles[0] as? WindowedTile<Counter>)?.windowed.value as Any)")
+        #expect((own.windowDue ?? .infinity) > 950, "nothing left due")
+    }
+
     @Test(
         "one change at a time, the tile's number is the window's own answer over the whole series",
         arguments: WindowAggregate.allCases)

@@ -226,7 +226,7 @@ final class DashboardHub: @unchecked Sendable {  // Sendable: every mutable prop
     private func readWallClock() -> Double {
         dispatchPrecondition(condition: .onQueue(queue))
         let now = clock.now()
-        if let wall { machine.wallClockRead(offset: wall.now() - now) }
+        if let wall { perform(machine.wallClockRead(offset: wall.now() - now, now: now)) }
         return now
     }
 

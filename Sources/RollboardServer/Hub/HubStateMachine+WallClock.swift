@@ -6,24 +6,30 @@ extension HubStateMachine {
     /// reading two clocks back to back, below what a clock tile's second would show.
     static let wallClockTolerance = 0.2
 
-    /// Gives every wall-clock tile `offset` (wall-clock seconds since 1970 at hub time 0, read just now) when its own
-    /// is further from it than ``wallClockTolerance``; whether any tile took it.
-    @discardableResult
-    mutating func wallClockRead(offset: Double) -> Bool {
-        var moved = false
+    /// Gives every wall-clock tile `offset` (wall-clock seconds since 1970 at hub time 0, read just now, at hub time
+    /// `now`) when its own is further from it than ``wallClockTolerance``; a windowed tile reads its window again.
+    mutating func wallClockRead(offset: Double, now: Double) -> [HubAction] {
+        var actions: [HubAction] = []
         for index in tiles.indices {
             guard var tile = tiles[index] as? any WallClockTile,
                 abs(tile.wallOffset - offset) > Self.wallClockTolerance
             else { continue }
-            tile.wallOffset = offset
+            do {
+                try tile.take(wallOffset: offset, at: now)
+            } catch {
+                actions.append(.changeRefused(tile: tileIDs[index], reason: "\(error)"))
+            }
             tiles[index] = tile
-            moved = true
+            if tile is any WindowedLiveTile {
+                lastChangeAt = max(lastChangeAt, now)
+                changeCount += 1
+            }
             for id in sessions.keys.sorted() {
                 guard var own = sessions[id]?.ownTiles[index]?.tile as? any WallClockTile else { continue }
-                own.wallOffset = offset
+                try? own.take(wallOffset: offset, at: now)
                 sessions[id]!.ownTiles[index]!.tile = own
             }
         }
-        return moved
+        return actions
     }
 }

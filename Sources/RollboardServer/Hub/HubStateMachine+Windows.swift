@@ -28,11 +28,18 @@ extension HubStateMachine {
             lastChangeAt = max(lastChangeAt, now)
             changeCount += 1
             for id in sessions.keys.sorted() {
-                guard var own = sessions[id]?.ownTiles[index]?.tile as? any WindowedLiveTile else { continue }
-                try? own.advanceWindow(at: now)
-                sessions[id]!.ownTiles[index]!.tile = own
+                guard let own = sessions[id]?.ownTiles[index]?.tile else { continue }
+                sessions[id]!.ownTiles[index]!.tile = Self.advanced(own, now: now)
             }
         }
         return actions
+    }
+
+    /// A screen's own copy of a tile, advanced when it is a windowed tile due at `now` (a window that reset or lost a
+    /// change meanwhile, as after a replay); a failure is the hub's own tile's to report.
+    static func advanced(_ tile: any LiveTile, now: Double) -> any LiveTile {
+        guard var windowed = tile as? any WindowedLiveTile, let due = windowed.windowDue, due <= now else { return tile }
+        try? windowed.advanceWindow(at: now)
+        return windowed
     }
 }

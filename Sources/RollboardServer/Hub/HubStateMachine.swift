@@ -97,6 +97,10 @@ struct HubStateMachine {
                     }
                     try? session.ownTiles[entry.tileIndex]!.tile.apply(entry.change, at: now)
                 }
+                // A window due meanwhile (a reset, an age-out, a compared number) is brought to now, as the hub's is.
+                for index in session.ownTiles.keys.sorted() {
+                    session.ownTiles[index]!.tile = Self.advanced(session.ownTiles[index]!.tile, now: now)
+                }
             } else {
                 resume = "full"
             }

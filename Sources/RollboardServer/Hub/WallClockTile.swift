@@ -4,4 +4,14 @@
 protocol WallClockTile: LiveTile {
     /// Wall-clock seconds since 1970 at hub time 0.
     var wallOffset: Double { get set }
+
+    /// Takes a new `wallOffset` at hub time `time` (the system clock was stepped).
+    mutating func take(wallOffset: Double, at time: Double) throws
+}
+
+extension WallClockTile {
+    /// A tile that reads the wall clock only when it draws takes the offset as it is.
+    mutating func take(wallOffset: Double, at time: Double) throws {
+        self.wallOffset = wallOffset
+    }
 }

@@ -6,8 +6,8 @@ import RollboardNet
 /// change are gaps) while the range eases; a change in the newest bucket moves its point (``Chart``). Moves go through
 /// the tile's animation queue (duration, `maxDuration`, `maxLag`, queue policy); `null` until the metric has a value.
 ///
-/// A change's bucket is the wall-clock second the node applies it at (hub time + `wallOffset`); a tile built afresh
-/// (start, reload) reads the buckets from the metric's series, by commit time.
+/// A change's bucket is the one of its commit time, as when a tile built afresh (start, reload) reads the buckets from
+/// the metric's series; only a change that is not stored goes by the node's wall clock (hub time + `wallOffset`).
 struct ChartTile: QueuedTile, WallClockTile {
     /// Where a chart starts from: its points, the metric's newest value and, for `aggregate: sum`, the value before
     /// the newest bucket.

@@ -38,12 +38,23 @@ struct NumberTile<Animator: NumberTileAnimator>: QueuedTile {
     }
 
     mutating func apply(_ change: TileChange, at time: Double) throws {
-        guard case .value(let value, let interval, let animated, let policy, _) = change else { return }
+        guard case .value(let value, let interval, let animated, let policy, let stored) = change else { return }
+        try show(value, interval: interval, animated: animated, policy: policy, at: time)
+        trend?.add(value, committedAt: stored?.time, at: time)
+    }
+
+    /// Moves to `value` leaving the sparkline as it is: a windowed tile's number is its window's, while its sparkline
+    /// follows the metric's committed values (``addToTrend(_:at:)``).
+    mutating func show(_ value: Double, interval: Double?, animated: Bool, policy: QueuePolicy?, at time: Double) throws {
         let previous = hasValue ? newestTarget : nil
         try queue.enqueue(value, at: time, interval: interval, animated: animated, policy: policy)
         hasValue = true
-        trend?.add(value, at: time)
         if let indicator { indicatorMembers = indicator.members(target: newestTarget, previous: previous) }
+    }
+
+    /// Adds a committed change of the metric to the sparkline, in the bucket of its commit time.
+    mutating func addToTrend(_ stored: MetricSeries.Point, at time: Double) {
+        trend?.add(stored.value, committedAt: stored.time, at: time)
     }
 
     /// Shows no value (`null`, "—") from `time` until the next change, which rolls in from zero: a window that holds

@@ -16,6 +16,8 @@ struct WindowedTile<Animator: NumberTileAnimator>: WindowedLiveTile, WallClockTi
     private var indicatorMembers: [TileState.Member] = []
     /// When the window's number or the arrow last changed other than by a queued move (on the hub's clock).
     private var changedAt = -Double.infinity
+    /// Whether the window's number is one the tile cannot show (it shows "—" meanwhile).
+    private var unshowable = false
 
     /// - Parameter inner: the number tile at rest on the window's number at `time` (or without a value).
     init(inner: NumberTile<Animator>, windowed: WindowedValue, indicator: KPIIndicator?, wallOffset: Double, at time: Double) {
@@ -23,11 +25,14 @@ struct WindowedTile<Animator: NumberTileAnimator>: WindowedLiveTile, WallClockTi
         self.windowed = windowed
         self.indicator = indicator
         self.wallOffset = wallOffset
+        unshowable = windowed.value != nil && !inner.hasValue  // the factory logged it
         updateIndicator(previous: nil)
     }
 
     mutating func apply(_ change: TileChange, at time: Double) throws {
         guard case .value(_, let interval, let animated, let policy, let stored?) = change else { return }
+        // The sparkline follows the metric's committed values, once each, never the window's number.
+        if windowed.lastSeq.map({ stored.seq > $0 }) ?? true { inner.addToTrend(stored, at: time) }
         let before = windowed.value
         let comparedBefore = windowed.compared
         guard windowed.add(stored, at: time + wallOffset) else { return }
@@ -37,6 +42,16 @@ struct WindowedTile<Animator: NumberTileAnimator>: WindowedLiveTile, WallClockTi
     }
 
     var windowDue: Double? { windowed.due.map { $0 - wallOffset } }
+
+    /// Takes a stepped wall clock, forward or back: the window is read again at the wall-clock time it now reads, so it
+    /// shows that day's (or stretch's) changes and resets at its real end.
+    mutating func take(wallOffset: Double, at time: Double) throws {
+        self.wallOffset = wallOffset
+        let before = windowed.value
+        let comparedBefore = windowed.compared
+        windowed.read(at: time + wallOffset)
+        try show(before: before, comparedBefore: comparedBefore, at: time, interval: nil, animated: true, policy: nil)
+    }
 
     mutating func advanceWindow(at time: Double) throws {
         let before = windowed.value
@@ -54,11 +69,23 @@ struct WindowedTile<Animator: NumberTileAnimator>: WindowedLiveTile, WallClockTi
         if value != before || windowed.compared != comparedBefore { changedAt = time }
         if let value {
             if value != before || before == nil {
-                try inner.apply(.value(value, interval: interval, animated: animated, policy: policy), at: time)
+                do {
+                    try inner.show(value, interval: interval, animated: animated, policy: policy, at: time)
+                    unshowable = false
+                } catch {
+                    // Never a stale number: "—" until a number the tile can show, the problem logged (by the hub)
+                    // once, not for every change while it lasts.
+                    try inner.clear(at: time)
+                    indicatorMembers = []
+                    if unshowable { return }
+                    unshowable = true
+                    throw error
+                }
             }
         } else if before != nil {
             try inner.clear(at: time)
         }
+        if unshowable, value != nil { return }
         updateIndicator(previous: before)
     }
 

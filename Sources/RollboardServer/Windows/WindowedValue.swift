@@ -84,8 +84,8 @@ struct WindowedValue: Sendable {
         }
     }
 
-    /// Reads the window at `now` from the metric's series.
-    private mutating func read(at now: Double) {
+    /// Reads the window at `now` from the metric's series (also when the wall clock was stepped, either way).
+    mutating func read(at now: Double) {
         let series = series()
         tally = WindowTally(window, of: series, at: now, limits: limits)
         lastSeq = series.raw.last?.seq ?? lastSeq
