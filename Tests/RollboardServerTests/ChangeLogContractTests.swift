@@ -51,7 +51,10 @@ struct ChangeLogContractTests {
         func open() throws -> any ChangeLog {
             switch backend {
             case .journal:
-                return try MetricStore(directory: folder.path + "/store", logger: logger, faults: faults)
+                let directory = folder.path + "/store"
+                return try MetricStore.reopening(directory) {
+                    try MetricStore(directory: directory, logger: logger, faults: faults)
+                }
             case .redis:
                 return try RedisChangeLog.opened(
                     settings: RedisSettings(url: redis!.url, keyPrefix: "contract"), logger: logger)

@@ -80,26 +80,11 @@ struct MetricStoreTests {
         upkeepClock: FrameClock = .monotonic()
     ) throws -> MetricStore {
         let directory = folder.path + "/store"
-        // A process another test spawns holds a copy of every descriptor from its fork until its exec closes them
-        // (O_CLOEXEC), the lock's too: a store closed a moment ago may still read as locked for that moment.
-        var store: MetricStore?
-        var refusal: (any Error)?
-        _ = eventuallyBlocking(within: 2) {
-            do {
-                store = try MetricStore(
-                    directory: directory, historyLimit: historyLimit, compactionThreshold: compactionThreshold,
-                    logger: logger, clock: steppingClock(), faults: faults, upkeepClock: upkeepClock)
-                return true
-            } catch let error as StoreError where error == .locked(directory) {
-                refusal = error
-                return false
-            } catch {
-                refusal = error
-                return true
-            }
+        return try MetricStore.reopening(directory) {
+            try MetricStore(
+                directory: directory, historyLimit: historyLimit, compactionThreshold: compactionThreshold,
+                logger: logger, clock: steppingClock(), faults: faults, upkeepClock: upkeepClock)
         }
-        if let store { return store }
-        throw refusal ?? StoreError.locked(directory)
     }
 
     @Test("appended values are there after the store is reopened, with their seq, time and history")
