@@ -191,6 +191,23 @@ def main_thread_self_times(events):
     return {name: micros / 1000 for name, micros in totals.items()}, counts
 
 
+def profile_self_times(profile):
+    """Milliseconds of self time per function (name and file:line) in a V8 CPU profile (`Profiler.stop`): each sample's
+    interval goes to the function on top of the stack. The idle and program nodes are left out."""
+    frames = {}
+    for node in profile["nodes"]:
+        frame = node["callFrame"]
+        name = frame["functionName"] or "(anonymous)"
+        where = os.path.basename(frame.get("url", ""))
+        frames[node["id"]] = f"{name} {where}:{frame.get('lineNumber', 0) + 1}" if where else name
+    totals = {}
+    for node, delta in zip(profile.get("samples", []), profile.get("timeDeltas", [])):
+        name = frames.get(node, "?")
+        if name not in ("(idle)", "(program)"):
+            totals[name] = totals.get(name, 0) + delta / 1000
+    return totals
+
+
 def post(server, path, body):
     try:
         server.request("POST", path, body, token=PRODUCER_TOKEN, timeout=5)
@@ -239,6 +256,10 @@ def measure(server, arguments, checks, name):
             metrics["Frames"] = driver.execute_script("return window.rollboardCostFrames")
             return time.monotonic(), metrics, cpu_seconds(pids)
 
+        if arguments.profile:
+            driver.execute_cdp_cmd("Profiler.enable", {})
+            driver.execute_cdp_cmd("Profiler.setSamplingInterval", {"interval": 100})
+            driver.execute_cdp_cmd("Profiler.start", {})
         begin = sample()
         if arguments.trace:
             driver.execute_script("console.timeStamp('cost-begin')")
@@ -246,6 +267,7 @@ def measure(server, arguments, checks, name):
         if arguments.trace:
             driver.execute_script("console.timeStamp('cost-end')")
         end = sample()
+        profile = driver.execute_cdp_cmd("Profiler.stop", {})["profile"] if arguments.profile else None
         wall = end[0] - begin[0]
         traced, counts = main_thread_self_times(trace_events(driver)) if arguments.trace else ({}, {})
 
@@ -270,6 +292,10 @@ def measure(server, arguments, checks, name):
                   + f"; all traced {sum(traced.values()) / wall:.1f}; per second: "
                   + ", ".join(f"{counts.get(name, 0) / wall:.0f} {name}" for name in ("FireAnimationFrame", "Commit", "Paint")),
                   flush=True)
+        if profile:
+            largest = sorted(profile_self_times(profile).items(), key=lambda item: -item[1])[:arguments.trace_top]
+            print(f"  {'':9s}  sampled script self time, ms/s: "
+                  + ", ".join(f"{name} {ms / wall:.1f}" for name, ms in largest), flush=True)
         checks.check(per_second("TaskDuration") > 0, f"{name}: the main thread did work (the metrics were read)")
     finally:
         producer.stop()
@@ -286,6 +312,7 @@ def extra(parser):
     parser.add_argument("--warmup", type=float, default=3.0)
     parser.add_argument("--scenario", default="odometers,demo,story")
     parser.add_argument("--trace", action="store_true", help="also break the main thread's time down from a trace")
+    parser.add_argument("--profile", action="store_true", help="also sample the page's script (V8's CPU profiler)")
     parser.add_argument("--trace-top", type=int, default=14, help="how many kinds of trace event --trace names")
 
 

@@ -6,8 +6,9 @@
  * state in painting form: an odometer's `digits` and a wheel's or carousel's `position` in digits
  * and slides (the wire's `d` and `p` are thousandths).
  *
- * Painting is batched per animation frame: only the newest state of each tile is painted, so a
- * slow screen never falls behind the server's frames. Staleness is judged when states arrive.
+ * Painting is batched per rendering: the first states since the screen last rendered are painted at
+ * once, later ones in the next animation frame (only the newest state of each tile), so a slow screen
+ * never falls behind the server's frames. Staleness is judged when states arrive.
  */
 import { el, finiteNumber, orDefault, replaceChildren } from "./page.js";
 import { CarouselView } from "./tiles/carousel.js";
@@ -43,7 +44,9 @@ export class Board {
     this.pending = new Map();
     this.layoutKey = null;
     this.paintScheduled = false;
-    /** Told how long each painted animation frame took, in milliseconds (the page's pace; see pace.js). */
+    /** Milliseconds of painting since the screen last rendered (null: nothing painted since). */
+    this.frameWork = null;
+    /** Told, once per rendering that painted, how long its painting took in milliseconds (the page's pace; see pace.js). */
     this.onPainted = null;
     this.resizeObserver = typeof ResizeObserver === "function"
       ? new ResizeObserver((entries) => this.resized(entries)) : null;
@@ -52,6 +55,15 @@ export class Board {
       window.addEventListener("resize", () => this.resized(Array.from(this.views.values(), (view) => ({ target: view.element }))));
     }
     setInterval(() => this.checkStaleness(), STALENESS_CHECK_MS);
+    // Views that paint in a colour they read (an odometer's digits) paint again when the system's theme changes.
+    const scheme = typeof window.matchMedia === "function" ? window.matchMedia("(prefers-color-scheme: light)") : null;
+    const restyle = () => {
+      for (const view of this.views.values()) {
+        if (typeof view.restyled === "function") view.restyled();
+      }
+    };
+    if (scheme && typeof scheme.addEventListener === "function") scheme.addEventListener("change", restyle);
+    else if (scheme && typeof scheme.addListener === "function") scheme.addListener(restyle);
   }
 
   /** Shows a full-board message (connecting, unknown dashboard) instead of the tiles. */
@@ -206,24 +218,45 @@ export class Board {
     if (view.staleAfter !== null) view.showStale(null);
   }
 
+  /**
+   * Paints the states received. The first since the screen last rendered are painted at once, in the task that
+   * received them, so that what they cause (a canvas to repaint, a compact unit's `scroll` event) goes out with the
+   * next rendering; any that arrive before that rendering wait for its animation frame, where only the newest state
+   * of each tile is painted. The pace is told once per rendering, the work of its paints together.
+   */
   schedulePaint() {
     if (this.paintScheduled) return;
+    if (this.frameWork === null) {
+      this.frameWork = 0;
+      requestAnimationFrame(() => this.rendering());
+      this.paint();
+      return;
+    }
     this.paintScheduled = true;
-    requestAnimationFrame(() => {
+  }
+
+  /** The animation frame after a paint: paints what waited for it, and tells the pace what this rendering cost. */
+  rendering() {
+    if (this.paintScheduled) {
       this.paintScheduled = false;
-      const started = performance.now();
-      for (const [id, state] of this.pending) {
-        const view = this.views.get(id);
-        if (view) view.show(state);
-      }
-      this.pending.clear();
-      scrollStrips();  // after every tile's writes: the first scroll lays the page out once, the rest cost no layout
-      if (this.onPainted) {
-        // Style and layout run now rather than after this callback, so that their cost is measured too.
-        void this.container.offsetHeight;
-        this.onPainted(performance.now() - started);
-      }
-    });
+      this.paint();
+    }
+    const work = this.frameWork;
+    this.frameWork = null;
+    if (this.onPainted) this.onPainted(work);
+  }
+
+  paint() {
+    const started = performance.now();
+    for (const [id, state] of this.pending) {
+      const view = this.views.get(id);
+      if (view) view.show(state);
+    }
+    this.pending.clear();
+    scrollStrips();  // after every tile's writes: the first scroll lays the page out once, the rest cost no layout
+    // Style and layout run now rather than later in the task or frame, so that their cost is measured too.
+    if (this.onPainted) void this.container.offsetHeight;
+    this.frameWork += performance.now() - started;
   }
 
   resized(entries) {

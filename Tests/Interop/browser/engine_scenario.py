@@ -7,8 +7,8 @@ the engine keeps running), `screenshot(path)` and `native_errors()` (what the en
 
 Checks, against a real `rollboard serve` over TLS: the page connects with permessage-deflate (and finds flex `gap`, so
 the margins meant for engines without it stay off); a posted value lands
-exactly on an odometer (`data-digits`, at rest; each column's strip is painted at its digit, whole cells from the top of
-its window, which shows no scrollbar) and on a counter (`data-text`); a carousel turns by itself (its
+exactly on an odometer (`data-digits`, at rest; the canvas shows each column's digit, pixel for pixel a whole cell of
+the strip it copies from) and on a counter (`data-text`); a carousel turns by itself (its
 position moves between slides and its page changes); no script error is recorded (boot.js's `data-script-errors`)
 or logged by the engine; a screenshot is saved. The probes are ES5, so they run in any engine.
 """
@@ -17,6 +17,7 @@ import os
 import random
 import time
 
+from odometer_probe import PAINTED_DIGITS_JS, painted_matches
 from rollboard_process import Checks
 
 DATASET_JS = ("(function (id) { var t = document.querySelector('[data-tile-id=\"' + id + '\"]'); if (!t) return null;"
@@ -70,9 +71,9 @@ def run_scenario(page, server, producer_token, engine, screenshot, timeout=30.0,
     checks.check(status == 202 and bool(landed), f"{engine}: the odometer comes to rest on the posted {expected}",
                  f"POST {status} {answer!r}; tile {tile(page, 'revenue')!r}")
     shown = (tile(page, "revenue") or {}).get("digits", "").replace("-", "").replace(".", "")
-    painted = page.evaluate(f"{PAINTED_STRIPS_JS}('revenue')") or {}
-    checks.check(bool(shown) and painted.get("digits") == shown and painted.get("scrollbars") == 0,
-                 f"{engine}: every strip of the odometer is painted at its digit, no window shows a scrollbar",
+    painted = page.evaluate(f"{PAINTED_DIGITS_JS}('revenue')") or {}
+    checks.check(painted_matches(painted, shown),
+                 f"{engine}: the odometer's canvas shows each column's digit, a whole cell of its strip",
                  f"data-digits {shown!r}; painted {painted!r}")
 
     orders = random.randrange(1000, 99999)
@@ -104,17 +105,6 @@ def run_scenario(page, server, producer_token, engine, screenshot, timeout=30.0,
     save(page, screenshot, checks, engine)
     return checks
 
-
-# Which digit each column's strip shows (the strip's offset in its window, in cells; null when one is not on a whole
-# cell) and the width the windows' scrollbars take (offsetWidth − clientWidth, summed).
-PAINTED_STRIPS_JS = ("(function (id) { var t = document.querySelector('[data-tile-id=\"' + id + '\"]'); if (!t) return null;"
-                     " var cols = t.querySelectorAll('.odometer__col:not(.odometer__unit)'); var digits = '', bars = 0;"
-                     " for (var i = 0; i < cols.length; i++) { var w = cols[i].getBoundingClientRect();"
-                     " var s = cols[i].querySelector('.odometer__strip').getBoundingClientRect();"
-                     " var cells = (w.top - s.top) / w.height;"
-                     " if (Math.abs(cells - Math.round(cells)) > 0.05) return { digits: null, cells: cells };"
-                     " digits += String(Math.round(cells) % 10); bars += cols[i].offsetWidth - cols[i].clientWidth; }"
-                     " return { digits: digits, scrollbars: bars }; })")
 
 SCRIPT_ERROR_JS = ("document.documentElement.getAttribute('data-script-errors') ? "
                    "document.documentElement.getAttribute('data-script-error') : null")

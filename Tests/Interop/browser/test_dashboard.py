@@ -4,7 +4,7 @@
 Opens /d/DASHBOARD on a running Rollboard server (https with a self-signed certificate is fine),
 posts a value to /api/v1/metrics/METRIC with the producer token, waits until the page's odometer
 tile for METRIC comes to rest, and checks that it shows exactly the posted value — both the
-page's `data-digits` hook and the digits its strips are actually moved to. Saves a screenshot.
+page's `data-digits` hook and the digits its canvas actually shows. Saves a screenshot.
 
 Prints one PASS/FAIL line per check and then "N passed, M failed"; exits 0 only when every
 check passed.
@@ -33,27 +33,10 @@ from selenium import webdriver
 from selenium.common.exceptions import WebDriverException
 from selenium.webdriver.chrome.service import Service
 
+from odometer_probe import READ_PAINTED_DIGITS, painted_shows
+
 POLL_SECONDS = 0.05
 REST_CONFIRM_SECONDS = 0.5
-
-# Reads, for every column of one odometer tile, which digit its strip is moved to: the offset of
-# the strip inside its clipped window, in cells. Returns {digits: "…", offsets: [cells…]}.
-PAINTED_DIGITS_JS = """
-const tile = document.querySelector(`[data-tile-id="${CSS.escape(arguments[0])}"]`);
-if (!tile) return null;
-const sign = tile.querySelector('.odometer__sign');
-let digits = sign && !sign.hidden ? '-' : '';
-const offsets = [];
-for (const part of tile.querySelectorAll('.odometer__col:not(.odometer__unit), .odometer__point')) {
-  if (part.classList.contains('odometer__point')) { digits += '.'; continue; }
-  const window = part.getBoundingClientRect();
-  const strip = part.querySelector('.odometer__strip').getBoundingClientRect();
-  const cells = (window.top - strip.top) / window.height;
-  offsets.push(cells);
-  digits += String(Math.round(cells) % 10);
-}
-return { digits, offsets, cell: tile.querySelector('.odometer__col')?.getBoundingClientRect().height ?? 0 };
-"""
 
 # Every tile has painted a state of its type, or "—" for a metric with no value yet (the hello's full state reached
 # the DOM).
@@ -269,12 +252,10 @@ def run(arguments, report):
         report.check(f"odometer comes to rest showing {expected}", at_rest is not None,
                      f"shows {last.get('digits')!r} (at rest: {last.get('atRest')}, target {last.get('target')!r})")
 
-        painted = driver.execute_script(PAINTED_DIGITS_JS, arguments.metric) or {}
-        offsets = painted.get("offsets", [])
-        whole_cells = all(abs(cells - round(cells)) < 0.02 for cells in offsets)
-        report.check("digit strips are painted at the same digits, on whole cells",
-                     normalised(painted.get("digits", "")) == expected and whole_cells and bool(offsets),
-                     f"painted {painted.get('digits')!r}, strip offsets in cells {[round(c, 3) for c in offsets]}")
+        painted = driver.execute_script(READ_PAINTED_DIGITS, arguments.metric) or {}
+        report.check("the canvas shows each column's digit, a whole cell of its strip",
+                     normalised(last.get("digits", "")) == expected and painted_shows(painted, last.get("digits")),
+                     f"data-digits {last.get('digits')!r}, painted {painted!r}")
 
         second = round(value + 12.5, decimals)
         status, _ = post_value(base_url, arguments.token, arguments.metric, second, arguments.timeout)

@@ -4,9 +4,9 @@ away before the page's scripts run (DevTools `Page.addScriptToEvaluateOnNewDocum
 
 Taken away, as a Chromium 63 or Safari 12 lacks them: `Element.replaceChildren` (Chromium 86, Safari 14),
 `ResizeObserver` (64, 13.1), `PointerEvent` (55, Safari 13), `MediaQueryList.addEventListener` (Safari 14),
-`Element.animate` (Safari 13.1; the page no longer uses it, as its strips are scrolled in every engine). Checks: the
-page starts without a script error; a posted value lands exactly on the odometer (its strips painted at the digits
-too) and the counter (columns rebuilt through the replaceChildren fallback); the carousel turns; a window resize
+`Element.animate` (Safari 13.1; the page no longer uses it: odometer digits are painted into a canvas in every engine).
+Checks: the page starts without a script error; a posted value lands exactly on the odometer (its canvas shows the
+digits too) and the counter (columns rebuilt through the replaceChildren fallback); the carousel turns; a window resize
 re-measures the tiles (no ResizeObserver); a touch swipe on the carousel holds it and moves it to the next slide
 (touch events instead of Pointer Events).
 Then, with Chromium's own flex `gap` switched off, `.no-flex-gap` (what page.js sets where flex gap is missing)
@@ -19,7 +19,8 @@ import sys
 
 from browser_session import PRODUCER_TOKEN, body_data, run
 from rollboard_process import Checks, RollboardProcess
-from test_dashboard import PAINTED_DIGITS_JS, normalised, start_browser, wait_for
+from odometer_probe import READ_PAINTED_DIGITS, painted_shows
+from test_dashboard import normalised, start_browser, wait_for
 
 OLD_ENGINE_JS = """
 delete Element.prototype.replaceChildren;
@@ -81,12 +82,12 @@ def scenario(server: RollboardProcess, arguments, checks: Checks) -> None:
         server.request("POST", "/api/v1/metrics/orders", {"value": 4242}, token=PRODUCER_TOKEN)
         landed = wait_for(lambda: tile(driver, "revenue").get("atRest") == "true"
                           and normalised(tile(driver, "revenue").get("digits", "")) == "86420.75", arguments.timeout)
-        painted = driver.execute_script(PAINTED_DIGITS_JS, "revenue") or {}
+        painted = driver.execute_script(READ_PAINTED_DIGITS, "revenue") or {}
         counted = wait_for(lambda: tile(driver, "orders").get("target") == "4242"
                            and "".join(c for c in tile(driver, "orders").get("text", "") if c.isdigit()) == "4242",
                            arguments.timeout)
-        checks.check(bool(landed) and normalised(painted.get("digits", "")) == "86420.75" and bool(counted),
-                     "a posted value lands exactly on the odometer (strips too) and the counter",
+        checks.check(bool(landed) and painted_shows(painted, "86420.75") and bool(counted),
+                     "a posted value lands exactly on the odometer (its canvas too) and the counter",
                      f"odometer {tile(driver, 'revenue')!r}, painted {painted.get('digits')!r}, counter {tile(driver, 'orders')!r}")
 
         pages = set()
@@ -96,11 +97,10 @@ def scenario(server: RollboardProcess, arguments, checks: Checks) -> None:
         cell_before = painted.get("cell", 0)
         driver.set_window_size(900, 700)
         resized = wait_for(lambda: (lambda p: p if p.get("cell") and abs(p["cell"] - cell_before) > 1
-                                    and normalised(p.get("digits", "")) == "86420.75"
-                                    and all(abs(c - round(c)) < 0.02 for c in p.get("offsets", [])) else None)(
-            driver.execute_script(PAINTED_DIGITS_JS, "revenue") or {}), arguments.timeout)
+                                    and painted_shows(p, "86420.75") else None)(
+            driver.execute_script(READ_PAINTED_DIGITS, "revenue") or {}), arguments.timeout)
         checks.check(bool(resized), "a window resize re-measures the odometer (no ResizeObserver): new cell, same digits",
-                     f"cell {cell_before} then {(driver.execute_script(PAINTED_DIGITS_JS, 'revenue') or {}).get('cell')}")
+                     f"cell {cell_before} then {(driver.execute_script(READ_PAINTED_DIGITS, 'revenue') or {})!r}")
 
         swipe(driver, checks, arguments)
 

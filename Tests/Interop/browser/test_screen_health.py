@@ -23,7 +23,8 @@ import random
 
 from browser_session import PRODUCER_TOKEN, REPOSITORY, body_data, run
 from rollboard_process import Checks, RollboardProcess
-from test_dashboard import PAINTED_DIGITS_JS, normalised, start_browser, wait_for
+from odometer_probe import READ_PAINTED_DIGITS, painted_shows
+from test_dashboard import normalised, start_browser, wait_for
 
 ADMIN = "screen-health-admin-token-0123456789"
 SERVER_FPS = 30
@@ -94,11 +95,11 @@ def scenario(server: RollboardProcess, arguments, checks: Checks) -> None:
                                    else None)(driver.execute_script(
                                        "return Object.assign({}, document.querySelector('[data-tile-id=\"revenue\"]').dataset)")),
                           arguments.timeout)
-        painted = driver.execute_script(PAINTED_DIGITS_JS, "revenue") or {}
-        whole = all(abs(cells - round(cells)) < 0.02 for cells in painted.get("offsets", [])) and painted.get("offsets")
-        checks.check(status == 202 and bool(landed) and normalised(painted.get("digits", "")) == expected and bool(whole),
-                     f"at the lowered rate a posted value still lands exactly ({expected}, strips on whole digits)",
-                     f"painted {painted.get('digits')!r}")
+        painted = driver.execute_script(READ_PAINTED_DIGITS, "revenue") or {}
+        shown = (landed or {}).get("digits", "")
+        checks.check(status == 202 and bool(landed) and painted_shows(painted, shown),
+                     f"at the lowered rate a posted value still lands exactly ({expected}, the canvas on whole digits)",
+                     f"data-digits {shown!r}, painted {painted!r}")
 
         driver.execute_cdp_cmd("Emulation.setCPUThrottlingRate", {"rate": 1})
         producer = Producer(server)

@@ -1,8 +1,8 @@
 /**
- * Odometer tile (DPScrollNumberLabel): one clipped window per digit column holding the strip
- * `0 1 2 … 9 0`; the server's position P of a column moves the strip so that P shows (3.25 is a
- * quarter of the way from 3 to 4, 9.5 half-way from 9 to the trailing 0). How a strip is moved
- * (cheaply for the browser) is strip.js's business.
+ * Odometer tile (DPScrollNumberLabel): one window per digit column showing the strip `0 1 2 … 9 0`
+ * at the server's position P of the column (3.25 is a quarter of the way from 3 to 4, 9.5 half-way
+ * from 9 to the trailing 0). The columns are empty boxes that lay the display out (with the sign,
+ * point and separators); the digits are painted by digits.js into one canvas over the display.
  *
  * STATE, in the painting form the board derives from the wire (`digits` = the wire's thousandths / 1000):
  * `{"digits":[P,…],"negative":false,"target":V}`, most significant column first; the last
@@ -19,9 +19,11 @@
  *
  * Test hooks on the tile: `data-digits` (the digits shown once rounded, with sign and decimal
  * point, e.g. "-1234.50"), `data-at-rest` ("true" when every column sits on a whole digit),
- * `data-target`, `data-decimals`, `data-columns`.
+ * `data-target`, `data-decimals`, `data-columns`; `.odometer__strip-source` (hidden) is the strip
+ * the canvas copies each column's window from (see digits.js).
  */
 import { el, finiteNumber, fitWidth, replaceChildren, setData, snapToDevicePixels } from "../page.js";
+import { DigitCanvas } from "./digits.js";
 import { Strip, scrollStrips } from "./strip.js";
 import { TileView } from "./tile.js";
 
@@ -46,17 +48,21 @@ export class OdometerView extends TileView {
     this.unitStrip = new Strip(UNITS.map((unit) => unit || "\u00A0"));
     this.unitBox = el("span", { className: "odometer__col odometer__unit", tabindex: "-1", hidden: !this.compact },
       this.unitStrip.element);
+    this.digitCanvas = new DigitCanvas(STRIP);
     this.display = el("div", { className: "odometer", role: "img" },
       el("span", { className: "odometer__prefix", text: stringOption(this.options.prefix) }),
       this.sign,
       this.columnsBox,
       this.unitBox,
-      el("span", { className: "odometer__suffix", text: stringOption(this.options.suffix) }));
+      el("span", { className: "odometer__suffix", text: stringOption(this.options.suffix) }),
+      this.digitCanvas.element,
+      this.digitCanvas.strip);
     this.body.append(this.display);
     this.element.dataset.decimals = String(this.decimals);
-    this.strips = [];
     this.columns = [];
     this.groupBefore = [];
+    /** The positions painted this frame, one per column (null: a blank column); reused frame to frame. */
+    this.positions = [];
     this.cellHeight = 0;
     this.lastState = null;
   }
@@ -72,12 +78,15 @@ export class OdometerView extends TileView {
     this.lastState = state;
     const negative = state.negative === true;
     const signShown = !this.sign.hidden;
-    if (digits.length !== this.strips.length || negative !== signShown) {
+    if (digits.length !== this.columns.length || negative !== signShown) {
       this.sign.hidden = !negative;
-      if (digits.length !== this.strips.length) this.buildColumns(digits.length);
+      if (digits.length !== this.columns.length) this.buildColumns(digits.length);
       this.cellHeight = 0;
     }
     if (!this.cellHeight) this.measure();
+    this.digitCanvas.setStatus(state.status);
+    const positions = this.positions;
+    positions.length = digits.length;
 
     const point = this.decimals > 0 ? Math.max(0, digits.length - this.decimals) : -1;
     const lastInteger = Math.max(0, digits.length - this.decimals - 1);
@@ -108,13 +117,15 @@ export class OdometerView extends TileView {
       if (column.width !== columnWidth) {
         column.width = columnWidth;
         column.element.style.width = columnWidth;
+        this.digitCanvas.moved();
       }
       const groupWidth = collapsed > 0 ? "0px" : "";
       if (group && group.width !== groupWidth) {
         group.width = groupWidth;
         group.element.style.width = groupWidth;
+        this.digitCanvas.moved();
       }
-      this.strips[index].moveTo(position, this.cellHeight);
+      positions[index] = leading ? null : position;
       const whole = Math.round(position);
       if (Math.abs(position - whole) > REST_TOLERANCE) atRest = false;
       if (index === point) shown += ".";
@@ -124,7 +135,11 @@ export class OdometerView extends TileView {
     // The minus sits right before the first digit shown, not before blank leading columns.
     const anchorColumn = this.columns[Math.max(0, firstShown)];
     const anchor = anchorColumn ? anchorColumn.element : null;
-    if (anchor && this.sign.nextSibling !== anchor) anchor.before(this.sign);
+    if (anchor && this.sign.nextSibling !== anchor) {
+      anchor.before(this.sign);
+      if (negative) this.digitCanvas.moved();
+    }
+    this.digitCanvas.paint(positions, this.columns);
     if (this.compact) {
       const unit = Math.min(Math.max(finiteNumber(state.unit, 0), 0), UNITS.length - 1);
       this.unitStrip.moveTo(unit, this.cellHeight);
@@ -145,7 +160,13 @@ export class OdometerView extends TileView {
     scrollStrips();  // outside the board's painting (a ResizeObserver callback)
   }
 
-  /** No value: the display is taken down (its windows lose their boxes), so the next value measures and scrolls anew. */
+  /** The theme changed: the digits are painted again in its colour. */
+  restyled() {
+    this.digitCanvas.restyled();
+    if (this.lastState) this.paint(this.lastState);
+  }
+
+  /** No value: the display is taken down (its windows lose their boxes), so the next value measures and paints anew. */
   clear() {
     this.cellHeight = 0;
   }
@@ -154,8 +175,6 @@ export class OdometerView extends TileView {
   buildColumns(count) {
     const integerColumns = Math.max(0, count - this.decimals);
     const parts = [];
-    for (const strip of this.strips) strip.stop();
-    this.strips = [];
     this.columns = [];
     this.groupBefore = [];
     for (let index = 0; index < count; index += 1) {
@@ -166,10 +185,7 @@ export class OdometerView extends TileView {
         this.groupBefore[index] = { element: group, blank: false, width: "" };
         parts.push(group);
       }
-      const strip = new Strip(STRIP);
-      this.strips.push(strip);
-      // Out of the tab order: a scroller without focusable children is a tab stop of its own in Chromium 130 and later.
-      const column = el("span", { className: "odometer__col", tabindex: "-1" }, strip.element);
+      const column = el("span", { className: "odometer__col" });
       this.columns.push({ element: column, blank: false, width: "" });
       parts.push(column);
     }
@@ -180,11 +196,11 @@ export class OdometerView extends TileView {
 
   /**
    * Fits the display into the tile and fixes one digit cell (the strip's step) to whole device
-   * pixels, so that digits at rest are painted crisply. Every strip's window is scrolled anew after.
+   * pixels, so that digits at rest are painted crisply. The digits are painted anew after.
    */
   measure() {
-    for (const strip of this.strips) strip.stop();
     this.unitStrip.stop();
+    this.digitCanvas.moved();
     this.display.style.removeProperty("--cell");
     fitWidth(this.display, this.body);
     const fontSize = parseFloat(getComputedStyle(this.display).fontSize);

@@ -1,17 +1,14 @@
 /**
- * One odometer strip: the labels of a column stacked one cell apart (`0 1 … 9 0`, or the compact units), inside the
- * column's clipped window, which is scrolled so that the server's position P shows in it (3.25: a quarter of the way
- * from 3 to 4).
+ * A compact odometer's unit strip: the labels stacked one cell apart ("" K M B T) inside the unit's clipped window,
+ * which is scrolled so that the server's position P shows in it (1.5: half-way from K to M). (The digit columns are
+ * painted into a canvas instead: digits.js.)
  *
- * How a strip is moved costs the browser's main thread very different amounts (Benchmarks/PageCost,
- * docs/benchmarks.md): an inline `transform` on a layer of its own makes Chromium re-layerize the page on every frame,
- * and a paused Web Animation retimed to P costs a style recalculation of the strip. A scroll offset costs neither:
- * no style changes, and Chromium moves a scroller's contents on the compositor (the window is a scroll container with
- * its scrollbar hidden, rollboard.css); the `scroll` events it queues are dispatched in a second main frame. Scrolling
- * an element works in every engine the page supports, so there is no fallback. Only an offset that changed is
- * written, in whole device pixels (so labels at rest are crisp), and only by `scrollStrips()` once every tile has
- * painted: setting `scrollTop` brings style and layout up to date first, so a scroll between other tiles' writes (a
- * counter's text) would lay the page out again for every odometer.
+ * A scroll offset changes no style and Chromium moves a scroller's contents on the compositor (the window is a scroll
+ * container with its scrollbar hidden, rollboard.css); the `scroll` event it queues goes out with the next rendering
+ * when the scroll is written in the task that received the frame (board.js). Only an offset that changed is written, in
+ * whole device pixels (so labels at rest are crisp), and only by `scrollStrips()` once every tile has painted: setting
+ * `scrollTop` brings style and layout up to date first, so a scroll between other tiles' writes (a counter's text)
+ * would lay the page out again for every odometer.
  */
 import { el, snapToDevicePixels } from "../page.js";
 

@@ -1,0 +1,43 @@
+"""What an odometer's canvas really shows, read in the browser: shared by the Chromium test (test_dashboard.py) and
+the other engines' scenario (engine_scenario.py). Standard library only; the probe is ES5, so it runs in any engine."""
+
+# Which digit the odometer's canvas shows in each column: the column's window of the canvas is compared, pixel for pixel,
+# with each cell of the strip it copies from (the hidden canvas `.odometer__strip-source`); exactly one cell must match, or the window
+# must be empty (a blank leading column, " "). Returns {digits: "…"}, or {digits: null, problem: "…"}. ES5.
+PAINTED_DIGITS_JS = ("(function (id) { var t = document.querySelector('[data-tile-id=\"' + id + '\"]'); if (!t) return null;"
+                     " var canvas = t.querySelector('.odometer__digits'); var strip = t.querySelector('.odometer__strip-source');"
+                     " if (!canvas || !strip || !strip.height) return { digits: null, problem: 'no strip drawn' };"
+                     " var ratio = window.devicePixelRatio || 1, frame = canvas.getBoundingClientRect();"
+                     " var left = Math.round(frame.left * ratio), top = Math.round(frame.top * ratio), cell = strip.height / 11;"
+                     " var painted = canvas.getContext('2d'), source = strip.getContext('2d'), digits = '';"
+                     " var cols = t.querySelectorAll('.odometer__col:not(.odometer__unit)');"
+                     " for (var i = 0; i < cols.length; i++) { var r = cols[i].getBoundingClientRect();"
+                     " var x = Math.round(r.left * ratio), w = Math.round(r.right * ratio) - x;"
+                     " var shown = painted.getImageData(x - left, Math.round(r.top * ratio) - top, w, cell).data, ink = false;"
+                     " for (var a = 3; a < shown.length; a += 4) { if (shown[a]) { ink = true; break; } }"
+                     " if (!ink) { digits += ' '; continue; }"
+                     " var found = -1, sx = Math.round((strip.width - w) / 2);"
+                     " for (var k = 0; k < 10; k++) { var want = source.getImageData(sx, k * cell, w, cell).data, same = true;"
+                     " for (var b = 0; b < want.length; b++) { if (want[b] !== shown[b]) { same = false; break; } }"
+                     " if (same) { if (found >= 0) return { digits: null, problem: 'column ' + i + ' matches two cells' }; found = k; } }"
+                     " if (found < 0) return { digits: null, problem: 'column ' + i + ' is not a whole cell of the strip' };"
+                     " digits += String(found); }"
+                     " return { digits: digits, cell: cell, columns: cols.length }; })")
+
+
+def painted_matches(painted, shown):
+    """Whether the digits read off the canvas are `shown` (a tile's `data-digits` without sign and point): the same
+    digits, where only leading zeros may be left blank."""
+    digits = (painted or {}).get("digits")
+    if not isinstance(digits, str) or len(digits) != len(shown) or not shown:
+        return False
+    blank = len(digits) - len(digits.lstrip(" "))
+    return " " not in digits[blank:] and set(shown[:blank]) <= {"0"} and digits[blank:] == shown[blank:]
+
+# The probe as a WebDriver script body (Selenium's `execute_script(READ_PAINTED_DIGITS, tile_id)`).
+READ_PAINTED_DIGITS = f"return {PAINTED_DIGITS_JS}(arguments[0])"
+
+
+def painted_shows(painted, digits):
+    """Whether the canvas the probe read shows `digits`, a tile's `data-digits` (sign and point are not painted there)."""
+    return painted_matches(painted, (digits or "").replace("-", "").replace(".", ""))
