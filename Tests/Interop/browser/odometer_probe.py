@@ -39,5 +39,6 @@ READ_PAINTED_DIGITS = f"return {PAINTED_DIGITS_JS}(arguments[0])"
 
 
 def painted_shows(painted, digits):
-    """Whether the canvas the probe read shows `digits`, a tile's `data-digits` (sign and point are not painted there)."""
-    return painted_matches(painted, (digits or "").replace("-", "").replace(".", ""))
+    """Whether the canvas the probe read shows `digits`, a tile's `data-digits` (its sign, point and compact unit are not
+    painted there)."""
+    return painted_matches(painted, "".join(c for c in (digits or "") if c.isdigit()))
