@@ -3,13 +3,14 @@ the other engines' scenario (engine_scenario.py). Standard library only; the pro
 
 # Which digit the odometer's canvas shows in each column: the column's window of the canvas is compared, pixel for pixel,
 # with each cell of the strip it copies from (the hidden canvas `.odometer__strip-source`); exactly one cell must match, or the window
-# must be empty (a blank leading column, " "). Returns {digits: "…"}, or {digits: null, problem: "…"}. ES5.
+# must be empty (a blank leading column, " "). Also the colour of the digits' solid pixels (`ink`) and the display's
+# colour (`color`, the theme's or the status's). Returns {digits: "…", ink, color}, or {digits: null, problem: "…"}. ES5.
 PAINTED_DIGITS_JS = ("(function (id) { var t = document.querySelector('[data-tile-id=\"' + id + '\"]'); if (!t) return null;"
                      " var canvas = t.querySelector('.odometer__digits'); var strip = t.querySelector('.odometer__strip-source');"
                      " if (!canvas || !strip || !strip.height) return { digits: null, problem: 'no strip drawn' };"
                      " var ratio = window.devicePixelRatio || 1, frame = canvas.getBoundingClientRect();"
                      " var left = Math.round(frame.left * ratio), top = Math.round(frame.top * ratio), cell = strip.height / 11;"
-                     " var painted = canvas.getContext('2d'), source = strip.getContext('2d'), digits = '';"
+                     " var painted = canvas.getContext('2d'), source = strip.getContext('2d'), digits = '', solid = null;"
                      " var cols = t.querySelectorAll('.odometer__col:not(.odometer__unit)');"
                      " for (var i = 0; i < cols.length; i++) { var r = cols[i].getBoundingClientRect();"
                      " var x = Math.round(r.left * ratio), w = Math.round(r.right * ratio) - x;"
@@ -21,15 +22,20 @@ PAINTED_DIGITS_JS = ("(function (id) { var t = document.querySelector('[data-til
                      " for (var b = 0; b < want.length; b++) { if (want[b] !== shown[b]) { same = false; break; } }"
                      " if (same) { if (found >= 0) return { digits: null, problem: 'column ' + i + ' matches two cells' }; found = k; } }"
                      " if (found < 0) return { digits: null, problem: 'column ' + i + ' is not a whole cell of the strip' };"
-                     " digits += String(found); }"
-                     " return { digits: digits, cell: cell, columns: cols.length }; })")
+                     " digits += String(found);"
+                     " for (var c = 3; c < shown.length && !solid; c += 4) { if (shown[c] === 255)"
+                     " solid = 'rgb(' + shown[c - 3] + ', ' + shown[c - 2] + ', ' + shown[c - 1] + ')'; } }"
+                     " return { digits: digits, cell: cell, columns: cols.length, ink: solid,"
+                     " color: getComputedStyle(canvas.parentNode).color }; })")
 
 
 def painted_matches(painted, shown):
     """Whether the digits read off the canvas are `shown` (a tile's `data-digits` without sign and point): the same
-    digits, where only leading zeros may be left blank."""
+    digits, where only leading zeros may be left blank, painted in the display's colour."""
     digits = (painted or {}).get("digits")
     if not isinstance(digits, str) or len(digits) != len(shown) or not shown:
+        return False
+    if digits.strip() and painted.get("ink") != painted.get("color"):
         return False
     blank = len(digits) - len(digits.lstrip(" "))
     return " " not in digits[blank:] and set(shown[:blank]) <= {"0"} and digits[blank:] == shown[blank:]
