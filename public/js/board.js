@@ -118,14 +118,17 @@ export class Board {
   announce(view, value) {
     if (!this.announcer) return;
     const options = orDefault(view.options, {});
-    const decimals = Number.isInteger(options.decimals) ? options.decimals : undefined;
-    let text;
-    try {
-      text = new Intl.NumberFormat(options.locale || undefined, {
-        minimumFractionDigits: decimals, maximumFractionDigits: orDefault(decimals, 20) }).format(value);
-    } catch (unformattable) {
-      text = String(value);
+    if (view.announcedFormat === undefined) {
+      // Made once per tile (a NumberFormat is costly to make, and a moving board announces every new target).
+      const decimals = Number.isInteger(options.decimals) ? options.decimals : undefined;
+      try {
+        view.announcedFormat = new Intl.NumberFormat(options.locale || undefined, {
+          minimumFractionDigits: decimals, maximumFractionDigits: orDefault(decimals, 20) });
+      } catch (unformattable) {
+        view.announcedFormat = null;
+      }
     }
+    const text = view.announcedFormat ? view.announcedFormat.format(value) : String(value);
     const title = orDefault(view.element.getAttribute("aria-label"), view.id);
     this.announcer.textContent = `${title}: ${orDefault(options.prefix, "")}${orDefault(options.currency, "")}${text}${orDefault(options.suffix, "")}`;
   }

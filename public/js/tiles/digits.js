@@ -66,20 +66,20 @@ export class DigitCanvas {
     const boxes = this.boxes;
     if (!(cell > 0) || this.stripStyle === "" || boxes.length !== positions.length) return;
     const painted = this.painted;
-    let changed = painted.length !== positions.length;
-    for (let index = 0; index < positions.length && !changed; index += 1) {
-      changed = painted[index] !== sourceOffset(positions[index], cell);
-    }
-    if (!changed) return;
     const context = this.context;
-    context.clearRect(0, 0, this.element.width, this.element.height);
-    painted.length = positions.length;
+    if (painted.length !== positions.length) {
+      context.clearRect(0, 0, this.element.width, this.element.height);
+      painted.length = 0;
+    }
+    // Only the columns whose window moved are painted again: the others' pixels stay as they are.
     for (let index = 0; index < positions.length; index += 1) {
       const offset = sourceOffset(positions[index], cell);
+      if (painted[index] === offset) continue;
       painted[index] = offset;
       const box = boxes[index];
-      if (offset < 0 || box.width <= 0) continue;
-      context.drawImage(this.strip, box.source, offset, box.width, cell, box.x, box.y, box.width, cell);
+      if (box.width <= 0) continue;
+      context.clearRect(box.x, box.y, box.width, cell);
+      if (offset >= 0) context.drawImage(this.strip, box.source, offset, box.width, cell, box.x, box.y, box.width, cell);
     }
   }
 
