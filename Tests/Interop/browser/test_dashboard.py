@@ -279,6 +279,17 @@ def run(arguments, report):
                 "return getComputedStyle(t).borderLeftColor + ' ' + getComputedStyle(t).borderLeftWidth", arguments.threshold_tile)
             report.check(f"{arguments.threshold_tile!r} at its warning threshold {limit} shows the warning colour",
                          status == 202 and colored is not None, f"tile {tile_of_id(driver, arguments.threshold_tile)!r}, edge {edge}")
+            # The digits are painted in the status's colour, there and back (the page keeps a strip per status).
+            inks = []
+            for posted in (limit, round(limit - 5, 1), limit):
+                post_value(base_url, arguments.token, arguments.threshold_tile, posted, arguments.timeout)
+                rested = wait_for(lambda: (lambda t: t if t.get("atRest") == "true" and t.get("target") == f"{posted:g}"
+                                           else None)(tile_of_id(driver, arguments.threshold_tile)), arguments.timeout)
+                read = driver.execute_script(READ_PAINTED_DIGITS, arguments.threshold_tile) or {}
+                inks.append((posted, (rested or {}).get("status"), read.get("ink") if painted_shows(read, (rested or {}).get("digits")) else None))
+            report.check(f"{arguments.threshold_tile!r}'s digits are painted in its status's colour as it changes and changes back",
+                         all(ink for _, _, ink in inks) and inks[0][2] == inks[2][2] != inks[1][2] and inks[0][1] != inks[1][1],
+                         f"(value, status, ink) {inks!r}")
 
         tile_of = lambda tile_id: driver.execute_script(
             "const t = document.querySelector(`[data-tile-id=\"${CSS.escape(arguments[0])}\"]`); return t ? {...t.dataset} : null",

@@ -24,14 +24,15 @@ export class DigitCanvas {
     this.element.setAttribute("aria-hidden", "true");
     this.context = this.element.getContext("2d");
     /** The strip the windows are copied from; in the DOM (hidden) so that tests can compare with it. */
-    this.strip = document.createElement("canvas");
-    this.strip.className = "odometer__strip-source";
-    this.strip.hidden = true;
+    this.strip = stripCanvas();
+    /** The strips drawn at this size, by the status that coloured them (a tile's status may flip every second). */
+    this.strips = new Map();
     /** The columns' boxes in canvas pixels (null: to be measured before the next paint). */
     this.boxes = null;
     this.cell = 0;
     this.stripWidth = 0;
-    this.stripStyle = "";
+    /** Whether `strip` holds the strip for this size and status. */
+    this.stripReady = false;
     this.status = undefined;
     this.styleChecked = false;
     /** The source offsets painted last, one per column (−1: nothing painted there). */
@@ -45,7 +46,7 @@ export class DigitCanvas {
 
   /** The theme may have changed the display's colour: it is read again before the next paint. */
   restyled() {
-    this.styleChecked = false;
+    this.forgetStrips();
   }
 
   /** The tile's status colours its value: when it changes, the colour is read again before the next paint. */
@@ -64,7 +65,7 @@ export class DigitCanvas {
     if (!this.styleChecked) this.checkStyle();
     const cell = this.cell;
     const boxes = this.boxes;
-    if (!(cell > 0) || this.stripStyle === "" || boxes.length !== positions.length) return;
+    if (!(cell > 0) || !this.stripReady || boxes.length !== positions.length) return;
     const painted = this.painted;
     const context = this.context;
     if (painted.length !== positions.length) {
@@ -117,25 +118,47 @@ export class DigitCanvas {
     if (cell !== this.cell || full !== this.stripWidth) {
       this.cell = cell;
       this.stripWidth = full;
-      this.styleChecked = false;
-      this.stripStyle = "";
+      this.forgetStrips();
     }
   }
 
-  /** Draws the strip anew when the display's font or colour is not the one it was drawn in. */
+  forgetStrips() {
+    this.strips.clear();
+    this.stripReady = false;
+    this.styleChecked = false;
+  }
+
+  /**
+   * Takes the strip of the tile's status, drawn in the display's font and colour the first time that status shows at
+   * this size (reading the display's style then brings the page's style up to date: once per status, not per flip).
+   */
   checkStyle() {
     this.styleChecked = true;
-    const display = this.element.parentNode;
-    if (!display || !(this.cell > 0) || !(this.stripWidth > 0)) return;
-    const ratio = window.devicePixelRatio || 1;
-    const style = getComputedStyle(display);
-    const font = `${style.fontStyle} ${style.fontWeight} ${parseFloat(style.fontSize) * ratio}px ${style.fontFamily}`;
-    const key = `${font}|${style.color}|${this.cell}|${this.stripWidth}`;
-    if (key === this.stripStyle) return;
-    this.stripStyle = key;
-    drawStrip(this.strip, this.labels, font, style.color, this.stripWidth, this.cell);
-    this.painted = [];
+    let strip = this.strips.get(this.status);
+    if (!strip) {
+      const display = this.element.parentNode;
+      if (!display || !(this.cell > 0) || !(this.stripWidth > 0)) return;
+      const ratio = window.devicePixelRatio || 1;
+      const style = getComputedStyle(display);
+      const font = `${style.fontStyle} ${style.fontWeight} ${parseFloat(style.fontSize) * ratio}px ${style.fontFamily}`;
+      strip = stripCanvas();
+      drawStrip(strip, this.labels, font, style.color, this.stripWidth, this.cell);
+      this.strips.set(this.status, strip);
+    }
+    if (strip !== this.strip) {
+      if (this.strip.parentNode) this.strip.replaceWith(strip);
+      this.strip = strip;
+      this.painted = [];
+    }
+    this.stripReady = true;
   }
+}
+
+function stripCanvas() {
+  const strip = document.createElement("canvas");
+  strip.className = "odometer__strip-source";
+  strip.hidden = true;
+  return strip;
 }
 
 /** The strip's offset in canvas pixels for a position in cells (whole pixels), or −1 for a blank column. */
