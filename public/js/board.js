@@ -42,6 +42,8 @@ export class Board {
     this.wire = new Map();
     this.changes = new Map();
     this.pending = new Map();
+    /** Each view's number format for `announce` (a view is built again with the grid, so this holds no stale one). */
+    this.formats = new WeakMap();
     this.layoutKey = null;
     this.paintScheduled = false;
     /** Milliseconds of painting since the screen last rendered (null: nothing painted since). */
@@ -118,19 +120,29 @@ export class Board {
   announce(view, value) {
     if (!this.announcer) return;
     const options = orDefault(view.options, {});
-    if (view.announcedFormat === undefined) {
-      // Made once per tile (a NumberFormat is costly to make, and a moving board announces every new target).
-      const decimals = Number.isInteger(options.decimals) ? options.decimals : undefined;
-      try {
-        view.announcedFormat = new Intl.NumberFormat(options.locale || undefined, {
-          minimumFractionDigits: decimals, maximumFractionDigits: orDefault(decimals, 20) });
-      } catch (unformattable) {
-        view.announcedFormat = null;
-      }
-    }
-    const text = view.announcedFormat ? view.announcedFormat.format(value) : String(value);
+    const format = this.announceFormat(view);
+    const text = format ? format.format(value) : String(value);
     const title = orDefault(view.element.getAttribute("aria-label"), view.id);
     this.announcer.textContent = `${title}: ${orDefault(options.prefix, "")}${orDefault(options.currency, "")}${text}${orDefault(options.suffix, "")}`;
+  }
+
+  /**
+   * The number format `announce` uses for `view` (its `locale` and `decimals`), made once per view: building an
+   * Intl.NumberFormat costs far more than using one. Null when the options make none (an unknown locale).
+   */
+  announceFormat(view) {
+    if (this.formats.has(view)) return this.formats.get(view);
+    const options = orDefault(view.options, {});
+    const decimals = Number.isInteger(options.decimals) ? options.decimals : undefined;
+    let format;
+    try {
+      format = new Intl.NumberFormat(options.locale || undefined, {
+        minimumFractionDigits: decimals, maximumFractionDigits: orDefault(decimals, 20) });
+    } catch (unformattable) {
+      format = null;
+    }
+    this.formats.set(view, format);
+    return format;
   }
 
   /**

@@ -27,7 +27,7 @@
  * Test hooks: `data-page`, `data-position`, `data-held`, `data-playing` (calm mode), `data-slides`
  * (the number of slides shown).
  */
-import { el, finiteNumber, orDefault, replaceChildren, snapToDevicePixels } from "../page.js";
+import { el, finiteNumber, orDefault, replaceChildren, setData, setStyle, snapToDevicePixels } from "../page.js";
 import { TileView } from "./tile.js";
 
 const IMAGE_URL = /^data:image\/|\.(png|jpe?g|gif|webp|svg|avif)([?#].*)?$/i;
@@ -97,11 +97,15 @@ export class CarouselView extends TileView {
     const position = ((finiteNumber(state.position, 0) % count) + count) % count;
     if (!this.width) this.width = this.viewport.getBoundingClientRect().width;
     const offset = this.width ? `${-snapToDevicePixels(position * this.width)}px` : `${-position * 100}%`;
-    this.track.style.transform = `translateX(${offset})`;
+    // Only what changed is written: an attribute set again to its value still costs the dots a style recalculation.
+    setStyle(this.track, "transform", `translateX(${offset})`);
     const page = Math.min(Math.max(Math.trunc(finiteNumber(state.page, Math.round(position) % count)), 0), count - 1);
-    this.dots.forEach((dot, index) => dot.setAttribute("aria-current", index === page ? "true" : "false"));
-    this.element.dataset.page = String(page);
-    this.element.dataset.position = String(position);
+    this.dots.forEach((dot, index) => {
+      const current = index === page ? "true" : "false";
+      if (dot.getAttribute("aria-current") !== current) dot.setAttribute("aria-current", current);
+    });
+    setData(this.element, "page", String(page));
+    setData(this.element, "position", String(position));
   }
 
   /**

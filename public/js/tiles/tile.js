@@ -12,7 +12,7 @@
  * staleness hint (null: the tile never goes stale).
  */
 import { paintSparkline } from "./sparkline.js";
-import { el, finiteNumber, setData, setHidden } from "../page.js";
+import { el, finiteNumber, setData, setHidden, setText } from "../page.js";
 
 /**
  * The options of a tile from `hello`: the design puts them inline on the tile object
@@ -106,10 +106,11 @@ export class TileView {
 
   /** Shows or hides the staleness hint ("no update for 5 min"). */
   showStale(staleForSeconds) {
+    // Called for every change of a moving wheel's position: it writes only what changes (see `setData`).
     const stale = staleForSeconds !== null;
-    this.element.dataset.stale = stale ? "true" : "false";
-    this.staleBadge.hidden = !stale;
-    if (stale) this.staleBadge.textContent = `no update for ${describeDuration(staleForSeconds)}`;
+    setData(this.element, "stale", stale ? "true" : "false");
+    setHidden(this.staleBadge, !stale);
+    if (stale) setText(this.staleBadge, `no update for ${describeDuration(staleForSeconds)}`);
   }
 
   /** Shows or hides why the tile's source fails ("stale: upstream answered HTTP 503"); null hides it. */
