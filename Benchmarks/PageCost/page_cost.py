@@ -15,9 +15,15 @@ that the page connected and moved.
 With `--trace`, Chromium also records a `devtools.timeline` trace over the same window (through ChromeDriver's
 performance log), and a second line per scenario names where the renderer's main thread spent its time: the self
 time of each kind of trace event (what DevTools' bottom-up view shows), the largest first, in ms/s. Tracing costs
-some time of its own, so the first line is the one to compare between runs without `--trace`.
+some time of its own, so the first line is the one to compare between runs without `--trace`. `--trace-categories
+devtools.timeline,blink,cc` names Blink's own steps (a canvas's flush, layout, pre-paint); that many events fill
+ChromeDriver's limit within a second or two, so trace 1 s.
+
+With `--profile`, V8's sampling profiler runs over the same window, and a line names the page's functions (and the
+native calls they make, such as `drawImage`) by their sampled self time, in ms/s.
 
 Usage: page_cost.py --binary .build/release/rollboard [--seconds 20] [--scenario odometers,demo,story] [--trace]
+       [--trace-categories LIST] [--profile]
 """
 
 import json
@@ -84,7 +90,7 @@ def start_chromium(arguments):
         options.set_capability("goog:loggingPrefs", {"performance": "ALL"})
         options.add_experimental_option("perfLoggingPrefs", {
             "enableNetwork": False, "enablePage": False,
-            "traceCategories": "devtools.timeline,disabled-by-default-devtools.timeline"})
+            "traceCategories": arguments.trace_categories})
     return webdriver.Chrome(service=Service(arguments.chromedriver), options=options)
 
 
@@ -313,6 +319,8 @@ def extra(parser):
     parser.add_argument("--scenario", default="odometers,demo,story")
     parser.add_argument("--trace", action="store_true", help="also break the main thread's time down from a trace")
     parser.add_argument("--profile", action="store_true", help="also sample the page's script (V8's CPU profiler)")
+    parser.add_argument("--trace-categories", default="devtools.timeline,disabled-by-default-devtools.timeline",
+                        help="what --trace records; devtools.timeline,blink,cc names Blink's own steps (1 s fits)")
     parser.add_argument("--trace-top", type=int, default=14, help="how many kinds of trace event --trace names")
 
 
