@@ -172,15 +172,19 @@ export class Board {
     const grid = gridOf(dashboard, tiles.length, this.container);
     this.container.style.setProperty("--columns", String(grid.columns));
     this.container.style.setProperty("--rows", String(grid.rows));
-    const elements = tiles.map((tile) => {
+    const cells = tiles.map((tile) => {
       const view = this.viewFor(tile);
       this.views.set(view.id, view);
-      placeTile(view.element, orDefault(tile.grid, tile.position));
+      // The grid places a cell, and the tile fills it (rollboard.css): Chromium lays a grid item out only with its whole
+      // grid, while a contained box placed by its four edges is a relayout boundary, so a tile's new text lays out
+      // that tile alone.
+      const cell = el("div", { className: "board__cell" }, view.element);
+      placeTile(cell, orDefault(tile.grid, tile.position));
       if (this.resizeObserver) this.resizeObserver.observe(view.element);
       view.show(null);  // "—" until a STATE says otherwise
-      return view.element;
+      return cell;
     });
-    replaceChildren(this.container, ...elements);
+    replaceChildren(this.container, ...cells);
     this.setLanguage(dashboard);
   }
 
