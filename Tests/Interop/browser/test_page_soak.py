@@ -95,7 +95,12 @@ def shows_last_values(driver, last):
             wrong.append(f"{metric}: {shown.get('digits')!r} for {last[metric]}")
     for metric in COUNTERS:
         shown = tile(driver, metric)
-        if shown.get("target") != str(last[metric]):
+        # Compared as numbers: the page writes JavaScript's spelling of the target ("2" for a posted 2.0).
+        try:
+            target = float(shown.get("target"))
+        except (TypeError, ValueError):
+            target = None
+        if target != float(last[metric]):
             wrong.append(f"{metric}: target {shown.get('target')!r} for {last[metric]}")
     shown = tile(driver, WHEEL[0])
     if shown.get("top") != WHEEL[1][last[WHEEL[0]]] or shown.get("position") not in (str(last[WHEEL[0]]), f"{last[WHEEL[0]]}.0"):
