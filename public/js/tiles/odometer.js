@@ -101,12 +101,8 @@ export class OdometerView extends TileView {
       const blankLeft = leading;
       leading = leading && index < lastInteger && position === 0;
       if (!leading && firstShown < 0) firstShown = index;
-      // Only what changed is written (classes, widths, offsets): a column at rest costs the browser nothing.
+      // Only what changed is written (classes, widths): a column at rest costs the browser nothing.
       const column = this.columns[index];
-      if (column.blank !== leading) {
-        column.blank = leading;
-        column.element.classList.toggle("odometer__col--blank", leading);
-      }
       const group = this.groupBefore[index];
       if (group && group.blank !== blankLeft) {
         group.blank = blankLeft;
@@ -186,7 +182,7 @@ export class OdometerView extends TileView {
         parts.push(group);
       }
       const column = el("span", { className: "odometer__col" });
-      this.columns.push({ element: column, blank: false, width: "" });
+      this.columns.push({ element: column, width: "" });
       parts.push(column);
     }
     replaceChildren(this.columnsBox, ...parts);
