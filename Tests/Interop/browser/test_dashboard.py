@@ -271,22 +271,32 @@ def run(arguments, report):
         if arguments.threshold_tile:
             threshold = tile_layout(base_url, arguments.dashboard, arguments.threshold_tile, arguments.timeout)
             limit = threshold.get("warning")
+            edge_js = ("const t = document.querySelector(`[data-tile-id=\"${CSS.escape(arguments[0])}\"]`);"
+                       "const b = t.querySelector('.tile__body');"
+                       "return {edge: getComputedStyle(t).boxShadow, value: getComputedStyle(b).color, room: b.getBoundingClientRect().width}")
             status, _ = post_value(base_url, arguments.token, arguments.threshold_tile, limit, arguments.timeout)
             colored = wait_for(lambda: (lambda t: t if t.get("status") == "warning" else None)(
                 tile_of_id(driver, arguments.threshold_tile)), arguments.timeout)
-            edge = driver.execute_script(
-                "const t = document.querySelector(`[data-tile-id=\"${CSS.escape(arguments[0])}\"]`);"
-                "return getComputedStyle(t).borderLeftColor + ' ' + getComputedStyle(t).borderLeftWidth", arguments.threshold_tile)
-            report.check(f"{arguments.threshold_tile!r} at its warning threshold {limit} shows the warning colour",
-                         status == 202 and colored is not None, f"tile {tile_of_id(driver, arguments.threshold_tile)!r}, edge {edge}")
-            # The digits are painted in the status's colour, there and back (the page keeps a strip per status).
-            inks = []
-            for posted in (limit, round(limit - 5, 1), limit):
+            edge = driver.execute_script(edge_js, arguments.threshold_tile)
+            report.check(f"{arguments.threshold_tile!r} at its warning threshold {limit} shows the warning colour: its value "
+                         "and an edge inside its border",
+                         status == 202 and colored is not None and edge["edge"].startswith(edge["value"] + " ")
+                         and edge["edge"].endswith(" inset"), f"tile {tile_of_id(driver, arguments.threshold_tile)!r}, {edge}")
+            # The digits are painted in the status's colour, there and back (the page keeps a strip per status); the
+            # edge takes no room, so a status that flips every second never makes the value fit its tile again.
+            inks, edges = [], []
+            # The last value lies between the good one and the threshold: a status without an edge ("normal").
+            for posted in (limit, round(limit - 5, 1), limit, round(limit - 2.5, 1)):
                 post_value(base_url, arguments.token, arguments.threshold_tile, posted, arguments.timeout)
                 rested = wait_for(lambda: (lambda t: t if t.get("atRest") == "true" and t.get("target") == f"{posted:g}"
                                            else None)(tile_of_id(driver, arguments.threshold_tile)), arguments.timeout)
                 read = driver.execute_script(READ_PAINTED_DIGITS, arguments.threshold_tile) or {}
                 inks.append((posted, (rested or {}).get("status"), read.get("ink") if painted_shows(read, (rested or {}).get("digits")) else None))
+                edges.append(dict(driver.execute_script(edge_js, arguments.threshold_tile), status=(rested or {}).get("status")))
+            report.check(f"{arguments.threshold_tile!r}'s value keeps its room as its status changes and changes back",
+                         len({round(edge["room"], 2) for edge in edges}) == 1 and edges[0]["room"] > 0
+                         and len({edge["status"] for edge in edges}) == 3 and edges[3]["edge"] == "none", f"{edges!r}")
+            inks = inks[:3]
             report.check(f"{arguments.threshold_tile!r}'s digits are painted in its status's colour as it changes and changes back",
                          all(ink for _, _, ink in inks) and inks[0][2] == inks[2][2] != inks[1][2] and inks[0][1] != inks[1][1],
                          f"(value, status, ink) {inks!r}")
@@ -338,11 +348,12 @@ def run(arguments, report):
             painted = driver.execute_script(
                 "const t = document.querySelector(`[data-tile-id=\"${CSS.escape(arguments[0])}\"]`);"
                 "const p = t?.querySelector('.text');"
-                "return p ? {text: p.textContent, color: getComputedStyle(p).color, edge: getComputedStyle(t).borderLeftColor,"
+                "return p ? {text: p.textContent, color: getComputedStyle(p).color, edge: getComputedStyle(t).boxShadow,"
                 " fits: p.scrollHeight <= t.querySelector('.tile__body').clientHeight} : null", arguments.text_tile)
             report.check(f"text tile {arguments.text_tile!r} shows the posted message in its colour, within the tile",
                          status == 202 and shown is not None and painted is not None and painted["text"] == message
-                         and painted["color"] == "rgb(230, 126, 34)" and painted["edge"] == "rgb(230, 126, 34)"
+                         and painted["color"] == "rgb(230, 126, 34)" and painted["edge"].startswith("rgb(230, 126, 34) ")
+                         and painted["edge"].endswith(" inset")
                          and painted["fits"],
                          f"POST {status} {body!r}; tile {tile_of(arguments.text_tile)!r}; painted {painted!r}")
 
