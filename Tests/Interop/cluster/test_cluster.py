@@ -673,6 +673,9 @@ class Cluster:
 
         late, late_screen = await self.start_late_node()
 
+        # A node retrying at the right moment reconnects, and its screens hear "live", while `start` still waits for
+        # Redis to have loaded its file: a live counts from the moment Redis was started, not from `start`'s return.
+        starting_at = time.monotonic()
         await asyncio.to_thread(self.redis.start)
         restarted_at = time.monotonic()
         readiness = await asyncio.gather(*(self.wait_ready(node, LIVE_BOUND + 5) for node in self.nodes))
@@ -687,7 +690,7 @@ class Cluster:
             for screen in screens:
                 news = [(at, feed) for at, feed in screen.statuses[status_counts[screen.name]:]]
                 stale_at = next((at for at, feed in news if feed == "stale"), None)
-                live_at = next((at for at, feed in news if feed == "live" and at >= restarted_at
+                live_at = next((at for at, feed in news if feed == "live" and at >= starting_at
                                 and stale_at is not None and at > stale_at), None)
                 live[screen.name] = None if live_at is None else round(live_at - restarted_at, 2)
             if all(value is not None for value in live.values()):
