@@ -7,7 +7,9 @@ spent on the page: tasks in all, script, style recalculation and layout. The CPU
 Scenarios:
 - `odometers`: 8 odometers of 8 digits, each posted a new 8-digit value every second (every column rolls);
 - `demo`: the shipped demo dashboard, every metric tile and the wheel posted twice a second;
-- `story`: the shipped story dashboard (gauges and a clock), both gauges posted twice a second.
+- `story`: the shipped story dashboard (the new tiles: gauges, a clock, a leaderboard, a chart, an odometer with its
+  trend and a counter over today), every tile but the clock posted twice a second (the leaderboard and the counter
+  by increments; the clock turns its second on its own).
 
 Prints one line per scenario, in milliseconds per second of wall time. A benchmark, not a test: it checks nothing but
 that the page connected and moved.
@@ -234,9 +236,16 @@ def demo_round(server):
     return 0.5
 
 
+SELLERS = ["Alice", "Bob", "Carol", "Dave", "Erin", "Frank", "Grace"]
+
+
 def story_round(server):
     post(server, "/api/v1/metrics/capacity", {"value": round(random.uniform(0, 100), 1)})
     post(server, "/api/v1/metrics/signups", {"value": random.randrange(0, 400)})
+    post(server, "/api/v1/metrics/pageviews", {"value": random.randrange(1_000_000, 9_999_999)})
+    post(server, "/api/v1/metrics/requests", {"value": round(random.uniform(40, 200), 1)})
+    post(server, "/api/v1/metrics/sales", {"increment": random.randrange(1, 4)})
+    post(server, "/api/v1/leaderboards/leaders", {"increment": {random.choice(SELLERS): random.randrange(1, 4)}})
     return 0.5
 
 
