@@ -14,7 +14,8 @@ warning 20, critical 10) and a bar chart of per-minute sums fed by increments. T
 - the bar chart's newest bar is the sum of the minute's increments (3 + 4 = 7);
 - an odometer with `trend: 24h` has no sparkline before a value, then 24 hourly points with the newest drawn
   (`data-spark`, a path in `.tile__spark`);
-- the SVG is painted: a line path through the points, the goal line visible, bands for the thresholds.
+- the SVG is painted: a line path through the points, the goal line visible, and a band for each threshold the range
+  reaches (none for 40…80; the critical and warning bands, each on its part of the range, once a 5 pulls it down).
 
 Waits for the next wall-clock minute once (at most a minute). Screenshot: `reports/browser/chart-tile.png`.
 
@@ -52,7 +53,9 @@ return {
   shift: d.shift === undefined ? null : Number(d.shift), low: d.low === undefined ? null : Number(d.low),
   high: d.high === undefined ? null : Number(d.high), text: d.text || null, status: d.status || null,
   path: line ? line.getAttribute('d') : null, goal: goal ? goal.getAttribute('visibility') : null,
-  bands: tile.querySelectorAll('.chart__band').length,
+  bands: Array.from(tile.querySelectorAll('.chart__band')).filter((band) => band.getAttribute('visibility') !== 'hidden').length,
+  placed: Array.from(tile.querySelectorAll('.chart__band')).filter((band) => band.getAttribute('visibility') !== 'hidden')
+    .map((band) => [band.getAttribute('class'), Number(band.getAttribute('y')), Number(band.getAttribute('height'))]),
 };
 """
 
@@ -169,6 +172,24 @@ def scenario(server: RollboardProcess, arguments, checks: Checks) -> None:
         _, bars = watch(driver, lambda s: newest(s) == 7, arguments.timeout, tile="orders")
         checks.check(status == 202 and newest(bars) == 7 and bars.get("known") == 1 and bars.get("text") == "7",
                      "the bar chart's newest bar is the minute's sum of increments, 3 + 4 = 7", f"{status} {body} {bars}")
+
+        # A low value pulls the range down over both thresholds: the critical band (below 10) and the warning band
+        # (10…20) show, placed on the range the plot rests on.
+        status, body = post_json(base, TOKEN, "/api/v1/metrics/level", {"value": 5}, arguments.timeout)
+        _, low = watch(driver, lambda s: s.get("text") == "5" and s.get("low") == 5 and s.get("shift") == 0,
+                       arguments.timeout)
+
+        def y(value):
+            return 96 - (value - low.get("low", 0)) / (low.get("high", 1) - low.get("low", 0)) * 92
+
+        expected = [["chart__band chart__band--critical", y(10), y(5) - y(10)],
+                    ["chart__band chart__band--warning", y(20), y(10) - y(20)]]
+        placed = low.get("placed") or []
+        checks.check(status == 202 and low.get("bands") == 2 and len(placed) == 2
+                     and all(got[0] == want[0] and abs(got[1] - want[1]) < 0.011 and abs(got[2] - want[2]) < 0.011
+                             for got, want in zip(sorted(placed), sorted(expected))),
+                     "a value of 5 brings the critical band (5…10) and the warning band (10…20) into the plot, each on "
+                     "its part of the range", f"{status} {body} {low}")
 
         spark_before = driver.execute_script(SPARK) or {}
         status, body = post_json(base, TOKEN, "/api/v1/metrics/visits", {"value": 1234}, arguments.timeout)

@@ -15,7 +15,7 @@
  * Test hooks: `data-style`, `data-values` (pts + [l], gaps empty, joined by ","), `data-known` (how
  * many of them are values), `data-shift` (S / 1000), `data-low`, `data-high`, `data-text`, `data-target`.
  */
-import { el, finiteNumber } from "../page.js";
+import { el, finiteNumber, setData, setText } from "../page.js";
 import { TileView } from "./tile.js";
 
 const SVG = "http://www.w3.org/2000/svg";
@@ -27,6 +27,11 @@ function svg(tag, attributes) {
   const node = document.createElementNS(SVG, tag);
   for (const name of Object.keys(attributes)) node.setAttribute(name, String(attributes[name]));
   return node;
+}
+
+/** Sets an attribute only when that changes it: a frame repaints a moving chart, most of whose parts stay put. */
+function setAttribute(node, name, value) {
+  if (node.getAttribute(name) !== value) node.setAttribute(name, value);
 }
 
 let clipCount = 0;
@@ -82,7 +87,7 @@ export class ChartView extends TileView {
     const step = WIDTH / this.count;
     const x = (index) => ((index - shift + 0.5) * step);
     const y = (value) => BOTTOM - ((value - low) / (high - low)) * (BOTTOM - TOP);
-    this.root.style.visibility = "";
+    if (this.root.style.visibility) this.root.style.visibility = "";
     const runs = [];
     let run = [];
     values.forEach((value, index) => {
@@ -103,27 +108,26 @@ export class ChartView extends TileView {
         const top = y(value);
         rects.push(`M${(x(index) - step * 0.35).toFixed(2)} ${Math.min(top, base).toFixed(2)}h${width}v${Math.abs(base - top).toFixed(2)}h-${width}z`);
       });
-      this.line.setAttribute("d", rects.join(""));
+      setAttribute(this.line, "d", rects.join(""));
     } else {
       // A run of one point is drawn as a dot (a zero-length segment with round caps).
-      this.line.setAttribute("d", runs.map((points) => `M${points[0][0]} ${points[0][1]}`
+      setAttribute(this.line, "d", runs.map((points) => `M${points[0][0]} ${points[0][1]}`
         + (points.length === 1 ? "h0.01" : points.slice(1).map((point) => `L${point[0]} ${point[1]}`).join(""))).join(""));
-      this.area.setAttribute("d", this.style === "area"
+      setAttribute(this.area, "d", this.style === "area"
         ? runs.filter((points) => points.length > 1).map((points) => `M${points[0][0]} ${BOTTOM}`
           + points.map((point) => `L${point[0]} ${point[1]}`).join("") + `L${points[points.length - 1][0]} ${BOTTOM}Z`).join("")
         : "");
     }
     this.paintGuides(y, low, high);
     const text = typeof state.text === "string" ? state.text : "";
-    if (this.text.textContent !== text) this.text.textContent = text;
-    const dataset = this.element.dataset;
-    dataset.values = values.map((value) => (value === null ? "" : String(value))).join(",");
-    dataset.known = String(values.filter((value) => value !== null).length);
-    dataset.shift = String(shift);
-    dataset.low = String(low);
-    dataset.high = String(high);
-    dataset.text = text;
-    dataset.target = state.target === undefined ? "" : String(state.target);
+    setText(this.text, text);
+    setData(this.element, "values", values.map((value) => (value === null ? "" : String(value))).join(","));
+    setData(this.element, "known", String(values.filter((value) => value !== null).length));
+    setData(this.element, "shift", String(shift));
+    setData(this.element, "low", String(low));
+    setData(this.element, "high", String(high));
+    setData(this.element, "text", text);
+    setData(this.element, "target", state.target === undefined ? "" : String(state.target));
   }
 
   /** The goal line and the threshold bands, placed on the current range. */
@@ -131,11 +135,11 @@ export class ChartView extends TileView {
     const goal = finiteNumber(this.options.goal, null);
     if (goal !== null && goal >= low && goal <= high) {
       const at = y(goal).toFixed(2);
-      this.goal.setAttribute("y1", at);
-      this.goal.setAttribute("y2", at);
-      this.goal.setAttribute("visibility", "visible");
+      setAttribute(this.goal, "y1", at);
+      setAttribute(this.goal, "y2", at);
+      setAttribute(this.goal, "visibility", "visible");
     } else {
-      this.goal.setAttribute("visibility", "hidden");
+      setAttribute(this.goal, "visibility", "hidden");
     }
     const warning = finiteNumber(this.options.warning, null);
     const critical = finiteNumber(this.options.critical, null);
@@ -148,15 +152,30 @@ export class ChartView extends TileView {
       bands.push(["warning", lower ? warning : (critical === null ? -Infinity : critical),
         lower ? (critical === null ? Infinity : critical) : warning]);
     }
-    while (this.bands.firstChild) this.bands.removeChild(this.bands.firstChild);
+    // One rect per band, made once; a band outside the range is hidden, the others placed on it.
     for (const band of bands) {
+      const rect = this.band(band[0]);
       const from = Math.max(band[1], low);
       const to = Math.min(band[2], high);
-      if (!(to > from)) continue;
-      this.bands.append(svg("rect", {
-        class: `chart__band chart__band--${band[0]}`, x: 0, width: WIDTH,
-        y: y(to).toFixed(2), height: (y(from) - y(to)).toFixed(2),
-      }));
+      if (!(to > from)) {
+        setAttribute(rect, "visibility", "hidden");
+        continue;
+      }
+      setAttribute(rect, "y", y(to).toFixed(2));
+      setAttribute(rect, "height", (y(from) - y(to)).toFixed(2));
+      setAttribute(rect, "visibility", "visible");
     }
+  }
+
+  /** The rect of the band `name` (critical, warning), made on first use. */
+  band(name) {
+    if (!this.bandRects) this.bandRects = new Map();
+    let rect = this.bandRects.get(name);
+    if (!rect) {
+      rect = svg("rect", { class: `chart__band chart__band--${name}`, x: 0, width: WIDTH, y: 0, height: 0 });
+      this.bandRects.set(name, rect);
+      this.bands.append(rect);
+    }
+    return rect;
   }
 }
