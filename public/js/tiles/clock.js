@@ -6,7 +6,7 @@
  * STATE: `{"time":"14:05:09","date":"Donnerstag, 26. November 2026"}` (`date` only when the tile
  * shows it). A clock never goes stale. Test hooks: `data-time`, `data-date`.
  */
-import { el } from "../page.js";
+import { el, setData, setHidden, setText } from "../page.js";
 import { TileView } from "./tile.js";
 
 export class ClockView extends TileView {
@@ -30,10 +30,10 @@ export class ClockView extends TileView {
 
   paint(state) {
     const date = typeof state.date === "string" ? state.date : "";
-    if (this.time.textContent !== state.time) this.time.textContent = state.time;
-    if (this.date.textContent !== date) this.date.textContent = date;
-    this.date.hidden = !date;
-    this.element.dataset.time = state.time;
-    if (date) this.element.dataset.date = date; else delete this.element.dataset.date;
+    setText(this.time, state.time);
+    setText(this.date, date);
+    setHidden(this.date, !date);
+    setData(this.element, "time", state.time);
+    setData(this.element, "date", date || null);
   }
 }

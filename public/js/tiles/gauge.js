@@ -10,9 +10,10 @@
  *
  * Arc geometry (viewBox 0 0 120 70, centre (60, 62), radius 50): the track is the upper half circle
  * from angle 180° (min) to 0° (max); the filled arc is the track's first F / 10000 of its length
- * (stroke-dasharray of πr), and the needle is rotated by 180° × F / 10000 from pointing at min.
+ * (stroke-dasharray of πr), and the needle runs from the centre to its tip 46 out, turned 180° × F / 10000
+ * from pointing at min (the tip is placed; the line is not rotated).
  */
-import { el, finiteNumber, orDefault } from "../page.js";
+import { el, finiteNumber, orDefault, setData, setText } from "../page.js";
 import { TileView } from "./tile.js";
 
 const SVG = "http://www.w3.org/2000/svg";
@@ -20,6 +21,7 @@ const RADIUS = 50;
 const CENTRE_X = 60;
 const CENTRE_Y = 62;
 const ARC_LENGTH = Math.PI * RADIUS;
+const NEEDLE = RADIUS - 4;
 
 function svg(tag, attributes) {
   const node = document.createElementNS(SVG, tag);
@@ -71,7 +73,7 @@ export class GaugeView extends TileView {
       }));
     }
     this.needle = svg("line", {
-      x1: CENTRE_X, y1: CENTRE_Y, x2: CENTRE_X - RADIUS + 4, y2: CENTRE_Y, class: "gauge__needle",
+      x1: CENTRE_X, y1: CENTRE_Y, x2: CENTRE_X - NEEDLE, y2: CENTRE_Y, class: "gauge__needle",
     });
     root.append(this.needle, svg("circle", { cx: CENTRE_X, cy: CENTRE_Y, r: 3.5, class: "gauge__hub" }));
     return root;
@@ -109,20 +111,23 @@ export class GaugeView extends TileView {
   paint(state) {
     const fraction = Math.min(Math.max(finiteNumber(state.f, 0) / 10000, 0), 1);
     const text = typeof state.text === "string" ? state.text : "";
-    this.dial.style.visibility = "";
+    if (this.dial.style.visibility) this.dial.style.visibility = "";
     if (fraction !== this.lastFraction) {
       this.lastFraction = fraction;
       if (this.style === "bar") {
         this.fill.style.transform = `scaleX(${fraction.toFixed(4)})`;
       } else {
         this.fill.setAttribute("stroke-dasharray", `${(fraction * ARC_LENGTH).toFixed(3)} ${ARC_LENGTH.toFixed(3)}`);
-        this.needle.setAttribute("transform", `rotate(${(180 * fraction).toFixed(3)} ${CENTRE_X} ${CENTRE_Y})`);
+        // The needle's tip is placed, not the needle rotated: a transform that changes every frame is a paint
+        // property Chromium has to fold into the layers again each frame (a whole compositing update).
+        const angle = Math.PI * (1 - fraction);
+        this.needle.setAttribute("x2", (CENTRE_X + NEEDLE * Math.cos(angle)).toFixed(3));
+        this.needle.setAttribute("y2", (CENTRE_Y - NEEDLE * Math.sin(angle)).toFixed(3));
       }
     }
-    if (this.text.textContent !== text) this.text.textContent = text;
-    const dataset = this.element.dataset;
-    dataset.fraction = String(fraction);
-    dataset.text = text;
-    dataset.target = state.target === undefined ? "" : String(state.target);
+    setText(this.text, text);
+    setData(this.element, "fraction", String(fraction));
+    setData(this.element, "text", text);
+    setData(this.element, "target", state.target === undefined ? "" : String(state.target));
   }
 }

@@ -78,7 +78,7 @@ export class TileView {
     setHidden(this.change, !trend);
     const versus = trend && typeof state.versus === "string" ? `vs ${state.versus}` : "";
     setHidden(this.versus, !versus);
-    if (this.versus.textContent !== versus) this.versus.textContent = versus;
+    setText(this.versus, versus);
     if (!trend) {
       setData(this.element, "trend", null);
       setData(this.element, "delta", null);
@@ -87,7 +87,7 @@ export class TileView {
     const arrow = trend === "up" ? "\u25B2" : trend === "down" ? "\u25BC" : "\u25B6";
     const text = typeof state.deltaText === "string" ? state.deltaText : "";
     const shown = `${arrow} ${text}`;
-    if (this.change.textContent !== shown) this.change.textContent = shown;
+    setText(this.change, shown);
     setData(this.change, "sense", typeof state.sense === "string" ? state.sense : "same");
     setData(this.element, "trend", trend);
     setData(this.element, "delta", text);
