@@ -15,6 +15,7 @@ import { CarouselView } from "./tiles/carousel.js";
 import { ChartView } from "./tiles/chart.js";
 import { ClockView } from "./tiles/clock.js";
 import { CounterView } from "./tiles/counter.js";
+import { DIGIT_PAINTER_FAILED } from "./tiles/digit-painter.js";
 import { GaugeView } from "./tiles/gauge.js";
 import { LeaderboardView } from "./tiles/leaderboard.js";
 import { OdometerView } from "./tiles/odometer.js";
@@ -57,7 +58,8 @@ export class Board {
       window.addEventListener("resize", () => this.resized(Array.from(this.views.values(), (view) => ({ target: view.element }))));
     }
     setInterval(() => this.checkStaleness(), STALENESS_CHECK_MS);
-    // Views that paint in a colour they read (an odometer's digits) paint again when the system's theme changes.
+    // Views that paint in a colour they read (an odometer's digits) paint again when the system's theme changes, and
+    // when the worker painting the digits failed (they are painted here from then on).
     const scheme = typeof window.matchMedia === "function" ? window.matchMedia("(prefers-color-scheme: light)") : null;
     const restyle = () => {
       for (const view of this.views.values()) {
@@ -66,6 +68,7 @@ export class Board {
     };
     if (scheme && typeof scheme.addEventListener === "function") scheme.addEventListener("change", restyle);
     else if (scheme && typeof scheme.addListener === "function") scheme.addListener(restyle);
+    window.addEventListener(DIGIT_PAINTER_FAILED, restyle);
   }
 
   /** Shows a full-board message (connecting, unknown dashboard) instead of the tiles. */

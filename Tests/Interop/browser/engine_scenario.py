@@ -17,7 +17,7 @@ import os
 import random
 import time
 
-from odometer_probe import PAINTED_DIGITS_JS, painted_matches
+from odometer_probe import PAINTED_DIGITS_JS, painted_matches, painted_reading
 from rollboard_process import Checks
 
 DATASET_JS = ("(function (id) { var t = document.querySelector('[data-tile-id=\"' + id + '\"]'); if (!t) return null;"
@@ -71,10 +71,12 @@ def run_scenario(page, server, producer_token, engine, screenshot, timeout=30.0,
     checks.check(status == 202 and bool(landed), f"{engine}: the odometer comes to rest on the posted {expected}",
                  f"POST {status} {answer!r}; tile {tile(page, 'revenue')!r}")
     shown = (tile(page, "revenue") or {}).get("digits", "").replace("-", "").replace(".", "")
-    painted = page.evaluate(f"{PAINTED_DIGITS_JS}('revenue')") or {}
+    painted = painted_reading(lambda: page.evaluate(f"{PAINTED_DIGITS_JS}('revenue')"), shown, pause=page.pause)
+    print(f"  {engine}: the digits are painted by the {page.evaluate('document.documentElement.dataset.digitPainter || null')}")
     checks.check(painted_matches(painted, shown),
                  f"{engine}: the odometer's canvas shows each column's digit, a whole cell of its strip",
-                 f"data-digits {shown!r}; painted {painted!r}")
+                 f"data-digits {shown!r}; painted {painted!r}; painted by "
+                 f"{page.evaluate('document.documentElement.dataset.digitPainter || null')!r}")
 
     orders = random.randrange(1000, 99999)
     status, answer = server.request("POST", "/api/v1/metrics/orders", {"value": orders}, token=producer_token)

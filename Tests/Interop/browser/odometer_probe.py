@@ -1,16 +1,23 @@
 """What an odometer's canvas really shows, read in the browser: shared by the Chromium test (test_dashboard.py) and
 the other engines' scenario (engine_scenario.py). Standard library only; the probe is ES5, so it runs in any engine."""
 
+import time
+
 # Which digit the odometer's canvas shows in each column: the column's window of the canvas is compared, pixel for pixel,
 # with each cell of the strip it copies from (the hidden canvas `.odometer__strip-source`); exactly one cell must match, or the window
 # must be empty (a blank leading column, " "). Also the colour of the digits' solid pixels (`ink`) and the display's
 # colour (`color`, the theme's or the status's). Returns {digits: "…", ink, color}, or {digits: null, problem: "…"}. ES5.
+# The canvas is read through a copy (`drawImage`): where a worker paints it (digit-painter.js) the page cannot read it
+# directly, but a copy shows what the worker last put on screen, in every engine that hands canvases to workers.
 PAINTED_DIGITS_JS = ("(function (id) { var t = document.querySelector('[data-tile-id=\"' + id + '\"]'); if (!t) return null;"
                      " var canvas = t.querySelector('.odometer__digits'); var strip = t.querySelector('.odometer__strip-source');"
                      " if (!canvas || !strip || !strip.height) return { digits: null, problem: 'no strip drawn' };"
                      " var ratio = window.devicePixelRatio || 1, frame = canvas.getBoundingClientRect();"
                      " var left = Math.round(frame.left * ratio), top = Math.round(frame.top * ratio), cell = strip.height / 11;"
-                     " var painted = canvas.getContext('2d'), source = strip.getContext('2d'), digits = '', solid = null;"
+                     " var copy = document.createElement('canvas'); copy.width = Math.max(canvas.width, Math.ceil(frame.width * ratio) + 1);"
+                     " copy.height = Math.max(canvas.height, Math.ceil(frame.height * ratio) + 1);"
+                     " var painted = copy.getContext('2d'), source = strip.getContext('2d'), digits = '', solid = null;"
+                     " painted.drawImage(canvas, 0, 0);"
                      " var cols = t.querySelectorAll('.odometer__col:not(.odometer__unit)');"
                      " for (var i = 0; i < cols.length; i++) { var r = cols[i].getBoundingClientRect();"
                      " var x = Math.round(r.left * ratio), w = Math.round(r.right * ratio) - x;"
@@ -48,3 +55,16 @@ def painted_shows(painted, digits):
     """Whether the canvas the probe read shows `digits`, a tile's `data-digits` (its sign, point and compact unit are not
     painted there)."""
     return painted_matches(painted, "".join(c for c in (digits or "") if c.isdigit()))
+
+
+def painted_reading(read, digits, timeout=5.0, pause=time.sleep):
+    """Reads the canvas with `read()` (the probe's answer) until it shows `digits` (a tile's `data-digits`) or `timeout`
+    seconds pass, and returns the last reading. Where a worker paints the canvas (digit-painter.js) it shows a new value
+    a frame or two after the tile's hooks say so. `pause(seconds)` waits (an engine driven from this thread spins its
+    own event loop)."""
+    deadline = time.monotonic() + timeout
+    painted = read() or {}
+    while not painted_shows(painted, digits) and time.monotonic() < deadline:
+        pause(0.1)
+        painted = read() or {}
+    return painted

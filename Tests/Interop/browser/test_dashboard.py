@@ -33,7 +33,7 @@ from selenium import webdriver
 from selenium.common.exceptions import WebDriverException
 from selenium.webdriver.chrome.service import Service
 
-from odometer_probe import READ_PAINTED_DIGITS, painted_shows
+from odometer_probe import READ_PAINTED_DIGITS, painted_reading, painted_shows
 
 POLL_SECONDS = 0.05
 REST_CONFIRM_SECONDS = 0.5
@@ -252,10 +252,13 @@ def run(arguments, report):
         report.check(f"odometer comes to rest showing {expected}", at_rest is not None,
                      f"shows {last.get('digits')!r} (at rest: {last.get('atRest')}, target {last.get('target')!r})")
 
-        painted = driver.execute_script(READ_PAINTED_DIGITS, arguments.metric) or {}
+        painted = painted_reading(lambda: driver.execute_script(READ_PAINTED_DIGITS, arguments.metric), last.get("digits"))
         report.check("the canvas shows each column's digit, a whole cell of its strip",
                      normalised(last.get("digits", "")) == expected and painted_shows(painted, last.get("digits")),
                      f"data-digits {last.get('digits')!r}, painted {painted!r}")
+        painter = driver.execute_script("return document.documentElement.dataset.digitPainter || null")
+        report.check("a worker paints the odometers' digits (the page's main thread only says what to copy where)",
+                     painter == "worker", f"data-digit-painter {painter!r}")
 
         second = round(value + 12.5, decimals)
         status, _ = post_value(base_url, arguments.token, arguments.metric, second, arguments.timeout)
@@ -290,7 +293,8 @@ def run(arguments, report):
                 post_value(base_url, arguments.token, arguments.threshold_tile, posted, arguments.timeout)
                 rested = wait_for(lambda: (lambda t: t if t.get("atRest") == "true" and t.get("target") == f"{posted:g}"
                                            else None)(tile_of_id(driver, arguments.threshold_tile)), arguments.timeout)
-                read = driver.execute_script(READ_PAINTED_DIGITS, arguments.threshold_tile) or {}
+                read = painted_reading(lambda: driver.execute_script(READ_PAINTED_DIGITS, arguments.threshold_tile),
+                                       (rested or {}).get("digits"))
                 inks.append((posted, (rested or {}).get("status"), read.get("ink") if painted_shows(read, (rested or {}).get("digits")) else None))
                 edges.append(dict(driver.execute_script(edge_js, arguments.threshold_tile), status=(rested or {}).get("status")))
             report.check(f"{arguments.threshold_tile!r}'s value keeps its room as its status changes and changes back",

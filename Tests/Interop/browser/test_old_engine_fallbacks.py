@@ -4,13 +4,17 @@ away before the page's scripts run (DevTools `Page.addScriptToEvaluateOnNewDocum
 
 Taken away, as a Chromium 63 or Safari 12 lacks them: `Element.replaceChildren` (Chromium 86, Safari 14),
 `ResizeObserver` (64, 13.1), `PointerEvent` (55, Safari 13), `MediaQueryList.addEventListener` (Safari 14),
-`Element.animate` (Safari 13.1; the page no longer uses it: odometer digits are painted into a canvas in every engine).
+`Element.animate` (Safari 13.1; the page no longer uses it: odometer digits are painted into a canvas in every engine),
+`OffscreenCanvas` and `transferControlToOffscreen` (Chromium 69, Safari 16.4: the digits are then painted on the page's
+main thread instead of by a worker).
 Checks: the page starts without a script error; a posted value lands exactly on the odometer (its canvas shows the
-digits too) and the counter (columns rebuilt through the replaceChildren fallback); the carousel turns; a window resize
+digits too, painted by the page) and the counter (columns rebuilt through the replaceChildren fallback); the carousel turns; a window resize
 re-measures the tiles (no ResizeObserver); a touch swipe on the carousel holds it and moves it to the next slide
 (touch events instead of Pointer Events).
 Then, with Chromium's own flex `gap` switched off, `.no-flex-gap` (what page.js sets where flex gap is missing)
 places a tile header's items exactly as `gap` does, and keeps the carousel dots apart.
+Last, in a second Chromium with every API in place, the digit painter's worker cannot start (its script is not found):
+the page says so (`data-digit-painter`), takes its canvases back and paints the digits itself, without a script error.
 
 Usage: test_old_engine_fallbacks.py --binary .build/debug/rollboard
 """
@@ -19,7 +23,7 @@ import sys
 
 from browser_session import PRODUCER_TOKEN, body_data, run
 from rollboard_process import Checks, RollboardProcess
-from odometer_probe import READ_PAINTED_DIGITS, painted_shows
+from odometer_probe import READ_PAINTED_DIGITS, painted_reading, painted_shows
 from test_dashboard import normalised, start_browser, wait_for
 
 OLD_ENGINE_JS = """
@@ -30,7 +34,15 @@ delete window.ResizeObserver;
 delete window.PointerEvent;
 delete Element.prototype.animate;
 MediaQueryList.prototype.addEventListener = undefined;
+delete window.OffscreenCanvas;
+delete HTMLCanvasElement.prototype.transferControlToOffscreen;
 window.oldEngine = true;
+"""
+
+# A worker that cannot start: every Worker the page makes loads a script that is not there.
+MISSING_WORKER_JS = """
+const RealWorker = window.Worker;
+window.Worker = function () { return new RealWorker('/js/tiles/no-such-worker.js'); };
 """
 
 # The spaces between the visible items of a tile header (`gap`, or the `.no-flex-gap` margins), and whether the dots are apart.
@@ -69,10 +81,11 @@ def scenario(server: RollboardProcess, arguments, checks: Checks) -> None:
         opened = wait_for(lambda: body_data(driver, "connection") == "open", arguments.timeout)
         missing = driver.execute_script("return [typeof Element.prototype.replaceChildren, typeof ResizeObserver,"
                                         " typeof PointerEvent, typeof MediaQueryList.prototype.addEventListener,"
-                                        " typeof Element.prototype.animate]")
-        checks.check(opened and missing == ["undefined"] * 5,
-                     "without replaceChildren, ResizeObserver, PointerEvent, MediaQueryList.addEventListener and "
-                     "Element.animate the page starts",
+                                        " typeof Element.prototype.animate, typeof OffscreenCanvas,"
+                                        " typeof HTMLCanvasElement.prototype.transferControlToOffscreen]")
+        checks.check(opened and missing == ["undefined"] * 7,
+                     "without replaceChildren, ResizeObserver, PointerEvent, MediaQueryList.addEventListener, "
+                     "Element.animate and OffscreenCanvas the page starts",
                      f"connection {body_data(driver, 'connection')!r}, typeof {missing}")
 
         server.request("POST", "/api/v1/metrics/revenue", {"value": 86000.5}, token=PRODUCER_TOKEN)
@@ -82,13 +95,15 @@ def scenario(server: RollboardProcess, arguments, checks: Checks) -> None:
         server.request("POST", "/api/v1/metrics/orders", {"value": 4242}, token=PRODUCER_TOKEN)
         landed = wait_for(lambda: tile(driver, "revenue").get("atRest") == "true"
                           and normalised(tile(driver, "revenue").get("digits", "")) == "86420.75", arguments.timeout)
-        painted = driver.execute_script(READ_PAINTED_DIGITS, "revenue") or {}
+        painted = painted_reading(lambda: driver.execute_script(READ_PAINTED_DIGITS, "revenue"), "86420.75")
         counted = wait_for(lambda: tile(driver, "orders").get("target") == "4242"
                            and "".join(c for c in tile(driver, "orders").get("text", "") if c.isdigit()) == "4242",
                            arguments.timeout)
-        checks.check(bool(landed) and painted_shows(painted, "86420.75") and bool(counted),
-                     "a posted value lands exactly on the odometer (its canvas too) and the counter",
-                     f"odometer {tile(driver, 'revenue')!r}, painted {painted.get('digits')!r}, counter {tile(driver, 'orders')!r}")
+        painter = driver.execute_script("return document.documentElement.dataset.digitPainter || null")
+        checks.check(bool(landed) and painted_shows(painted, "86420.75") and bool(counted) and painter == "page",
+                     "a posted value lands exactly on the odometer (its canvas too, painted by the page) and the counter",
+                     f"odometer {tile(driver, 'revenue')!r}, painted {painted.get('digits')!r} by {painter!r}, "
+                     f"counter {tile(driver, 'orders')!r}")
 
         pages = set()
         turned = wait_for(lambda: pages.add(tile(driver, "news").get("page")) or len(pages - {None}) >= 2, 15, )
@@ -119,6 +134,35 @@ def scenario(server: RollboardProcess, arguments, checks: Checks) -> None:
         errors = [entry["message"] for entry in driver.get_log("browser") if entry.get("level") == "SEVERE"]
         script_error = driver.execute_script("return document.documentElement.dataset.scriptError || null")
         checks.check(not errors and script_error is None, "no script errors", f"{errors[:3]} {script_error!r}")
+    finally:
+        driver.quit()
+    failing_worker(server, arguments, checks)
+
+
+def failing_worker(server, arguments, checks):
+    """The digit painter's worker cannot start: the page takes its canvases back and paints the digits itself, the value
+    already on screen (at rest, no frame coming) as well as a new one."""
+    driver = start_browser(arguments)
+    try:
+        driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": MISSING_WORKER_JS})
+        driver.get(f"{server.base_url}/d/demo")
+        wait_for(lambda: body_data(driver, "connection") == "open", arguments.timeout)
+        painter = wait_for(lambda: (lambda p: p if p and p.startswith("page: worker failed") else None)(
+            driver.execute_script("return document.documentElement.dataset.digitPainter || null")), arguments.timeout)
+        # The value posted by the first part of this test is at rest: only the failure can make it painted again.
+        shown = tile(driver, "revenue").get("digits", "")
+        at_rest = painted_reading(lambda: driver.execute_script(READ_PAINTED_DIGITS, "revenue"), shown)
+        value = 97531.25
+        server.request("POST", "/api/v1/metrics/revenue", {"value": value}, token=PRODUCER_TOKEN)
+        landed = wait_for(lambda: tile(driver, "revenue").get("atRest") == "true"
+                          and normalised(tile(driver, "revenue").get("digits", "")) == "97531.25", arguments.timeout)
+        painted = painted_reading(lambda: driver.execute_script(READ_PAINTED_DIGITS, "revenue"), "97531.25")
+        script_error = driver.execute_script("return document.documentElement.dataset.scriptError || null")
+        checks.check(bool(painter) and painted_shows(at_rest, shown) and bool(landed)
+                     and painted_shows(painted, "97531.25") and script_error is None,
+                     "when the digit painter's worker cannot start, the page paints the digits itself: the value at rest "
+                     "and a new one", f"data-digit-painter {painter!r}; at rest {shown!r} read {at_rest.get('digits')!r}; "
+                     f"new value read {painted.get('digits')!r}; script error {script_error!r}")
     finally:
         driver.quit()
 

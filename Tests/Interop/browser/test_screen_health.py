@@ -24,7 +24,7 @@ import random
 
 from browser_session import PRODUCER_TOKEN, REPOSITORY, body_data, run
 from rollboard_process import Checks, RollboardProcess
-from odometer_probe import READ_PAINTED_DIGITS, painted_shows
+from odometer_probe import READ_PAINTED_DIGITS, painted_reading, painted_shows
 from test_dashboard import normalised, start_browser, wait_for
 
 ADMIN = "screen-health-admin-token-0123456789"
@@ -102,8 +102,8 @@ def scenario(server: RollboardProcess, arguments, checks: Checks) -> None:
                                    else None)(driver.execute_script(
                                        "return Object.assign({}, document.querySelector('[data-tile-id=\"revenue\"]').dataset)")),
                           arguments.timeout)
-        painted = driver.execute_script(READ_PAINTED_DIGITS, "revenue") or {}
         shown = (landed or {}).get("digits", "")
+        painted = painted_reading(lambda: driver.execute_script(READ_PAINTED_DIGITS, "revenue"), shown)
         checks.check(status == 202 and bool(landed) and painted_shows(painted, shown),
                      f"at the lowered rate a posted value still lands exactly ({expected}, the canvas on whole digits)",
                      f"data-digits {shown!r}, painted {painted!r}")

@@ -12,21 +12,34 @@
  * (the odometer fixes `--cell` so) and a window's offset is rounded to one, so digits at rest are as crisp as text.
  * The column boxes are measured only when they may have moved (`moved()`: a build, a resize, a column narrowing
  * while it slides in or out, the sign moving); then the next paint reads their boxes once.
+ *
+ * Where the engine can, the canvas is handed to a worker that copies the windows (digit-painter.js): measuring, the
+ * strip and choosing the windows stay here, the drawing and the canvas's flush leave the main thread.
  */
+import { DigitPainter } from "./digit-painter.js";
 
 /** One odometer's digits: repainted only when a column's window moved by a whole device pixel. */
 export class DigitCanvas {
   /** @param {string[]} labels  the strip's texts, top to bottom, one a cell */
   constructor(labels) {
     this.labels = labels;
-    this.element = document.createElement("canvas");
-    this.element.className = "odometer__digits";
-    this.element.setAttribute("aria-hidden", "true");
-    this.context = this.element.getContext("2d");
+    this.element = digitsCanvas();
+    /** The worker that paints this canvas (null: painted here, through `context`). */
+    this.painter = DigitPainter.shared();
+    this.context = null;
+    /** The canvas's handle in the worker. */
+    this.handle = null;
+    if (this.painter) this.handle = this.painter.adopt(this.element, this);
+    else this.context = this.element.getContext("2d");
+    /** The canvas's size in device pixels (a canvas handed to the worker cannot be read here). */
+    this.width = 0;
+    this.height = 0;
     /** The strip the windows are copied from; in the DOM (hidden) so that tests can compare with it. */
     this.strip = stripCanvas();
-    /** The strips drawn at this size, by the status that coloured them (a tile's status may flip every second). */
+    /** The strips drawn at this size, by the status that coloured them (a tile's status may flip every second):
+     * `{canvas, id}`, `id` its handle in the worker. */
     this.strips = new Map();
+    this.stripId = null;
     /** The columns' boxes in canvas pixels (null: to be measured before the next paint). */
     this.boxes = null;
     this.cell = 0;
@@ -61,15 +74,17 @@ export class DigitCanvas {
    * odometer's columns (`{element}`), as many as positions.
    */
   paint(positions, columns) {
+    if (this.painter && this.painter.failed) this.takeBack();
     if (!this.boxes) this.measure(columns);
     if (!this.styleChecked) this.checkStyle();
     const cell = this.cell;
     const boxes = this.boxes;
     if (!(cell > 0) || !this.stripReady || boxes.length !== positions.length) return;
     const painted = this.painted;
-    const context = this.context;
+    const { context, painter } = this;
     if (painted.length !== positions.length) {
-      context.clearRect(0, 0, this.element.width, this.element.height);
+      if (painter) painter.clear(this.handle);
+      else context.clearRect(0, 0, this.width, this.height);
       painted.length = 0;
     }
     // Only the columns whose window moved are painted again: the others' pixels stay as they are.
@@ -79,6 +94,10 @@ export class DigitCanvas {
       painted[index] = offset;
       const box = boxes[index];
       if (box.width <= 0) continue;
+      if (painter) {
+        painter.copy(this.handle, this.stripId, box.x, box.y, box.width, cell, box.source, offset);
+        continue;
+      }
       context.clearRect(box.x, box.y, box.width, cell);
       if (offset >= 0) context.drawImage(this.strip, box.source, offset, box.width, cell, box.x, box.y, box.width, cell);
     }
@@ -104,8 +123,16 @@ export class DigitCanvas {
     const cell = rects.length > 0 ? Math.round(rects[0].height * ratio) : 0;
     // The strip is as wide as a whole column (1ch); a column narrowed while it slides shows the middle of its window.
     const full = rects.reduce((widest, rect) => Math.max(widest, Math.round(rect.right * ratio) - Math.round(rect.left * ratio)), 0);
-    if (canvas.width !== width) canvas.width = width;
-    if (canvas.height !== height) canvas.height = height;
+    if (width !== this.width || height !== this.height) {
+      this.width = width;
+      this.height = height;
+      if (this.painter) {
+        this.painter.resize(this.handle, width, height);
+      } else {
+        canvas.width = width;
+        canvas.height = height;
+      }
+    }
     canvas.style.width = `${width / ratio}px`;
     canvas.style.height = `${height / ratio}px`;
     canvas.style.left = `${left / ratio - frame.left}px`;
@@ -122,7 +149,22 @@ export class DigitCanvas {
     }
   }
 
+  /** The worker failed: a canvas of the page's own takes the place of the one handed over, painted from now on here. */
+  takeBack() {
+    const canvas = digitsCanvas();
+    if (this.element.parentNode) this.element.replaceWith(canvas);
+    this.element = canvas;
+    this.context = canvas.getContext("2d");
+    this.painter = null;
+    this.handle = null;
+    this.width = 0;
+    this.height = 0;
+    this.boxes = null;
+    this.forgetStrips();
+  }
+
   forgetStrips() {
+    if (this.painter) this.painter.dropStrips(this.handle);
     this.strips.clear();
     this.stripReady = false;
     this.styleChecked = false;
@@ -141,17 +183,28 @@ export class DigitCanvas {
       const ratio = window.devicePixelRatio || 1;
       const style = getComputedStyle(display);
       const font = `${style.fontStyle} ${style.fontWeight} ${parseFloat(style.fontSize) * ratio}px ${style.fontFamily}`;
-      strip = stripCanvas();
-      drawStrip(strip, this.labels, font, style.color, this.stripWidth, this.cell);
+      const canvas = stripCanvas();
+      drawStrip(canvas, this.labels, font, style.color, this.stripWidth, this.cell);
+      const id = this.painter
+        ? this.painter.strip(this.handle, canvas.getContext("2d").getImageData(0, 0, canvas.width, canvas.height)) : null;
+      strip = { canvas, id };
       this.strips.set(this.status, strip);
     }
-    if (strip !== this.strip) {
-      if (this.strip.parentNode) this.strip.replaceWith(strip);
-      this.strip = strip;
+    if (strip.canvas !== this.strip) {
+      if (this.strip.parentNode) this.strip.replaceWith(strip.canvas);
+      this.strip = strip.canvas;
+      this.stripId = strip.id;
       this.painted = [];
     }
     this.stripReady = true;
   }
+}
+
+function digitsCanvas() {
+  const canvas = document.createElement("canvas");
+  canvas.className = "odometer__digits";
+  canvas.setAttribute("aria-hidden", "true");
+  return canvas;
 }
 
 function stripCanvas() {
