@@ -918,7 +918,14 @@ def main() -> int:
         redis.stop()
         if checks.failed:
             for node in nodes:
-                print(f"---- {node.name} log (tail)\n{node.read_log()[-2500:]}")
+                log = node.read_log()
+                # A crash's report starts with what went wrong; its tail is only the other threads' stacks.
+                crash = min((index for index in (log.find("Fatal error"), log.find("Program crashed")) if index >= 0),
+                            default=-1)
+                if crash >= 0:
+                    print(f"---- {node.name} log (the crash)\n{log[max(0, crash - 1500):crash + 4000]}")
+                else:
+                    print(f"---- {node.name} log (tail)\n{log[-2500:]}")
             print(f"---- redis log (tail)\n{redis.read_log()[-1500:]}")
         print(f"run took {time.monotonic() - started:.1f} s")
         if arguments.keep or os.environ.get("ROLLBOARD_KEEP_TMP"):
