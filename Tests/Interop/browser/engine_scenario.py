@@ -72,11 +72,11 @@ def run_scenario(page, server, producer_token, engine, screenshot, timeout=30.0,
                  f"POST {status} {answer!r}; tile {tile(page, 'revenue')!r}")
     shown = (tile(page, "revenue") or {}).get("digits", "").replace("-", "").replace(".", "")
     painted = painted_reading(lambda: page.evaluate(f"{PAINTED_DIGITS_JS}('revenue')"), shown, pause=page.pause)
-    print(f"  {engine}: the digits are painted by the {page.evaluate('document.documentElement.dataset.digitPainter || null')}")
+    painter = page.evaluate("document.documentElement.dataset.digitPainter || null")
+    print(f"  {engine}: the digits are painted by the {painter}")
     checks.check(painted_matches(painted, shown),
                  f"{engine}: the odometer's canvas shows each column's digit, a whole cell of its strip",
-                 f"data-digits {shown!r}; painted {painted!r}; painted by "
-                 f"{page.evaluate('document.documentElement.dataset.digitPainter || null')!r}")
+                 f"data-digits {shown!r}; painted {painted!r}; painted by the {painter}")
 
     orders = random.randrange(1000, 99999)
     status, answer = server.request("POST", "/api/v1/metrics/orders", {"value": orders}, token=producer_token)
