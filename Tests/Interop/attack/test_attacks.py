@@ -188,29 +188,68 @@ class RawScreen:
             raise ConnectionError("closed")
         self.buffer += chunk
 
-    def read_frame(self) -> tuple[int, bytes]:
-        def need(count: int) -> bytes:
-            while len(self.buffer) < count:
-                self.fill()
-            taken, self.buffer = self.buffer[:count], self.buffer[count:]
-            return taken
-        first, second = need(2)
-        length = second & 0x7F
+    def buffered_frame(self) -> tuple[int, bytes] | None:
+        """The first whole frame in the buffer, taken out of it; None (the buffer untouched) while it is partial."""
+        if len(self.buffer) < 2:
+            return None
+        length, start = self.buffer[1] & 0x7F, 2
         if length == 126:
-            length = struct.unpack("!H", need(2))[0]
+            if len(self.buffer) < 4:
+                return None
+            length, start = struct.unpack("!H", self.buffer[2:4])[0], 4
         elif length == 127:
-            length = struct.unpack("!Q", need(8))[0]
-        return first & 0x0F, need(length)
+            if len(self.buffer) < 10:
+                return None
+            length, start = struct.unpack("!Q", self.buffer[2:10])[0], 10
+        if len(self.buffer) < start + length:
+            return None
+        opcode, payload = self.buffer[0] & 0x0F, self.buffer[start:start + length]
+        self.buffer = self.buffer[start + length:]
+        return opcode, payload
 
-    def close_code(self) -> int | None:
-        """Reads until the server's close frame; its code, or None if the connection ended without one."""
+    def read_frame(self) -> tuple[int, bytes]:
+        while (found := self.buffered_frame()) is None:
+            self.fill()
+        return found
+
+    def close_code(self, ping_every: float | None = None, within: float = 30) -> int | None:
+        """Reads until the server's close frame; its code, or None if the connection ended without one (or the
+        socket's timeout passed with nothing read).
+
+        With `ping_every`, sends a ping that often meanwhile, from this thread (an ssl socket used by two threads
+        at once can take one thread's would-block for the other's end of file and end the read early), and gives
+        up after `within` seconds."""
+        patience = self.sock.gettimeout()
+        quiet_since = time.monotonic()
+        gives_up = quiet_since + within
+        next_ping = quiet_since + ping_every if ping_every else None
         try:
             while True:
-                opcode, payload = self.read_frame()
-                if opcode == 0x8:
-                    return struct.unpack("!H", payload[:2])[0] if len(payload) >= 2 else None
+                while (found := self.buffered_frame()) is not None:
+                    opcode, payload = found
+                    if opcode == 0x8:
+                        return struct.unpack("!H", payload[:2])[0] if len(payload) >= 2 else None
+                if next_ping is None:
+                    self.fill()
+                    continue
+                now = time.monotonic()
+                if now >= gives_up or (patience is not None and now - quiet_since >= patience):
+                    return None
+                if now >= next_ping:
+                    self.sock.settimeout(patience)
+                    self.sock.sendall(frame(0x9, b"alive"))
+                    next_ping += ping_every
+                    continue
+                self.sock.settimeout(next_ping - now)
+                try:
+                    self.fill()
+                    quiet_since = time.monotonic()
+                except TimeoutError:
+                    pass
         except (OSError, ConnectionError, ssl.SSLError):
             return None
+        finally:
+            self.sock.settimeout(patience)
 
     def close(self) -> None:
         try:
@@ -374,19 +413,7 @@ def unfinished_message(binary: str, checks: Checks) -> None:
             else:
                 screen.sock.sendall(frame(0x1, b'{"type":"pa', fin=False))
             started = time.monotonic()
-            stop = threading.Event()
-
-            def pinger() -> None:
-                while not stop.wait(1):
-                    try:
-                        screen.sock.sendall(frame(0x9, b"alive"))
-                    except OSError:
-                        return
-
-            thread = threading.Thread(target=pinger, daemon=True)
-            thread.start()
-            code = screen.close_code()
-            stop.set()
+            code = screen.close_code(ping_every=1, within=20)
             results.append((code, time.monotonic() - started))
             screen.close()
 
