@@ -11,6 +11,9 @@ Scenarios:
   trend and a counter over today), every tile but the clock posted twice a second (the leaderboard and the counter
   by increments; the clock turns its second on its own).
 
+With `--fed-by-demo`, the server runs `serve --demo` and the script posts nothing: the demo and story dashboards move
+as a newcomer's first run shows them (a round of new values every 3 s, the clock every second), not twice a second.
+
 Prints one line per scenario, in milliseconds per second of wall time. A benchmark, not a test: it checks nothing but
 that the page connected and moved.
 
@@ -25,7 +28,7 @@ With `--profile`, V8's sampling profiler runs over the same window, and a line n
 native calls they make, such as `drawImage`) by their sampled self time, in ms/s.
 
 Usage: page_cost.py --binary .build/release/rollboard [--seconds 20] [--scenario odometers,demo,story] [--trace]
-       [--trace-categories LIST] [--profile]
+       [--trace-categories LIST] [--profile] [--fed-by-demo]
 """
 
 import json
@@ -254,6 +257,10 @@ SCENARIOS = {"odometers": ("eight", odometer_round), "demo": ("demo", demo_round
 
 def measure(server, arguments, checks, name):
     dashboard, rounds = SCENARIOS[name]
+    if arguments.fed_by_demo:
+        if name == "odometers":
+            raise SystemExit("--fed-by-demo measures the dashboards serve --demo feeds: demo and story")
+        rounds = lambda server: 1.0  # noqa: E731 - the server's demo feeder moves the tiles
     driver = start_chromium(arguments)
     producer = Producer(server, rounds)
     try:
@@ -331,7 +338,13 @@ def extra(parser):
     parser.add_argument("--trace-categories", default="devtools.timeline,disabled-by-default-devtools.timeline",
                         help="what --trace records; devtools.timeline,blink,cc names Blink's own steps (1 s fits)")
     parser.add_argument("--trace-top", type=int, default=14, help="how many kinds of trace event --trace names")
+    parser.add_argument("--fed-by-demo", action="store_true",
+                        help="run serve --demo and post nothing (scenarios demo and story only)")
+
+
+def server_arguments(arguments):
+    return ["--demo"] if arguments.fed_by_demo else []
 
 
 if __name__ == "__main__":
-    sys.exit(run(__doc__, prepare, scenario, extra_arguments=extra))
+    sys.exit(run(__doc__, prepare, scenario, extra_arguments=extra, server_arguments=server_arguments))

@@ -27,9 +27,10 @@ def body_data(driver, name):
     return driver.execute_script(f"return document.body ? document.body.dataset.{name} ?? null : null")
 
 
-def run(description, prepare, scenario, admin_token=None, extra_arguments=None) -> int:
+def run(description, prepare, scenario, admin_token=None, extra_arguments=None, server_arguments=None) -> int:
     """Parses the command line, starts `rollboard serve` on a prepared copy of config/, runs `scenario`, stops the
-    server and returns the exit status."""
+    server and returns the exit status. `server_arguments(arguments)`, if given, names more arguments for `serve`
+    from the parsed command line."""
     parser = argparse.ArgumentParser(description=description)
     parser.add_argument("--binary", required=True)
     parser.add_argument("--timeout", type=float, default=20.0)
@@ -47,7 +48,8 @@ def run(description, prepare, scenario, admin_token=None, extra_arguments=None) 
         prepare(config)
         environment = {"ROLLBOARD_ADMIN_TOKEN": admin_token} if admin_token else {}
         server = RollboardProcess(arguments.binary, os.path.join(folder, "data"), PRODUCER_TOKEN, config=config,
-                                  environment=environment)
+                                  environment=environment,
+                                  extra_arguments=server_arguments(arguments) if server_arguments else None)
         server.start()
         try:
             scenario(server, arguments, checks)
