@@ -258,8 +258,6 @@ SCENARIOS = {"odometers": ("eight", odometer_round), "demo": ("demo", demo_round
 def measure(server, arguments, checks, name):
     dashboard, rounds = SCENARIOS[name]
     if arguments.fed_by_demo:
-        if name == "odometers":
-            raise SystemExit("--fed-by-demo measures the dashboards serve --demo feeds: demo and story")
         rounds = lambda server: 1.0  # noqa: E731 - the server's demo feeder moves the tiles
     driver = start_chromium(arguments)
     producer = Producer(server, rounds)
@@ -325,14 +323,20 @@ def measure(server, arguments, checks, name):
 
 
 def scenario(server, arguments, checks):
-    for name in arguments.scenario.split(","):
+    names = (arguments.scenario or ("demo,story" if arguments.fed_by_demo else "odometers,demo,story")).split(",")
+    for name in names:
+        if name not in SCENARIOS or (arguments.fed_by_demo and name == "odometers"):
+            checks.check(False, f"{name}: a scenario this run can measure",
+                         "known: odometers, demo, story; with --fed-by-demo (serve --demo feeds them): demo, story")
+            return
+    for name in names:
         measure(server, arguments, checks, name)
 
 
 def extra(parser):
     parser.add_argument("--seconds", type=float, default=20.0)
     parser.add_argument("--warmup", type=float, default=3.0)
-    parser.add_argument("--scenario", default="odometers,demo,story")
+    parser.add_argument("--scenario", default=None, help="odometers,demo,story (with --fed-by-demo: demo,story)")
     parser.add_argument("--trace", action="store_true", help="also break the main thread's time down from a trace")
     parser.add_argument("--profile", action="store_true", help="also sample the page's script (V8's CPU profiler)")
     parser.add_argument("--trace-categories", default="devtools.timeline,disabled-by-default-devtools.timeline",
