@@ -69,7 +69,8 @@ struct Serve: ParsableCommand {
         do {
             loaded = try RollboardConfiguration.load(directory: config)
         } catch {
-            throw ValidationError("configuration refused:\n" + error.problems.joined(separator: "\n"))
+            // A refused configuration is no misuse of the command line: the problems alone, without a usage line.
+            throw RuntimeError("configuration refused:\n" + error.problems.joined(separator: "\n"))
         }
         var settings = loaded.server
         if let dataDir { settings.dataDirectory = dataDir }
@@ -103,7 +104,7 @@ struct Serve: ParsableCommand {
             if tokens.generatedTokenPath != nil { generated.append("a producer token (producerTokens or \(ProducerTokens.environmentVariable))") }
             if adminTokens.generatedTokenPath != nil { generated.append("an admin token (adminTokens or \(AdminTokens.environmentVariable))") }
             if !generated.isEmpty {
-                throw ValidationError(
+                throw RuntimeError(
                     "with Redis every node must accept the same tokens: give "
                         + generated.joined(separator: " and ")
                         + " in server.yaml or the environment, the same on every node, instead of one generated per node"
@@ -126,7 +127,7 @@ struct Serve: ParsableCommand {
         let reloader = node.reloader
 
         if demo, configuration.dashboard("demo") == nil {
-            throw ValidationError("--demo needs a dashboard with id \"demo\" in \(config)/dashboards")
+            throw RuntimeError("--demo needs a dashboard with id \"demo\" in \(config)/dashboards")
         }
         // The story dashboard (gauges, a clock), when shipped, is fed too.
         let feeders = (demo ? ["demo", "story"] : []).compactMap(configuration.dashboard).map {

@@ -211,6 +211,18 @@ struct HTTPRequestParserTests {
         }
     }
 
+    @Test("a body over the limit is refused naming its size, the limit and the setting that raises it")
+    func namesTheBodyLimitAndItsSetting() {
+        var limits = small
+        limits.maxBodyBytesSetting = "limits.maxBodyBytes in server.yaml"
+        let error = parse("POST / HTTP/1.1\r\nHost: h\r\nContent-Length: 70000\r\n\r\n", limits: limits).error
+        #expect(error == .bodyTooLarge)
+        #expect(error?.detail == "the request body has 70000 bytes; this server accepts at most 10 "
+            + "(limits.maxBodyBytes in server.yaml)")
+        let bare = parse("POST / HTTP/1.1\r\nHost: h\r\nContent-Length: 11\r\n\r\n", limits: small).error
+        #expect(bare?.detail == "the request body has 11 bytes; this server accepts at most 10")
+    }
+
     @Test("the default limits allow an 8 KiB request line and refuse one byte more with 414")
     func enforcesDefaultRequestLineLimit() {
         #expect(parse(requestLine(length: 8192) + "\r\nHost: h\r\n\r\n").error == nil)

@@ -240,6 +240,28 @@ struct RedisChangeLogTests {
         }
     }
 
+    @Test("a Redis that comes back without its data is told apart from one out of reach: history lost, not unreachable")
+    func historyLost() async throws {
+        let redis = try RedisServerProcess()  // persists nothing: a restart empties it
+        let a = try node(redis)
+        defer { a.close() }
+        guard case .success = await append(a, "orders", 1) else {
+            Issue.record("the first change was refused")
+            return
+        }
+        redis.kill()
+        try redis.start()
+        #expect(await eventually(within: 15) { a.failure?.isHistoryLost == true })
+        guard case .failure(let error) = await append(a, "orders", 2) else {
+            Issue.record("a change was accepted by a Redis without the cluster's history")
+            return
+        }
+        #expect(error.isHistoryLost)
+        #expect(!error.isUnreachable)
+        #expect(!error.description.contains("unreachable"), "\(error.description)")
+        #expect(APIError.storeUnavailable(error).code == "redis_history_lost")
+    }
+
     @Test("a gap in the sequence (changes the stream no longer holds) is bridged by the latest values")
     func gap() async throws {
         try await withTwoNodes { redis, a, b throws in

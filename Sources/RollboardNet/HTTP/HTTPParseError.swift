@@ -83,6 +83,14 @@ public struct HTTPParseError: Error, Sendable, Equatable, CustomStringConvertibl
     /// The `Content-Length` exceeds ``HTTPParserLimits/maxBodyBytes``.
     public static let bodyTooLarge = HTTPParseError(
         "content_too_large", .contentTooLarge, "the request body is larger than this server accepts")
+
+    /// ``bodyTooLarge`` naming the body's size, the limit and, when given, the setting that raises it.
+    public static func bodyTooLarge(length: Int, limits: HTTPParserLimits) -> HTTPParseError {
+        let setting = limits.maxBodyBytesSetting.map { " (\($0))" } ?? ""
+        return HTTPParseError(
+            "content_too_large", .contentTooLarge,
+            "the request body has \(length) bytes; this server accepts at most \(limits.maxBodyBytes)\(setting)")
+    }
     /// The request line exceeds ``HTTPParserLimits/maxRequestLineBytes``.
     public static let requestLineTooLong = HTTPParseError(
         "uri_too_long", .uriTooLong, "the request line is longer than this server accepts")

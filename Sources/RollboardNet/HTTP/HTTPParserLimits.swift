@@ -9,18 +9,23 @@ public struct HTTPParserLimits: Sendable, Equatable {
     public var maxHeaderCount: Int
     /// The largest `Content-Length` body accepted (over it: 413, decided before the body is read).
     public var maxBodyBytes: Int
+    /// Where an operator raises ``maxBodyBytes`` (named in the 413's detail), e.g. `limits.maxBodyBytes in
+    /// server.yaml`; nil when the limit is not a setting.
+    public var maxBodyBytesSetting: String?
 
     /// Limits with the given values; the defaults suit small JSON requests and browser page loads.
     public init(
         maxRequestLineBytes: Int = 8 * 1024,
         maxHeaderBytes: Int = 16 * 1024,
         maxHeaderCount: Int = 100,
-        maxBodyBytes: Int = 1024 * 1024
+        maxBodyBytes: Int = 1024 * 1024,
+        maxBodyBytesSetting: String? = nil
     ) {
         precondition(maxRequestLineBytes > 0 && maxHeaderBytes >= 0 && maxHeaderCount >= 0 && maxBodyBytes >= 0)
         self.maxRequestLineBytes = maxRequestLineBytes
         self.maxHeaderBytes = maxHeaderBytes
         self.maxHeaderCount = maxHeaderCount
         self.maxBodyBytes = maxBodyBytes
+        self.maxBodyBytesSetting = maxBodyBytesSetting
     }
 }

@@ -241,7 +241,7 @@ public struct HTTPRequestParser: Sendable {
             throw .transferCodingNotSupported
         }
         let length = try Self.contentLength(of: request.headers)
-        if length > limits.maxBodyBytes { throw .bodyTooLarge }
+        if length > limits.maxBodyBytes { throw .bodyTooLarge(length: length, limits: limits) }
         return (request, length)
     }
 

@@ -73,7 +73,7 @@ struct APIError: Error, Equatable {
     static func bodyTooLarge(_ count: Int, limit: Int) -> APIError {
         APIError(
             status: .contentTooLarge, code: "content_too_large",
-            detail: "the body has \(count) bytes; at most \(limit) are accepted"
+            detail: "the body has \(count) bytes; at most \(limit) are accepted (limits.maxBodyBytes in server.yaml)"
         )
     }
 
@@ -99,7 +99,8 @@ struct APIError: Error, Equatable {
 
     static func storeUnavailable(_ error: StoreError) -> APIError {
         APIError(
-            status: .serviceUnavailable, code: error.isUnreachable ? "redis_unavailable" : "store_unavailable",
+            status: .serviceUnavailable,
+            code: error.isUnreachable ? "redis_unavailable" : error.isHistoryLost ? "redis_history_lost" : "store_unavailable",
             detail: error.description)
     }
 

@@ -62,7 +62,9 @@ public final class RollboardAPI: Sendable {
             groups.append(
                 APIRoutes.admin(
                     authentication: AdminAuthentication(tokens: admin.tokens, producerTokens: tokens),
-                    keys: KeysHandler(keys: admin.keys, logger: logger, now: admin.now ?? { wallClock() }),
+                    keys: KeysHandler(
+                        keys: admin.keys, logger: logger, now: admin.now ?? { wallClock() },
+                        isShared: store is RedisChangeLog),
                     screens: screens,
                     playlists: PlaylistsHandler(
                         store: store, directory: admin.directory, screens: screens, logger: logger),

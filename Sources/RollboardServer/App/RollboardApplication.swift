@@ -88,8 +88,9 @@ public final class RollboardApplication: ServerHandler {
             var page = request
             page.target = "/dashboard.html"
             var response = files.respond(to: page)
-            // The address may carry a viewer key: no Referer for links and assets to leak it.
-            response.headers.add(name: "Referrer-Policy", value: "no-referrer")
+            // The address may carry a viewer key: no Referer for links and assets to leak it. Every file answer already
+            // says so (once); a 304 or an error answer may not, so it is set here, never added twice.
+            response.headers.replaceOrAdd(name: "Referrer-Policy", value: "no-referrer")
             respond(response)
             return
         }

@@ -53,7 +53,10 @@ extension RedisChangeLog {
                 reader?.close()
             case .refuse(let reason):
                 state.withLock { state in
-                    state.failure = state.isClosed ? .closed : reason.map { StoreError.unreachable($0) }
+                    let halted = state.link.phase == .halted
+                    state.failure =
+                        state.isClosed
+                        ? .closed : reason.map { halted ? StoreError.historyLost($0) : StoreError.unreachable($0) }
                     if reason == nil { state.statistics.isUp = true }
                 }
             case .feed(let live):

@@ -16,7 +16,8 @@ extension ServerSettings {
             host: host,
             port: port,
             tls: tls,
-            http: HTTPParserLimits(maxBodyBytes: limits.maxBodyBytes),
+            http: HTTPParserLimits(
+                maxBodyBytes: limits.maxBodyBytes, maxBodyBytesSetting: "limits.maxBodyBytes in server.yaml"),
             webSocket: webSocket,
             outboundHighWatermark: limits.outboundHighWatermark,
             outboundLowWatermark: limits.outboundLowWatermark,

@@ -1,7 +1,7 @@
 /// Why the store could not open, or could not make a change durable.
 public struct StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     private enum Kind: Sendable, Equatable {
-        case closed, writeFailed, locked, damaged, io, unreachable
+        case closed, writeFailed, locked, damaged, io, unreachable, historyLost
     }
 
     private let kind: Kind
@@ -45,8 +45,19 @@ public struct StoreError: Error, Sendable, Equatable, CustomStringConvertible {
         StoreError(.unreachable, "Redis is unreachable: \(reason); the change was not accepted, try again")
     }
 
+    /// Redis answers but no longer holds this cluster's history (it restarted without its data, was flushed or
+    /// replaced): nothing was accepted, and nothing will be until the nodes are restarted.
+    static func historyLost(_ problem: String) -> StoreError {
+        StoreError(
+            .historyLost,
+            "Redis answers but no longer holds this cluster's history (\(problem)); the change was not accepted, and "
+                + "changes are refused until every node is restarted (docs/cluster.md, \"Redis lost its data\")")
+    }
+
     /// Whether the shared change log (Redis) is out of reach (the API answers 503 `redis_unavailable`).
     public var isUnreachable: Bool { kind == .unreachable }
+    /// Whether Redis answers without this cluster's history (the API answers 503 `redis_history_lost`).
+    public var isHistoryLost: Bool { kind == .historyLost }
 
     /// Whether this is the `closed` error.
     public var isClosed: Bool { kind == .closed }

@@ -810,6 +810,11 @@ class Cluster:
             self.nodes[1].request, "DELETE", f"/api/v1/admin/keys/{key_id}", None, ADMIN_TOKEN)
         self.check(status == 200 and isinstance(answer, dict) and answer.get("revoked") is True,
                    "k: node1 revokes the key made on node0", f"{status} {answer}")
+        # node1 holds one of the three screens: the answer counts it as this node's, and claims no total it cannot know.
+        self.check(isinstance(answer, dict) and "closedScreens" in answer and answer["closedScreens"] is None
+                   and answer.get("closedScreensHere") == 1,
+                   "k: the revocation's answer counts the answering node's screens (closedScreensHere 1) and gives no "
+                   "cluster total (closedScreens null)", f"{answer}")
         while time.monotonic() - revoked_at < 5 and any(screen.close is None for screen in screens.values()):
             await asyncio.sleep(0.02)
         took = time.monotonic() - revoked_at

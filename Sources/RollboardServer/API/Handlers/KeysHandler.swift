@@ -8,6 +8,8 @@ struct KeysHandler: Sendable {
     let logger: Logger
     /// The wall clock, in seconds since 1970 (a key's `createdAt`).
     let now: @Sendable () -> Double
+    /// Whether other nodes share the change log: a revocation then closes screens this node cannot count.
+    var isShared = false
 
     func list(_ context: RequestContext, _ respond: @escaping Respond) {
         respond(JSONResponse.ok(.object([JSONMember("keys", .array(keys.all.map { json($0, secret: nil) }))])))
@@ -46,14 +48,22 @@ struct KeysHandler: Sendable {
                         .object([
                             JSONMember("id", .string(id)),
                             JSONMember("revoked", .bool(true)),
-                            JSONMember("closedScreens", .number(revoked.closedScreens)),
-                        ])))
+                        ]
+                            + closedScreens(revoked.closedScreens))))
             case .success(nil):
                 respond(APIError.notFound("unknown_key", "no viewer key \(JSONText.quoted(id))").response)
             case .failure(let error):
                 respond(Self.unavailable(error).response)
             }
         }
+    }
+
+    /// How many screens the revocation closed: the count when this node is the only one; with other nodes on the
+    /// change log, `closedScreens` is `null` (they close theirs as they apply it, uncounted here) and
+    /// `closedScreensHere` counts this node's.
+    private func closedScreens(_ count: Int) -> [JSONMember] {
+        guard isShared else { return [JSONMember("closedScreens", .number(count))] }
+        return [JSONMember("closedScreens", .null), JSONMember("closedScreensHere", .number(count))]
     }
 
     private static func unavailable(_ error: ViewerKeyError) -> APIError {

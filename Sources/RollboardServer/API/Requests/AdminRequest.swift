@@ -35,12 +35,15 @@ enum AdminRequest {
     }
 
     /// `{"text": …, "seconds": …}`: 1 to 500 characters, shown 0 (take it down) to 86,400 seconds (default 30).
+    /// Taking an announcement down (`seconds: 0`) needs no text (left out, null or empty).
     static func announcement(_ body: JSONValue) throws(APIError) -> (text: String, seconds: Double) {
         try JSONBody.rejectUnknownFields(body, allowed: ["text", "seconds"], prefix: "")
+        let seconds = try seconds(body, default: 30, range: 0...86_400)
+        if seconds == 0, [nil, .null, .string("")].contains(body["text"]) { return ("", 0) }
         guard let textValue = body["text"] else { throw .missingField("text") }
         guard case .string(let text) = textValue else { throw .wrongType("text", expected: "a string", got: textValue) }
         guard (1...500).contains(text.count) else { throw .invalidValue("text: must be 1 to 500 characters") }
-        return (text, try seconds(body, default: 30, range: 0...86_400))
+        return (text, seconds)
     }
 
     /// The optional `{"seconds": …}` of an identify request (`nil`: an empty body): 1 to 60, default 5.
