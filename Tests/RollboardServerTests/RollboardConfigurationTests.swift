@@ -292,7 +292,7 @@ struct RollboardConfigurationTests {
         ),
         (
             "id: notice\ntype: text\ntext: \"\(String(repeating: "x", count: 501))\"",
-            #"config/dashboards/demo.yaml: tile "notice": text: must be at most 500 characters, got 501"#
+            #"config/dashboards/demo.yaml: tile "notice": text: text is 501 characters; at most 500"#
         ),
         (
             "id: notice\ntype: text\nqueue: latest",
