@@ -137,15 +137,26 @@ public struct NumberFormat: Hashable, Sendable {
     /// Magnitudes below this are formatted exactly with this format's decimal places; larger ones are refused.
     public var largestMagnitude: Double { Self.largestScaled / scale }
 
-    /// The text for `value` at rest: `%d` drops the fraction (rounding toward zero), other formats
-    /// round to the nearest (ties to even). `value` must be finite and within range (see
-    /// ``Counter/settle(_:after:)``).
+    /// The text for `value` at rest, rounded to the format's places (none for `%d`) half away from zero
+    /// (``shownRounding(_:)``): 0.9 shows 1, 2.5 shows 3, −2.5 shows −3, and −0.4 shows 0, never −0. `value` must be
+    /// finite and within range (see ``Counter/settle(_:after:)``).
     public func string(for value: Double) -> String {
-        compact ? compactString(value, rounding: .toNearestOrEven) : string(scaled: restingScaled(value))
+        compact ? compactString(value, rounding: .toNearestOrAwayFromZero) : string(scaled: restingScaled(value))
     }
 
-    /// `value` in compact notation, its mantissa rounded by `rule` to the format's places (none below 1,000); a
-    /// mantissa that rounds to 1,000 moves on to the next unit.
+    /// `scaled` rounded to a whole number as every tile rounds what it shows: to the nearest, halves away from zero
+    /// (2.5 → 3, −2.5 → −3). A value within a few units in the last place of a half counts as that half, so a
+    /// decimal tie that a double holds only approximately rounds as written: 2.675 × 100 is
+    /// 267.49999999999997 and shows 268.
+    public static func shownRounding(_ scaled: Double) -> Double {
+        let half = (scaled * 2).rounded(.toNearestOrEven) / 2
+        let tolerance = 4 * max(abs(scaled), 1).ulp
+        let snapped = abs(scaled - half) <= tolerance ? half : scaled
+        return snapped.rounded(.toNearestOrAwayFromZero)
+    }
+
+    /// `value` in compact notation, its mantissa rounded by `rule` to the format's places (none below 1,000;
+    /// `.toNearestOrAwayFromZero` is ``shownRounding(_:)``); a mantissa that rounds to 1,000 moves on to the next unit.
     func compactString(_ value: Double, rounding rule: FloatingPointRoundingRule) -> String {
         var unit = 0
         var mantissa = value
@@ -153,20 +164,22 @@ public struct NumberFormat: Hashable, Sendable {
             mantissa /= 1_000
             unit += 1
         }
+        func round(_ scaled: Double) -> Double {
+            rule == .toNearestOrAwayFromZero ? Self.shownRounding(scaled) : scaled.rounded(rule)
+        }
         var places = unit == 0 ? 0 : fractionDigits
-        var scaled = (mantissa * Double(OdometerLeg.powersOfTen[places])).rounded(rule)
+        var scaled = round(mantissa * Double(OdometerLeg.powersOfTen[places]))
         if abs(scaled) >= 1_000 * Double(OdometerLeg.powersOfTen[places]) && unit < Self.compactUnits.count - 1 {
             unit += 1
             places = fractionDigits
-            scaled = (mantissa / 1_000 * Double(OdometerLeg.powersOfTen[places])).rounded(rule)
+            scaled = round(mantissa / 1_000 * Double(OdometerLeg.powersOfTen[places]))
         }
         return string(scaled: Int64(scaled), places: places, unit: Self.compactUnits[unit], trimming: true)
     }
 
-    /// `value` × 10^fractionDigits as shown at rest.
+    /// `value` × 10^fractionDigits as shown at rest (``shownRounding(_:)``).
     func restingScaled(_ value: Double) -> Int64 {
-        let scaled = value * scale
-        return Int64(countsWholeNumbers ? scaled.rounded(.towardZero) : Self.snapped(scaled) ?? scaled.rounded(.toNearestOrEven))
+        Int64(Self.shownRounding(value * scale))
     }
 
     /// `value` × 10^fractionDigits rounded toward where a count started, so a count never shows a

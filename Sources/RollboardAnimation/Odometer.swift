@@ -19,7 +19,8 @@ public struct Odometer: TileAnimator {
         scale = Double(OdometerLeg.powersOfTen[configuration.decimals])
     }
 
-    /// The resting state showing `value`, rounded to the configured decimal places. Growing columns are
+    /// The resting state showing `value`, rounded to the configured decimal places half away from zero
+    /// (``NumberFormat/shownRounding(_:)``). Growing columns are
     /// as many as the value needs (a move from a wider value slides the extra columns out at its end).
     ///
     /// Throws ``AnimationError/notFinite`` for NaN and infinities, ``AnimationError/outOfRange`` when
@@ -32,12 +33,12 @@ public struct Odometer: TileAnimator {
         var unit = 0
         var shown = value
         if configuration.compact {
-            while unit < Self.compactUnits.count - 1 && abs((shown * scale).rounded(.toNearestOrAwayFromZero)) >= 1_000 * scale {
+            while unit < Self.compactUnits.count - 1 && abs(NumberFormat.shownRounding(shown * scale)) >= 1_000 * scale {
                 shown /= 1_000
                 unit += 1
             }
         }
-        let scaledValue = (shown * scale).rounded(.toNearestOrAwayFromZero)
+        let scaledValue = NumberFormat.shownRounding(shown * scale)
         guard abs(scaledValue) < 1e15 else {
             throw AnimationError(.outOfRange, "odometer value \(value) is out of range (at most 15 digits)")
         }

@@ -32,6 +32,9 @@ struct SimulateClock: ParsableCommand {
         guard seconds.isFinite && seconds >= 0 && seconds <= 86_400 else {
             throw ValidationError("--seconds must be 0…86400, not \(seconds)")
         }
+        if let problem = KnownLocales.problem(with: locale) {
+            throw ValidationError("--locale: \(problem)")
+        }
         var zone = DashboardTimeZone.server
         if let timeZone {
             guard let named = DashboardTimeZone(identifier: timeZone) else {

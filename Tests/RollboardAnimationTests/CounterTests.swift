@@ -55,11 +55,11 @@ struct CounterTests {
         #expect(animation.state(at: 1).text == rest)
     }
 
-    @Test("%d counts whole numbers")
+    @Test("%d counts whole numbers and rests on the value rounded half away from zero")
     func wholeNumbers() throws {
         let animation = try count(counter(format: "%d"), from: 0, to: 3048.64)
         #expect(animation.state(at: 0.5).text == "1524")
-        #expect(animation.state(at: 1).text == "3048")
+        #expect(animation.state(at: 1).text == "3049")
     }
 
     @Test("durations default to 2 s and are never shorter than 0.3 s", arguments: [

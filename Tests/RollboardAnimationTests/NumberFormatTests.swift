@@ -4,7 +4,9 @@ import RollboardAnimation
 @Suite("NumberFormat")
 struct NumberFormatTests {
     @Test("formats and grouping patterns produce locale-free text", arguments: [
-        ("%d", nil as String?, 3048.64, "3048"),
+        ("%d", nil as String?, 3048.64, "3049"),   // rounded, not truncated as (int)value would
+        ("%d", nil, 0.9, "1"),
+        ("%d", nil, -0.4, "0"),                    // never "−0"
         ("%.2f", nil, 3048.64, "3048.64"),
         ("%f", nil, 1.5, "1.500000"),
         ("%.2f", "###,##0.00", 3048.64, "3,048.64"),
@@ -15,13 +17,13 @@ struct NumberFormatTests {
         ("%f", "###,###.##", 0.5, ".5"),
         ("%.2f", "###,##0.00", 0, "0.00"),
         ("%d", "#,##0", 1_234_567, "1,234,567"),
-        ("%.1f", nil, -2.25, "\u{2212}2.2"),
-        ("%.2f", nil, 0.125, "0.12"),      // ties go to even, as printf
+        ("%.1f", nil, -2.25, "\u{2212}2.3"),   // ties go away from zero, not to even as printf
+        ("%.2f", nil, 0.125, "0.13"),
         ("%.2f", nil, 0.375, "0.38"),
         ("%.0f", nil, 1.5, "2"),
         ("%.2f", nil, -0.001, "0.00"),
         ("%d%%", nil, 42, "42%"),
-        ("up %.1f km", nil, 3.25, "up 3.2 km"),
+        ("up %.1f km", nil, 3.25, "up 3.3 km"),
     ])
     func formats(format: String, grouping: String?, value: Double, text: String) throws {
         #expect(try NumberFormat(format: format, grouping: grouping).string(for: value) == text)

@@ -88,4 +88,26 @@ struct ClockTileTests {
             #"d/demo.yaml: tile "now": seconds: must be true or false, got often"#,
         ])
     }
+
+    @Test("a locale the server has no data for is refused, naming the file, the tile and the field, as counters do",
+          arguments: [
+            ("{id: now, type: clock, locale: xx-YY}", #"d/demo.yaml: tile "now": locale: "xx-YY" is not a locale the server knows"#),
+            ("{id: now, type: clock, locale: de-XX}", #"d/demo.yaml: tile "now": locale: "de-XX" is not a locale the server knows"#),
+            ("{id: now, type: clock, locale: \"de DE\"}", #"d/demo.yaml: tile "now": locale: "de DE" is not a locale the server knows"#),
+          ])
+    func unknownLocale(tile: String, problem: String) {
+        let problems = Self.problems("id: demo\ntiles: [\(tile)]\n")
+        #expect(problems.count == 1 && problems.first?.hasPrefix(problem) == true, "\(problems)")
+    }
+
+    @Test("a dashboard's locale, which its clocks take, is refused the same way when the server has no data for it")
+    func unknownDashboardLocale() {
+        let problems = Self.problems("id: demo\nlocale: xx-YY\ntiles: [{id: now, type: clock}]\n")
+        #expect(problems.count == 1 && problems.first?.hasPrefix(#"d/demo.yaml: locale: "xx-YY" is not a locale the server knows"#) == true, "\(problems)")
+    }
+
+    @Test("locales the server knows are taken, written in any case", arguments: ["de-DE", "fr", "ko-KR", "zh-Hans-CN", "pt-br", "EN-us"])
+    func knownLocale(locale: String) throws {
+        #expect(Self.problems("id: demo\nlocale: \(locale)\ntiles: [{id: now, type: clock, locale: \(locale)}]\n") == [])
+    }
 }

@@ -69,14 +69,22 @@ struct LeaderboardAPITests {
                 == #"{"id":"sales","entries":{"Alice":12,"Bob":12,"Carol":12},"seq":2,"updatedAt":"2023-11-14T22:13:20.250Z"}"#)
     }
 
-    static let longName = String(repeating: "x", count: LeaderboardRequest.maxNameLength + 1)
+    static let longName = String(repeating: "x", count: DisplayText.Defaults.nameCharacters + 1)
 
     static let refusals: [(body: String, status: Int, detail: String)] = [
         (#"{"entries":{"Alice":1e999}}"#, 422, "entries.Alice: 1e999 is not a finite number of at most 1e15"),
         (#"{"increment":{"Alice":"3"}}"#, 400, "increment.Alice: must be a number, got a string"),
-        (#"{"entries":{"":1}}"#, 422, "entries: a name must not be empty"),
-        (#"{"entries":{" ":1}}"#, 422, "entries: a name must not be empty"),
-        ("{\"entries\":{\"\(longName)\":1}}", 422, "entries.xxxxxxxxxxxxxxxxxxxx…: a name has at most 100 characters"),
+        (#"{"entries":{"":1}}"#, 422, #"entries[""]: name is empty"#),
+        (#"{"entries":{" ":1}}"#, 422, "entries[\" \"]: name shows nothing (only white space, zero-width characters or combining marks)"),
+        ("{\"entries\":{\"\(longName)\":1}}", 422, #"entries["xxxxxxxxxxxx…"]: name is 101 characters; at most 100"#),
+        ("{\"entries\":{\"a\(String(repeating: "\u{301}", count: 20_000))\":1}}", 422,
+         "entries[\"a\(String(repeating: "\u{301}", count: 11))…\"]: name is 40001 bytes; at most 400"),
+        ("{\"increment\":{\"Bob\\u001b[2J\":1}}", 422,
+         #"increment["Bob\u001b[2J"]: name holds the control character U+001B; none is allowed"#),
+        ("{\"entries\":{\"A\\nB\":1}}", 422, #"entries["A\nB"]: name holds the control character U+000A; none is allowed"#),
+        ("{\"entries\":{\"\\u0000\":1}}", 422, #"entries["\u0000"]: name holds the control character U+0000; none is allowed"#),
+        ("{\"entries\":{\"\\u200b\\u200d\\u0301\":1}}", 422,
+         "entries[\"\u{200B}\u{200D}\u{301}\"]: name shows nothing (only white space, zero-width characters or combining marks)"),
         (#"{"entries":{"A":1,"B":2,"C":3,"D":4}}"#, 422,
          "entries: 4 entries are more than the 3 a leaderboard holds (limits.maxLeaderboardEntries)"),
         (#"{"increment":{"C":1,"D":1}}"#, 422,

@@ -37,10 +37,25 @@ struct RefusedTextBody: Sendable, CustomTestStringConvertible {
             "slides[0]: give text or image, not both"),
         .init(#"{"slides":[{"text":"a","alt":"b"}]}"#, 400, "bad_request", "slides[0].alt: only allowed with image"),
         .init(#"{"slides":[{"text":7}]}"#, 400, "wrong_type", "slides[0].text: must be a string, got a number"),
-        .init(#"{"slides":[{"text":""}]}"#, 422, "invalid_value", "slides[0].text: must be 1 to 500 characters, got 0"),
+        .init(#"{"slides":[{"text":""}]}"#, 422, "invalid_value", "slides[0].text: text is empty"),
         .init(
             #"{"slides":[{"text":"\#(String(repeating: "é", count: 501))"}]}"#, 422, "invalid_value",
-            "slides[0].text: must be 1 to 500 characters, got 501"),
+            "slides[0].text: text is 501 characters; at most 500"),
+        .init(
+            #"{"slides":[{"text":"a\#(String(repeating: #"\u0301"#, count: 20_000))"}]}"#, 422, "invalid_value",
+            "slides[0].text: text is 40001 bytes; at most 2000"),
+        .init(
+            #"{"slides":[{"text":"ok"},{"text":"Ring\u0007"}]}"#, 422, "invalid_value",
+            "slides[1].text: text holds the control character U+0007; none is allowed (a text may hold newlines, U+000A)"),
+        .init(
+            #"{"slides":[{"text":" \u200b\u0301 "}]}"#, 422, "invalid_value",
+            "slides[0].text: text shows nothing (only white space, zero-width characters or combining marks)"),
+        .init(
+            #"{"slides":[{"image":"https://x.test/a.png","alt":"\u001b[2J"}]}"#, 422, "invalid_value",
+            "slides[0].alt: text holds the control character U+001B; none is allowed (a text may hold newlines, U+000A)"),
+        .init(
+            #"{"slides":[{"image":"https://x.test/a.png","alt":"\#(String(repeating: "ab\u{308}", count: 700))"}]}"#, 422,
+            "invalid_value", "slides[0].alt: text is 2800 bytes; at most 2000"),
         .init(#"{"slides":[{"image":true}]}"#, 400, "wrong_type", "slides[0].image: must be a string, got a boolean"),
         .init(
             #"{"slides":[{"image":"ftp://x.test/a.png"}]}"#, 422, "invalid_value",
@@ -82,7 +97,19 @@ struct RefusedTextBody: Sendable, CustomTestStringConvertible {
         .init(#"{"text":"a","colour":"red"}"#, 400, "unknown_field", "colour: unknown field (allowed: text, color)"),
         .init(
             #"{"text":"\#(String(repeating: "x", count: 501))"}"#, 422, "invalid_value",
-            "text: must be at most 500 characters, got 501"),
+            "text: text is 501 characters; at most 500"),
+        .init(
+            #"{"text":"a\#(String(repeating: #"\u0301"#, count: 15_000))"}"#, 422, "invalid_value",
+            "text: text is 30001 bytes; at most 2000"),
+        .init(
+            #"{"text":"Deploy\u0000freeze"}"#, 422, "invalid_value",
+            "text: text holds the control character U+0000; none is allowed (a text may hold newlines, U+000A)"),
+        .init(
+            #"{"text":"Deploy\u0085freeze"}"#, 422, "invalid_value",
+            "text: text holds the control character U+0085; none is allowed (a text may hold newlines, U+000A)"),
+        .init(
+            #"{"text":"\u2060\u00a0\u20dd"}"#, 422, "invalid_value",
+            "text: text shows nothing (only white space, zero-width characters or combining marks)"),
         .init(
             ##"{"text":"a","color":"#ggg"}"##, 422, "invalid_value",
             ##"color: must be a colour like #rgb or #rrggbb, got "#ggg""##),
@@ -137,6 +164,8 @@ struct ProducerTextRequestTests {
         #expect(try ProducerTextRequest.text(parse(#"{"text":""}"#)) == ("", nil))
         #expect(try ProducerTextRequest.text(parse(##"{"text":"Deploy freeze","color":"#e67e22"}"##)) == ("Deploy freeze", "#e67e22"))
         #expect(try ProducerTextRequest.text(parse(#"{"text":"a","color":null}"#)) == ("a", nil))
+        #expect(try ProducerTextRequest.text(parse(#"{"text":"Deploy freeze\nuntil 3"}"#)) == ("Deploy freeze\nuntil 3", nil))
+        #expect(try ProducerTextRequest.text(parse(#"{"text":"Crème brûlée 👨‍👩‍👧 e\u0301"}"#)) == ("Crème brûlée 👨‍👩‍👧 é", nil))
         let longest = String(repeating: "👍", count: 500)
         #expect(try ProducerTextRequest.text(parse(#"{"text":"\#(longest)"}"#)).text == longest)
     }

@@ -24,8 +24,9 @@ private func problems(server: String? = nil, dashboards: [(String, String)]) -> 
 @Suite("RollboardConfiguration")
 struct RollboardConfigurationTests {
     @Test(
-        "a dashboard's locale is the page's language in hello; one that is not a language tag is refused by name",
-        arguments: [("de-DE", true), ("fr", true), ("zh-Hans-CN", true), ("deutsch", false), ("de_DE", false), ("1", false)])
+        "a dashboard's locale is the page's language in hello; one that is not a known language tag is refused by name",
+        arguments: [("de-DE", true), ("fr", true), ("zh-Hans-CN", true), ("deutsch", false), ("de_DE", false), ("1", false),
+                    ("xx-YY", false)])
     func dashboardLocale(tag: String, valid: Bool) throws {
         let yaml = dashboard(tile: "id: notice\ntype: text", extra: "locale: \"\(tag)\"\n")
         let found = problems(dashboards: [(file, yaml)])
@@ -35,7 +36,7 @@ struct RollboardConfigurationTests {
             let hello = configuration.json(try #require(configuration.dashboard("demo"))).serialized
             #expect(hello.contains("\"locale\":\"\(tag)\""))
         } else {
-            #expect(found == ["\(file): locale: must be a language tag such as de-DE or fr, got \"\(tag)\""])
+            #expect(found == ["\(file): locale: \"\(tag)\" is not a locale the server knows: give a language tag such as de-DE, fr or ja-JP"])
         }
     }
 
@@ -291,7 +292,7 @@ struct RollboardConfigurationTests {
         ),
         (
             "id: notice\ntype: text\ntext: \"\(String(repeating: "x", count: 501))\"",
-            #"config/dashboards/demo.yaml: tile "notice": text: must be at most 500 characters, got 501"#
+            #"config/dashboards/demo.yaml: tile "notice": text: text is 501 characters; at most 500"#
         ),
         (
             "id: notice\ntype: text\nqueue: latest",

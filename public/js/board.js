@@ -124,7 +124,10 @@ export class Board {
     if (!this.announcer) return;
     const options = orDefault(view.options, {});
     const format = this.announceFormat(view);
-    const text = format ? format.format(value) : String(value);
+    const places = placesOf(orDefault(view.options, {}));
+    // Rounded as the tile rounds what it shows (half away from zero), and never "-0".
+    const shown = places === undefined ? value : roundedAwayFromZero(value, places) || 0;
+    const text = format ? format.format(shown) : String(shown);
     const title = orDefault(view.element.getAttribute("aria-label"), view.id);
     this.announcer.textContent = `${title}: ${orDefault(options.prefix, "")}${orDefault(options.currency, "")}${text}${orDefault(options.suffix, "")}`;
   }
@@ -136,7 +139,7 @@ export class Board {
   announceFormat(view) {
     if (this.formats.has(view)) return this.formats.get(view);
     const options = orDefault(view.options, {});
-    const decimals = Number.isInteger(options.decimals) ? options.decimals : undefined;
+    const decimals = placesOf(options);
     let format;
     try {
       format = new Intl.NumberFormat(options.locale || undefined, {
@@ -416,4 +419,23 @@ function timestampOf(value) {
     return Number.isNaN(parsed) ? null : parsed;
   }
   return null;
+}
+
+/**
+ * The decimal places a number tile shows: its `decimals`, or those of its printf `format` (`%d` none, `%.2f` two,
+ * `%f` six); undefined when the options name neither.
+ */
+function placesOf(options) {
+  if (Number.isInteger(options.decimals)) return options.decimals;
+  if (typeof options.format !== "string") return undefined;
+  const conversion = /%(?:\.(\d))?([dif])/.exec(options.format.replace(/%%/g, ""));
+  if (!conversion) return undefined;
+  if (conversion[2] !== "f") return 0;
+  return conversion[1] === undefined ? 6 : Number(conversion[1]);
+}
+
+/** `value` rounded to `places` decimals, halves away from zero, as the server writes tile text (2.5 → 3, −2.5 → −3). */
+function roundedAwayFromZero(value, places) {
+  const factor = Math.pow(10, places);
+  return (value < 0 ? -1 : 1) * Math.round(Math.abs(value) * factor) / factor;
 }

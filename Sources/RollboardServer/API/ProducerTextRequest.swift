@@ -10,8 +10,8 @@ enum ProducerTextRequest {
     static let maximumURLLength = 2048
 
     /// `{"slides":[{"text":…,"color":…} or {"image":…,"alt":…,"color":…},…]}`: 1 to 50 slides, each exactly one of
-    /// a text (1 to 500 characters) or an image (an `http(s)` or `data:image/` URL of at most 2048 characters, with an
-    /// optional `alt` of at most 500), and an optional `#rgb`/`#rrggbb` colour.
+    /// a text (``DisplayText/text``) or an image (an `http(s)` or `data:image/` URL of at most 2048 characters, with an
+    /// optional `alt`, a text too), and an optional `#rgb`/`#rrggbb` colour.
     static func slides(_ body: JSONValue) throws(APIError) -> [ProducerSlide] {
         try JSONBody.rejectUnknownFields(body, allowed: ["slides"], prefix: "")
         guard let list = body["slides"] else { throw .missingField("slides") }
@@ -26,14 +26,12 @@ enum ProducerTextRequest {
         return slides
     }
 
-    /// `{"text":…,"color":…}`: a text of 0 to 500 characters (empty clears the tile) and an optional colour.
+    /// `{"text":…,"color":…}`: a text (``DisplayText/text``; empty clears the tile) and an optional colour.
     static func text(_ body: JSONValue) throws(APIError) -> (text: String, color: String?) {
         try JSONBody.rejectUnknownFields(body, allowed: ["text", "color"], prefix: "")
         guard let value = body["text"] else { throw .missingField("text") }
         guard case .string(let text) = value else { throw .wrongType("text", expected: "a string", got: value) }
-        guard text.count <= TextOptions.maximumLength else {
-            throw .invalidValue("text: must be at most \(TextOptions.maximumLength) characters, got \(text.count)")
-        }
+        if let problem = DisplayText.text.problem(with: text, allowsEmpty: true) { throw .invalidValue("text: \(problem)") }
         return (text, try color(body["color"], field: "color"))
     }
 
@@ -45,10 +43,7 @@ enum ProducerTextRequest {
         case (let value?, nil):
             if item["alt"] != nil { throw .badRequest("\(field).alt: only allowed with image") }
             guard case .string(let text) = value else { throw .wrongType(field + ".text", expected: "a string", got: value) }
-            guard (1...TextOptions.maximumLength).contains(text.count) else {
-                throw .invalidValue(
-                    "\(field).text: must be 1 to \(TextOptions.maximumLength) characters, got \(text.count)")
-            }
+            if let problem = DisplayText.text.problem(with: text) { throw .invalidValue("\(field).text: \(problem)") }
             return .text(text, color: color)
         case (nil, let value?):
             guard case .string(let url) = value else {
@@ -66,9 +61,8 @@ enum ProducerTextRequest {
             switch item["alt"] {
             case nil, .null?: break
             case .string(let text)?:
-                guard text.count <= TextOptions.maximumLength else {
-                    throw .invalidValue(
-                        "\(field).alt: must be at most \(TextOptions.maximumLength) characters, got \(text.count)")
+                if let problem = DisplayText.text.problem(with: text, allowsEmpty: true) {
+                    throw .invalidValue("\(field).alt: \(problem)")
                 }
                 alt = text.isEmpty ? nil : text
             case let other?:

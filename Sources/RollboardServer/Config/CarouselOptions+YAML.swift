@@ -17,6 +17,10 @@ extension CarouselOptions {
                 }
                 slides.append(.image(image))
             case (nil, let text?):
+                if let problem = DisplayText.text.problem(with: text) {
+                    slide.report("text", problem)
+                    return nil
+                }
                 slides.append(.text(text))
             case (.some, .some):
                 reader.report(field, "give either image or text, not both")

@@ -10,8 +10,8 @@ extension ClockOptions {
             if key == "seconds" { seconds = flag } else { date = flag }
         }
         if let tag = reader.string("locale") {
-            guard DashboardConfiguration.isLanguageTag(tag) else {
-                reader.report("locale", "must be a language tag such as de-DE or fr, got \"\(tag)\"")
+            if let problem = KnownLocales.problem(with: tag) {
+                reader.report("locale", problem)
                 return nil
             }
             locale = tag

@@ -20,10 +20,10 @@ extension DashboardConfiguration {
         guard let reader = YAMLMappingReader(node, context: file, field: "", problems: problems) else { return nil }
         reader.rejectUnknownKeys(allowed: Self.keys)
         let id = reader.id(orNameOf: file)
-        let title = reader.string("title") ?? id
+        let title = reader.displayText("title", as: .name) ?? id
         let locale = reader.string("locale")
-        if let locale, !Self.isLanguageTag(locale) {
-            reader.report("locale", "must be a language tag such as de-DE or fr, got \"\(locale)\"")
+        if let locale, let problem = KnownLocales.problem(with: locale) {
+            reader.report("locale", problem)
         }
         let timeZone = DashboardTimeZone.read("timeZone", from: reader)
         let access = reader.access("access")

@@ -49,3 +49,15 @@ extension RedisSettings {
         public static let streamLength = 100_000
     }
 }
+
+extension DisplayText {
+    /// How long a name or a text a screen draws may be (see ``ServerSettings/Defaults``): in characters, what a reader
+    /// counts, and in UTF-8 bytes, four per character at most on average, so that any 100 names' or 500 texts'
+    /// characters fit but a character stacked with combining marks does not.
+    public enum Defaults {
+        public static let nameCharacters = 100
+        public static let nameBytes = 400
+        public static let textCharacters = 500
+        public static let textBytes = 2_000
+    }
+}

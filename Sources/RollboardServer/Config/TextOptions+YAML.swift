@@ -1,12 +1,12 @@
 extension TextOptions {
-    /// Reads `text` (at most 500 characters) and `align` (`left`, `center`, `right`); `nil` when one is wrong
+    /// Reads `text` (a ``DisplayText/text``, empty allowed) and `align` (`left`, `center`, `right`); `nil` when one is wrong
     /// (reported).
     init?(reader: YAMLMappingReader) {
         self.init()
         if reader.node("text") != nil {
             guard let text = reader.string("text") else { return nil }
-            guard text.count <= Self.maximumLength else {
-                reader.report("text", "must be at most \(Self.maximumLength) characters, got \(text.count)")
+            if let problem = DisplayText.text.problem(with: text, allowsEmpty: true) {
+                reader.report("text", problem)
                 return nil
             }
             self.text = text

@@ -10,7 +10,7 @@ public struct TextOptions: Sendable, Equatable {
     public var align: Alignment
 
     /// The most characters a message may have, configured or posted.
-    public static let maximumLength = 500
+    public static let maximumLength = DisplayText.Defaults.textCharacters
 
     public init(text: String = "", align: Alignment = .center) {
         self.text = text

@@ -45,7 +45,7 @@ extension TileConfiguration {
         }
         Self.rejectUnknownKeys(reader, type: type)
 
-        let title = reader.string("title")
+        let title = reader.displayText("title", as: .name)
         let metric = reader.string("metric")
         if let metric, !DashboardConfiguration.isValidID(metric) {
             reader.report("metric", "\(DashboardConfiguration.idRule), got \"\(metric)\"")

@@ -2,7 +2,7 @@ import RollboardAnimation
 
 extension WheelOptions {
     init?(reader: YAMLMappingReader) {
-        guard let contents = reader.requireNonEmpty("contents", listing: "string", reader.strings) else { return nil }
+        guard let contents = reader.requireNonEmpty("contents", listing: "string", reader.displayNames) else { return nil }
         let duration = reader.double("duration", in: 0.05...60)
         if reader.node("duration") != nil && duration == nil { return nil }
         var colors: [String: String]?

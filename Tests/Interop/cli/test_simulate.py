@@ -112,6 +112,7 @@ bad_arguments = [
     ["leaderboard", "--from", "Alice", "--to", "Alice=1"],
     ["leaderboard", "--from", "Alice=1", "--to", "Alice=1", "--size", "0"],
     ["clock", "--time-zone", "Mars/Olympus"],
+    ["clock", "--locale", "xx-YY"],
     ["chart", "--from", "1", "--to", "2"],
     ["chart", "--from", "1,x", "--to", "2"],
     ["chart", "--from", "1,2", "--to", "2", "--duration", "5"],

@@ -28,7 +28,7 @@
  * (the number of slides shown).
  */
 import { el, finiteNumber, orDefault, replaceChildren, setData, setStyle, snapToDevicePixels } from "../page.js";
-import { TileView } from "./tile.js";
+import { TileView, shownLength } from "./tile.js";
 
 const IMAGE_URL = /^data:image\/|\.(png|jpe?g|gif|webp|svg|avif)([?#].*)?$/i;
 const SWIPE_FRACTION = 1 / 6;
@@ -68,8 +68,9 @@ export class CarouselView extends TileView {
   /** Builds the track (the slides, then the first again) and one dot per slide from a `slides` array. */
   setSlides(entries) {
     this.slides = (Array.isArray(entries) ? entries : []).map(slideFrom).filter(Boolean);
-    const longestText = this.slides.reduce((length, slide) => Math.max(length, slide.text ? slide.text.length : 0), 4);
+    const longestText = this.slides.reduce((length, slide) => Math.max(length, slide.text ? shownLength(slide.text) : 0), 4);
     this.track.style.setProperty("--chars", String(Math.min(longestText + 1, 24)));
+    this.track.style.setProperty("--root", Math.sqrt(longestText + 1).toFixed(2));
     replaceChildren(this.track, ...[...this.slides, this.slides[0]].filter(Boolean).map(renderSlide));
     this.dots = this.slides.map((_, page) => {
       const dot = el("button", { className: "carousel__dot", type: "button", "aria-label": `Slide ${page + 1}` });

@@ -133,3 +133,14 @@ export function describeDuration(seconds) {
   if (seconds < 86400) return `${Math.floor(seconds / 3600)} h`;
   return `${Math.floor(seconds / 86400)} d`;
 }
+
+/** Combining marks of the common blocks: they sit on the character before them and take no width of their own. */
+const COMBINING_MARKS = /[\u0300-\u036f\u0483-\u0489\u0591-\u05bd\u0610-\u061a\u064b-\u065f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f]/g;
+
+/**
+ * How many places `text` takes on a line, for sizing a label to its tile: its length without combining marks, so
+ * a letter a producer stacked with marks counts as the one letter it is drawn as.
+ */
+export function shownLength(text) {
+  return String(text).replace(COMBINING_MARKS, "").length;
+}

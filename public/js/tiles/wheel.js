@@ -18,7 +18,7 @@
  * the hooks removed meanwhile.
  */
 import { el, finiteNumber, orDefault, setData, setText } from "../page.js";
-import { TileView } from "./tile.js";
+import { TileView, shownLength } from "./tile.js";
 
 export class WheelView extends TileView {
   constructor(tile) {
@@ -30,7 +30,7 @@ export class WheelView extends TileView {
     this.wheel = el("div", { className: "wheel" }, this.top, this.bottom);
     /** The inline styles last written to the labels ("top color" → value). */
     this.written = new Map();
-    const longest = this.contents.reduce((length, item) => Math.max(length, item.length), 1);
+    const longest = this.contents.reduce((length, item) => Math.max(length, shownLength(item)), 1);
     this.wheel.style.setProperty("--chars", String(longest + 1));
     this.body.append(this.wheel);
   }

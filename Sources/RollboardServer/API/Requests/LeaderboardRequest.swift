@@ -1,11 +1,9 @@
 import RollboardAnimation
+import RollboardNet
 
 /// Reads a leaderboard write: `{"entries":{"Alice":12,…}}` (replace the board) or `{"increment":{"Alice":1,…}}`
 /// (add to entries, creating missing ones), each refusal naming its field.
 enum LeaderboardRequest {
-    /// The longest name, in characters.
-    static let maxNameLength = 100
-
     static func edit(_ object: JSONValue, limit: Int) throws(APIError) -> LeaderboardEdit {
         try JSONBody.rejectUnknownFields(object, allowed: ["entries", "increment"], prefix: "")
         switch (object["entries"], object["increment"]) {
@@ -20,7 +18,7 @@ enum LeaderboardRequest {
         }
     }
 
-    /// An object of names and finite numbers, at most `limit` of them.
+    /// An object of names (``DisplayText/name``) and finite numbers, at most `limit` of them.
     private static func scores(_ json: JSONValue, field: String, limit: Int) throws(APIError) -> [LeaderboardEntry] {
         guard case .object(let members) = json else {
             throw .wrongType(field, expected: "an object of names and numbers", got: json)
@@ -34,11 +32,8 @@ enum LeaderboardRequest {
         var entries: [LeaderboardEntry] = []
         for member in members {
             let name = member.key
-            guard !name.trimmingWhitespaceAndNewlines().isEmpty else {
-                throw .invalidValue("\(field): a name must not be empty")
-            }
-            guard name.count <= maxNameLength else {
-                throw .invalidValue("\(field).\(name.prefix(20))…: a name has at most \(maxNameLength) characters")
+            if let problem = DisplayText.name.problem(with: name) {
+                throw .invalidValue("\(field)[\(JSONText.quoted(DisplayText.excerpt(name)))]: \(problem)")
             }
             guard seen.insert(name).inserted else { throw .badRequest("\(field).\(name): the name is given twice") }
             guard case .number(let number) = member.value else {
