@@ -54,6 +54,9 @@ struct AdminAPITests {
             (#"{}"#, 400, "missing_field"),
             (#"{"name":3}"#, 400, "wrong_type"),
             (#"{"name":""}"#, 422, "invalid_value"),
+            ("{\"name\":\"a" + String(repeating: "\u{301}", count: 500) + "\"}", 422, "invalid_value"),
+            (#"{"name":"lobby\u001b[31m"}"#, 422, "invalid_value"),
+            (#"{"name":"\u200b \u200b"}"#, 422, "invalid_value"),
             (#"{"name":"x","dashboards":["nope"]}"#, 422, "invalid_value"),
             (#"{"name":"x","dashboards":[]}"#, 422, "invalid_value"),
             (#"{"name":"x","dashboards":"demo"}"#, 400, "wrong_type"),
@@ -256,6 +259,8 @@ struct AdminAPIScreensTests {
                 (#"{"seconds":5}"#, 400), (#"{"text":""}"#, 422), (#"{"text":"x","seconds":-1}"#, 422),
                 (#"{"text":"x","seconds":"5"}"#, 400), (#"{"text":"x","colour":1}"#, 400),
                 (#"{"seconds":0}"#, 202), (#"{"seconds":0,"text":""}"#, 202), (#"{"seconds":0,"text":7}"#, 400),
+                ("{\"text\":\"a" + String(repeating: "\u{301}", count: 3000) + "\"}", 422),
+                (#"{"text":"\u0007"}"#, 422), (#"{"text":"\u200b"}"#, 422),
             ] {
                 #expect(try adminPost(live, "/api/v1/admin/dashboards/demo/announce", body).status.code == status, "\(body)")
             }

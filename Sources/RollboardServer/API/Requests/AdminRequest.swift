@@ -11,6 +11,7 @@ enum AdminRequest {
         guard let nameValue = body["name"] else { throw .missingField("name") }
         guard case .string(let name) = nameValue else { throw .wrongType("name", expected: "a string", got: nameValue) }
         guard (1...100).contains(name.count) else { throw .invalidValue("name: must be 1 to 100 characters") }
+        if let problem = DisplayText.name.problem(with: name) { throw .invalidValue("name: \(problem)") }
         switch body["dashboards"] {
         case nil, .null?:
             return (name, nil)
@@ -34,7 +35,8 @@ enum AdminRequest {
         }
     }
 
-    /// `{"text": …, "seconds": …}`: 1 to 500 characters, shown 0 (take it down) to 86,400 seconds (default 30).
+    /// `{"text": …, "seconds": …}`: a text (``DisplayText/text``: 1 to 500 characters, at most 2,000 bytes, no control
+    /// character but newlines), shown 0 (take it down) to 86,400 seconds (default 30).
     /// Taking an announcement down (`seconds: 0`) needs no text (left out, null or empty).
     static func announcement(_ body: JSONValue) throws(APIError) -> (text: String, seconds: Double) {
         try JSONBody.rejectUnknownFields(body, allowed: ["text", "seconds"], prefix: "")
@@ -43,6 +45,7 @@ enum AdminRequest {
         guard let textValue = body["text"] else { throw .missingField("text") }
         guard case .string(let text) = textValue else { throw .wrongType("text", expected: "a string", got: textValue) }
         guard (1...500).contains(text.count) else { throw .invalidValue("text: must be 1 to 500 characters") }
+        if let problem = DisplayText.text.problem(with: text) { throw .invalidValue("text: \(problem)") }
         return (text, seconds)
     }
 
