@@ -1,5 +1,5 @@
 /// Why a fetch brought no response. Each description is short enough for a tile and never holds the URL, a header or
-/// a body (they may carry secrets).
+/// a body (they may carry secrets); a refused redirect names the host or address it pointed at, no more.
 public enum FetchFailure: Error, Sendable, Equatable, CustomStringConvertible {
     /// The whole transfer took longer than the request's `timeout`.
     case timedOut(seconds: Double)
