@@ -1,5 +1,5 @@
 /// Why a fetch brought no response. Each description is short enough for a tile and never holds the URL, a header or
-/// a body (they may carry secrets).
+/// a body (they may carry secrets); a refused redirect names the host or address it pointed at, no more.
 public enum FetchFailure: Error, Sendable, Equatable, CustomStringConvertible {
     /// The whole transfer took longer than the request's `timeout`.
     case timedOut(seconds: Double)
@@ -10,6 +10,20 @@ public enum FetchFailure: Error, Sendable, Equatable, CustomStringConvertible {
     case tooManyRedirects(limit: Int)
     /// The URL, or a redirect, names a scheme other than http and https.
     case refusedScheme
+    /// The URL, or a redirect, names no host (`http://`) or cannot be read.
+    case malformedURL
+    /// A redirect to another host than the URL's, or from https to http, under ``FetchRedirects/sameHost`` (the
+    /// host it named, cut to 100 characters).
+    case redirectToOtherHost(String)
+    /// A redirect from https to http, under ``FetchRedirects/sameHost``.
+    case redirectDowngrade
+    /// A redirect under ``FetchRedirects/none`` (its status).
+    case redirectNotFollowed(status: Int)
+    /// A redirect to a link-local or cloud metadata address (``ProtectedAddress``): the host or address, refused
+    /// before any connection to it was opened.
+    case protectedAddress(String)
+    /// The caller's connection check (``HTTPFetcher/ConnectionCheck``) refused to open a socket to this address.
+    case connectionRefusedByCheck(String)
     /// The server's certificate is not trusted (or its name does not match).
     case untrustedCertificate
     case cannotResolve
@@ -26,6 +40,12 @@ public enum FetchFailure: Error, Sendable, Equatable, CustomStringConvertible {
         case .tooLarge(let limit): "answer larger than \(limit) bytes"
         case .tooManyRedirects(let limit): "more than \(limit) redirects"
         case .refusedScheme: "only http and https are followed"
+        case .malformedURL: "the URL names no host"
+        case .redirectToOtherHost(let host): "redirect to another host refused: \(host) (redirects: same-host)"
+        case .redirectDowngrade: "redirect from https to http refused (redirects: same-host)"
+        case .redirectNotFollowed(let status): "upstream redirected (HTTP \(status)); redirects: none"
+        case .protectedAddress(let host): "redirect to a link-local or metadata address refused: \(host)"
+        case .connectionRefusedByCheck(let address): "connection to \(address) refused by the caller's check"
         case .untrustedCertificate: "untrusted certificate"
         case .cannotResolve: "host not found"
         case .cannotConnect: "cannot connect"

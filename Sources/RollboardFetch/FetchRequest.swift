@@ -9,6 +9,7 @@ public struct FetchRequest: Sendable, Equatable {
         public static let maxBytes = 1 << 20
         /// Redirects followed, each to http or https only.
         public static let maxRedirects = 5
+        public static let redirects = FetchRedirects.sameHost
         /// A transfer slower than `lowSpeedBytesPerSecond` for `lowSpeedSeconds` in a row is ended.
         public static let lowSpeedBytesPerSecond = 16
         public static let lowSpeedSeconds = 3.0
@@ -29,12 +30,18 @@ public struct FetchRequest: Sendable, Equatable {
     public var caFile: String?
     public var lowSpeedBytesPerSecond: Int
     public var lowSpeedSeconds: Double
+    /// Which redirects are followed; headers go to the URL's host only, whichever.
+    public var redirects: FetchRedirects
+    /// libcurl's resolve list (`CURLOPT_RESOLVE`): `HOST:PORT:ADDRESS` entries that pin a name to an address without
+    /// asking DNS (tests map names to loopback, and to link-local addresses they must never reach).
+    public var resolve: [String]
 
     public init(
         url: String, method: String = Defaults.method, headers: [FetchHeader] = [], body: [UInt8]? = nil,
         timeout: Double = Defaults.timeout, maxBytes: Int = Defaults.maxBytes, caFile: String? = nil,
         lowSpeedBytesPerSecond: Int = Defaults.lowSpeedBytesPerSecond,
-        lowSpeedSeconds: Double = Defaults.lowSpeedSeconds
+        lowSpeedSeconds: Double = Defaults.lowSpeedSeconds, redirects: FetchRedirects = Defaults.redirects,
+        resolve: [String] = []
     ) {
         self.url = url
         self.method = method
@@ -45,5 +52,7 @@ public struct FetchRequest: Sendable, Equatable {
         self.caFile = caFile
         self.lowSpeedBytesPerSecond = lowSpeedBytesPerSecond
         self.lowSpeedSeconds = lowSpeedSeconds
+        self.redirects = redirects
+        self.resolve = resolve
     }
 }

@@ -36,7 +36,7 @@ struct MiddlewareTests {
              #"Bearer realm="rollboard-admin""#),
             ("not-a-token", 401, "the bearer token is not an admin token",
              #"Bearer realm="rollboard-admin", error="invalid_token""#),
-            (F.producerToken, 403, "a producer token cannot manage viewer keys; use an admin token", nil),
+            (F.producerToken, 403, "a producer token cannot use the admin API; use an admin token", nil),
         ])
     func adminAuthentication(bearer: String?, status: Int, detail: String?, challenge: String?) throws {
         let middleware = AdminAuthentication(tokens: [F.adminToken], producerTokens: F.tokens)
@@ -45,6 +45,37 @@ struct MiddlewareTests {
         #expect((outcome.passed != nil) == (status == 200))
         #expect(outcome.response?.detail == detail)
         #expect(outcome.response?.headers["WWW-Authenticate"] == challenge)
+    }
+
+    @Test(
+        "a producer token's 403 on each admin route says what that route does, not another route's action",
+        arguments: [
+            ("GET", "/api/v1/admin/keys", "list viewer keys"),
+            ("POST", "/api/v1/admin/keys", "create viewer keys"),
+            ("DELETE", "/api/v1/admin/keys/k1", "revoke viewer keys"),
+            ("GET", "/api/v1/screens", "list screens"),
+            ("POST", "/api/v1/admin/dashboards/ops/reload", "reload a dashboard's screens"),
+            ("POST", "/api/v1/admin/dashboards/ops/announce", "announce on a dashboard"),
+            ("POST", "/api/v1/admin/announce", "announce on every screen"),
+            ("POST", "/api/v1/admin/reload", "reload the configuration"),
+            ("GET", "/api/v1/admin/playlists", "list playlists"),
+            ("GET", "/api/v1/admin/sources", "list sources"),
+            ("HEAD", "/api/v1/admin/sources", "list sources"),
+            ("POST", "/api/v1/admin/playlists/lobby/hold", "hold playlists"),
+            ("POST", "/api/v1/admin/playlists/lobby/resume", "resume playlists"),
+            ("POST", "/api/v1/admin/playlists/lobby/show", "choose what a playlist shows"),
+            ("POST", "/api/v1/admin/playlists/lobby/announce", "announce on a playlist"),
+            ("POST", "/api/v1/admin/playlists/lobby/reload", "reload playlists"),
+            ("POST", "/api/v1/admin/playlists/lobby/dance", "control playlists"),
+            ("POST", "/api/v1/admin/screens/s1/identify", "identify screens"),
+            ("GET", "/api/v1/admin/nothing-here", "use the admin API"),
+            ("DELETE", "/api/v1/admin/sources", "use the admin API"),
+        ])
+    func producerForbiddenNamesTheAction(method: String, path: String, action: String) throws {
+        let middleware = AdminAuthentication(tokens: [F.adminToken], producerTokens: F.tokens)
+        let outcome = run(middleware, try F.context(F.request(method, path, bearer: F.producerToken)))
+        #expect(outcome.status == 403)
+        #expect(outcome.response?.detail == "a producer token cannot \(action); use an admin token")
     }
 
     @Test(

@@ -16,18 +16,21 @@ struct SourceAnswerTests {
             ("/data/a~1b", .success(3)),
             ("/data/m~0n", .success(4)),
             ("/data/", .success(5)),
-            ("/data/visitors/2", .failure(.pointerFindsNothing("/data/visitors/2"))),
-            ("/data/visitors/01", .failure(.pointerFindsNothing("/data/visitors/01"))),
-            ("/data/visitors/-", .failure(.pointerFindsNothing("/data/visitors/-"))),
-            ("/missing", .failure(.pointerFindsNothing("/missing"))),
-            ("/name/0", .failure(.pointerFindsNothing("/name/0"))),
-            ("/name", .failure(.notANumber("a string"))),
-            ("/flag", .failure(.notANumber("a boolean"))),
-            ("/none", .failure(.notANumber("null"))),
-            ("/data", .failure(.notANumber("an object"))),
-            ("", .failure(.notANumber("an object"))),
+            ("/data/visitors/2", .failure(.pointerFindsNothing(metric: "m", pointer: "/data/visitors/2"))),
+            ("/data/visitors/01", .failure(.pointerFindsNothing(metric: "m", pointer: "/data/visitors/01"))),
+            ("/data/visitors/-", .failure(.pointerFindsNothing(metric: "m", pointer: "/data/visitors/-"))),
+            ("/missing", .failure(.pointerFindsNothing(metric: "m", pointer: "/missing"))),
+            ("/name/0", .failure(.pointerFindsNothing(metric: "m", pointer: "/name/0"))),
+            ("/name", .failure(.pointerFindsNoNumber(metric: "m", pointer: "/name", kind: "a string"))),
+            ("/flag", .failure(.pointerFindsNoNumber(metric: "m", pointer: "/flag", kind: "a boolean"))),
+            ("/none", .failure(.pointerFindsNoNumber(metric: "m", pointer: "/none", kind: "null"))),
+            ("/data", .failure(.pointerFindsNoNumber(metric: "m", pointer: "/data", kind: "an object"))),
+            ("", .failure(.pointerFindsNoNumber(metric: "m", pointer: "", kind: "an object"))),
         ])
     func pointer(_ pointer: String, expected: Result<Double, SourceFailure>) {
+        if case .failure(let failure) = expected {
+            #expect(failure.description.hasPrefix("m: "), "the reason names the metric: \(failure)")
+        }
         let metric = SourceConfiguration.Metric(metric: "m", pointer: pointer, query: nil)
         let result = Result { () throws(SourceFailure) in
             try SourceAnswer.jsonValues(Array(Self.document.utf8), metrics: [metric])["m"] ?? .nan
@@ -56,10 +59,13 @@ struct SourceAnswerTests {
         ]
         #expect(try SourceAnswer.jsonValues(Array(Self.document.utf8), metrics: metrics) == ["a": 17, "b": 42.5])
         let broken = metrics + [SourceConfiguration.Metric(metric: "c", pointer: "/nope", query: nil)]
-        #expect(throws: SourceFailure.pointerFindsNothing("/nope")) {
+        #expect(throws: SourceFailure.pointerFindsNothing(metric: "c", pointer: "/nope")) {
             try SourceAnswer.jsonValues(Array(Self.document.utf8), metrics: broken)
         }
     }
+
+    static let longError = #"{"status":"error","errorType":"bad_data","error":""# + String(repeating: "x", count: 500) + #""}"#
+    static let longErrorShown = "bad_data: " + String(repeating: "x", count: 199) + "…"
 
     @Test(
         "a Prometheus instant query gives one number: a scalar or a vector of one sample",
@@ -75,7 +81,11 @@ struct SourceAnswerTests {
             (#"{"status":"success","data":{"resultType":"vector","result":[{"metric":{},"value":[1,"+Inf"]}]}}"#,
              .failure(.notANumber("+Inf"))),
             (#"{"status":"error","errorType":"bad_data","error":"parse error at char 5"}"#,
-             .failure(.prometheusError("bad_data"))),
+             .failure(.prometheusError("bad_data: parse error at char 5"))),
+            (#"{"status":"error","errorType":"bad_data","error":"1:5: parse error:\nunexpected \u001b end"}"#,
+             .failure(.prometheusError("bad_data: 1:5: parse error: unexpected   end"))),
+            (#"{"status":"error","errorType":"execution"}"#, .failure(.prometheusError("execution"))),
+            (Self.longError, .failure(.prometheusError(Self.longErrorShown))),
             (#"{"status":"success","data":{"resultType":"matrix","result":[]}}"#,
              .failure(.prometheusError("result type matrix is not scalar or vector"))),
             (#"{"status":"success"}"#, .failure(.prometheusError("no data"))),

@@ -63,6 +63,11 @@ struct SourceConfigurationTests {
         #expect(source.every == SourceConfiguration.Defaults.every)
         #expect(source.timeout == SourceConfiguration.Defaults.timeout)
         #expect(source.maxBytes == 1 << 20)
+        #expect(source.redirects == .sameHost)
+        for policy in FetchRedirects.allCases {
+            let yaml = "type: json\nurl: http://a\nredirects: \(policy.rawValue)\nmetrics: [{metric: visitors, pointer: /a}]\n"
+            #expect(try parse([("config/sources/r.yaml", yaml)]).sources.first?.redirects == policy)
+        }
         let often = "type: json\nurl: http://a\nevery: 4s\nmetrics:\n  - {metric: visitors, pointer: /a}\n"
         let frequent = try #require(parse([("config/sources/often.yaml", often)]).sources.first)
         #expect(frequent.timeout == 4, "without its own timeout, a source polled more often than 10 s waits one period")
@@ -75,6 +80,12 @@ struct SourceConfigurationTests {
              "config/sources/prod.yaml: type: must be one of json, prometheus, got \"xml\""),
             ("type: json\nurl: file:///etc/passwd\nmetrics: [{metric: visitors, pointer: /a}]",
              "config/sources/prod.yaml: url: must be an http:// or https:// URL"),
+            ("type: json\nurl: \"http://\"\nmetrics: [{metric: visitors, pointer: /a}]",
+             "config/sources/prod.yaml: url: must be an http:// or https:// URL naming a host, got \"http://\""),
+            ("type: json\nurl: \"https://:443/stats\"\nmetrics: [{metric: visitors, pointer: /a}]",
+             "config/sources/prod.yaml: url: must be an http:// or https:// URL naming a host, got \"https://:443/stats\""),
+            ("type: json\nurl: http://a\nredirects: sometimes\nmetrics: [{metric: visitors, pointer: /a}]",
+             "config/sources/prod.yaml: redirects: must be one of same-host, any-host, none, got \"sometimes\""),
             ("type: json\nurl: http://a\nmetrics: [{metric: visitors, pointer: a/b}]",
              "config/sources/prod.yaml: metrics[0].pointer: must be a JSON Pointer: empty, or starting with / (~0 for ~, ~1 for /)"),
             ("type: json\nurl: http://a\nmetrics: [{metric: mood, pointer: /a}]",
@@ -141,6 +152,7 @@ struct SourceConfigurationTests {
             "| `every` | `\(Int(SourceConfiguration.Defaults.every))s` |",
             "| `timeout` | `\(Int(SourceConfiguration.Defaults.timeout))s`, or `every` if shorter |",
             "| `maxBytes` | `\(FetchRequest.Defaults.maxBytes)` |",
+            "| `redirects` | `\(FetchRequest.Defaults.redirects.rawValue)` |",
             "at most \(FetchRequest.Defaults.maxRedirects) redirects",
             "fewer than \(FetchRequest.Defaults.lowSpeedBytesPerSecond) bytes a second for "
                 + "\(Int(FetchRequest.Defaults.lowSpeedSeconds)) s",

@@ -27,6 +27,14 @@ static inline CURLcode CCurl_setopt_write(CURL *handle, CCurl_write_callback cal
     return curl_easy_setopt(handle, CURLOPT_WRITEFUNCTION, callback);
 }
 
+typedef curl_socket_t (*CCurl_opensocket_callback)(void *context, curlsocktype purpose, struct curl_sockaddr *address);
+
+/* Called instead of socket(2) for every connection libcurl opens, with the resolved peer address: the last word on
+   where a transfer may connect. */
+static inline CURLcode CCurl_setopt_opensocket(CURL *handle, CCurl_opensocket_callback callback) {
+    return curl_easy_setopt(handle, CURLOPT_OPENSOCKETFUNCTION, callback);
+}
+
 static inline CURLcode CCurl_getinfo_long(CURL *handle, CURLINFO info, long *value) {
     return curl_easy_getinfo(handle, info, value);
 }

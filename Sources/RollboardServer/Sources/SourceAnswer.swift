@@ -10,8 +10,16 @@ enum SourceAnswer {
         var values: [String: Double] = [:]
         for metric in metrics {
             let pointer = metric.pointer ?? ""
-            guard let found = try resolve(pointer, in: document) else { throw .pointerFindsNothing(pointer) }
-            values[metric.metric] = try number(found)
+            guard let found = try resolve(pointer, in: document) else {
+                throw .pointerFindsNothing(metric: metric.metric, pointer: pointer)
+            }
+            guard case .number(let number) = found else {
+                throw .pointerFindsNoNumber(metric: metric.metric, pointer: pointer, kind: found.kindDescription)
+            }
+            guard number.double.isFinite else {
+                throw .pointerFindsNoNumber(metric: metric.metric, pointer: pointer, kind: "out of range")
+            }
+            values[metric.metric] = number.double
         }
         return values
     }
@@ -22,8 +30,10 @@ enum SourceAnswer {
         let document = try parse(body)
         guard case .string(let status)? = document["status"] else { throw .prometheusError("no status") }
         guard status == "success" else {
-            if case .string(let type)? = document["errorType"] { throw .prometheusError(type) }
-            throw .prometheusError(status)
+            var reason = status
+            if case .string(let type)? = document["errorType"] { reason = type }
+            if case .string(let message)? = document["error"], let shown = shown(message) { reason += ": " + shown }
+            throw .prometheusError(reason)
         }
         guard let data = document["data"], case .string(let type)? = data["resultType"], let result = data["result"]
         else { throw .prometheusError("no data") }
@@ -57,16 +67,24 @@ enum SourceAnswer {
         }
     }
 
-    private static func number(_ value: JSONValue) throws(SourceFailure) -> Double {
-        guard case .number(let number) = value else { throw .notANumber(value.kindDescription) }
-        guard number.double.isFinite else { throw .notANumber("out of range") }
-        return number.double
+    /// Prometheus' own error message as the wall and the log may show it: control characters as spaces, at most
+    /// ``maxErrorMessage`` characters (`…` when cut); `nil` when nothing is left.
+    static func shown(_ message: String) -> String? {
+        let spaced = message.map { character in
+            character.unicodeScalars.contains { $0.properties.generalCategory == .control } ? " " : character
+        }
+        let flat = String(spaced.drop { $0 == " " }.reversed().drop { $0 == " " }.reversed())
+        guard !flat.isEmpty else { return nil }
+        return flat.count <= maxErrorMessage ? flat : flat.prefix(maxErrorMessage - 1) + "…"
     }
+
+    /// The most characters of Prometheus' error message a failure keeps.
+    static let maxErrorMessage = 200
 
     /// What `pointer` (RFC 6901) refers to in `document`; `nil` when it refers to nothing. A pointer that is not
     /// well formed was refused with the configuration.
     static func resolve(_ pointer: String, in document: JSONValue) throws(SourceFailure) -> JSONValue? {
-        guard let tokens = referenceTokens(pointer) else { throw .pointerFindsNothing(pointer) }
+        guard let tokens = referenceTokens(pointer) else { return nil }
         var current = document
         for token in tokens {
             switch current {

@@ -2,7 +2,9 @@ import RollboardFetch
 import Yams
 
 extension SourceConfiguration {
-    static let keys = ["id", "type", "url", "method", "headers", "body", "every", "timeout", "maxBytes", "caFile", "metrics"]
+    static let keys = [
+        "id", "type", "url", "method", "headers", "body", "every", "timeout", "maxBytes", "caFile", "redirects", "metrics",
+    ]
 
     /// Reads a source from the root node of its file; each metric must be shown by an odometer or counter tile of
     /// `catalog`. `nil` when it has problems (reported).
@@ -22,9 +24,16 @@ extension SourceConfiguration {
         var url = ""
         if reader.require("url"), let given = reader.string("url") {
             url = given
-            let lowered = given.lowercased()
-            if !(lowered.hasPrefix("http://") || lowered.hasPrefix("https://")) || given.contains(where: \.isWhitespace) {
+            if given.contains(where: \.isWhitespace) {
                 reader.report("url", "must be an http:// or https:// URL")
+            } else {
+                do {
+                    _ = try FetchURL(given)
+                } catch .malformedURL {
+                    reader.report("url", "must be an http:// or https:// URL naming a host, got \"\(given.prefix(200))\"")
+                } catch {
+                    reader.report("url", "must be an http:// or https:// URL")
+                }
             }
         }
         let method = reader.string("method") ?? Defaults.method
@@ -50,11 +59,21 @@ extension SourceConfiguration {
         let timeout = given ?? min(Defaults.timeout, every)
         let maxBytes = reader.int("maxBytes", in: 1...(64 << 20)) ?? FetchRequest.Defaults.maxBytes
         let caFile = reader.string("caFile")
+        var redirects = FetchRequest.Defaults.redirects
+        if let name = reader.string("redirects") {
+            if let known = FetchRedirects(rawValue: name) {
+                redirects = known
+            } else {
+                let names = FetchRedirects.allCases.map(\.rawValue).joined(separator: ", ")
+                reader.report("redirects", "must be one of \(names), got \"\(name.prefix(100))\"")
+            }
+        }
         let metrics = Self.metrics(reader, kind: kind, catalog: catalog)
         guard problems.lines.count == before else { return nil }
         self.init(
             id: id, kind: kind, url: url, method: kind == .prometheus ? "GET" : method, headers: headers, body: body,
-            every: every, timeout: timeout, maxBytes: maxBytes, caFile: caFile, metrics: metrics, file: file)
+            every: every, timeout: timeout, maxBytes: maxBytes, caFile: caFile, redirects: redirects, metrics: metrics,
+            file: file)
     }
 
     private static func metrics(_ reader: YAMLMappingReader, kind: Kind, catalog: MetricCatalog) -> [Metric] {

@@ -1,3 +1,5 @@
+public import RollboardFetch
+
 /// A scheduled source from `config/sources/ID.yaml`: an upstream polled every `every` seconds whose answer gives
 /// values for metrics, committed like posts (docs/sources.md).
 public struct SourceConfiguration: Sendable, Equatable {
@@ -44,6 +46,8 @@ public struct SourceConfiguration: Sendable, Equatable {
     public var maxBytes: Int
     /// PEM certificates to trust for HTTPS instead of the system's.
     public var caFile: String?
+    /// Which redirects are followed (`redirects:`); headers go to the URL's own host only, whichever.
+    public var redirects: FetchRedirects = FetchRequest.Defaults.redirects
     public var metrics: [Metric]
     /// The file it came from, as named in problems.
     public var file: String

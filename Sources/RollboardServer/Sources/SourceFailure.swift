@@ -9,11 +9,14 @@ public enum SourceFailure: Error, Sendable, Equatable, CustomStringConvertible {
     case missingVariable(String)
     case invalidUTF8
     case invalidJSON
-    /// The JSON Pointer finds nothing in the document.
-    case pointerFindsNothing(String)
-    /// The value found is not a number (its JSON kind: "a string", "null"…).
+    /// A metric's JSON Pointer finds nothing in the document.
+    case pointerFindsNothing(metric: String, pointer: String)
+    /// A metric's JSON Pointer finds something that is not a number (its JSON kind: "a string", "null"…).
+    case pointerFindsNoNumber(metric: String, pointer: String, kind: String)
+    /// A Prometheus sample is not a finite number (its text: "NaN", "+Inf").
     case notANumber(String)
-    /// Prometheus answered `"status":"error"` (its `errorType`), or with no usable `data`.
+    /// Prometheus answered `"status":"error"` (its `errorType` and its own `error` message, cut to 200
+    /// characters), or with no usable `data`.
     case prometheusError(String)
     /// The instant query's answer holds no series.
     case emptyResult
@@ -31,7 +34,10 @@ public enum SourceFailure: Error, Sendable, Equatable, CustomStringConvertible {
         case .missingVariable(let name): "environment variable \(name) is not set"
         case .invalidUTF8: "answer is not UTF-8"
         case .invalidJSON: "answer is not JSON"
-        case .pointerFindsNothing(let pointer): "nothing at \(pointer.isEmpty ? "the document" : pointer)"
+        case .pointerFindsNothing(let metric, let pointer):
+            "\(metric): nothing at \(pointer.isEmpty ? "the document" : pointer)"
+        case .pointerFindsNoNumber(let metric, let pointer, let kind):
+            "\(metric): \(pointer.isEmpty ? "the document" : pointer) is \(kind), not a number"
         case .notANumber(let kind): "value is \(kind), not a number"
         case .prometheusError(let type): "Prometheus error: \(type)"
         case .emptyResult: "query found no series"

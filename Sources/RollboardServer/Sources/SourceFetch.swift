@@ -33,7 +33,7 @@ public enum SourceFetch {
     ) -> FetchRequest {
         FetchRequest(
             url: url, method: source.method, headers: headers, body: body.map { Array($0.utf8) },
-            timeout: source.timeout, maxBytes: source.maxBytes, caFile: source.caFile)
+            timeout: source.timeout, maxBytes: source.maxBytes, caFile: source.caFile, redirects: source.redirects)
     }
 
     /// The body of a 2xx answer. Prometheus answers a bad query with 400 or 422 and a JSON error naming its type,

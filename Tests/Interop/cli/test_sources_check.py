@@ -52,24 +52,32 @@ def main() -> int:
               "  - {id: a, type: odometer, metric: a, decimals: 1}\n"
               "  - {id: narrow, type: odometer, metric: narrow, decimals: 0, columns: 2}\n"
               "  - {id: c, type: counter, metric: c}\n"
-              "  - {id: d, type: counter, metric: d}\n")
+              "  - {id: d, type: counter, metric: d}\n"
+              "  - {id: e, type: counter, metric: e}\n")
         sources = {
             "good": f"http://127.0.0.1:{port}/value|a",
             "toowide": f"http://127.0.0.1:{port}/value|narrow",
             "failing": f"http://127.0.0.1:{port}/status/503|c",
             "proxied": "http://rollboard-proxied.invalid/value|d",
+            "stringy": f"http://127.0.0.1:{port}/json|e",
         }
         for name, spec in sources.items():
             url, metric = spec.split("|")
             write(os.path.join(config, "sources", f"{name}.yaml"),
-                  f"type: json\nurl: {url}\nevery: 5s\nmetrics:\n  - {{metric: {metric}, pointer: /value}}\n")
+                  f"type: json\nurl: {url}\nevery: 5s\nmetrics:\n"
+                  f"  - {{metric: {metric}, pointer: {'/name' if name == 'stringy' else '/value'}}}\n")
+        # A configuration of its own: a source without a host refuses the whole configuration.
+        hostless = os.path.join(folder, "hostless")
+        write(os.path.join(hostless, "dashboards", "ops.yaml"), "id: ops\ntitle: Ops\ntiles:\n  - {id: a, type: counter, metric: a}\n")
+        write(os.path.join(hostless, "sources", "nohost.yaml"),
+              'type: json\nurl: "http://"\nmetrics:\n  - {metric: a, pointer: /value}\n')
 
-        def check(source: str, **environment):
+        def check(source: str, directory: str = config, **environment):
             env = {key: value for key, value in os.environ.items() if "proxy" not in key.lower()}
             env.update(environment)
-            done = subprocess.run([arguments.binary, "sources", "check", source, "--config", config],
+            done = subprocess.run([arguments.binary, "sources", "check", source, "--config", directory],
                                   capture_output=True, text=True, timeout=30, env=env)
-            return done.returncode, done.stdout.strip()
+            return done.returncode, (done.stdout + done.stderr).strip()
 
         code, output = check("good")
         checks.check(code == 0 and output == "a 321.5", "a good source: prints the value it would post, exit 0",
@@ -94,6 +102,13 @@ def main() -> int:
         code, output = check("good", http_proxy="http://127.0.0.1:9")
         checks.check(code == 1 and output == "good (json): cannot connect",
                      "and without no_proxy it goes to the (dead) proxy", f"{code} {output!r}")
+        code, output = check("stringy")
+        checks.check(code == 1 and output == "stringy (json): e: /name is a string, not a number",
+                     "a pointer that finds a string names the metric", f"{code} {output!r}")
+        code, output = check("nohost", directory=hostless)
+        checks.check(code == 1 and "sources/nohost.yaml: url: must be an http:// or https:// URL naming a host"
+                     in output, "url: \"http://\" is refused with the configuration, naming file and field",
+                     f"{code} {output!r}")
     finally:
         upstream.kill()
         upstream.wait()

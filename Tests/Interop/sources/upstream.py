@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """A scripted upstream for Rollboard's sources: well-behaved and hostile answers over HTTP and HTTPS, stdlib only.
 
-    python3 upstream.py --port P [--tls-port Q --tls-dir DIR]
+    python3 upstream.py --port P [--host H] [--tls-port Q --tls-dir DIR]
 
 With --tls-dir it makes a self-signed certificate for 127.0.0.1 there (cert.pem, key.pem; openssl) that no system
 store trusts. Paths:
@@ -22,6 +22,8 @@ store trusts. Paths:
     /invalid-json    {"value": 3,
     /invalid-utf8    {"value": "\\xff\\xfe"}
     /echo-headers    the request's headers as a JSON object
+    /redirect?to=URL 302 to URL (percent-encoded); /redirect307?to=URL the same with 307
+    /seen            every request so far but /seen's own, as [{"method","path","headers"}] (lower-case names)
 
 Asked as an HTTP proxy (an absolute URL in the request line), it serves that URL's path.
 """
@@ -35,6 +37,7 @@ import ssl
 import subprocess
 import threading
 import time
+import urllib.parse
 
 JSON_BODY = json.dumps({"data": {"visitors": [17, 42.5]}, "name": "wall", "flag": True}).encode()
 
@@ -45,6 +48,7 @@ class State:
     count = 0
     authorization = None
     failing = False
+    seen = []
 
 
 class Handler(http.server.BaseHTTPRequestHandler):
@@ -82,12 +86,16 @@ class Handler(http.server.BaseHTTPRequestHandler):
 
     def route(self):
         path = self.path
+        if path != "/seen":
+            with State.lock:
+                State.seen.append({"method": self.command, "path": path,
+                                   "headers": {k.lower(): v for k, v in self.headers.items()}})
         # A request through this server as an HTTP proxy names the whole URL: serve its path.
         if path.startswith("http://"):
             path = "/" + path.split("/", 3)[3] if path.count("/") >= 3 else "/"
         if path == "/json":
             self.send_body(200, JSON_BODY)
-        elif path == "/value":
+        elif path.split("?", 1)[0] == "/value":
             with State.lock:
                 State.count += 1
                 State.authorization = self.headers.get("Authorization")
@@ -155,6 +163,14 @@ class Handler(http.server.BaseHTTPRequestHandler):
             self.send_body(200, b'{"value": 3,')
         elif path == "/invalid-utf8":
             self.send_body(200, b'{"value": "\xff\xfe"}')
+        elif path == "/seen":
+            with State.lock:
+                answer = list(State.seen)
+            self.send_body(200, json.dumps(answer).encode())
+        elif path.startswith("/redirect?to=") or path.startswith("/redirect307?to="):
+            status = 307 if path.startswith("/redirect307") else 302
+            target = urllib.parse.unquote(path.split("?to=", 1)[1])
+            self.send_body(status, b"", extra=[("Location", target)])
         elif path == "/echo-headers":
             self.send_body(200, json.dumps({k.lower(): v for k, v in self.headers.items()}).encode())
         else:
@@ -180,10 +196,12 @@ def make_certificate(folder):
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--port", type=int, required=True)
+    parser.add_argument("--host", default="127.0.0.1", help="a loopback address to listen on (127.0.0.2 is another host)")
     parser.add_argument("--tls-port", type=int)
     parser.add_argument("--tls-dir")
     arguments = parser.parse_args()
-    servers = [Server(("127.0.0.1", arguments.port), Handler)]
+    assert arguments.host.startswith("127."), "loopback only"
+    servers = [Server((arguments.host, arguments.port), Handler)]
     if arguments.tls_port:
         cert, key = make_certificate(arguments.tls_dir)
         secure = Server(("127.0.0.1", arguments.tls_port), Handler)
