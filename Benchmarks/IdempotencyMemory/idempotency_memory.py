@@ -152,7 +152,8 @@ def main() -> int:
         with open(os.path.join(config, "server.yaml"), "w", encoding="utf-8") as handle:
             handle.write(settings)
         data = os.path.join(folder, "data")
-        server = RollboardProcess(args.binary, data, TOKEN, config=config)
+        environment = {"ROLLBOARD_ADMIN_TOKEN": "idempotency-memory-admin-0123456789"} if redis else {}
+        server = RollboardProcess(args.binary, data, TOKEN, config=config, environment=environment)
         try:
             server.start()
             poster = Poster(server.port)

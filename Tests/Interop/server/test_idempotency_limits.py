@@ -2,6 +2,7 @@
 
 - A batch giving one `eventId` to two items is refused 422 naming the later item and the earlier one
   (`updates[1].eventId: repeats updates[0].eventId …`); nothing is added, and the retry is refused the same way.
+  A leaderboard increment naming one entry twice is refused 400 (a duplicate JSON key) and adds nothing.
 - Two `Idempotency-Key` headers are refused 400 naming the header; nothing is added.
 - A 10 KB `Idempotency-Key` (and a 10 KB `eventId`) is refused 422 showing only a short prefix of it.
 - What the keys keep is bounded by `idempotencyMemoryBytes` (set to its smallest, 64 KiB): after a few hundred keyed
@@ -73,6 +74,14 @@ def repeated_event_id(server: RollboardProcess, token: str, checks: Checks) -> N
                               [("Idempotency-Key", "twice-request")])
     checks.check(status == 202 and "Idempotent-Replayed" not in str(answer),
                  "and its key was not used: another request under it is applied", f"{status} {answer}")
+    # A leaderboard increment names each entry once: a name given twice is refused before anything is counted.
+    _, board_before = server.request("GET", "/api/v1/leaderboards/leaders")
+    status, answer = server.request("POST", "/api/v1/leaderboards/leaders", token=token,
+                                    raw=b'{"increment":{"Frank":1,"Frank":5}}')
+    checks.check(status == 400 and "duplicate key" in str(answer),
+                 "a leaderboard increment naming one entry twice is refused 400", f"{status} {answer}")
+    _, board_after = server.request("GET", "/api/v1/leaderboards/leaders")
+    checks.check(board_after.get("seq") == board_before.get("seq"), "and adds nothing", f"{board_after}")
 
 
 def header_cases(server: RollboardProcess, token: str, checks: Checks) -> None:
