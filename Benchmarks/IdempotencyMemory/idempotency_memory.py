@@ -5,8 +5,9 @@ A real `rollboard serve` (the binary given) with one dashboard of 100 counters. 
 `--batches` batches of `--items` increments (spread over the 100 counters), each batch with its own
 `Idempotency-Key` (and, with `--event-ids`, an `eventId` per item). It prints the server's resident memory (VmRSS
 and RssAnon) before and after, and the store's files (snapshot, journal); then it kills the server with SIGKILL,
-starts it again and prints how long until it answered `/healthz`, its memory then, and whether the first and the
-last batch, posted again, are answered from memory.
+starts it again and prints how long until it answered `/readyz`, its memory then, and whether the first and the
+last batch, posted again, are answered from memory. `--no-keys` posts the same batches without keys: what the
+values, histories and series cost alone.
 
 The journal compacts at `--compaction-bytes` (default 8 MiB, the server's default), so the snapshot holds the
 remembered keys. `--budget` sets `idempotencyMemoryBytes` (leave it out for the server's default; a server that
@@ -18,7 +19,7 @@ prints Redis's `used_memory` before and after, its number of keys, and how many 
 A benchmark: it prints numbers, it is not part of CI.
 
 Usage: idempotency_memory.py --binary .build/release/rollboard [--batches 1000] [--items 1000] [--budget BYTES]
-       [--event-ids] [--redis]
+       [--event-ids] [--redis] [--no-keys]
 """
 
 from __future__ import annotations
@@ -78,15 +79,17 @@ class Poster:
         self.port = port
         self.connection: http.client.HTTPSConnection | None = None
 
-    def post(self, path: str, body: dict, key: str) -> tuple[int, dict, dict]:
+    def post(self, path: str, body: dict, key: str | None) -> tuple[int, dict, dict]:
         data = json.dumps(body).encode()
+        headers = {"Authorization": f"Bearer {TOKEN}", "Content-Type": "application/json"}
+        if key:
+            headers["Idempotency-Key"] = key
         for attempt in range(2):
             if self.connection is None:
                 self.connection = http.client.HTTPSConnection(
                     "127.0.0.1", self.port, context=insecure_client_context(), timeout=60)
             try:
-                self.connection.request("POST", path, data, {
-                    "Authorization": f"Bearer {TOKEN}", "Content-Type": "application/json", "Idempotency-Key": key})
+                self.connection.request("POST", path, data, headers)
                 response = self.connection.getresponse()
                 return response.status, json.loads(response.read() or b"null"), dict(response.getheaders())
             except (OSError, http.client.HTTPException):
@@ -126,6 +129,7 @@ def main() -> int:
     parser.add_argument("--compaction-bytes", type=int, default=8 << 20)
     parser.add_argument("--event-ids", action="store_true")
     parser.add_argument("--redis", action="store_true")
+    parser.add_argument("--no-keys", action="store_true", help="the same batches without an Idempotency-Key")
     args = parser.parse_args()
 
     with tempfile.TemporaryDirectory() as folder:
@@ -165,7 +169,7 @@ def main() -> int:
             first_seq = last_seq = 0
             for number in range(args.batches):
                 status, answer, _ = poster.post("/api/v1/metrics", batch(number, args.items, args.event_ids),
-                                                f"batch-{number:06d}")
+                                                None if args.no_keys else f"batch-{number:06d}")
                 if status != 202:
                     print(f"batch {number}: {status} {answer}")
                     return 1
@@ -182,13 +186,15 @@ def main() -> int:
                      if redis else f", {store_files(data)}"))
             server.kill()
             started = time.monotonic()
-            server.start(timeout=120)
+            server.start(timeout=300)
+            while server.request("GET", "/readyz")[0] != 200 and time.monotonic() - started < 300:
+                time.sleep(0.05)
             restart = time.monotonic() - started
             rss, anon = memory(server.process.pid)
-            print(f"restart (SIGKILL, start until /healthz): {restart:.2f} s; VmRSS {rss:.1f} MiB, "
+            print(f"restart (SIGKILL, start until /readyz): {restart:.2f} s; VmRSS {rss:.1f} MiB, "
                   f"RssAnon {anon:.1f} MiB" + ("" if redis else f"; {store_files(data)}"))
             poster = Poster(server.port)
-            for number, seq in ((args.batches - 1, last_seq), (0, first_seq)):
+            for number, seq in () if args.no_keys else ((args.batches - 1, last_seq), (0, first_seq)):
                 status, answer, headers = poster.post(
                     "/api/v1/metrics", batch(number, args.items, args.event_ids), f"batch-{number:06d}")
                 remembered = status == 202 and answer["seq"] == seq
