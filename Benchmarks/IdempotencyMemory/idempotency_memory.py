@@ -178,7 +178,8 @@ def main() -> int:
                 last_seq = answer["seq"]
             seconds = time.monotonic() - started
             rss, anon = memory(server.process.pid)
-            print(f"after {args.batches} keyed batches of {args.items} items in {seconds:.1f} s: "
+            kind = "unkeyed" if args.no_keys else "keyed"
+            print(f"after {args.batches} {kind} batches of {args.items} items in {seconds:.1f} s: "
                   f"VmRSS {rss:.1f} MiB, RssAnon {anon:.1f} MiB"
                   + (f", Redis used_memory {redis_used_memory(redis_port):.1f} MiB, "
                      f"Redis keys {redis_command(redis_port, 'DBSIZE').strip()}, "

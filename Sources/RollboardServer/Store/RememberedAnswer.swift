@@ -1,3 +1,5 @@
+import RollboardAnimation
+
 /// What an idempotency key keeps to answer a retry, and no more: for a metric request's `Idempotency-Key` or an
 /// item's `eventId`, each part the change committed as its metric id, total and increment (its sequence numbers run
 /// on from the first, as a change's parts do; interval, animation, policy and event ids are not part of an answer);
@@ -68,6 +70,7 @@ enum RememberedAnswer: Equatable, Sendable {
         var writer = BinaryWriter()
         switch self {
         case .metrics(let metrics):
+            writer.reserve(21 + metrics.reduce(0) { $0 + 13 + $1.id.utf8.count + ($1.increment == nil ? 0 : 8) })
             writer.write(Self.metricsTag)
             writer.write(metrics.first?.seq ?? 0)
             writer.write(committedAt)
@@ -79,6 +82,7 @@ enum RememberedAnswer: Equatable, Sendable {
                 if let increment = metric.increment { writer.write(increment) }
             }
         case .board(let board):
+            writer.reserve(61 + board.id.utf8.count + board.entries.reduce(0) { $0 + 12 + $1.name.utf8.count })
             writer.write(Self.boardTag)
             board.encode(into: &writer)
             writer.write(raw: Self.digestBytes(board.request ?? ""))
