@@ -16,7 +16,7 @@ extension RedisChangeLog {
 
     /// What the append script did: appended the change from its first sequence number, or appended nothing because
     /// a guarded latest value changed (its record now, `nil` if unset) or an idempotency key (by its index among
-    /// `remembering`) was already there (with its record).
+    /// `remembering`) was already there (with its answer).
     enum AppendReply: Sendable {
         case appended(firstSeq: UInt64)
         case stale(latest: [String: StoreChange?], remembered: [Int: RememberedAnswer])
