@@ -32,6 +32,8 @@ struct ChangeLogContractTests {
         let folder = TemporaryDirectory()
         let redis: RedisServerProcess?
         let faults = StoreFaults()
+        /// The bytes idempotency keys may take, for logs opened from now on.
+        var idempotencyBudget = ServerSettings.Defaults.idempotencyMemoryBytes
         let logger: Logger = {
             var logger = Logger(label: "test.contract")
             logger.logLevel = .critical
@@ -52,12 +54,14 @@ struct ChangeLogContractTests {
             switch backend {
             case .journal:
                 let directory = folder.path + "/store"
-                return try MetricStore.reopening(directory) {
-                    try MetricStore(directory: directory, logger: logger, faults: faults)
+                return try MetricStore.reopening(directory) { [idempotencyBudget] in
+                    try MetricStore(
+                        directory: directory, idempotencyBudget: idempotencyBudget, logger: logger, faults: faults)
                 }
             case .redis:
                 return try RedisChangeLog.opened(
-                    settings: RedisSettings(url: redis!.url, keyPrefix: "contract"), logger: logger)
+                    settings: RedisSettings(url: redis!.url, keyPrefix: "contract"), logger: logger,
+                    idempotencyBudget: idempotencyBudget)
             }
         }
 
@@ -217,5 +221,75 @@ struct ChangeLogContractTests {
         #expect(await eventually(within: 10) { heard.update { $0.map(\.lastSeq) } == [moreSeq] })
         #expect(later.current("orders")?.value == 13)
         if backend == .redis { writer.close() }
+    }
+
+    private func commitMetrics(_ log: any ChangeLog, _ request: MetricCommitRequest) async
+        -> Result<MetricCommitOutcome, MetricCommitError>
+    {
+        await withCheckedContinuation { continuation in
+            log.commitMetrics(request) { continuation.resume(returning: $0) }
+        }
+    }
+
+    @Test(
+        "a batch giving one eventId to two items is refused naming both, with or without a key, its retry alike: nothing applied",
+        arguments: Backend.available)
+    func repeatedEventID(backend: Backend) async throws {
+        let fixture = try Fixture(backend)
+        let log = try fixture.open()
+        defer { log.close() }
+        let items = [IncrementTests.increment("orders", 1, eventID: "e1"), IncrementTests.increment("orders", 5, eventID: "e1")]
+        for key in [nil, "k", nil, "k"] {
+            let refused = await commitMetrics(log, MetricCommitRequest(metrics: items, requestKey: key))
+            #expect(refused == .failure(.repeatedEventID(item: 1, earlier: 0)), "\(refused)")
+        }
+        // A value and an increment under one eventId, apart in the batch, are refused the same.
+        let apart = await commitMetrics(
+            log,
+            MetricCommitRequest(metrics: [
+                IncrementTests.value("visitors", 3, eventID: "e2"), IncrementTests.increment("orders", 1),
+                IncrementTests.increment("revenue", 1, eventID: "e2"),
+            ]))
+        #expect(apart == .failure(.repeatedEventID(item: 2, earlier: 0)), "\(apart)")
+        #expect(log.lastSeq == 0 && log.current("orders") == nil, "nothing was applied")
+        // Neither the key nor the event id was used: each commits once, then is answered from memory.
+        let once = MetricCommitRequest(metrics: [IncrementTests.increment("orders", 1, eventID: "e1")], requestKey: "k")
+        #expect(try await commitMetrics(log, once).get().replayed == [false])
+        #expect(try await commitMetrics(log, once).get().replayed == [true])
+        #expect(await eventually(within: 10) { log.current("orders")?.value == 1 })
+    }
+
+    @Test(
+        "idempotency keys past the byte budget are forgotten oldest first, the same on both backends and after a restart",
+        arguments: Backend.available)
+    func idempotencyBudget(backend: Backend) async throws {
+        let fixture = try Fixture(backend)
+        func request(_ index: Int) -> MetricCommitRequest {
+            MetricCommitRequest(
+                metrics: [IncrementTests.increment("orders", 1)], requestKey: "key-" + String(1_000 + index))
+        }
+        // Every key costs the same: its name, its one-metric answer and the overhead; ten fit.
+        let answer = RememberedAnswer([StoredMetric(id: "orders", value: 1, seq: 1, updatedAt: 1, increment: 1)])
+        let cost = IdempotencyMemory.cost(key: IdempotencyMemory.requestKey("key-1000"), answer: answer.encoded)
+        fixture.idempotencyBudget = cost * 10
+        var log = try fixture.open()
+        var seqs: [UInt64] = []
+        for index in 0..<20 { seqs.append(try await commitMetrics(log, request(index)).get().seq) }
+        for restarted in [false, true] {
+            if restarted {
+                log.close()
+                log = try fixture.open()
+            }
+            for index in [19, 10] {
+                let again = try await commitMetrics(log, request(index)).get()
+                #expect(again.replayed == [true] && again.seq == seqs[index], "key \(index), restarted: \(restarted)")
+            }
+        }
+        // The eleventh newest was forgotten: it is applied anew (and, remembered now, pushes out key 10).
+        let forgotten = try await commitMetrics(log, request(9)).get()
+        #expect(forgotten.replayed == [false] && forgotten.seq == 21)
+        #expect(try await commitMetrics(log, request(10)).get().replayed == [false])
+        #expect(try await commitMetrics(log, request(12)).get().replayed == [true])
+        log.close()
     }
 }

@@ -48,11 +48,12 @@ struct ProducerIncrementAPITests {
             }
         }
 
-        func post(_ target: String, _ body: String, key: String? = nil) async -> HTTPResponse {
+        func post(_ target: String, _ body: String, key: String? = nil, keys: [String] = []) async -> HTTPResponse {
             var headers: HTTPHeaders = [
                 "Authorization": "Bearer \(ProducerIncrementAPITests.token)", "Content-Type": "application/json",
             ]
             if let key { headers.add(name: "Idempotency-Key", value: key) }
+            for key in keys { headers.add(name: "Idempotency-Key", value: key) }
             let request = HTTPRequest(method: "POST", target: target, headers: headers, body: Array(body.utf8))
             return await withCheckedContinuation { continuation in
                 api.handle(request) { continuation.resume(returning: $0) }
@@ -149,5 +150,52 @@ struct ProducerIncrementAPITests {
         #expect(other.detail == #"Idempotency-Key: "once" was used within the last day for a different request"#)
         #expect(fixture.store.current("orders")?.value == 1)
         #expect(fixture.store.lastSeq == 1)
+    }
+
+    @Test("a batch giving one eventId to two items is refused 422 naming both, its retry too, and nothing is stored")
+    func repeatedEventID() async throws {
+        let fixture = try Fixture()
+        let body = #"{"updates":[{"id":"orders","increment":1,"eventId":"e"},{"id":"orders","increment":5,"eventId":"e"}]}"#
+        for key in [nil, "batch-key", nil] {
+            let refused = await fixture.post("/api/v1/metrics", body, key: key)
+            #expect(refused.status == .unprocessableContent, "\(refused.text)")
+            #expect(
+                refused.text.contains(
+                    "updates[1].eventId: repeats updates[0].eventId (a batch may give an eventId once)"),
+                "\(refused.text)")
+        }
+        #expect(fixture.store.lastSeq == 0, "nothing was stored")
+        let keyUnused = await fixture.post("/api/v1/metrics/orders", #"{"increment": 2}"#, key: "batch-key")
+        #expect(keyUnused.text == #"{"id":"orders","value":2,"seq":1}"#, "the refused batch used no key")
+    }
+
+    @Test(
+        "the Idempotency-Key header given twice is refused 400 naming it, on metric and leaderboard writes alike",
+        arguments: ["/api/v1/metrics/orders", "/api/v1/metrics"])
+    func twoKeyHeaders(target: String) async throws {
+        let fixture = try Fixture()
+        let body = target.hasSuffix("orders") ? #"{"increment": 1}"# : #"{"updates":[{"id":"orders","increment":1}]}"#
+        for keys in [["a", "b"], ["a", "a"]] {
+            let refused = await fixture.post(target, body, keys: keys)
+            #expect(refused.status == .badRequest, "\(refused.text)")
+            #expect(refused.text.contains("Idempotency-Key: the header is given 2 times; give it once"), "\(refused.text)")
+        }
+        #expect(fixture.store.lastSeq == 0)
+    }
+
+    @Test("a key or event id too long is refused 422 showing only its first 32 characters and its length")
+    func longKeyIsNotEchoed() async throws {
+        let fixture = try Fixture()
+        let long = String(repeating: "k", count: 10_240)
+        let refused = await fixture.post("/api/v1/metrics/orders", #"{"increment": 1}"#, key: long)
+        #expect(refused.status == .unprocessableContent)
+        #expect(refused.text.count < 300, "\(refused.text.count) bytes")
+        #expect(refused.text.contains(String(repeating: "k", count: 32) + #"…\" (10240 bytes)"#), "\(refused.text)")
+        let event = await fixture.post(
+            "/api/v1/metrics", #"{"updates":[{"id":"orders","increment":1,"eventId":""# + long + #""}]}"#)
+        #expect(event.status == .unprocessableContent)
+        #expect(event.text.count < 300, "\(event.text.count) bytes")
+        let short = await fixture.post("/api/v1/metrics/orders", #"{"increment": 1}"#, key: "a b")
+        #expect(short.text.contains(#"got \"a b\""#), "a short one is shown whole: \(short.text)")
     }
 }

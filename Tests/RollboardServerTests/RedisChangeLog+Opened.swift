@@ -6,8 +6,13 @@ import RollboardTestSupport
 extension RedisChangeLog {
     /// A log on `settings` that was started and has opened (Redis answered, the latest values are loaded), as a node
     /// that found Redis up at start has it moments later; throws if it did not open within 10 s.
-    static func opened(settings: RedisSettings, logger: Logger) throws -> RedisChangeLog {
-        let log = try RedisChangeLog(settings: settings, logger: logger)
+    static func opened(
+        settings: RedisSettings, logger: Logger,
+        idempotencyBudget: Int = ServerSettings.Defaults.idempotencyMemoryBytes,
+        clock: (@Sendable () -> Double)? = nil
+    ) throws -> RedisChangeLog {
+        let log = try RedisChangeLog(
+            settings: settings, idempotencyBudget: idempotencyBudget, logger: logger, clock: clock)
         log.start()
         guard eventuallyBlocking(within: 10, { log.failure == nil && log.isFeedLive }) else {
             log.close()

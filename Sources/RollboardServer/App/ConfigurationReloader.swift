@@ -100,6 +100,7 @@ public final class ConfigurationReloader: Sendable {
         .init("producerTokens", \.producerTokens), .init("adminTokens", \.adminTokens),
         .init("allowedOrigins", \.allowedOrigins), .init("historyLength", \.historyLength),
         .init("seriesRetention", \.seriesRetention), .init("journalCompactionBytes", \.journalCompactionBytes),
+        .init("idempotencyMemoryBytes", \.idempotencyMemoryBytes),
         .init("shutdownTimeout", \.shutdownTimeout), .init("redis", \.redis),
     ]
 

@@ -67,13 +67,14 @@ public final class RollboardNode: Sendable {
         if let redis = settings.redis {
             changeLog = try RedisChangeLog(
                 settings: redis, historyLimit: settings.historyLength,
-                seriesLimits: SeriesLimits(retention: settings.seriesRetention), logger: logger,
-                clock: options.wallClock.now)
+                seriesLimits: SeriesLimits(retention: settings.seriesRetention),
+                idempotencyBudget: settings.idempotencyMemoryBytes, logger: logger, clock: options.wallClock.now)
         } else {
             changeLog = try MetricStore(
                 directory: settings.storeDirectory, historyLimit: settings.historyLength,
                 seriesLimits: SeriesLimits(retention: settings.seriesRetention),
-                compactionThreshold: settings.journalCompactionBytes, logger: logger, clock: options.wallClock.now)
+                compactionThreshold: settings.journalCompactionBytes,
+                idempotencyBudget: settings.idempotencyMemoryBytes, logger: logger, clock: options.wallClock.now)
         }
         do {
             let metrics = ServerMetrics()

@@ -36,7 +36,10 @@ extension RedisChangeLog {
         }
         let record = StoreChange.leaderboard(board).stamped(at: clock())
         let field = "b:" + request.id
-        let remembering = request.memoryKey.map { [RedisKeys.RememberedKey(key: $0, offset: 0, record: record)] } ?? []
+        guard case .leaderboard(let stamped) = record else { preconditionFailure("a leaderboard change") }
+        let remembering =
+            request.memoryKey.map { [RedisKeys.RememberedKey(key: $0, offset: 0, answer: RememberedAnswer(stamped))] }
+            ?? []
         send(
             record, latest: RedisKeys.latestEntries(of: record), policies: nil,
             guards: [RedisKeys.Guard(field: field, seq: base?.seq ?? 0)], remembering: remembering
@@ -55,7 +58,7 @@ extension RedisChangeLog {
                     self?.leaderboardLane.learn(board.withoutRequest)
                 }
                 var earlier: StoredLeaderboard?
-                if case .leaderboard(let board)? = seen[0] { earlier = board }
+                if case .board(let board)? = seen[0] { earlier = board }
                 guard let self, attempt < Self.leaderboardAttempts else {
                     return completion(
                         .failure(

@@ -48,14 +48,15 @@ extension RedisChangeLog {
         guard case .metrics(let metrics) = change else { preconditionFailure("a metric batch") }
         var remembering: [RedisKeys.RememberedKey] = []
         if let key = metrics[0].requestKey {
-            remembering.append(.init(key: IdempotencyMemory.requestKey(key), offset: 0, record: change))
+            remembering.append(
+                .init(key: IdempotencyMemory.requestKey(key), offset: 0, answer: RememberedAnswer(metrics)))
         }
         for metric in metrics {
             guard let id = metric.eventID else { continue }
             var alone = metric
             alone.seq = 0
             remembering.append(
-                .init(key: IdempotencyMemory.eventKey(id), offset: metric.seq, record: .metrics([alone])))
+                .init(key: IdempotencyMemory.eventKey(id), offset: metric.seq, answer: RememberedAnswer([alone])))
         }
         let keysSent = remembering
         let policies = metrics.contains { $0.policy != nil } ? metrics.map { $0.policy?.rawValue ?? "" } : nil
@@ -79,8 +80,8 @@ extension RedisChangeLog {
                     for part in parts { incrementLane.learn(part) }
                 }
                 var remembered = remembered
-                for (index, record) in seen where index < keysSent.count {
-                    if case .metrics(let parts) = record { remembered[keysSent[index].key] = parts }
+                for (index, answer) in seen where index < keysSent.count {
+                    if case .metrics(let parts) = answer { remembered[keysSent[index].key] = parts }
                 }
                 self.attempt(request, remembered: remembered, attempt: attempt + 1, completion)
             }

@@ -16,10 +16,10 @@ extension RedisChangeLog {
 
     /// What the append script did: appended the change from its first sequence number, or appended nothing because
     /// a guarded latest value changed (its record now, `nil` if unset) or an idempotency key (by its index among
-    /// `remembering`) was already there (with its record).
+    /// `remembering`) was already there (with its answer).
     enum AppendReply: Sendable {
         case appended(firstSeq: UInt64)
-        case stale(latest: [String: StoreChange?], remembered: [Int: StoreChange])
+        case stale(latest: [String: StoreChange?], remembered: [Int: RememberedAnswer])
     }
 
     /// Runs the append script: the record's sequence numbers, one stream entry, the latest-value fields, and the
@@ -52,22 +52,27 @@ extension RedisChangeLog {
             (writer, ticket, generation) = admission
         }
         var arguments: [[UInt8]] = [
-            Array("EVAL".utf8), Array(RedisKeys.appendScript.utf8), Array("\(3 + remembering.count)".utf8),
+            Array("EVAL".utf8), Array(RedisKeys.appendScript.utf8), Array("\(6 + remembering.count)".utf8),
             Array(keys.sequence.utf8), Array(keys.changes.utf8), Array(keys.latest.utf8),
+            Array(keys.idempotency.utf8), Array(keys.idempotencyOrder.utf8), Array(keys.idempotencyBytes.utf8),
         ]
-        arguments += remembering.map { Array(keys.idempotency($0.key).utf8) }
+        arguments += remembering.map { Array(keys.legacyIdempotency($0.key).utf8) }
         arguments += [
             Array("\(record.sequenceCount)".utf8), Array("\(streamLength)".utf8), record.payload,
             Array((policies?.joined(separator: ",") ?? "").utf8), Array("\(Int(IdempotencyMemory.lifetime))".utf8),
             Array("\(guards.count)".utf8), Array("\(remembering.count)".utf8),
+            Array("\(record.updatedAt)".utf8), Array("\(idempotencyBudget)".utf8),
         ]
         for check in guards {
             arguments.append(Array(check.field.utf8))
             arguments.append(Array("\(check.seq)".utf8))
         }
         for key in remembering {
+            let answer = key.encoded
+            arguments.append(Array(key.key.utf8))
             arguments.append(Array("\(key.offset)".utf8))
-            arguments.append(key.record.payload)
+            arguments.append(Array("\(IdempotencyMemory.cost(key: key.key, answer: answer))".utf8))
+            arguments.append(answer)
         }
         for entry in latest {
             arguments.append(Array(entry.field.utf8))
@@ -108,7 +113,7 @@ extension RedisChangeLog {
     static func decodeStale(_ items: ArraySlice<RedisReply>) -> AppendReply? {
         guard items.count % 3 == 0 else { return nil }
         var latest: [String: StoreChange?] = [:]
-        var remembered: [Int: StoreChange] = [:]
+        var remembered: [Int: RememberedAnswer] = [:]
         var index = items.startIndex
         while index < items.endIndex {
             guard let tag = items[index].string, let name = items[index + 1].string,
@@ -123,8 +128,8 @@ extension RedisChangeLog {
                     latest[name] = record
                 }
             case "k":
-                guard let number = Int(name), let record = RedisKeys.decodeNumbered(value[...]) else { return nil }
-                remembered[number - 1] = record
+                guard let number = Int(name), let answer = RememberedAnswer(numbered: value[...]) else { return nil }
+                remembered[number - 1] = answer
             default:
                 return nil
             }

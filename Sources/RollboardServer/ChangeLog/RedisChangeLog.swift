@@ -30,6 +30,8 @@ public final class RedisChangeLog: ChangeLog {
     let historyLimit: Int
     /// How long and how much of each metric's series this node keeps.
     let seriesLimits: SeriesLimits
+    /// Bytes the cluster's idempotency keys may take in Redis (``IdempotencyMemory/cost(key:answer:)`` summed).
+    let idempotencyBudget: Int
     let logger: Logger
     let clock: @Sendable () -> Double
     /// Reconnections are planned on this queue; each connection's replies arrive on the connection's own queue.
@@ -93,12 +95,13 @@ public final class RedisChangeLog: ChangeLog {
         settings: RedisSettings,
         historyLimit: Int = ServerSettings.Defaults.historyLength,
         seriesLimits: SeriesLimits = SeriesLimits(),
+        idempotencyBudget: Int = ServerSettings.Defaults.idempotencyMemoryBytes,
         logger: Logger,
         clock: (@Sendable () -> Double)? = nil
     ) throws {
         try self.init(
-            settings: settings, historyLimit: historyLimit, seriesLimits: seriesLimits, logger: logger, clock: clock,
-            linkClock: .monotonic())
+            settings: settings, historyLimit: historyLimit, seriesLimits: seriesLimits,
+            idempotencyBudget: idempotencyBudget, logger: logger, clock: clock, linkClock: .monotonic())
     }
 
     /// As the public initializer, the link's backoff timed by `linkClock` (monotonic seconds).
@@ -106,6 +109,7 @@ public final class RedisChangeLog: ChangeLog {
         settings: RedisSettings,
         historyLimit: Int,
         seriesLimits: SeriesLimits,
+        idempotencyBudget: Int = ServerSettings.Defaults.idempotencyMemoryBytes,
         logger: Logger,
         clock: (@Sendable () -> Double)?,
         linkClock: FrameClock
@@ -119,6 +123,7 @@ public final class RedisChangeLog: ChangeLog {
         self.streamLength = settings.streamLength
         self.historyLimit = historyLimit
         self.seriesLimits = seriesLimits
+        self.idempotencyBudget = idempotencyBudget
         self.logger = logger
         self.clock = clock ?? { wallClock() }
         self.linkClock = linkClock

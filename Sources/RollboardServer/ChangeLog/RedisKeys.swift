@@ -13,8 +13,11 @@ import RollboardRedis
 /// - `{P}:latest`: per metric (`m:ID`), wheel (`w:ID`), text (`t:ID`), slide set (`s:ID`), leaderboard (`b:ID`)
 ///   and viewer key (`k:ID`, its creation or its revocation) the latest record as
 ///   `SEQ:RECORD`, plus `_pos` (the stream id of the newest change) and `_seq` (its last sequence number).
-/// - `{P}:idem:r:KEY` and `{P}:idem:e:ID`: a request's `Idempotency-Key` and a batch item's `eventId`, for a day
-///   (`EX`) after the change that used it, as `SEQ:RECORD` (the whole change, or the one metric).
+/// - `{P}:idem`: per remembered key (`r:KEY` a metric request's `Idempotency-Key`, `e:ID` a batch item's `eventId`,
+///   `b:KEY` a leaderboard request's key) its answer as `SEQ:ANSWER` (``RememberedAnswer``, numbers relative to `SEQ`);
+///   `{P}:idem:order` the keys in the order they were remembered (`TIME COST KEY`); `{P}:idem:bytes` the sum of their
+///   costs. The append script forgets from the front of the order whatever is older than a day, and as much more as
+///   keeps the sum within the budget. (`{P}:idem:KEY`, a key as an earlier version kept it, with `EX`, is still read.)
 struct RedisKeys: Sendable {
     let epoch: String
     let sequence: String
@@ -26,13 +29,21 @@ struct RedisKeys: Sendable {
         sequence = "{\(prefix)}:seq"
         changes = "{\(prefix)}:changes"
         latest = "{\(prefix)}:latest"
+        idempotency = "{\(prefix)}:idem"
+        idempotencyOrder = "{\(prefix)}:idem:order"
+        idempotencyBytes = "{\(prefix)}:idem:bytes"
         idempotencyPrefix = "{\(prefix)}:idem:"
     }
 
+    /// The hash of remembered keys, the list of their order and the sum of their costs.
+    let idempotency: String
+    let idempotencyOrder: String
+    let idempotencyBytes: String
     let idempotencyPrefix: String
 
-    /// The key remembering an ``IdempotencyMemory`` key (`r:KEY` or `e:ID`).
-    func idempotency(_ memoryKey: String) -> String { idempotencyPrefix + memoryKey }
+    /// Where an earlier version kept an ``IdempotencyMemory`` key (`r:KEY`, `e:ID`, `b:KEY`) on its own, with an
+    /// expiry: still read, so a retry across an upgrade is answered.
+    func legacyIdempotency(_ memoryKey: String) -> String { idempotencyPrefix + memoryKey }
 
     /// A latest value the append script must find unchanged (`seq` 0: never set) before it appends.
     struct Guard: Sendable, Equatable {
@@ -40,11 +51,22 @@ struct RedisKeys: Sendable {
         var seq: UInt64
     }
 
-    /// An idempotency key the append script must not find, and sets with the change.
+    /// An idempotency key the append script must not find, and remembers with the change.
     struct RememberedKey: Sendable {
+        /// The memory key (`r:KEY`, `e:ID`, `b:KEY`).
         var key: String
+        /// The answer's first sequence number relative to the change's first.
         var offset: UInt64
-        var record: StoreChange
+        /// The answer, its numbers relative to `offset`.
+        var answer: RememberedAnswer
+
+        init(key: String, offset: UInt64, answer: RememberedAnswer) {
+            self.key = key
+            self.offset = offset
+            self.answer = answer
+        }
+
+        var encoded: [UInt8] { answer.encoded }
     }
 
     /// One field of the latest-values hash written with a change.
@@ -78,27 +100,51 @@ struct RedisKeys: Sendable {
         }
     }
 
-    /// KEYS: sequence, stream, latest, then the idempotency keys. ARGV: count of sequence numbers, stream length,
-    /// record, policies, seconds an idempotency key lasts, guard count, key count, then per guard: latest field and
-    /// the sequence number it must hold (0: absent), per key: offset and record, then per latest field: field,
-    /// offset, record. When a guard's field changed or a key exists, nothing is written and the answer is
-    /// `{0, "m", field, its value or "", …, "k", key index, its value, …}`; otherwise the first sequence number and the
-    /// entry's id.
+    /// KEYS: sequence, stream, latest, the remembered keys' hash, their order and their byte sum, then per key to
+    /// remember where an earlier version kept it. ARGV: count of sequence numbers, stream length, record, policies,
+    /// seconds a key is remembered, guard count, key count, the commit time, the byte budget, then per guard: latest
+    /// field and the sequence number it must hold (0: absent), per key: its name, offset, cost and answer, then per
+    /// latest field: field, offset, record. Before anything else, keys older than a day are forgotten from the front
+    /// of the order. When a guard's field changed or a key exists, nothing is written and the answer is
+    /// `{0, "m", field, its value or "", …, "k", key index, its value, …}`; otherwise the first sequence number and
+    /// the entry's id, and the oldest keys are forgotten until the byte sum is within the budget.
     static let appendScript = """
         local guards = tonumber(ARGV[6])
         local remembered = tonumber(ARGV[7])
+        local oldest = tonumber(ARGV[8]) - tonumber(ARGV[5])
+        local budget = tonumber(ARGV[9])
+        local total = 0
+        local function forget()
+          while true do
+            local head = redis.call('LINDEX', KEYS[5], 0)
+            if not head then break end
+            local at, cost, field = string.match(head, '^(%S+) (%d+) (.*)$')
+            if tonumber(at) > oldest and total <= budget then break end
+            redis.call('LPOP', KEYS[5])
+            redis.call('HDEL', KEYS[4], field)
+            total = total - tonumber(cost)
+          end
+          if total < 0 or redis.call('LLEN', KEYS[5]) == 0 then total = 0 end
+          redis.call('SET', KEYS[6], tostring(total))
+        end
+        if remembered > 0 then
+          total = tonumber(redis.call('GET', KEYS[6]) or '0')
+          forget()
+        end
         local stale = {0}
         for g = 0, guards - 1 do
-          local field = ARGV[8 + 2 * g]
+          local field = ARGV[10 + 2 * g]
           local now = redis.call('HGET', KEYS[3], field)
           local seq = '0'
           if now then seq = string.match(now, '^(%d+):') end
-          if seq ~= ARGV[9 + 2 * g] then
+          if seq ~= ARGV[11 + 2 * g] then
             table.insert(stale, 'm'); table.insert(stale, field); table.insert(stale, now or '')
           end
         end
+        local keysAt = 10 + 2 * guards
         for k = 1, remembered do
-          local seen = redis.call('GET', KEYS[3 + k])
+          local seen = redis.call('HGET', KEYS[4], ARGV[keysAt + 4 * (k - 1)])
+          if not seen then seen = redis.call('GET', KEYS[6 + k]) end
           if seen then table.insert(stale, 'k'); table.insert(stale, tostring(k)); table.insert(stale, seen) end
         end
         if #stale > 1 then return stale end
@@ -111,12 +157,14 @@ struct RedisKeys: Sendable {
         else
           id = redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[2], '*', 's', tostring(first), 'r', ARGV[3], 'p', ARGV[4])
         end
-        local at = 8 + 2 * guards
         for k = 1, remembered do
-          redis.call('SET', KEYS[3 + k], tostring(first + tonumber(ARGV[at])) .. ':' .. ARGV[at + 1], 'EX', ARGV[5])
-          at = at + 2
+          local at = keysAt + 4 * (k - 1)
+          redis.call('HSET', KEYS[4], ARGV[at], tostring(first + tonumber(ARGV[at + 1])) .. ':' .. ARGV[at + 3])
+          redis.call('RPUSH', KEYS[5], ARGV[8] .. ' ' .. ARGV[at + 2] .. ' ' .. ARGV[at])
+          total = total + tonumber(ARGV[at + 2])
         end
-        for i = at, #ARGV, 3 do
+        if remembered > 0 then forget() end
+        for i = keysAt + 4 * remembered, #ARGV, 3 do
           redis.call('HSET', KEYS[3], ARGV[i], tostring(first + tonumber(ARGV[i + 1])) .. ':' .. ARGV[i + 2])
         end
         redis.call('HSET', KEYS[3], '_pos', id, '_seq', tostring(last))

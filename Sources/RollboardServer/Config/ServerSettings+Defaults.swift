@@ -13,6 +13,8 @@ extension ServerSettings {
         /// Seconds of raw changes each metric's series keeps: 48 hours.
         public static let seriesRetention = 172_800.0
         public static let journalCompactionBytes = 8 << 20
+        /// Bytes of idempotency keys and their answers remembered at once (64 MiB); past it the oldest go first.
+        public static let idempotencyMemoryBytes = 64 << 20
         public static let shutdownTimeout = 10.0
     }
 }

@@ -6,7 +6,7 @@ extension ServerSettings {
     static let topLevelKeys = [
         "host", "port", "tls", "dataDirectory", "limits", "allowedOrigins", "producerTokens", "adminTokens",
         "dashboardAccess", "staleAfter",
-        "historyLength", "seriesRetention", "journalCompactionBytes", "shutdownTimeout", "redis",
+        "historyLength", "seriesRetention", "journalCompactionBytes", "idempotencyMemoryBytes", "shutdownTimeout", "redis",
     ]
     static let limitKeys = [
         "maxBodyBytes", "maxConnections", "maxConnectionsPerAddress", "defaultFPS", "maxFPS", "backlog",
@@ -71,6 +71,8 @@ extension ServerSettings {
         seriesRetention = reader.double("seriesRetention", in: 60...2_592_000) ?? seriesRetention
         journalCompactionBytes =
             reader.int("journalCompactionBytes", in: 4_096...1_073_741_824) ?? journalCompactionBytes
+        idempotencyMemoryBytes =
+            reader.int("idempotencyMemoryBytes", in: 65_536...17_179_869_184) ?? idempotencyMemoryBytes
         shutdownTimeout = reader.double("shutdownTimeout", in: 1...600) ?? shutdownTimeout
         if let redis = reader.mapping("redis") {
             redis.rejectUnknownKeys(allowed: ["url", "keyPrefix", "streamLength", "caFile"])

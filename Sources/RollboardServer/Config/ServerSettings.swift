@@ -26,6 +26,9 @@ public struct ServerSettings: Sendable, Equatable {
     public var seriesRetention: Double = Defaults.seriesRetention
     /// Journal size in bytes above which the store compacts it into a snapshot.
     public var journalCompactionBytes: Int = Defaults.journalCompactionBytes
+    /// Bytes the idempotency keys of the last day and their answers may take, on the journal and on Redis alike:
+    /// past it the oldest keys are forgotten early.
+    public var idempotencyMemoryBytes: Int = Defaults.idempotencyMemoryBytes
     /// Seconds a graceful shutdown (SIGTERM, SIGINT) may take before the process exits anyway.
     public var shutdownTimeout: Double = Defaults.shutdownTimeout
     /// The Redis that several nodes share their changes through; `nil` (the default) keeps them in this node's

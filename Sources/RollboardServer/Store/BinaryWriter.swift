@@ -25,6 +25,11 @@ struct BinaryWriter {
         bytes.append(contentsOf: utf8)
     }
 
+    /// Makes room for `count` more bytes at once, so bytes kept for long (a remembered answer) take no spare capacity.
+    mutating func reserve(_ count: Int) {
+        bytes.reserveCapacity(bytes.count + count)
+    }
+
     mutating func write(raw: [UInt8]) {
         bytes.append(contentsOf: raw)
     }

@@ -67,6 +67,7 @@ final class JournalFile: @unchecked Sendable {  // mutable state is touched only
         directory: String,
         historyLimit: Int,
         seriesLimits: SeriesLimits = SeriesLimits(),
+        idempotencyBudget: Int = ServerSettings.Defaults.idempotencyMemoryBytes,
         queue: DispatchQueue,
         logger: Logger,
         faults: StoreFaults? = nil
@@ -83,8 +84,8 @@ final class JournalFile: @unchecked Sendable {  // mutable state is touched only
         }
         do {
             return try recover(
-                directory: directory, historyLimit: historyLimit, seriesLimits: seriesLimits, queue: queue,
-                lockFD: lockFD, logger: logger, faults: faults)
+                directory: directory, historyLimit: historyLimit, seriesLimits: seriesLimits,
+                idempotencyBudget: idempotencyBudget, queue: queue, lockFD: lockFD, logger: logger, faults: faults)
         } catch {
             Glibc.close(lockFD)
             throw error
@@ -95,6 +96,7 @@ final class JournalFile: @unchecked Sendable {  // mutable state is touched only
         directory: String,
         historyLimit: Int,
         seriesLimits: SeriesLimits,
+        idempotencyBudget: Int,
         queue: DispatchQueue,
         lockFD: Int32,
         logger: Logger,
@@ -102,7 +104,8 @@ final class JournalFile: @unchecked Sendable {  // mutable state is touched only
     ) throws(StoreError) -> Opened {
         let journalPath = directory + "/journal"
         let snapshotPath = directory + "/snapshot"
-        var model = StoreModel(historyLimit: historyLimit, seriesLimits: seriesLimits)
+        var model = StoreModel(
+            historyLimit: historyLimit, seriesLimits: seriesLimits, idempotencyBudget: idempotencyBudget)
         var epoch: UInt64?
 
         if let bytes = try read(snapshotPath) {
@@ -114,7 +117,9 @@ final class JournalFile: @unchecked Sendable {  // mutable state is touched only
             let scan = JournalScanner.frames(bytes, from: headerSize)
             var loaded: StoreModel?
             if scan.count == 1 {
-                loaded = StoreModel(snapshotPayload: scan[0], historyLimit: historyLimit, seriesLimits: seriesLimits)
+                loaded = StoreModel(
+                    snapshotPayload: scan[0], historyLimit: historyLimit, seriesLimits: seriesLimits,
+                    idempotencyBudget: idempotencyBudget)
             }
             guard let loaded else {
                 throw StoreError.damaged(

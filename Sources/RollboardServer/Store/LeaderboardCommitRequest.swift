@@ -39,11 +39,11 @@ public struct LeaderboardCommitRequest: Sendable {
     /// board its key committed earlier, if any.
     func resolve(against base: StoredLeaderboard?, remembered: StoredLeaderboard?) -> Resolution {
         if let earlier = remembered, let key = requestKey {
-            guard earlier.request == fingerprint else {
+            guard earlier.request.map(RememberedAnswer.digest) == RememberedAnswer.digest(fingerprint) else {
                 return .refused(
                     .init(
                         field: "Idempotency-Key",
-                        reason: "\"\(key)\" was used within the last day for a different request"))
+                        reason: "\(IdempotencyMemory.shown(key)) was used within the last day for a different request"))
             }
             return .replay(earlier)
         }

@@ -42,4 +42,7 @@ public enum MetricCommitError: Error, Equatable {
     case store(StoreError)
     /// The batch cannot be committed: `item` (its index, `nil` for the request) and the field named, and why.
     case refused(item: Int?, field: String, reason: String)
+    /// Item `item` of the batch gives the same `eventId` as the earlier item `earlier`: one batch names an event
+    /// once, on every backend (nothing committed).
+    case repeatedEventID(item: Int, earlier: Int)
 }

@@ -21,6 +21,7 @@ enum MetricCommitResolver {
     static func resolve(
         _ request: MetricCommitRequest, remembered: (String) -> [StoredMetric]?, latest: (String) -> StoredMetric?
     ) -> Resolution {
+        if let repeated = repeatedEventID(request.metrics) { return .refused(repeated) }
         if let key = request.requestKey, let earlier = remembered(IdempotencyMemory.requestKey(key)) {
             guard let answer = replaying(earlier, request, remembered: remembered) else {
                 return .refused(
@@ -79,6 +80,17 @@ enum MetricCommitResolver {
         return .commit(metrics: committing, slots: slots, bases: bases)
     }
 
+    /// The refusal of a batch two of whose items give the same `eventId` (the later one named), or `nil`.
+    static func repeatedEventID(_ items: [StoredMetric]) -> MetricCommitError? {
+        var first: [String: Int] = [:]
+        for (index, item) in items.enumerated() {
+            guard let id = item.eventID else { continue }
+            if let earlier = first[id] { return .repeatedEventID(item: index, earlier: earlier) }
+            first[id] = index
+        }
+        return nil
+    }
+
     /// The outcome once `committed` (the parts as the log numbered and stamped them) is durable.
     static func outcome(_ slots: [Slot], committed: [StoredMetric]) -> MetricCommitOutcome {
         var metrics: [StoredMetric] = []
@@ -125,5 +137,5 @@ enum MetricCommitResolver {
             && (item.increment != nil || earlier.value == item.value)
     }
 
-    private static func quoted(_ text: String) -> String { "\"" + text + "\"" }
+    private static func quoted(_ text: String) -> String { IdempotencyMemory.shown(text) }
 }

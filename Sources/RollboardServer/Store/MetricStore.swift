@@ -111,6 +111,7 @@ public final class MetricStore: ChangeLog {
         historyLimit: Int = ServerSettings.Defaults.historyLength,
         seriesLimits: SeriesLimits = SeriesLimits(),
         compactionThreshold: Int = ServerSettings.Defaults.journalCompactionBytes,
+        idempotencyBudget: Int = ServerSettings.Defaults.idempotencyMemoryBytes,
         logger: Logger,
         clock: (@Sendable () -> Double)? = nil
     ) throws(StoreError) {
@@ -122,7 +123,8 @@ public final class MetricStore: ChangeLog {
         }
         try self.init(
             directory: directory, historyLimit: historyLimit, seriesLimits: seriesLimits,
-            compactionThreshold: compactionThreshold, logger: logger, clock: clock, faults: faults)
+            compactionThreshold: compactionThreshold, idempotencyBudget: idempotencyBudget, logger: logger,
+            clock: clock, faults: faults)
     }
 
     /// The store with `faults` injected into its file operations, its upkeep timed by `upkeepClock` (for tests).
@@ -131,6 +133,7 @@ public final class MetricStore: ChangeLog {
         historyLimit: Int = ServerSettings.Defaults.historyLength,
         seriesLimits: SeriesLimits = SeriesLimits(),
         compactionThreshold: Int = ServerSettings.Defaults.journalCompactionBytes,
+        idempotencyBudget: Int = ServerSettings.Defaults.idempotencyMemoryBytes,
         logger: Logger,
         clock: (@Sendable () -> Double)? = nil,
         faults: StoreFaults?,
@@ -139,8 +142,8 @@ public final class MetricStore: ChangeLog {
         precondition(historyLimit > 0, "historyLimit must be positive")
         let queue = DispatchQueue(label: "rollboard.store")
         let opened = try JournalFile.open(
-            directory: directory, historyLimit: historyLimit, seriesLimits: seriesLimits, queue: queue, logger: logger,
-            faults: faults)
+            directory: directory, historyLimit: historyLimit, seriesLimits: seriesLimits,
+            idempotencyBudget: idempotencyBudget, queue: queue, logger: logger, faults: faults)
         self.directory = directory
         self.historyLimit = historyLimit
         self.upkeepClock = upkeepClock

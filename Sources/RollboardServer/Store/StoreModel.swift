@@ -22,14 +22,18 @@ struct StoreModel: Equatable, Sendable {
     let historyLimit: Int
     /// The idempotency keys of the last day's metric changes (kept by the journal, which answers retries itself;
     /// Redis keeps them for a cluster, with their expiry, and a node's model leaves them out).
-    var idempotency = IdempotencyMemory()
+    var idempotency: IdempotencyMemory
     let remembersIdempotencyKeys: Bool
     /// Per metric, its series (raw changes and rollups), derived from the changes applied.
     var series: [String: MetricSeries] = [:]
     let seriesLimits: SeriesLimits
 
-    init(historyLimit: Int, seriesLimits: SeriesLimits = SeriesLimits(), remembersIdempotencyKeys: Bool = true) {
+    init(
+        historyLimit: Int, seriesLimits: SeriesLimits = SeriesLimits(), remembersIdempotencyKeys: Bool = true,
+        idempotencyBudget: Int = ServerSettings.Defaults.idempotencyMemoryBytes
+    ) {
         self.historyLimit = historyLimit
+        idempotency = IdempotencyMemory(budget: idempotencyBudget)
         self.seriesLimits = seriesLimits
         self.remembersIdempotencyKeys = remembersIdempotencyKeys
     }
@@ -164,8 +168,11 @@ struct StoreModel: Equatable, Sendable {
     }
 
     /// Decodes a snapshot payload; `nil` if it is malformed.
-    init?(snapshotPayload payload: ArraySlice<UInt8>, historyLimit: Int, seriesLimits: SeriesLimits = SeriesLimits()) {
-        self.init(historyLimit: historyLimit, seriesLimits: seriesLimits)
+    init?(
+        snapshotPayload payload: ArraySlice<UInt8>, historyLimit: Int, seriesLimits: SeriesLimits = SeriesLimits(),
+        idempotencyBudget: Int = ServerSettings.Defaults.idempotencyMemoryBytes
+    ) {
+        self.init(historyLimit: historyLimit, seriesLimits: seriesLimits, idempotencyBudget: idempotencyBudget)
         var reader = BinaryReader(payload)
         guard let lastSeq = reader.read(UInt64.self), let metricCount = reader.read(UInt32.self) else { return nil }
         self.lastSeq = lastSeq
@@ -207,7 +214,7 @@ struct StoreModel: Equatable, Sendable {
         guard let keys = reader.readParts(StoredViewerKey.self) else { return nil }
         for change in keys { viewerKeys[change.keyID] = change }
         if reader.isAtEnd { return }
-        guard let memory = IdempotencyMemory(reader: &reader) else { return nil }
+        guard let memory = IdempotencyMemory(reader: &reader, budget: idempotencyBudget) else { return nil }
         idempotency = memory
         if reader.isAtEnd { return }
         guard let seriesCount = reader.read(UInt32.self) else { return nil }

@@ -151,6 +151,11 @@ struct MetricsHandler: Sendable {
         case .failure(.refused(let item, let field, let reason)):
             let place = items.flatMap { items in item.map { "\(items)[\($0)].\(field)" } } ?? field
             return APIError.invalidValue("\(place): \(reason)").response
+        case .failure(.repeatedEventID(let item, let earlier)):
+            let items = items ?? "items"
+            return APIError.invalidValue(
+                "\(items)[\(item)].eventId: repeats \(items)[\(earlier)].eventId (a batch may give an eventId once)"
+            ).response
         }
     }
 }

@@ -117,20 +117,30 @@ enum MetricUpdateRequest {
     static let maximumKeyLength = 200
 
     /// `text` as an idempotency key (the `Idempotency-Key` header, an item's `eventId`): 1 to 200 visible ASCII
-    /// characters.
+    /// characters. A refusal shows at most the first ``IdempotencyMemory/shownLength`` characters of what was sent.
     static func idempotencyKey(_ text: String, field: String) throws(APIError) -> String {
         guard !text.isEmpty, text.utf8.count <= maximumKeyLength, text.utf8.allSatisfy({ (0x21...0x7E).contains($0) })
         else {
+            let scalars = text.unicodeScalars
+            let shown =
+                scalars.count > IdempotencyMemory.shownLength
+                ? JSONText.quoted(String(String.UnicodeScalarView(scalars.prefix(IdempotencyMemory.shownLength))) + "…")
+                    + " (\(text.utf8.count) bytes)"
+                : JSONText.quoted(text)
             throw .invalidValue(
-                "\(field): must be 1 to \(maximumKeyLength) visible ASCII characters (no spaces), got "
-                    + JSONText.quoted(text))
+                "\(field): must be 1 to \(maximumKeyLength) visible ASCII characters (no spaces), got " + shown)
         }
         return text
     }
 
-    /// The request's `Idempotency-Key` header, checked; `nil` without one.
+    /// The request's `Idempotency-Key` header, checked; `nil` without one. The header given twice (or more) is
+    /// refused: which one the producer meant cannot be known.
     static func idempotencyKey(_ request: HTTPRequest) throws(APIError) -> String? {
-        guard let header = request.headers["Idempotency-Key"] else { return nil }
+        let headers = request.headers.values(for: "Idempotency-Key")
+        guard let header = headers.first else { return nil }
+        guard headers.count == 1 else {
+            throw .badRequest("Idempotency-Key: the header is given \(headers.count) times; give it once")
+        }
         return try idempotencyKey(header, field: "Idempotency-Key")
     }
 }
