@@ -30,7 +30,7 @@ struct SeriesAPITests {
         let hourly = await fixture.get("/api/v1/metrics/orders/series?" + Self.window + "&step=1h")
         #expect(
             hourly.text.hasSuffix(
-                #""step":"1h","buckets":[{"t":"2027-01-15T08:00:00.000Z","first":10,"last":12.5,"min":10,"max":15,"#
+                #""step":"1h","truncated":false,"buckets":[{"t":"2027-01-15T08:00:00.000Z","first":10,"last":12.5,"min":10,"max":15,"#
                     + #""count":3,"increments":2.5}],"next":null}"#), "\(hourly.text)")
         let unset = await fixture.get("/api/v1/metrics/visitors/series?" + Self.window)
         #expect(unset.text.hasSuffix(#""points":[],"next":null}"#))
@@ -158,7 +158,8 @@ struct SeriesPagesAPITests {
         let written = DispatchSemaphore(value: 0)
         log.gating.withLock { $0 = true }
         loop.async {
-            api.handle(HTTPRequest(method: "GET", target: "/api/v1/metrics/orders/series", headers: headers)) {
+            let target = "/api/v1/metrics/orders/series?" + SeriesAPITests.window
+            api.handle(HTTPRequest(method: "GET", target: target, headers: headers)) {
                 response in
                 read.withLock { $0 = response }
                 readDone.signal()

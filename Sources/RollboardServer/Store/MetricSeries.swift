@@ -58,8 +58,11 @@ struct MetricSeries: Equatable, Sendable {
         let point = Point(seq: metric.seq, time: metric.updatedAt, value: metric.value, increment: metric.increment)
         newest = Swift.max(newest, point.time)
         raw.append(point)
-        Self.add(point, increment: metric.increment, width: 60, to: &minutes)
-        Self.add(point, increment: metric.increment, width: 3_600, to: &hours)
+        // A time no clock gives (one read from a damaged record) has no bucket: `Int64` of it would trap.
+        if abs(point.time) < 1e15 {
+            Self.add(point, increment: metric.increment, width: 60, to: &minutes)
+            Self.add(point, increment: metric.increment, width: 3_600, to: &hours)
+        }
         trim(limits)
     }
 

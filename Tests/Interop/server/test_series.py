@@ -4,7 +4,8 @@ Hostile `from`, `to`, `step`, `limit` and `after` values (each of the first thre
 the date conversion, without any token; `0x10` was read as hex and `2026-02-30` as 2 March) must each be answered
 `400` with a detail naming the parameter, and the server must answer `/healthz` after every one and still run at the
 end. Then a long series (2,500 raw changes) is read page by page through `next`: every point exactly once, in
-order, no page over the cap; and rollups page the same way.
+order, no page over the cap; and rollups page the same way. Last, a minute whose increments add up past the
+largest double is read as rollups (it aborted the process too).
 
 Usage: test_series.py --binary .build/debug/rollboard
 """
@@ -144,6 +145,22 @@ def pages(server: RollboardProcess, token: str, checks: Checks, seqs: list[int])
                  f"{total} in one answer, {paged} over {count} pages")
 
 
+def overflowing_rollup(server: RollboardProcess, token: str, checks: Checks) -> None:
+    """`sales` is shown only by a windowed tile, so any finite value is taken: a minute's sum of increments can pass
+    the largest double. It once aborted the process when a rollup was read (JSON has no infinity)."""
+    bodies = [{"value": -1.7e308}, {"increment": 1.7e308}, {"increment": 1.7e308}, {"value": -1.7e308},
+              {"increment": 1.7e308}]
+    statuses = [server.request("POST", "/api/v1/metrics/sales", body, token=token)[0] for body in bodies]
+    try:
+        status, body = get(server.port, "/api/v1/metrics/sales/series?step=1m")
+    except (OSError, http.client.HTTPException) as error:
+        status, body = None, repr(error)
+    increments = [bucket.get("increments") for bucket in body.get("buckets", [])] if isinstance(body, dict) else []
+    checks.check(statuses == [202] * 5 and status == 200 and None in increments and server.process.poll() is None,
+                 "a minute whose increments add up past the largest double answers null, and the server stays up",
+                 f"posts {statuses}, got {status} {str(body)[:200]}")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--binary", required=True)
@@ -161,6 +178,8 @@ def main() -> int:
             hostile_queries(server, checks)
             if server.process.poll() is None and status == 202:
                 pages(server, token, checks, [first["seq"]])
+            if server.process.poll() is None:
+                overflowing_rollup(server, token, checks)
         finally:
             server.stop()
     return checks.finish()

@@ -110,7 +110,10 @@ struct MetricsHandler: Sendable {
                                 JSONMember("min", .number(bucket.min)),
                                 JSONMember("max", .number(bucket.max)),
                                 JSONMember("count", .number(Double(bucket.count))),
-                                JSONMember("increments", .number(bucket.incrementSum)),
+                                // Values a tile takes can be near the largest double; their sum can overflow.
+                                JSONMember(
+                                    "increments",
+                                    bucket.incrementSum.isFinite ? .number(bucket.incrementSum) : .null),
                             ])
                         })))
             members.append(JSONMember("next", nextStart.map { .string(path + query.next(from: $0)) } ?? .null))
