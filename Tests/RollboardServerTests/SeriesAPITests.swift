@@ -30,8 +30,8 @@ struct SeriesAPITests {
         let hourly = await fixture.get("/api/v1/metrics/orders/series?" + Self.window + "&step=1h")
         #expect(
             hourly.text.hasSuffix(
-                #""step":"1h","truncated":false,"buckets":[{"t":"2027-01-15T08:00:00.000Z","first":10,"last":12.5,"min":10,"max":15,"#
-                    + #""count":3,"increments":2.5}],"next":null}"#), "\(hourly.text)")
+                #""step":"1h","truncated":false,"buckets":[{"t":"2027-01-15T08:00:00.000Z","first":10,"#
+                    + #""last":12.5,"min":10,"max":15,"count":3,"increments":2.5}],"next":null}"#), "\(hourly.text)")
         let unset = await fixture.get("/api/v1/metrics/visitors/series?" + Self.window)
         #expect(unset.text.hasSuffix(#""points":[],"next":null}"#))
     }

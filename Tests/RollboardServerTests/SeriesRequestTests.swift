@@ -31,7 +31,10 @@ struct SeriesRequestTests {
         (["from": " 5"], #"from: \#(shape), got " 5""#),
         (["from": "١٢٣"], #"from: \#(shape), got "١٢٣""#),
         (["from": ""], #"from: \#(shape), got """#),
-        (["from": String(repeating: "9", count: 5_000)], #"from: \#(shape), got "\#(String(repeating: "9", count: 60))…""#),
+        (
+            ["from": String(repeating: "9", count: 5_000)],
+            #"from: \#(shape), got "\#(String(repeating: "9", count: 60))…""#
+        ),
         (["from": "yesterday"], #"from: \#(shape), got "yesterday""#),
         (["to": "2026-13-01T00:00:00Z"], #"to: no such date or time: "2026-13-01T00:00:00Z""#),
         (["to": "2026-02-30T00:00:00Z"], #"to: no such date or time: "2026-02-30T00:00:00Z""#),
@@ -60,7 +63,10 @@ struct SeriesRequestTests {
         (["limit": "0"], #"limit: must be a whole number from 1 to 1000, got "0""#),
         (["limit": "1001"], #"limit: must be a whole number from 1 to 1000, got "1001""#),
         (["limit": "-1"], #"limit: must be a whole number from 1 to 1000, got "-1""#),
-        (["limit": "99999999999999999999"], #"limit: must be a whole number from 1 to 1000, got "99999999999999999999""#),
+        (
+            ["limit": "99999999999999999999"],
+            #"limit: must be a whole number from 1 to 1000, got "99999999999999999999""#
+        ),
         (["after": "-1"], #"after: must be a sequence number (a whole number of at most 19 digits), got "-1""#),
         (
             ["after": "9999999999999999999"],

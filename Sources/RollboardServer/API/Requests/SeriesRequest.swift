@@ -45,16 +45,25 @@ struct SeriesRequest: Equatable {
             throw .badRequest(
                 "step: must be raw or a whole number of minutes, hours or days like 5m, 1h, 1d; got \(quoted(text))")
         }
-        // The default `to` is now, rounded up to a whole millisecond so the next page's query can write it exactly.
-        let clampedNow = now.isFinite ? Swift.min(Swift.max(now, 0), Double(endOfTime - 1)) : 0
-        let nowMilliseconds = Int64((clampedNow * 1000).rounded(.up))
-        let (to, toText) = try query["to"].map { text throws(APIError) in (try instant(text, field: "to"), text) }
-            ?? (Double(nowMilliseconds) / 1000, milliseconds(nowMilliseconds))
-        let (from, fromText) = try query["from"].map { text throws(APIError) in (try instant(text, field: "from"), text) }
-            ?? {
-                let start = Swift.max(0, Int64((to * 1000).rounded(.up)) - Int64(defaultSpan * 1000))
-                return (Double(start) / 1000, milliseconds(start))
-            }()
+        // The default `to` is now, rounded up to a whole millisecond so the next page's query can write it exactly;
+        // the default `from` 24 hours before it, never before 1970.
+        let to: Double
+        let toText: String
+        if let text = query["to"] {
+            (to, toText) = (try instant(text, field: "to"), text)
+        } else {
+            let clampedNow = now.isFinite ? Swift.min(Swift.max(now, 0), Double(endOfTime - 1)) : 0
+            let end = Int64((clampedNow * 1000).rounded(.up))
+            (to, toText) = (Double(end) / 1000, milliseconds(end))
+        }
+        let from: Double
+        let fromText: String
+        if let text = query["from"] {
+            (from, fromText) = (try instant(text, field: "from"), text)
+        } else {
+            let start = Swift.max(0, Int64((to * 1000).rounded(.up)) - Int64(defaultSpan * 1000))
+            (from, fromText) = (Double(start) / 1000, milliseconds(start))
+        }
         guard from < to else {
             throw .badRequest("from: must be before to (\(iso8601(from)) is not before \(iso8601(to)))")
         }
