@@ -22,6 +22,9 @@ final class ScreenClient {
     var framesSeen = 0
     /// When the last frame arrived (for frame intervals).
     var lastFrameAt = 0.0
+    /// Frames inside the window, and the longest wait between two of them there (seconds).
+    var windowFramesSeen = 0
+    var longestGap = 0.0
     /// The screen's inflater, kept between messages when the server keeps its context (no
     /// `server_no_context_takeover`), as a browser's is.
     var inflater: UnsafeMutablePointer<z_stream>?
@@ -325,7 +328,11 @@ final class ClientLoop: @unchecked Sendable {  // Confined to whichever thread r
             client.framesSeen += 1
             if now >= windowStart && now < windowEnd {
                 windowFrames += 1
-                if client.lastFrameAt >= windowStart { intervals.append(now - client.lastFrameAt) }
+                client.windowFramesSeen += 1
+                if client.lastFrameAt >= windowStart {
+                    intervals.append(now - client.lastFrameAt)
+                    client.longestGap = max(client.longestGap, now - client.lastFrameAt)
+                }
             }
             client.lastFrameAt = now
         } else if text.starts(with: Self.helloPrefix), !client.helloSeen {

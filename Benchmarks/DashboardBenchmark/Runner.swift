@@ -27,6 +27,10 @@ struct BenchmarkOptions {
     /// A peer server to compare with (`Benchmarks/Peers/HummingbirdBroadcast`'s executable): after each Rollboard
     /// scenario it broadcasts the frames one Rollboard screen received, to as many screens, at 30 fps.
     var peer: String?
+    /// Each in turn: how many series readers run beside the screens (see ``SeriesLoad``); 0 runs none.
+    var seriesReaders = [0]
+    /// The raw changes the readers' metric holds (posted before the screens connect, when some run has readers).
+    var seriesPoints = 10_000
 }
 
 /// One POST: the value, and when it was sent and acknowledged (202).
@@ -65,6 +69,12 @@ struct ScenarioResult {
     var wireBytesPerFrame = 0.0
     var animatingKiBPerScreen = 0.0
     var intervalP99 = 0.0
+    /// The slowest screen's frames a second, the median screen's, and the longest gap any screen saw (ms).
+    var slowestScreenFPS = 0.0
+    var medianScreenFPS = 0.0
+    var longestGapMs = 0.0
+    /// The series readers' numbers, when they ran.
+    var seriesLine = ""
     /// Client 0's hello and frames, when recorded.
     var recorded: [String] = []
 }
@@ -117,7 +127,7 @@ func prometheusValue(_ text: String, _ name: String) -> Double? {
 /// One scenario against Rollboard (`framesFile` nil) or against the peer broadcasting `framesFile`.
 func runScenario(
     _ scenario: String, clients count: Int, deflate: Bool, run: Int, options: BenchmarkOptions, folder: String,
-    framesFile: String? = nil, record: Bool = false
+    framesFile: String? = nil, record: Bool = false, seriesReaders: Int = 0
 ) throws -> ScenarioResult {
     var result = ScenarioResult()
     result.scenario = scenario
@@ -141,6 +151,9 @@ func runScenario(
 
     let producer = try ProducerConnection(port: server.port)
     _ = try producer.request("GET", "/healthz")
+    if !isPeer, options.seriesReaders.contains(where: { $0 > 0 }) {
+        try SeriesLoad.seed(producer, count: options.seriesPoints)
+    }
     usleep(300_000)
     let rssBefore = residentBytes(of: server.pid)
 
@@ -199,6 +212,16 @@ func runScenario(
     let duration = options.duration
     let postEvery = options.postEvery
     let posterDone = DispatchSemaphore(value: 0)
+    let seriesLoad = SeriesLoad()
+    if seriesReaders > 0 {
+        let port = server.port
+        let start = firstPost
+        Thread.detachNewThread {
+            let wait = start - monotonicNow()
+            if wait > 0 { usleep(useconds_t(wait * 1e6)) }
+            seriesLoad.start(readers: seriesReaders, port: port, end: windowEnd)
+        }
+    }
     nonisolated(unsafe) let poster = producer
     Thread.detachNewThread {
         for index in 0..<max(1, Int(Double(duration) / postEvery)) where !isPeer {
@@ -262,6 +285,14 @@ func runScenario(
     result.cpuMicrosecondsPerFrame =
         (cpuSeconds(of: server.pid) - serverCPUStart) / max(result.framesPerSecond * (runEnd - firstPost), 1) * 1e6
     result.wireBytesPerFrame = Double(loops.reduce(0) { $0 + $1.windowWireBytes }) / Double(max(frames, 1))
+    if seriesReaders > 0 {
+        result.seriesLine = SeriesLoad.summary(seriesLoad.wait(), window: windowEnd - firstPost)
+    }
+    let screens = loops.flatMap(\.clients).filter(\.helloSeen)
+    let perScreen = screens.map { Double($0.windowFramesSeen) / window }.sorted()
+    result.slowestScreenFPS = perScreen.first ?? 0
+    result.medianScreenFPS = percentile(perScreen, 0.5)
+    result.longestGapMs = (screens.map(\.longestGap).max() ?? 0) * 1000
     let intervals = loops.flatMap(\.intervals).sorted()
     result.intervalP99 = percentile(intervals, 0.99) * 1000
     result.recorded = loops.first?.recorded ?? []
@@ -340,6 +371,7 @@ func runBenchmark(_ options: BenchmarkOptions) throws {
     ]
     print(header.joined(separator: " | "))
     for scenario in options.scenarios {
+        for readers in options.seriesReaders {
         for count in options.clientCounts {
             for deflate in options.deflateModes {
                 for run in 1...options.runs {
@@ -347,7 +379,7 @@ func runBenchmark(_ options: BenchmarkOptions) throws {
                     try? FileManager.default.removeItem(atPath: folder + "/data/store")
                     let result = try runScenario(
                         scenario, clients: count, deflate: deflate, run: run, options: options, folder: folder,
-                        record: options.peer != nil)
+                        record: options.peer != nil, seriesReaders: readers)
                     printRow(result)
                     guard options.peer != nil else { continue }
                     let hello = result.recorded.first { $0.hasPrefix(#"{"type":"hello""#) }
@@ -364,6 +396,7 @@ func runBenchmark(_ options: BenchmarkOptions) throws {
                         framesFile: framesFile))
                 }
             }
+        }
         }
     }
 }
@@ -383,7 +416,10 @@ func printRow(_ result: ScenarioResult) {
         String(format: "%.0f", result.clientCPU),
     ]
     print(row.joined(separator: " | "))
-    let notes = [result.serverMetrics] + (result.failures.isEmpty ? [] : ["problems: " + result.failures.joined(separator: "; ")])
+    let screens = String(
+        format: "screens: slowest %.1f fps, median %.1f, longest gap between two frames %.0f ms",
+        result.slowestScreenFPS, result.medianScreenFPS, result.longestGapMs)
+    let notes = [result.serverMetrics, screens, result.seriesLine] + (result.failures.isEmpty ? [] : ["problems: " + result.failures.joined(separator: "; ")])
     let shown = notes.filter { !$0.isEmpty }
     if !shown.isEmpty { print("    " + shown.joined(separator: "; ")) }
 }

@@ -5,11 +5,16 @@
 //   swift build -c release --product DashboardBenchmark
 //   .build/release/DashboardBenchmark [--clients 500,1000,3000] [--deflate off,on] [--duration 20] [--runs 1]
 //       [--scenario moving,demo,context] [--peer PATH] [--client-threads 1] [--interval 1] [--post-every 1]
+//       [--series-readers 0,20] [--series-points 10000]
 //
 // `moving` (the default): eight odometers of eight columns, all moving on every tick, fed a batch of eight values
 // every second; `demo`: six tiles, one odometer posted to; `context`: four odometers, a gauge, a chart and a ten-row
 // leaderboard, fed a batch and a reshuffled board every second. Several scenarios (`moving,context`) run in turn. `--peer PATH` runs the Hummingbird peer
 // (Benchmarks/Peers/HummingbirdBroadcast) after each scenario, broadcasting the frames one Rollboard screen received.
+//
+// `--series-readers 0,20` runs each scenario again with that many series readers beside the screens: each reads the
+// whole raw series of a metric seeded with `--series-points` changes (10,000: about 650 KB), page by page through
+// `next`, over and over, while a probe asks `/healthz` every 20 ms (see SeriesReaders.swift).
 //
 // Measures, per scenario: frames per screen per second, server CPU µs per delivered frame, wire bytes per frame, RSS
 // per screen while animating, the delay from the POST's 202 (and from the POST being sent) to the first frame
@@ -45,6 +50,8 @@ while !arguments.isEmpty {
     case "--post-every": options.postEvery = max(0.1, Double(value) ?? options.postEvery)
     case "--scenario": options.scenarios = value.split(separator: ",").map(String.init)
     case "--peer": options.peer = value
+    case "--series-readers": options.seriesReaders = value.split(separator: ",").compactMap { Int($0) }
+    case "--series-points": options.seriesPoints = max(1, Int(value) ?? options.seriesPoints)
     default:
         FileHandle.standardError.write(Data("unknown option \(flag)\n".utf8))
         exit(2)

@@ -132,11 +132,15 @@ def folder_bytes(path: str) -> int:
 
 def series(server: RollboardProcess, metric: str, step: str) -> list:
     now = int(time.time())
-    status, body = server.request(
-        "GET", f"/api/v1/metrics/{metric}/series?from={now - 6 * 3600}&to={now + 3600}&step={step}", timeout=30)
-    if status != 200 or not isinstance(body, dict):
-        return []
-    return body.get("points" if step == "raw" else "buckets") or []
+    target = f"/api/v1/metrics/{metric}/series?from={now - 6 * 3600}&to={now + 3600}&step={step}"
+    answered = []
+    while target:  # page by page: an answer holds at most 1,000 points or buckets
+        status, body = server.request("GET", target, timeout=30)
+        if status != 200 or not isinstance(body, dict):
+            return []
+        answered += body.get("points" if step == "raw" else "buckets") or []
+        target = body.get("next")
+    return answered
 
 
 def main() -> int:

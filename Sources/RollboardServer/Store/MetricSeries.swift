@@ -58,8 +58,11 @@ struct MetricSeries: Equatable, Sendable {
         let point = Point(seq: metric.seq, time: metric.updatedAt, value: metric.value, increment: metric.increment)
         newest = Swift.max(newest, point.time)
         raw.append(point)
-        Self.add(point, increment: metric.increment, width: 60, to: &minutes)
-        Self.add(point, increment: metric.increment, width: 3_600, to: &hours)
+        // A time no clock gives (one read from a damaged record) has no bucket: `Int64` of it would trap.
+        if abs(point.time) < 1e15 {
+            Self.add(point, increment: metric.increment, width: 60, to: &minutes)
+            Self.add(point, increment: metric.increment, width: 3_600, to: &hours)
+        }
         trim(limits)
     }
 
@@ -104,13 +107,45 @@ struct MetricSeries: Equatable, Sendable {
         return kept.filter { $0.time >= from && $0.time < to }[...]
     }
 
+    /// One page of ``points(from:to:limits:)`` in sequence order: up to `limit` points numbered after `after`, and
+    /// whether more follow. Finds its first point by the sequence number and stops one past the page, so a page costs
+    /// about what it holds however long the series is.
+    func page(
+        from: Double, to: Double, after: UInt64, limit: Int, limits: SeriesLimits
+    ) -> (points: [Point], more: Bool) {
+        let oldest = newest - limits.retention
+        var index = Swift.max(raw.count - limits.maxPoints, raw.partitioningIndex { $0.seq > after }, 0)
+        var points: [Point] = []
+        points.reserveCapacity(Swift.min(limit, raw.count - index))
+        while index < raw.count {
+            let point = raw[index]
+            index += 1
+            guard point.time >= oldest, point.time >= from, point.time < to else { continue }
+            if points.count == limit { return (points, true) }
+            points.append(point)
+        }
+        return (points, false)
+    }
+
+    /// One page of ``buckets(from:to:step:)``: up to `limit` of them, and the start of the next one when more follow.
+    func bucketPage(from: Double, to: Double, step: Int64, limit: Int) -> (buckets: [Bucket], next: Int64?) {
+        var merged = buckets(from: from, to: to, step: step, stopAfter: limit + 1)
+        guard merged.count > limit else { return (merged, nil) }
+        let next = merged[limit].start
+        merged.removeLast(merged.count - limit)
+        return (merged, next)
+    }
+
     /// The rollups of width `step` (a multiple of a minute or of an hour) with `from ≤ start < to`, merged from the
     /// minute buckets (steps under an hour) or the hour buckets.
-    func buckets(from: Double, to: Double, step: Int64) -> [Bucket] {
+    func buckets(from: Double, to: Double, step: Int64, stopAfter: Int = .max) -> [Bucket] {
         let source = step % 3_600 == 0 ? hours : minutes
         var merged: [Bucket] = []
-        for bucket in source where Double(bucket.start) >= from && Double(bucket.start) < to {
+        let first = source.partitioningIndex { Double($0.start) >= from }
+        for bucket in source[first...] {
+            if Double(bucket.start) >= to { break }
             let start = bucket.start - ((bucket.start % step) + step) % step
+            if merged.last?.start != start, merged.count == stopAfter { break }
             if var last = merged.last, last.start == start {
                 last.last = bucket.last
                 last.min = Swift.min(last.min, bucket.min)

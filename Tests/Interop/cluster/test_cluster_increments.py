@@ -123,7 +123,12 @@ def same_series(nodes: list[ClusterNode], keys: int, checks: Checks, label: str)
     """Every node answers the same raw series and the same minute rollups, one point per key."""
     answers = []
     for node in nodes:
-        raw = node.request("GET", f"/api/v1/metrics/{METRIC}/series?from=0&to=4102444800")[1]
+        # Page by page (an answer holds at most 1,000 points) through `next`.
+        raw, target = {"points": []}, f"/api/v1/metrics/{METRIC}/series?from=0&to=4102444800"
+        while target:
+            page = node.request("GET", target)[1]
+            raw["points"] += page.get("points") or []
+            target = page.get("next")
         minutes = node.request("GET", f"/api/v1/metrics/{METRIC}/series?from={int(time.time()) - 3600}"
                                       f"&to={int(time.time()) + 60}&step=1m")[1]
         answers.append((raw.get("points"), minutes.get("buckets")))

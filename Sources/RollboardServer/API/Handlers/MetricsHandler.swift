@@ -1,3 +1,4 @@
+import Dispatch
 import RollboardNet
 
 /// `/api/v1/metrics` and `/api/v1/metrics/{id}`: the values a reader may see, one metric with its history, and
@@ -47,36 +48,56 @@ struct MetricsHandler: Sendable {
         respond(JSONResponse.ok(.object(members)))
     }
 
-    /// `GET /api/v1/metrics/{id}/series`: the metric's raw changes, or its rollups merged to `step`, within
-    /// `from ..< to`.
+    /// Where series answers are built: off the connection loops, so a read never holds up the screens, probes and
+    /// commits that share its loop, and reads run side by side rather than one behind another. Utility QoS: the
+    /// loops come first.
+    static let seriesReads = DispatchQueue(label: "rollboard.series-reads", qos: .utility, attributes: .concurrent)
+
+    /// `GET /api/v1/metrics/{id}/series`: one page of the metric's raw changes, or of its rollups merged to `step`,
+    /// within `from ..< to`, and `next`, the query of the page after it (`null` on the last page). The query is
+    /// checked here; the answer is built on ``seriesReads``.
     func series(_ context: RequestContext, _ respond: @escaping Respond) throws(APIError) {
         let query = try SeriesRequest.parse(context.request.query, now: wallClock())
-        let snapshot = store.snapshot
-        let series = snapshot.series(context.parameter("id"))
+        let id = context.parameter("id")
+        let store = store
+        Self.seriesReads.async { respond(JSONResponse.ok(Self.seriesAnswer(id, query, store))) }
+    }
+
+    static func seriesAnswer(_ id: String, _ query: SeriesRequest, _ store: any ChangeLog) -> JSONValue {
         var members = [
-            JSONMember("id", .string(context.parameter("id"))),
+            JSONMember("id", .string(id)),
             JSONMember("from", .string(iso8601(query.from))),
             JSONMember("to", .string(iso8601(query.to))),
             JSONMember("step", .string(query.stepText)),
         ]
+        let path = "/api/v1/metrics/\(id)/series?"
         switch query.step {
         case .raw:
-            let points = series.points(from: query.from, to: query.to, limits: snapshot.seriesLimits)
-            let shown = points.suffix(SeriesRequest.maximumPoints)
-            members.append(JSONMember("truncated", .bool(shown.count < points.count)))
+            // The snapshot (and the series it shares with the store) is let go before the answer is written out.
+            let (points, more) = {
+                let snapshot = store.snapshot
+                return snapshot.series(id).page(
+                    from: query.from, to: query.to, after: query.after, limit: query.limit,
+                    limits: snapshot.seriesLimits)
+            }()
+            members.append(JSONMember("truncated", .bool(more)))
             members.append(
                 JSONMember(
                     "points",
                     .array(
-                        shown.map { point in
+                        points.map { point in
                             .object([
                                 JSONMember("t", .string(iso8601(point.time))),
                                 JSONMember("value", .number(point.value)),
                                 JSONMember("seq", .number(point.seq)),
                             ])
                         })))
+            let next = more ? points.last.map { path + query.next(after: $0.seq) } : nil
+            members.append(JSONMember("next", next.map(JSONValue.string) ?? .null))
         case .rollup(let seconds):
-            let buckets = series.buckets(from: query.from, to: query.to, step: seconds)
+            let (buckets, nextStart) = store.snapshot.series(id).bucketPage(
+                from: query.from, to: query.to, step: seconds, limit: query.limit)
+            members.append(JSONMember("truncated", .bool(nextStart != nil)))
             members.append(
                 JSONMember(
                     "buckets",
@@ -89,11 +110,15 @@ struct MetricsHandler: Sendable {
                                 JSONMember("min", .number(bucket.min)),
                                 JSONMember("max", .number(bucket.max)),
                                 JSONMember("count", .number(Double(bucket.count))),
-                                JSONMember("increments", .number(bucket.incrementSum)),
+                                // Values a tile takes can be near the largest double; their sum can overflow.
+                                JSONMember(
+                                    "increments",
+                                    bucket.incrementSum.isFinite ? .number(bucket.incrementSum) : .null),
                             ])
                         })))
+            members.append(JSONMember("next", nextStart.map { .string(path + query.next(from: $0)) } ?? .null))
         }
-        respond(JSONResponse.ok(.object(members)))
+        return .object(members)
     }
 
     func post(_ context: RequestContext, _ respond: @escaping Respond) throws(APIError) {
