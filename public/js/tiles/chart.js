@@ -140,6 +140,8 @@ export class ChartView extends TileView {
     this.low.textContent = "";
     this.edge.hidden = true;
     this.timeLabels.forEach((label) => { label.hidden = true; });
+    this.timesKey = null;
+    this.shownLow = this.shownHigh = undefined;
     const dataset = this.element.dataset;
     for (const name of ["values", "known", "shift", "low", "high", "text", "target", "times", "goalEdge"]) {
       delete dataset[name];
@@ -192,8 +194,7 @@ export class ChartView extends TileView {
     setAttribute(this.newest, "d", this.style !== "bars" && last !== null
       ? `M${x(values.length - 1).toFixed(2)} ${y(last).toFixed(2)}h0.01` : "");
     this.paintGuides(y, low, high);
-    setText(this.high, this.valueFormat(high));
-    setText(this.low, this.valueFormat(low));
+    this.paintRange(low, high);
     this.paintTimes(finiteNumber(state.n, null), values.length, shift);
     const text = typeof state.text === "string" ? state.text : "";
     setText(this.text, text);
@@ -207,6 +208,25 @@ export class ChartView extends TileView {
   }
 
   /**
+   * The range's ends beside the plot. Their column keeps the widest text it has had (in `ch`), so a label that
+   * changes while the range eases lays out its own line, not the plot beside it.
+   */
+  paintRange(low, high) {
+    if (low === this.shownLow && high === this.shownHigh) return;
+    this.shownLow = low;
+    this.shownHigh = high;
+    const top = this.valueFormat(high);
+    const bottom = this.valueFormat(low);
+    setText(this.high, top);
+    setText(this.low, bottom);
+    const widest = Math.max(top.length, bottom.length);
+    if (!(this.scaleWidth >= widest)) {
+      this.scaleWidth = widest;
+      this.high.parentNode.style.minWidth = `${widest}ch`;
+    }
+  }
+
+  /**
    * 3 to 5 time labels under the plot, at whole multiples of a round interval, each under the place of its time
    * (`n` is the newest bucket's start over the step; the point at index i of `count` stands for bucket
    * n − (count − 1 − i)), written in the dashboard's time zone and language. Test hook: `data-times`.
@@ -216,8 +236,11 @@ export class ChartView extends TileView {
       this.timeFormat = this.makeTimeFormat();
       this.makeTimeFormat = null;
     }
+    const key = `${n}/${count}/${shift}`;
+    if (key === this.timesKey) return;
+    this.timesKey = key;
     if (n === null || !(this.step > 0) || !this.timeFormat) {
-      this.timeLabels.forEach((label) => { label.hidden = true; });
+      this.timeLabels.forEach((label) => { if (!label.hidden) label.hidden = true; });
       setData(this.element, "times", null);
       return;
     }
@@ -240,15 +263,26 @@ export class ChartView extends TileView {
     const texts = [];
     this.timeLabels.forEach((label, index) => {
       const item = shown[index];
-      label.hidden = !item;
+      if (label.hidden !== !item) label.hidden = !item;
       if (!item) return;
-      const text = this.timeFormat(item[0] * 1000);
+      const text = this.timeText(item[0]);
       texts.push(text);
       setText(label, text);
       const left = `${(item[1] * 100).toFixed(2)}%`;
       if (label.style.left !== left) label.style.left = left;
     });
     setData(this.element, "times", texts.join("|"));
+  }
+
+  /** A label's text for a time (seconds since 1970), each written once: Intl formatting is not cheap per frame. */
+  timeText(seconds) {
+    if (!this.timeTexts || this.timeTexts.size > 64) this.timeTexts = new Map();
+    let text = this.timeTexts.get(seconds);
+    if (text === undefined) {
+      text = this.timeFormat(seconds * 1000);
+      this.timeTexts.set(seconds, text);
+    }
+    return text;
   }
 
   /** The goal line (or, outside the range, its marker on the edge) and the threshold bands, placed on the range. */
@@ -264,7 +298,8 @@ export class ChartView extends TileView {
     }
     const beyond = goal === null || (goal >= low && goal <= high) ? null : goal > high ? "high" : "low";
     if (this.edge.hidden !== !beyond) this.edge.hidden = !beyond;
-    if (beyond) {
+    if (beyond && this.edgeKey !== beyond) {
+      this.edgeKey = beyond;
       setText(this.edge, `${beyond === "high" ? "\u25B2" : "\u25BC"} goal ${this.valueFormat(goal)}`);
       setData(this.edge, "edge", beyond);
     }
