@@ -36,10 +36,7 @@ function setAttribute(node, name, value) {
 
 let clipCount = 0;
 
-/**
- * Intervals between time labels, in seconds: the first that gives at most 6 over the window is used, of which those
- * too near the ends are left out (3 to 5 remain).
- */
+/** Intervals between time labels, in seconds: the first that gives at most 6 over the window is used. */
 const ROUND_INTERVALS = [60, 120, 300, 600, 900, 1800, 3600, 7200, 10800, 21600, 43200, 86400, 172800, 604800];
 
 /**
@@ -245,10 +242,12 @@ export class ChartView extends TileView {
       return;
     }
     const span = this.step * this.count;
-    const every = Math.max(this.step, ROUND_INTERVALS.find((seconds) => span / seconds <= 6) || span / 4);
     const newest = n * this.step;
+    // A round interval giving at most 6 over the window, chosen by the window alone (so it never changes while the
+    // plot slides); of its labels those too near the plot's ends are left out, and the oldest when 6 remain.
+    const every = Math.max(this.step, ROUND_INTERVALS.find((seconds) => span / seconds <= 6) || span / 4);
     const shown = [];
-    for (let t = Math.floor(newest / every) * every; t > newest - span - this.step; t -= every) {
+    for (let t = Math.floor(newest / every) * every; t > newest - span - this.step && shown.length < 5; t -= every) {
       const index = count - 1 - (newest - t) / this.step;
       const left = (index - shift + 0.5) / this.count;
       // Far enough from the ends that a label centred on its time stays inside the plot's width.
