@@ -19,7 +19,8 @@ In the same run, at 1920×1080, the DOM is checked in both themes and both phase
 - no two texts shown overlap (their visible boxes intersect by more than 2 px each way);
 - every text is at least the legible minimum, MINIMUM_PX = 22 px of font size at 1080p (titles are 28-56 px);
 - a chart shows its range's low and high labels and 3 to 5 time labels, in the dashboard's time zone and language;
-- an arc gauge's dial uses at least 80 % of its tile's shorter side; a `trend` sparkline spans at least 80 % of its
+- an arc gauge's dial uses at least 80 % of its tile's shorter side, and the gauges' goal and threshold marks are
+  drawn over the fill with a halo (visible over an amber fill); a `trend` sparkline spans at least 80 % of its
   tile's width and 25 % of its height, its newest point marked; a leaderboard's last row ends inside the tile's
   padding.
 
@@ -252,7 +253,15 @@ const charts = {};
 const spark = tile('pageviews') && tile('pageviews').querySelector('.tile__spark');
 const newest = spark && spark.querySelector('.tile__spark-newest');
 const rows = tile('leaders') ? Array.prototype.map.call(tile('leaders').querySelectorAll('.lb-row'), box) : [];
+const arc = tile('capacity') ? Array.prototype.slice.call(tile('capacity').querySelectorAll('.gauge__dial > *')) : [];
+const fillAt = arc.findIndex(function (e) { return (e.getAttribute('class') || '').indexOf('gauge__fill') >= 0; });
+const marks = arc.filter(function (e) { return /gauge__mark--/.test(e.getAttribute('class') || ''); });
+const barMarks = tile('signups') ? Array.prototype.slice.call(tile('signups').querySelectorAll('.gauge__bar-mark')) : [];
 return {
+  marks: {count: marks.length, overFill: marks.every(function (e) { return arc.indexOf(e) > fillAt; }),
+          halos: arc.filter(function (e) { return (e.getAttribute('class') || '').indexOf('gauge__mark-halo') >= 0; }).length,
+          barHalos: barMarks.filter(function (e) { return getComputedStyle(e).boxShadow !== 'none'; }).length,
+          barMarks: barMarks.length},
   charts: charts,
   dial: box(tile('capacity') && tile('capacity').querySelector('.gauge__dial')),
   capacity: box(tile('capacity')),
@@ -357,6 +366,11 @@ def dom_checks(driver, label: str, checks: Checks) -> None:
     checks.check(bool(dial) and min(dial[2], dial[3] * 114 / 63) >= 0.8 * shorter,
                  f"{label}: the arc gauge's dial spans at least 80 % of its tile's shorter side",
                  f"dial {dial and round(min(dial[2], dial[3] * 114 / 63) / shorter, 2)} of {shorter}")
+    marks = shapes.get("marks", {})
+    checks.check(marks.get("count") == 3 and marks.get("overFill") and marks.get("halos") == 3
+                 and marks.get("barMarks") == 2 and marks.get("barHalos") == 2,
+                 f"{label}: the gauges' goal and threshold marks are drawn over the fill with a halo in the tile's colour "
+                 "(visible over a fill of their own colour)", f"{marks}")
     spark, tile = shapes.get("spark"), shapes.get("pageviews")
     checks.check(bool(spark) and bool(tile) and spark[2] >= 0.8 * tile[2] and spark[3] >= 0.25 * tile[3]
                  and bool(shapes.get("newest")),
