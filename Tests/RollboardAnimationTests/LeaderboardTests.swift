@@ -44,32 +44,76 @@ struct LeaderboardTests {
         #expect(throws: AnimationError.self) { try leaderboard().settle(Self.entries(["A": 1e16]), after: nil) }
     }
 
-    // Alice 10 (line 0), Bob 8 (1), Carol 6 (2), Dave 1 (below); then Carol 11, Dave 9, Alice 7, Bob 2:
-    // Carol climbs 2 → 0, Dave enters at 1, Alice slides 0 → 2, Bob leaves 1 → 3 (below the last of 3 lines).
-    @Test("with u = easing(t / d), each row goes p₀ + (p₁ − p₀)·u, its score v₀ + (v₁ − v₀)·u, its opacity likewise",
+    // Alice 10 (line 0), Bob 8 (1), Carol 6 (2), Dave 1 (below); then Carol 11, Dave 9, Alice 7, Bob 2 (three
+    // lines, linear, 2 s): Bob leaves and Carol, who must pass Alice, jumps — both fade out where they stand in the
+    // first third; Alice slides 0 → 2 in the second; Carol and Dave (entering) fade in on lines 0 and 1 in the last.
+    @Test("rows that leave or jump fade out, the others slide without crossing, then entering and jumping rows fade in",
           arguments: [
-              // elapsed, Carol (position, score), Dave (position, opacity), Alice position, Bob (position, opacity)
-              (0.0, 2.0, 6.0, 3.0, 0.0, 0.0, 1.0, 1.0),
-              (0.25, 1.5, 7.25, 2.5, 0.25, 0.5, 1.5, 0.75),
-              (0.5, 1.0, 8.5, 2.0, 0.5, 1.0, 2.0, 0.5),
-              (0.75, 0.5, 9.75, 1.5, 0.75, 1.5, 2.5, 0.25),
+              // elapsed (of 2 s), Carol (line, opacity, rank), Dave opacity, Alice (line, rank), Bob opacity
+              (0.0, 2.0, 1.0, 3, 0.0, 0.0, 1, 1.0),
+              (0.25, 2.0, 0.25, 3, 0.0, 0.0, 1, 0.25),
+              (0.5, 2.0, 0.0, 3, 0.0, 1.0, 3, 0.0),
+              (0.75, 0.0, 0.25, 1, 0.25, 2.0, 3, 0.0),
           ])
     func motion(
-        elapsed: Double, carol: Double, carolScore: Double, dave: Double, daveOpacity: Double, alice: Double,
-        bob: Double, bobOpacity: Double
+        elapsed: Double, carol: Double, carolOpacity: Double, carolRank: Int, daveOpacity: Double, alice: Double,
+        aliceRank: Int, bobOpacity: Double
     ) throws {
         let board = try leaderboard(duration: 2)
         var queue = try AnimationQueue(board, value: Self.entries(["Alice": 10, "Bob": 8, "Carol": 6, "Dave": 1]), at: 50)
         try queue.enqueue(Self.entries(["Alice": 7, "Bob": 2, "Carol": 11, "Dave": 9]), at: 50)
         let state = queue.state(at: 50 + 2 * elapsed)
-        #expect(try row("Carol", state).position == carol && row("Carol", state).value == carolScore)
-        #expect(try row("Carol", state).rank == 1)
-        #expect(try row("Dave", state).position == dave && row("Dave", state).opacity == daveOpacity)
+        func near(_ a: Double, _ b: Double) -> Bool { abs(a - b) < 1e-9 }
+        #expect(try row("Carol", state).position == carol && near(row("Carol", state).opacity, carolOpacity))
+        #expect(try row("Carol", state).rank == carolRank && row("Carol", state).value == 6 + 5 * elapsed)
+        #expect(try row("Dave", state).position == 1 && near(row("Dave", state).opacity, daveOpacity))
         #expect(try row("Dave", state).value == 9, "an entering row shows its new score")
-        #expect(try row("Alice", state).position == alice && row("Alice", state).value == 10 - 3 * elapsed)
-        #expect(try row("Bob", state).position == bob && row("Bob", state).opacity == bobOpacity)
-        #expect(try row("Bob", state).value == 8, "a leaving row keeps the score it had")
+        #expect(try near(row("Alice", state).position, alice) && row("Alice", state).rank == aliceRank)
+        #expect(try row("Alice", state).value == 10 - 3 * elapsed)
+        #expect(try row("Bob", state).position == 1 && near(row("Bob", state).opacity, bobOpacity))
+        #expect(try row("Bob", state).value == 8 && row("Bob", state).rank == 2, "a leaving row keeps its score and rank")
         #expect(state.rows.map(\.name) == ["Carol", "Dave", "Alice", "Bob"], "final order first, then leaving rows")
+    }
+
+    /// Boards of eight names (scores 0…9, so ties happen) and their successors, from a fixed seed.
+    static let reshuffles: [([LeaderboardEntry], [LeaderboardEntry])] = {
+        var seed: UInt64 = 0x5EED
+        func next() -> Double {
+            seed = seed &* 6364136223846793005 &+ 1442695040888963407
+            return Double((seed >> 33) % 10)
+        }
+        let names = ["Ann", "Ben", "Cat", "Dan", "Eve", "Fay", "Gus", "Hal"]
+        return (0..<200).map { _ in
+            (names.map { LeaderboardEntry(name: $0, value: next()) }, names.map { LeaderboardEntry(name: $0, value: next()) })
+        }
+    }()
+
+    @Test("while rows move no two shown rows overlap, ranks follow the rows down without repeating, and entering rows appear only on their line",
+          arguments: [3, 5])
+    func neverCrossing(size: Int) throws {
+        let board = try leaderboard(size: size, duration: 1, easing: .easeInOut)
+        for (before, after) in Self.reshuffles {
+            var queue = try AnimationQueue(board, value: before, at: 0)
+            let startNames = Set(queue.state(at: 0).rows.map(\.name))
+            try queue.enqueue(after, at: 0)
+            let end = queue.state(at: 1)
+            let scores = Dictionary(uniqueKeysWithValues: after.map { ($0.name, $0.value) })
+            for step in 0...100 {
+                let shown = queue.state(at: Double(step) / 100).rows.filter { $0.opacity > 0 }
+                    .sorted { $0.position < $1.position }
+                for (upper, lower) in zip(shown, shown.dropFirst()) {
+                    #expect(lower.position - upper.position >= 1 - 1e-9, "\(upper.name) and \(lower.name) overlap")
+                    #expect(lower.rank >= upper.rank, "ranks read \(shown.map(\.rank)) down the rows")
+                    let tied = scores[upper.name] == scores[lower.name]
+                        || before.first { $0.name == upper.name }?.value == before.first { $0.name == lower.name }?.value
+                    #expect(tied || lower.rank > upper.rank, "ranks repeat: \(shown.map { "\($0.rank) \($0.name)" })")
+                }
+                for row in shown where !startNames.contains(row.name) {
+                    let line = try #require(end.rows.first { $0.name == row.name }).position
+                    #expect(row.position == line, "\(row.name) enters on line \(row.position), not its line \(line)")
+                }
+            }
+        }
     }
 
     @Test("once the change ends the rows rest on their lines and the leaving row is gone")

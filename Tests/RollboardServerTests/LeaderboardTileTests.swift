@@ -36,7 +36,7 @@ struct LeaderboardTileTests {
 
     static let yaml = "id: sales\ntype: leaderboard\nsize: 2\nduration: 2\neasing: linear\nprefix: \"$\""
 
-    @Test("rows carry name, score as written, rank, line and opacity in thousandths; mid-move they are half way")
+    @Test("rows carry name, score as written, rank, line and opacity in thousandths; mid-move Alice is half way down while Bob, who climbs past her, has faded out")
     func wireState() throws {
         var leaderboard = try tile(Self.yaml, entries: board(["Alice": 10, "Bob": 8, "Carol": 1]))
         #expect(
@@ -45,7 +45,7 @@ struct LeaderboardTileTests {
         try leaderboard.apply(.leaderboard(board(["Alice": 10, "Bob": 12, "Carol": 1])), at: 10)
         #expect(
             leaderboard.encodedState(at: 11)
-                == #"{"n":["Bob","Alice"],"t":["$10","$10"],"r":[1,2],"y":[500,500],"o":[1000,1000]}"#)
+                == #"{"n":["Bob","Alice"],"t":["$10","$10"],"r":[2,2],"y":[1000,500],"o":[0,1000]}"#)
         #expect(
             leaderboard.encodedState(at: 12)
                 == #"{"n":["Bob","Alice"],"t":["$12","$10"],"r":[1,2],"y":[0,1000],"o":[1000,1000]}"#)
@@ -53,13 +53,13 @@ struct LeaderboardTileTests {
         #expect(leaderboard.nextMotion(after: 12) == nil)
     }
 
-    @Test("an entry entering the top slides up from below the last line fading in; the one it displaces fades out")
+    @Test("the one an entry displaces fades out on its line, then the entry fades in there; neither is drawn elsewhere")
     func enterAndLeave() throws {
         var leaderboard = try tile(Self.yaml, entries: board(["Alice": 10, "Bob": 8, "Carol": 1]))
         try leaderboard.apply(.leaderboard(board(["Alice": 10, "Bob": 8, "Carol": 9])), at: 0)
         #expect(
             leaderboard.encodedState(at: 0.5)
-                == #"{"n":["Alice","Carol","Bob"],"t":["$10","$9","$8"],"r":[1,2,2],"y":[0,1750,1250],"o":[1000,250,750]}"#)
+                == #"{"n":["Alice","Carol","Bob"],"t":["$10","$9","$8"],"r":[1,2,2],"y":[0,1000,1000],"o":[1000,0,500]}"#)
         #expect(
             leaderboard.encodedState(at: 2)
                 == #"{"n":["Alice","Carol"],"t":["$10","$9"],"r":[1,2],"y":[0,1000],"o":[1000,1000]}"#)

@@ -414,6 +414,19 @@ struct RollboardConfigurationTests {
         #expect(configuration.dashboards.first?.grid == GridSize(columns: 4, rows: 2))
     }
 
+    @Test("a dashboard without a grid sizes its grid to its tiles, so one tile fills the screen", arguments: [
+        ("  - {id: tickets, type: counter}", GridSize(columns: 1, rows: 1)),
+        ("  - {id: a, type: counter}\n  - {id: b, type: counter}", GridSize(columns: 2, rows: 1)),
+        ("  - {id: a, type: counter, position: {column: 1, row: 1, width: 2}}", GridSize(columns: 2, rows: 1)),
+        ("  - {id: a, type: counter, position: {column: 3, row: 2}}", GridSize(columns: 3, rows: 2)),
+        ((1...6).map { "  - {id: t\($0), type: counter}" }.joined(separator: "\n"), GridSize(columns: 4, rows: 2)),
+    ])
+    func gridFromTiles(tiles: String, grid: GridSize) throws {
+        let configuration = try RollboardConfiguration.parse(
+            serverYAML: nil, dashboards: [("config/dashboards/ops.yaml", "tiles:\n" + tiles)])
+        #expect(configuration.dashboards.first?.grid == grid)
+    }
+
     @Test("a text tile reads its message and alignment, defaults to an empty centred one, and has no queue on the wire")
     func textTile() throws {
         let configuration = try RollboardConfiguration.parse(

@@ -179,7 +179,7 @@ export class Board {
     this.container.style.setProperty("--columns", String(grid.columns));
     this.container.style.setProperty("--rows", String(grid.rows));
     const cells = tiles.map((tile) => {
-      const view = this.viewFor(tile);
+      const view = this.viewFor(tile, dashboard);
       this.views.set(view.id, view);
       // The grid places a cell, and the tile fills it (rollboard.css): Chromium lays a grid item out only with its whole
       // grid, while a contained box placed by its four edges is a relayout boundary, so a tile's new text lays out
@@ -202,7 +202,7 @@ export class Board {
     document.documentElement.lang = languageTag(dashboard.locale) || commonLocale(dashboard.tiles) || PAGE_LANGUAGE;
   }
 
-  viewFor(tile) {
+  viewFor(tile, dashboard) {
     switch (tile.type) {
       case "odometer": return new OdometerView(tile);
       case "counter": return new CounterView(tile);
@@ -210,7 +210,7 @@ export class Board {
       case "carousel": return new CarouselView(tile, this.send);
       case "text": return new TextView(tile);
       case "gauge": return new GaugeView(tile);
-      case "chart": return new ChartView(tile);
+      case "chart": return new ChartView(tile, dashboard);
       case "clock": return new ClockView(tile);
       case "leaderboard": return new LeaderboardView(tile);
       default: {

@@ -65,7 +65,7 @@ public final class DemoFeeder: @unchecked Sendable {  // Sendable: `generator` a
                 if let value { updates.append(MetricUpdate(id: tile.metric, value: value)) }
             case .gauge(let options):
                 let value = nextGauge(for: tile.metric, current: store.current(tile.metric)?.value, options: options,
-                                      goal: tile.kpi.goal)
+                                      goal: tile.kpi.goal, warning: tile.kpi.warning)
                 updates.append(MetricUpdate(id: tile.metric, value: value))
             case .wheel(let options):
                 if round % 3 == 0 {
@@ -96,21 +96,23 @@ public final class DemoFeeder: @unchecked Sendable {  // Sendable: `generator` a
         }
     }
 
-    /// A random walk that mostly climbs, rounded to `decimals`, kept within what the tile can show.
+    /// The next value of a number tile: a total that only climbs (revenue, orders, page views) grows a little each
+    /// round; any other level (visitors online, a temperature, a rate) takes a bounded mean-reverting walk around
+    /// where it starts, so it looks alive for hours and never leaves a plausible band (no 98.6 °C server room).
+    /// Rounded to `decimals`, kept within what the tile can show.
     private func nextValue(
         for id: String, current: Double?, decimals: Int, start: [Double], canShow: (Double) -> Bool
     ) -> Double? {
-        let base = values[id] ?? current ?? startingValue(start, decimals: decimals, canShow: canShow)
-        let magnitude = max(abs(base), 10)
-        let step = magnitude * Double.random(in: -0.02...0.05, using: &generator)
+        let first = startingValue(start, decimals: decimals, canShow: canShow)
+        let base = values[id] ?? current ?? first
         var scale = 1.0
         for _ in 0..<decimals { scale *= 10 }
-        var next = ((base + step) * scale).rounded() / scale
-        if decimals == 0, next == base { next += 1 }
+        let walk = DemoWalk.of(id, start: first)
+        var next = (walk.next(from: base, using: &generator) * scale).rounded() / scale
+        if walk.climbing, decimals == 0, next == base { next += 1 }
         guard canShow(next) else {
-            let reset = startingValue(start, decimals: decimals, canShow: canShow)
-            values[id] = reset
-            return reset
+            values[id] = first
+            return first
         }
         values[id] = next
         return next
@@ -135,23 +137,32 @@ public final class DemoFeeder: @unchecked Sendable {  // Sendable: `generator` a
         }
     }
 
-    /// A walk over the gauge's dial: steps of up to a tenth of the dial either way, whole numbers, kept within it.
-    private func nextGauge(for id: String, current: Double?, options: GaugeOptions, goal: Double?) -> Double {
+    /// A bounded mean-reverting walk over the gauge's dial: around the middle of the dial (or between its goal and
+    /// its warning, where both are given), steps of up to 3 % of the dial, whole numbers, never closer than 5 % to
+    /// its ends.
+    private func nextGauge(
+        for id: String, current: Double?, options: GaugeOptions, goal: Double?, warning: Double?
+    ) -> Double {
         let low = options.min
         let high = options.end(goal: goal)
-        let base = values[id] ?? current ?? (low + high) / 2
-        let step = (high - low) * Double.random(in: -0.1...0.1, using: &generator)
-        let next = min(max((base + step).rounded(), low), high)
+        let span = high - low
+        var mean = (low + high) / 2
+        if let goal, let warning, goal > low, goal < high, warning > low, warning < high {
+            mean = (goal + warning) / 2
+        }
+        let walk = DemoWalk(mean: mean, spread: span * 0.03, low: low + span * 0.05, high: high - span * 0.05)
+        let base = values[id] ?? current ?? mean
+        let next = walk.next(from: base, using: &generator).rounded()
         values[id] = next
         return next
     }
 
-    /// A level wandering around 120 (requests per second, say): steps of up to 8 % either way, one decimal, never
-    /// below 0.
+    /// A level wandering around 120 (requests per second, say): a bounded mean-reverting walk between 80 and 140, one
+    /// decimal.
     private func nextChartValue(for id: String) -> Double {
         let base = values[id] ?? store.current(id)?.value ?? 120
-        let next = max(((base * (1 + Double.random(in: -0.08...0.08, using: &generator)) + 4 * (120 - base) / 120) * 10)
-            .rounded() / 10, 0)
+        let walk = DemoWalk(mean: 120, spread: 4, low: 80, high: 140)
+        let next = (walk.next(from: base, using: &generator) * 10).rounded() / 10
         values[id] = next
         return next
     }

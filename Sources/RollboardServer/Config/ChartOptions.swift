@@ -57,11 +57,12 @@ public struct ChartOptions: Sendable, Equatable {
         return nil
     }
 
-    /// The chart's motion; `goal` draws a line the range always spans.
+    /// The chart's motion. The range follows the data (and 0 for bars), never stretched to a far goal: the page
+    /// marks a goal outside the range at the plot's edge.
     func configuration(goal: Double?) -> ChartConfiguration {
         ChartConfiguration(
             count: count, duration: duration, maxDuration: maxDuration,
             easing: CounterEasing(rawValue: easing.rawValue) ?? .easeInOut,
-            anchors: (goal.map { [$0] } ?? []) + (style == .bars ? [0] : []))
+            anchors: style == .bars ? [0] : [])
     }
 }

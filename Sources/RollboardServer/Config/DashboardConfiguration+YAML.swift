@@ -38,6 +38,7 @@ extension DashboardConfiguration {
 
         var columns = 4
         var rows: Int?
+        let givenGrid = reader.node("grid") != nil
         if let grid = reader.mapping("grid") {
             grid.rejectUnknownKeys(allowed: ["columns", "rows"])
             columns = grid.int("columns", in: 1...24) ?? columns
@@ -68,6 +69,12 @@ extension DashboardConfiguration {
 
         let positionedRows = tiles.compactMap { $0.position.map { $0.row + $0.height - 1 } }.max() ?? 1
         let usedCells = tiles.reduce(0) { $0 + ($1.position.map { $0.width * $0.height } ?? 1) }
+        if !givenGrid {
+            // Without a grid the grid is sized to the tiles: as many columns as they need up to 4 (one tile fills the
+            // screen, two share it), and never fewer than a placed tile reaches.
+            let positionedColumns = tiles.compactMap { $0.position.map { $0.column + $0.width - 1 } }.max() ?? 1
+            columns = Swift.max(positionedColumns, Swift.min(columns, usedCells))
+        }
         let autoRows = Swift.max(positionedRows, (usedCells + columns - 1) / columns)
         if let rows, usedCells > columns * rows {
             problems.report(

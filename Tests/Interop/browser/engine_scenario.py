@@ -10,7 +10,10 @@ the margins meant for engines without it stay off); a posted value lands
 exactly on an odometer (`data-digits`, at rest; the canvas shows each column's digit, pixel for pixel a whole cell of
 the strip it copies from) and on a counter (`data-text`); a carousel turns by itself (its
 position moves between slides and its page changes); no script error is recorded (boot.js's `data-script-errors`)
-or logged by the engine; a screenshot is saved. The probes are ES5, so they run in any engine.
+or logged by the engine; a screenshot is saved. Then the story dashboard (run_story): posted values show as a chart
+with its range and time labels, an arc gauge whose marks have halos, a sparkline with its newest point marked and a
+leaderboard, with no script error, and a second screenshot NAME-story.png. The probes are ES5, so they run in any
+engine.
 """
 
 import os
@@ -105,7 +108,49 @@ def run_scenario(page, server, producer_token, engine, screenshot, timeout=30.0,
                  f"{engine}: no script error recorded or logged, still connected",
                  f"page: {errors!r}; engine: {native[:3]!r}; connection {body('connection')!r}")
     save(page, screenshot, checks, engine)
+    run_story(page, server, producer_token, engine, screenshot, timeout, checks)
     return checks
+
+
+STORY_JS = """(function () {
+  function shown(sel) { var out = []; var all = document.querySelectorAll(sel);
+    for (var i = 0; i < all.length; i++) { if (!all[i].hidden && all[i].textContent) out.push(all[i].textContent); }
+    return out; }
+  var chart = document.querySelector('[data-tile-id="requests"]');
+  var dial = document.querySelector('[data-tile-id="capacity"] .gauge__dial');
+  var spark = document.querySelector('[data-tile-id="pageviews"] .tile__spark-newest');
+  return {high: shown('[data-tile-id="requests"] .chart__high'), low: shown('[data-tile-id="requests"] .chart__low'),
+          times: shown('[data-tile-id="requests"] .chart__time'), text: chart ? chart.getAttribute('data-text') : null,
+          halos: document.querySelectorAll('[data-tile-id="capacity"] .gauge__mark-halo').length,
+          dial: dial ? dial.getBoundingClientRect().width : 0, spark: spark ? spark.getAttribute('d') : null,
+          rows: (document.querySelector('[data-tile-id="leaders"]') || {dataset: {}}).dataset.rows || null};
+})()"""
+
+
+def run_story(page, server, producer_token, engine, screenshot, timeout, checks):
+    """The story dashboard in the same engine (issue 35's drawing on the TV baseline): posted values show as a chart
+    with its range and time labels, an arc gauge with its marks' halos, a sparkline with its newest point marked and
+    a leaderboard; no script error; a screenshot NAME-story.png beside the demo's."""
+    page.open(server.base_url + "/d/story")
+    body = lambda name: page.evaluate(f"document.body ? document.body.getAttribute('data-{name}') : null")
+    wait_for(page, lambda: body("connection") == "open", timeout)
+    posts = [server.request("POST", "/api/v1/metrics/" + metric, {"value": value}, token=producer_token)[0]
+             for metric, value in (("capacity", 74), ("signups", 248), ("requests", 120.4), ("pageviews", 48213))]
+    posts.append(server.request("POST", "/api/v1/leaderboards/leaders", {"entries": {"Ana": 37, "Ben": 31, "Farid": 43}},
+                                token=producer_token)[0])
+    story = wait_for(page, lambda: (lambda s: s if s and s.get("text") == "120.4" and s.get("high") and s.get("times")
+                                    and s.get("rows") == "Farid|Ana|Ben" and s.get("spark") else None)(
+        page.evaluate(STORY_JS)), timeout) or page.evaluate(STORY_JS)
+    checks.check(posts == [202] * 5 and bool(story and story.get("high") and story.get("low") and story.get("times"))
+                 and story.get("halos", 0) >= 3 and story.get("dial", 0) > 100 and bool(story.get("spark"))
+                 and story.get("rows") == "Farid|Ana|Ben",
+                 f"{engine}: the story dashboard draws its chart labels (range and times), the arc's marks with halos, "
+                 "the sparkline's newest point and the leaderboard", f"POST {posts}; {story!r}")
+    errors = page.evaluate(SCRIPT_ERROR_JS)
+    checks.check(not errors and body("connection") == "open", f"{engine}: no script error on the story dashboard",
+                 f"page: {errors!r}; connection {body('connection')!r}")
+    base, extension = os.path.splitext(screenshot)
+    save(page, f"{base}-story{extension}", checks, engine)
 
 
 SCRIPT_ERROR_JS = ("document.documentElement.getAttribute('data-script-errors') ? "

@@ -14,8 +14,9 @@ gauge whose dial ends at its goal (no `max`). The test checks from the DOM:
   against Python's zoneinfo) and the date in its language (`de-DE`), turns every second, and two screens (one calm)
   turn together;
 - a leaderboard (three lines) shows "—" before a board, then the posted board best first; after an increment that
-  reshuffles it, rows caught on the way stand between their old and new lines (`data-line`), the name entering the top
-  fades in while the one leaving goes, and the rows end on their new ranks (`data-rank`, `data-rows`) with the totals
+  reshuffles it, a row that slides stands between its old and new lines (`data-line`), a row that must pass another
+  fades out and in on its new line, the name entering the top fades in on its line while the one leaving fades out,
+  and the rows end on their new ranks (`data-rank`, `data-rows`) with the totals
   the server added up; a calm screen jumps (no line in between).
 
 Screenshot: `reports/browser/context-tiles.png`.
@@ -189,19 +190,22 @@ def check_leaderboard(base, driver, calm, arguments, checks: Checks) -> None:
                  and final == {"Dave": ("1", 0, "45"), "Carol": ("2", 1, "35"), "Alice": ("3", 2, "30")},
                  "after the reshuffle the rows rest on their new ranks: Dave 45, Carol 35, Alice 30 (Bob gone)",
                  f"{status} {body} {state}")
-    carol = [line for line in lines_of(states, "Carol") if 1 < line < 2]
+    carol = [(row["line"], row["opacity"]) for s in states for row in s.get("each", []) if row["name"] == "Carol"]
     alice = [line for line in lines_of(states, "Alice") if 0 < line < 2]
-    dave = [line for line in lines_of(states, "Dave") if 0 < line < 3]
-    checks.check(len(set(carol)) >= 3 and lines_of(states, "Carol") == sorted(lines_of(states, "Carol"), reverse=True),
-                 "Carol slides up from line 2 to line 1 through places in between, never back",
+    dave = [(row["line"], row["opacity"]) for s in states for row in s.get("each", []) if row["name"] == "Dave"]
+    checks.check(all(line in (1, 2) for line, opacity in carol if opacity > 0)
+                 and any(line == 2 and 0 < opacity < 1 for line, opacity in carol)
+                 and any(line == 1 and 0 < opacity < 1 for line, opacity in carol),
+                 "Carol, who must pass Alice, fades out on line 2 and in on line 1, never shown between them",
                  f"{sorted(set(carol))[:10]}")
-    checks.check(len(set(alice)) >= 3 and len(set(dave)) >= 3,
-                 "Alice slides down to line 2 while Dave rises into the top from below the last line",
+    checks.check(len(set(alice)) >= 3 and all(line == 0 for line, opacity in dave if opacity > 0)
+                 and any(0 < opacity < 1 for _, opacity in dave),
+                 "Alice slides down to line 2 while Dave, entering the top, fades in on his own line 0",
                  f"Alice {sorted(set(alice))[:8]}, Dave {sorted(set(dave))[:8]}")
     bob = [row["opacity"] for s in states for row in s.get("each", []) if row["name"] == "Bob"]
     checks.check(any(0 < opacity < 1 for opacity in bob),
                  "Bob, leaving the top, fades out on his way", f"{sorted(set(bob))[:8]}")
-    between = [line for line in lines_of(calm_states, "Carol") if 1 < line < 2]
+    between = [line for line in lines_of(calm_states, "Alice") if 0 < line < 2]
     checks.check(settled(calm_state) and not between and len(calm_states) > 20,
                  "a calm screen shows the new order at once, no row between lines (sampled alongside the moving one)",
                  f"{calm_state} {between} ({len(calm_states)} samples)")

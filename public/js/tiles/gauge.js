@@ -8,7 +8,7 @@
  * `min`, `max`, `goal`, `warning`, `critical` (marks on the dial). Test hooks: `data-fraction`
  * (F / 10000), `data-text`, `data-target`, `data-style`.
  *
- * Arc geometry (viewBox 0 0 120 70, centre (60, 62), radius 50): the track is the upper half circle
+ * Arc geometry (viewBox 3 4 114 63, centre (60, 62), radius 50): the track is the upper half circle
  * from angle 180° (min) to 0° (max); the filled arc is the track's first F / 10000 of its length
  * (stroke-dasharray of πr), and the needle runs from the centre to its tip 46 out, turned 180° × F / 10000
  * from pointing at min (the tip is placed; the line is not rotated).
@@ -38,8 +38,17 @@ export class GaugeView extends TileView {
     this.element.dataset.style = this.style;
     this.text = el("div", { className: "gauge__text" });
     this.dial = this.style === "bar" ? this.buildBar() : this.buildArc();
-    this.body.append(el("div", { className: `gauge gauge--${this.style}` }, this.dial, this.text));
+    this.box = el("div", { className: `gauge gauge--${this.style}` }, this.dial, this.text);
+    this.body.append(this.box);
     this.lastFraction = -1;
+  }
+
+  /** An arc in a wide tile puts its value beside the dial, so the dial can take the tile's whole height. */
+  resized() {
+    if (this.style !== "arc") return;
+    const width = this.body.clientWidth;
+    const height = this.body.clientHeight;
+    setData(this.box, "wide", width > 0 && height > 0 && width > 2.2 * height ? "true" : null);
   }
 
   /** The dial's place (0…1) of a configured value, or null when it is not a number. */
@@ -58,23 +67,29 @@ export class GaugeView extends TileView {
 
   buildArc() {
     const track = `M ${CENTRE_X - RADIUS} ${CENTRE_Y} A ${RADIUS} ${RADIUS} 0 0 1 ${CENTRE_X + RADIUS} ${CENTRE_Y}`;
-    const root = svg("svg", { viewBox: "0 0 120 70", class: "gauge__dial", "aria-hidden": "true" });
+    // The viewBox hugs the arc, its marks and the hub (x 3…117, y 4…67), so the dial uses its box to the edges.
+    const root = svg("svg", { viewBox: "3 4 114 63", class: "gauge__dial", "aria-hidden": "true" });
     root.append(svg("path", { d: track, class: "gauge__track" }));
     this.fill = svg("path", { d: track, class: "gauge__fill", "stroke-dasharray": `0 ${ARC_LENGTH}` });
     root.append(this.fill);
+    const marks = [];
     for (const [name, place] of this.marks()) {
       const angle = Math.PI * (1 - place);
-      const inner = RADIUS - 9;
-      const outer = RADIUS + 6;
-      root.append(svg("line", {
+      const inner = RADIUS - 8;
+      const outer = RADIUS + 7;
+      const ends = {
         x1: (CENTRE_X + inner * Math.cos(angle)).toFixed(2), y1: (CENTRE_Y - inner * Math.sin(angle)).toFixed(2),
         x2: (CENTRE_X + outer * Math.cos(angle)).toFixed(2), y2: (CENTRE_Y - outer * Math.sin(angle)).toFixed(2),
-        class: `gauge__mark gauge__mark--${name}`,
-      }));
+      };
+      // Drawn over the fill with a halo in the tile's colour, and reaching past the track: a mark stays visible over
+      // a fill of its own colour (an amber threshold under an amber fill).
+      marks.push(svg("line", Object.assign({ class: "gauge__mark-halo" }, ends)),
+        svg("line", Object.assign({ class: `gauge__mark gauge__mark--${name}` }, ends)));
     }
     this.needle = svg("line", {
       x1: CENTRE_X, y1: CENTRE_Y, x2: CENTRE_X - NEEDLE, y2: CENTRE_Y, class: "gauge__needle",
     });
+    marks.forEach((mark) => root.append(mark));
     root.append(this.needle, svg("circle", { cx: CENTRE_X, cy: CENTRE_Y, r: 3.5, class: "gauge__hub" }));
     return root;
   }
@@ -112,6 +127,10 @@ export class GaugeView extends TileView {
     const fraction = Math.min(Math.max(finiteNumber(state.f, 0) / 10000, 0), 1);
     const text = typeof state.text === "string" ? state.text : "";
     if (this.dial.style.visibility) this.dial.style.visibility = "";
+    if (this.style === "arc" && this.box.dataset.wide === undefined && !this.measured) {
+      this.measured = true;
+      this.resized();
+    }
     if (fraction !== this.lastFraction) {
       this.lastFraction = fraction;
       if (this.style === "bar") {

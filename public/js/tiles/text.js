@@ -2,11 +2,12 @@
  * Text tile: a short message that producers set (`POST /api/v1/texts/{id}`), wrapped onto as many
  * lines as it needs and sized to fill the tile.
  *
- * Lines break between words. The message is shrunk until every word fits its line whole. Only
- * when that would take it below half the tile title's size (too small to read across a room) are
- * words hyphenated, by the page's language (`lang` on <html>, from the dashboard's locale), and only
- * if that lets the message be larger; a word that fits no line even at the smallest size is broken
- * where it must be (hook `data-fit`: `words`, `hyphens` or `broken`).
+ * Lines break between words. The message is shrunk until every word fits its line whole, but never below the
+ * legible minimum (the tile title's size): below it, words are hyphenated by the page's language (`lang` on <html>,
+ * from the dashboard's locale). A message short enough for the minimum whose longest word is too wide for a line keeps
+ * its words whole down to half the title's size, else breaks them where it must. A message too long for the minimum
+ * is shown at the minimum from its beginning, cut at the tile's padding (`data-overflow="true"`), and a warning naming
+ * the tile goes to the browser's console (hook `data-fit`: `words`, `hyphens` or `broken`).
  *
  * STATE: `{"text":"Deploy freeze until Friday","color":"#e67e22"}`; `color` is optional and paints
  * the message and the tile's edge (the tile's accent); an empty text shows an empty tile.
@@ -23,7 +24,14 @@ const COLOR = /^#([0-9a-f]{3}|[0-9a-f]{6})$/i;
 /** The largest font size, as a fraction of the tile body's height, and the smallest in pixels. */
 const LARGEST = 0.45;
 const SMALLEST = 10;
-/** Whole words down to this fraction of the title's font size; below it, words are hyphenated instead. */
+/**
+ * The legible minimum, as a fraction of the tile title's font size (the title is about 2.6 % of a 1080p screen's
+ * height, read from 4 m): a message is never shrunk below it. One that does not fit even so (with words hyphenated,
+ * or broken) is shown at the minimum from its beginning, cut at the tile's padding (`data-overflow="true"`), and the
+ * page logs a warning naming the tile.
+ */
+const LEGIBLE = 1;
+/** A message short enough for the minimum but with a word too wide for a line keeps whole words down to this. */
 const WHOLE_WORDS_DOWN_TO = 0.5;
 /** The share of the tile body the message may fill, leaving a margin round it. */
 const FILL = 0.9;
@@ -61,35 +69,44 @@ export class TextView extends TileView {
   }
 
   /**
-   * The largest font size at which the message fits the tile with every word whole. Below the
-   * legible floor, hyphenation by the page's language takes over when it lets the message be larger
-   * (a browser without hyphenation for the language gains nothing, and the words stay whole); a word
-   * too long for the tile even at the smallest size is broken where it must.
+   * The largest font size at which the message fits the tile with every word whole, if that is at least the legible
+   * minimum; else hyphenated; else (short enough, a word too wide) whole words down to half the title, or broken;
+   * else the minimum, the message cut at the tile's edge (`data-overflow`) and a warning logged.
    */
   fit() {
     const height = this.body.clientHeight * FILL;
     const width = this.message.clientWidth;
     if (!height || !width || !this.text) return;
     const largest = Math.max(SMALLEST, Math.floor(height * LARGEST));
-    this.setFitting("words");
-    const whole = this.largestFitting(largest, height, width);
-    if (whole !== null && whole >= Math.max(SMALLEST, this.titleSize() * WHOLE_WORDS_DOWN_TO)) {
-      this.message.style.fontSize = `${whole}px`;
+    delete this.element.dataset.overflow;
+    const title = this.titleSize();
+    const minimum = Math.max(SMALLEST, Math.round(title * LEGIBLE));
+    const sizes = {};
+    for (const mode of ["words", "hyphens", "broken"]) {
+      this.setFitting(mode);
+      sizes[mode] = this.largestFitting(largest, height, width);
+      if (mode !== "broken" && sizes[mode] !== null && sizes[mode] >= minimum) {
+        this.message.style.fontSize = `${sizes[mode]}px`;
+        return;
+      }
+    }
+    // Short enough, but a word too wide for its line at the minimum: whole words down to half the title's size read
+    // better than a word broken anywhere.
+    if (sizes.broken !== null && sizes.broken >= minimum) {
+      const whole = sizes.words;
+      const mode = whole !== null && whole >= Math.max(SMALLEST, title * WHOLE_WORDS_DOWN_TO) ? "words" : "broken";
+      this.setFitting(mode);
+      this.message.style.fontSize = `${mode === "words" ? whole : sizes.broken}px`;
       return;
     }
     this.setFitting("hyphens");
-    const hyphenated = this.largestFitting(largest, height, width);
-    if (hyphenated !== null && (whole === null || hyphenated > whole)) {
-      this.message.style.fontSize = `${hyphenated}px`;
-      return;
+    this.message.style.fontSize = `${minimum}px`;
+    this.element.dataset.overflow = "true";
+    if (this.warned !== this.text) {
+      this.warned = this.text;
+      console.warn(`text tile ${this.id}: a message of ${this.text.length} characters does not fit at the legible `
+        + `minimum (${minimum} px, the title's size); it is shown from its beginning, cut at the tile's edge`);
     }
-    if (whole !== null) {
-      this.setFitting("words");
-      this.message.style.fontSize = `${whole}px`;
-      return;
-    }
-    this.setFitting("broken");
-    this.message.style.fontSize = `${this.largestFitting(largest, height, width) || SMALLEST}px`;
   }
 
   /** The largest whole pixel size in [SMALLEST, largest] at which the message fits (null: none), by halving. */
