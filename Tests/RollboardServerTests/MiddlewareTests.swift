@@ -182,7 +182,7 @@ struct MiddlewareTests {
         let context = try F.context(request, serverYAML: "limits: {maxBodyBytes: 1024}")
         let outcome = run(BodyLimit(allowsEmpty: allowsEmpty), context)
         #expect(outcome.status == status)
-        if status == 413 { #expect(outcome.response?.detail == "the body has 1025 bytes; at most 1024 are accepted") }
+        if status == 413 { #expect(outcome.response?.detail == "the body has 1025 bytes; at most 1024 are accepted (limits.maxBodyBytes in server.yaml)") }
     }
 
     @Test(

@@ -344,7 +344,7 @@ struct ProducerAPITests {
         let body = #"{"value": 1, "interval": 1"# + String(repeating: " ", count: 2000) + "}"
         let response = await fixture.send("POST", "/api/v1/metrics/revenue", body)
         #expect(response.status == .contentTooLarge)
-        #expect(response.detail == "the body has 2027 bytes; at most 1024 are accepted")
+        #expect(response.detail == "the body has 2027 bytes; at most 1024 are accepted (limits.maxBodyBytes in server.yaml)")
     }
 
     @Test("a restricted token may write its own metrics")
