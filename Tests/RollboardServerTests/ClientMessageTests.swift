@@ -19,6 +19,7 @@ struct ClientMessageTests {
             (#"{"type":"report","paintMs":10000}"#, .report(.init(paintMilliseconds: 10_000))),
             (#"{"type":"report","error":"  SyntaxError: Unexpected token '?' (/js/board.js:46)\n"}"#,
              .report(.init(scriptError: "SyntaxError: Unexpected token '?' (/js/board.js:46)"))),
+            (#"{"type":"report","unreadable":"notice"}"#, .report(.init(unreadableTile: "notice"))),
         ]
     )
     func wellFormedMessagesParse(text: String, expected: ClientMessage) throws {
@@ -41,7 +42,9 @@ struct ClientMessageTests {
             (#"{"type":"carousel","id":"news","action":"spin"}"#, "\"action\""),
             (#"{"type":"carousel","id":"news","action":"goto"}"#, "\"page\""),
             (#"{"type":"carousel","id":"news","action":"goto","page":-1}"#, "\"page\""),
-            (#"{"type":"report"}"#, "needs \"fps\", \"paintMs\" or \"error\""),
+            (#"{"type":"report"}"#, "needs \"fps\", \"paintMs\", \"error\" or \"unreadable\""),
+            (#"{"type":"report","unreadable":""}"#, "\"unreadable\" must be a tile id"),
+            (#"{"type":"report","unreadable":7}"#, "\"unreadable\" must be a tile id"),
             (#"{"type":"report","fps":61}"#, "\"fps\" must be a number from 0 to 60"),
             (#"{"type":"report","fps":-1}"#, "\"fps\" must be a number from 0 to 60"),
             (#"{"type":"report","fps":"12"}"#, "\"fps\" must be a number from 0 to 60"),

@@ -36,6 +36,21 @@ struct ScreenRegistryTests {
         #expect(screen?.scriptError == "SyntaxError: Unexpected token '.' (/js/board.js:46)")
     }
 
+    @Test("an unreadable text tile is kept once per screen, and only its first report asks to be logged")
+    func unreadableTilesAreKeptOnce() {
+        let registry = ScreenRegistry()
+        let id = registry.add(
+            dashboard: "ops", name: "Lobby TV", address: nil, userAgent: nil, connectedAt: 0, hub: makeHub(),
+            sessionID: 1)
+        #expect(registry.record(.init(paintedFPS: 30), for: id) == nil, "no tile named: nothing to log")
+        let first = registry.record(.init(unreadableTile: "notice"), for: id)
+        #expect(first?.unreadableTiles == ["notice"] && first?.name == "Lobby TV")
+        #expect(registry.record(.init(unreadableTile: "notice"), for: id) == nil, "the same tile again: logged once")
+        #expect(registry.record(.init(unreadableTile: "news"), for: id)?.unreadableTiles == ["notice", "news"])
+        for index in 0..<100 { registry.record(.init(unreadableTile: "t\(index)"), for: id) }
+        #expect(registry.screen(id)?.unreadableTiles.count == ScreenRegistry.unreadableLimit)
+    }
+
     @Test("a report for a screen that has gone is dropped")
     func reportForGoneScreenIsDropped() {
         let registry = ScreenRegistry()

@@ -178,6 +178,21 @@ function reportScriptError() {
   scriptErrorReported = connection.send({ type: "report", error: errors[0] });
 }
 
+/** Text tiles whose message does not fit at the legible minimum, not yet reported to the server (which logs them). */
+const unreadableTiles = [];
+
+function reportUnreadable() {
+  while (unreadableTiles.length > 0 && connection && connection.send({ type: "report", unreadable: unreadableTiles[0] })) {
+    unreadableTiles.shift();
+  }
+}
+
+document.addEventListener("rollboard:unreadable", (event) => {
+  const tile = event.detail && typeof event.detail.tile === "string" ? event.detail.tile : "";
+  if (tile && unreadableTiles.indexOf(tile) < 0) unreadableTiles.push(tile);
+  reportUnreadable();
+});
+
 function showReconnectBanner(retryAt) {
   const seconds = Math.ceil((retryAt - Date.now()) / 1000);
   banner.className = "banner";
@@ -223,6 +238,7 @@ function start() {
       if (typeof hello.seq === "number") document.body.dataset.seq = String(hello.seq);
       pace.hello(hello.fps, options.fps);
       reportScriptError();
+      reportUnreadable();
     },
     onFrame(frame) {
       const started = performance.now();

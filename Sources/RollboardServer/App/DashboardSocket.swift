@@ -1,3 +1,4 @@
+import Logging
 import RollboardNet
 import Synchronization
 
@@ -22,6 +23,7 @@ final class DashboardSocket: WebSocketDelegate {
     private let screenID = Mutex<Int?>(nil)
     private let gate: ClientMessageGate
     private let clock: FrameClock
+    private let logger: Logger?
     private let sessionID = Mutex<Int?>(nil)
 
     /// - Parameters:
@@ -37,11 +39,12 @@ final class DashboardSocket: WebSocketDelegate {
     ///     browser); a playlist lists its screens itself.
     ///   - messageLimits: how much this screen may send before it is closed with 1008.
     ///   - clock: times the message rate.
+    ///   - logger: where a text tile a screen cannot show legibly is logged (once per screen and tile).
     init(
         target: Target?, fps: Int?, calm: Bool = false, since: ResumePoint? = nil, protocolVersion: String? = nil,
         access: AccessDecision = .granted(viewerKey: nil), credential: AdmittedScreens.Credential = .none,
         viewerKeys: ViewerKeys? = nil, screens: ScreenRegistry? = nil,
-        messageLimits: ClientMessageGate.Limits = .init(), clock: FrameClock = .monotonic()
+        messageLimits: ClientMessageGate.Limits = .init(), clock: FrameClock = .monotonic(), logger: Logger? = nil
     ) {
         self.target = target
         self.fps = fps
@@ -54,6 +57,7 @@ final class DashboardSocket: WebSocketDelegate {
         self.screens = screens
         self.gate = ClientMessageGate(limits: messageLimits)
         self.clock = clock
+        self.logger = logger
     }
 
     func webSocketDidOpen(_ socket: WebSocket) {
@@ -113,7 +117,14 @@ final class DashboardSocket: WebSocketDelegate {
         if text.contains("\"report\""), case .success(.report(let report)) = ClientMessage.parse(text),
             let listed = screenID.withLock({ $0 })
         {
-            screens?.record(report, for: listed)
+            if let screen = screens?.record(report, for: listed), let tile = report.unreadableTile {
+                logger?.warning(
+                    "a text too long to read from across the room: shown cut at the legible minimum (the title's size)",
+                    metadata: [
+                        "dashboard": "\(screen.dashboard)", "tile": "\(tile)", "screen": "\(screen.id)",
+                        "name": "\(screen.name ?? "")",
+                    ])
+            }
         }
         switch target {
         case .dashboard(let hub): hub.receive(text: text, from: id) { gate.finished() }

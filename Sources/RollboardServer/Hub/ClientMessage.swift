@@ -24,9 +24,14 @@ enum ClientMessage: Equatable {
         var paintMilliseconds: Double?
         /// The first script error, as the page words it (at most ``errorLimit`` characters are kept).
         var scriptError: String?
+        /// A text tile whose message does not fit at the legible minimum (`{"type":"report","unreadable":"notice"}`):
+        /// the page shows it cut, and the server logs it.
+        var unreadableTile: String?
 
         /// Longest script error kept, in characters.
         static let errorLimit = 300
+        /// Longest tile id kept from an `unreadable` report, in characters.
+        static let tileLimit = 100
     }
 
     /// Why a client message was refused.
@@ -97,8 +102,14 @@ enum ClientMessage: Equatable {
             }
             report.scriptError = cleaned
         }
+        if let value = object["unreadable"] {
+            guard case .string(let text) = value, let tile = text.visibleText(limit: Report.tileLimit) else {
+                return .failure(ParseError(detail: "report: \"unreadable\" must be a tile id"))
+            }
+            report.unreadableTile = tile
+        }
         guard report != Report() else {
-            return .failure(ParseError(detail: "report: needs \"fps\", \"paintMs\" or \"error\""))
+            return .failure(ParseError(detail: "report: needs \"fps\", \"paintMs\", \"error\" or \"unreadable\""))
         }
         return .success(.report(report))
     }

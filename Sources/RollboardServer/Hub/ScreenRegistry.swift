@@ -22,7 +22,13 @@ final class ScreenRegistry: Sendable {
         var paintMilliseconds: Double?
         /// The first script error the screen reported; later ones do not replace it.
         var scriptError: String?
+        /// The text tiles whose message this screen could not show at the legible minimum (at most
+        /// ``unreadableLimit``, first reported first).
+        var unreadableTiles: [String] = []
     }
+
+    /// The most unreadable tiles kept per screen.
+    static let unreadableLimit = 32
 
     /// Longest screen name kept, in characters.
     static let nameLimit = 64
@@ -54,14 +60,25 @@ final class ScreenRegistry: Sendable {
         }
     }
 
-    /// Keeps what screen `id` reported: its latest painting figures, and its first script error.
-    func record(_ report: ClientMessage.Report, for id: Int) {
+    /// Keeps what screen `id` reported: its latest painting figures, its first script error, the tiles it could not
+    /// show legibly. Returns the screen as recorded when the report named an unreadable tile it had not named before
+    /// (to be logged once), else `nil`.
+    @discardableResult
+    func record(_ report: ClientMessage.Report, for id: Int) -> Screen? {
         screens.withLock { screens in
-            guard var screen = screens[id] else { return }
+            guard var screen = screens[id] else { return nil }
             if let fps = report.paintedFPS { screen.paintedFPS = fps }
             if let milliseconds = report.paintMilliseconds { screen.paintMilliseconds = milliseconds }
             if screen.scriptError == nil { screen.scriptError = report.scriptError }
+            var newlyUnreadable = false
+            if let tile = report.unreadableTile, !screen.unreadableTiles.contains(tile),
+                screen.unreadableTiles.count < Self.unreadableLimit
+            {
+                screen.unreadableTiles.append(tile)
+                newlyUnreadable = true
+            }
             screens[id] = screen
+            return newlyUnreadable ? screen : nil
         }
     }
 

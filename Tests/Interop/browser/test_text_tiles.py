@@ -34,6 +34,8 @@ WHOLE = {
 }
 TOO_LONG = "Donaudampfschifffahrtselektrizitätenhauptbetriebswerkbauunterbeamtengesellschaft"
 POSTED = ("posted", "Brandschutzübung")
+UNREADABLE = " ".join(["Bitte"] + ["Brandschutzübung heute um 15 Uhr, alle Mitarbeitenden kommen"] * 7)
+ADMIN = "text-tiles-admin-token-0123456789"
 
 LAYOUT = """
 id: worte
@@ -127,9 +129,28 @@ def scenario(server: RollboardProcess, arguments, checks: Checks) -> None:
                      "this browser has no hyphenation for it) and stays inside its tile", f"{seen}")
         os.makedirs(os.path.join(REPOSITORY, "reports", "browser"), exist_ok=True)
         driver.save_screenshot(os.path.join(REPOSITORY, "reports", "browser", "text-tiles.png"))
+
+        # A message too long for its tile at the legible minimum is shown cut, and said so where an operator looks:
+        # the server's log (once) and the list of screens.
+        status, body = post_json(base, TOKEN, "/api/v1/texts/posted", {"text": UNREADABLE}, arguments.timeout)
+        checks.check(status == 202, "a producer posts a message far too long for its tile", f"{status} {body}")
+        def warnings():
+            return [line for line in server.read_log().splitlines() if "a text too long to read" in line]
+        said = wait_for(warnings, arguments.timeout)
+        checks.check(len(said) == 1 and "posted" in said[0] and "worte" in said[0],
+                     "the server logs, once, the tile whose message cannot be read at the legible minimum",
+                     f"{said} {server.read_log()[-400:]}")
+
+        def unreadable():
+            screens = server.request("GET", "/api/v1/screens", token=ADMIN)[1].get("screens", [])
+            lists = [screen.get("unreadable") for screen in screens]
+            return lists if ["posted"] in lists else None
+        listed = wait_for(unreadable, arguments.timeout)
+        checks.check(listed == [["posted"]], "the list of screens names it for the screen that could not show it",
+                     f"{listed}")
     finally:
         driver.quit()
 
 
 if __name__ == "__main__":
-    sys.exit(run(__doc__.splitlines()[0], prepare, scenario))
+    sys.exit(run(__doc__.splitlines()[0], prepare, scenario, admin_token=ADMIN))

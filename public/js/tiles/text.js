@@ -106,6 +106,8 @@ export class TextView extends TileView {
       this.warned = this.text;
       console.warn(`text tile ${this.id}: a message of ${this.text.length} characters does not fit at the legible `
         + `minimum (${minimum} px, the title's size); it is shown from its beginning, cut at the tile's edge`);
+      // The server logs it too (and lists it with the screen), where an operator looks: dashboard.js reports it.
+      this.element.dispatchEvent(new CustomEvent("rollboard:unreadable", { bubbles: true, detail: { tile: this.id } }));
     }
   }
 

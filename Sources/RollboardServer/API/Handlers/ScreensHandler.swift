@@ -102,6 +102,7 @@ struct ScreensHandler: Sendable {
                     JSONMember(
                         "paintMs", .optional(screen.paintMilliseconds.map { JSONValue.number(Self.rounded($0)) })),
                     JSONMember("scriptError", .optional(screen.scriptError.map(JSONValue.string))),
+                    JSONMember("unreadable", .array(screen.unreadableTiles.map(JSONValue.string))),
                 ])
             }
             respond(JSONResponse.ok(.object([JSONMember("screens", .array(items))])))
