@@ -78,11 +78,16 @@ check("a post every second for 34 s on a 3 s odometer rests within 6 s of the la
 board = frames("leaderboard", "--from", "Alice=10,Bob=8,Carol=6,Dave=1", "--to", "Alice=7,Bob=2,Carol=11,Dave=9",
                "--size", "3", "--duration", "2", "--easing", "linear", "--fps", "2")
 lines = [{row["name"]: (row["line"], row["opacity"], row["text"]) for row in frame["rows"]} for frame in board]
-check("leaderboard: Carol climbs from line 2 to 1 counting 6 → 11, Dave enters from below fading in, Bob fades out "
-      "below the last line, over 2 s",
+visible_apart = all(abs(a[0] - b[0]) >= 1 for frame in lines for i, a in enumerate(frame.values())
+                    for b in list(frame.values())[i + 1:] if a[1] > 0 and b[1] > 0)
+check("leaderboard: no row passes another while drawn — Carol (6 → 11, past Alice and Bob) fades out on line 2 and in "
+      "on line 0, Bob fades out where he stands, Dave fades in on his line 1, Alice slides from line 0 to 2; rows drawn "
+      "at the same moment stay a line apart; over 2 s",
       [frame["t"] for frame in board] == [0, 0.5, 1, 1.5, 2]
-      and lines[1] == {"Carol": (1.5, 1, "7"), "Dave": (2.5, 0.25, "9"), "Alice": (0.5, 1, "10"), "Bob": (1.5, 0.75, "8")}
-      and lines[-1] == {"Carol": (0, 1, "11"), "Dave": (1, 1, "9"), "Alice": (2, 1, "7")}, str(lines))
+      and lines[1] == {"Carol": (2, 0.25, "7"), "Dave": (1, 0, "9"), "Alice": (0, 1, "10"), "Bob": (1, 0.25, "8")}
+      and lines[3] == {"Carol": (0, 0.25, "9"), "Dave": (1, 0.25, "9"), "Alice": (2, 1, "8"), "Bob": (1, 0, "8")}
+      and lines[-1] == {"Carol": (0, 1, "11"), "Dave": (1, 1, "9"), "Alice": (2, 1, "7")} and visible_apart,
+      str(lines))
 
 chart = frames("chart", "--from", "10,,30,20", "--to", "40", "--easing", "linear", "--fps", "4")
 check("chart: a point in the next bucket slides the plot one step over 1 s while the range eases from 10…30 to 20…40 and "
