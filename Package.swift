@@ -141,7 +141,7 @@ let package = Package(
         ),
         .testTarget(
             name: "RollboardAnimationTests",
-            dependencies: ["RollboardAnimation"],
+            dependencies: ["RollboardAnimation", "RollboardTestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

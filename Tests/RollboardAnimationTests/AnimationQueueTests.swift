@@ -1,3 +1,4 @@
+import RollboardTestSupport
 import Testing
 import RollboardAnimation
 

@@ -1,3 +1,4 @@
+import RollboardTestSupport
 import Testing
 @testable import RollboardAnimation
 

@@ -1,21 +1,7 @@
+import RollboardTestSupport
 import Testing
 
 @testable import RollboardNet
-
-/// A seeded generator, so random test data is the same on every run.
-struct WebSocketTestRandom: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 @Suite struct DeflaterTests {
     @Test("Hello compresses to RFC 7692's example bytes, tail stripped")
@@ -47,7 +33,7 @@ struct WebSocketTestRandom: RandomNumberGenerator {
 
     @Test("random data round-trips through deflater and inflater", arguments: [(9, 1), (12, 5), (15, 8)])
     func roundTrip(windowBits: Int, memoryLevel: Int) throws {
-        var generator = WebSocketTestRandom(seed: 7692)
+        var generator = SplitMix64(seed: 7692)
         let deflater = try Deflater(windowBits: windowBits, memoryLevel: memoryLevel, level: 6)
         let inflater = try Inflater(windowBits: windowBits)
         for _ in 0..<20 {
@@ -66,7 +52,7 @@ struct WebSocketTestRandom: RandomNumberGenerator {
 
     @Test("an 8-bit window peer can inflate what the 9-bit zlib window produced")
     func eightBitPeer() throws {
-        var generator = WebSocketTestRandom(seed: 8)
+        var generator = SplitMix64(seed: 8)
         let deflater = try Deflater(windowBits: 8, memoryLevel: 8, level: 9)
         let inflater = try Inflater(windowBits: 8)
         let words = ["alpha", "beta", "gamma", "delta", "epsilon"]

@@ -1,3 +1,4 @@
+import RollboardTestSupport
 import Testing
 
 @testable import RollboardNet
@@ -334,7 +335,7 @@ import Testing
 
     @Test("random chunking of a mixed stream gives the same actions as one read")
     func randomChunking() {
-        var generator = WebSocketTestRandom(seed: 42)
+        var generator = SplitMix64(seed: 42)
         let stream =
             maskedClientFrame(.text, Array("Hel".utf8), isFinal: false) + maskedClientFrame(.ping, [1])
             + maskedClientFrame(.continuation, Array("lo €".utf8))

@@ -1,18 +1,7 @@
+import RollboardTestSupport
 import Testing
 
 @testable import RollboardServer
-
-/// A seeded generator (SplitMix64), so the walks are the same on every run.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 @Suite("Demo walk")
 struct DemoWalkTests {
@@ -25,7 +14,7 @@ struct DemoWalkTests {
     ])
     func levels(id: String, start: Double, low: Double, high: Double) {
         let walk = DemoWalk.of(id, start: start)
-        var generator = SeededGenerator(state: 42)
+        var generator = SplitMix64(seed: 42)
         var value = start
         var seen: Set<Int> = []
         for round in 0..<Self.rounds {
@@ -39,7 +28,7 @@ struct DemoWalkTests {
     @Test("a total only climbs, a little each round", arguments: ["revenue", "orders", "pageviews"])
     func totals(id: String) {
         let walk = DemoWalk.of(id, start: 1_000)
-        var generator = SeededGenerator(state: 7)
+        var generator = SplitMix64(seed: 7)
         var value = 1_000.0
         for _ in 0..<Self.rounds {
             let next = walk.next(from: value, using: &generator)
