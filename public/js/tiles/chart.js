@@ -70,7 +70,12 @@ function valueFormat(locale, options) {
   } catch (error) {
     format = null;
   }
-  return (value) => prefix + (format ? format.format(value) : value.toFixed(decimals)) + suffix;
+  // The server's rule for shown numbers (half away from zero, never "-0"): what rounds to zero is written as 0.
+  const half = 0.5 / Math.pow(10, decimals);
+  return (value) => {
+    const shown = Math.abs(value) < half ? 0 : value;
+    return prefix + (format ? format.format(shown) : shown.toFixed(decimals)) + suffix;
+  };
 }
 
 export class ChartView extends TileView {
