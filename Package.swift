@@ -73,9 +73,131 @@ let package = Package(
             dependencies: ["CCurl"],
             swiftSettings: swiftSettings
         ),
+        // The server, one target per layer; each sees only the layers below it (docs/architecture.md, "Modules").
+        .target(
+            name: "RollboardCore",
+            dependencies: [
+                "RollboardNet",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "RollboardConfig",
+            dependencies: [
+                "RollboardRedis",
+                "RollboardFetch",
+                "RollboardNet",
+                "RollboardCore",
+                "RollboardAnimation",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Yams", package: "Yams"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "RollboardStore",
+            dependencies: [
+                "RollboardNet",
+                "RollboardCore",
+                "RollboardConfig",
+                "RollboardAnimation",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "RollboardMetrics",
+            dependencies: [
+                "RollboardNet",
+                "RollboardCore",
+                "RollboardConfig",
+                "RollboardStore",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "RollboardRedisLog",
+            dependencies: [
+                "RollboardMetrics",
+                "RollboardCore",
+                "RollboardConfig",
+                "RollboardStore",
+                "RollboardRedis",
+                "RollboardNet",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "RollboardAccess",
+            dependencies: [
+                "RollboardNet",
+                "RollboardCore",
+                "RollboardConfig",
+                "RollboardStore",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "RollboardHub",
+            dependencies: [
+                "RollboardMetrics",
+                "RollboardCore",
+                "RollboardConfig",
+                "RollboardStore",
+                "RollboardAccess",
+                "RollboardAnimation",
+                "RollboardNet",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "RollboardSources",
+            dependencies: [
+                "RollboardMetrics",
+                "RollboardCore",
+                "RollboardConfig",
+                "RollboardStore",
+                "RollboardFetch",
+                "RollboardRedis",
+                "RollboardNet",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "RollboardAPI",
+            dependencies: [
+                "RollboardMetrics",
+                "RollboardCore",
+                "RollboardConfig",
+                "RollboardStore",
+                "RollboardRedisLog",
+                "RollboardAccess",
+                "RollboardHub",
+                "RollboardSources",
+                "RollboardAnimation",
+                "RollboardNet",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         .target(
             name: "RollboardServer",
             dependencies: [
+                "RollboardMetrics",
+                "RollboardCore",
+                "RollboardConfig",
+                "RollboardStore",
+                "RollboardRedisLog",
+                "RollboardAccess",
+                "RollboardHub",
+                "RollboardSources",
+                "RollboardAPI",
                 "RollboardAnimation",
                 "RollboardNet",
                 "RollboardRedis",
@@ -89,7 +211,7 @@ let package = Package(
         .executableTarget(
             name: "rollboard",
             dependencies: [
-                "RollboardServer",
+                "RollboardCore", "RollboardConfig", "RollboardStore", "RollboardMetrics", "RollboardRedisLog", "RollboardAccess", "RollboardHub", "RollboardSources", "RollboardAPI", "RollboardServer",
                 "RollboardNet",
                 "RollboardRedis",
                 "RollboardAnimation",
@@ -119,7 +241,7 @@ let package = Package(
         .executableTarget(
             name: "DashboardBenchmark",
             dependencies: [
-                "RollboardServer",
+                "RollboardCore", "RollboardConfig", "RollboardStore", "RollboardMetrics", "RollboardRedisLog", "RollboardAccess", "RollboardHub", "RollboardSources", "RollboardAPI", "RollboardServer",
                 "RollboardNet",
                 "COpenSSL",
                 "CZlib",
@@ -157,7 +279,8 @@ let package = Package(
         .testTarget(
             name: "RollboardServerTests",
             dependencies: [
-                "RollboardServer", "RollboardNet", "RollboardRedis", "RollboardAnimation", "RollboardFetch",
+                "RollboardCore", "RollboardConfig", "RollboardStore", "RollboardMetrics", "RollboardRedisLog", "RollboardAccess", "RollboardHub", "RollboardSources", "RollboardAPI", "RollboardServer",
+                "RollboardNet", "RollboardRedis", "RollboardAnimation", "RollboardFetch",
                 "RollboardTestSupport", "CMalloc",
             ],
             swiftSettings: swiftSettings

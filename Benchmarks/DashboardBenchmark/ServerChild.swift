@@ -1,7 +1,16 @@
 import Foundation
 import Logging
 import RollboardNet
+import RollboardAPI
+import RollboardAccess
+import RollboardConfig
+import RollboardCore
+import RollboardHub
 import RollboardServer
+import RollboardMetrics
+import RollboardRedisLog
+import RollboardSources
+import RollboardStore
 
 #if canImport(Glibc)
 import Glibc

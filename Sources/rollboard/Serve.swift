@@ -2,9 +2,18 @@ import ArgumentParser
 import Dispatch
 import Foundation
 import Logging
+import RollboardAPI
+import RollboardAccess
+import RollboardConfig
+import RollboardCore
+import RollboardHub
+import RollboardMetrics
 import RollboardNet
 import RollboardRedis
+import RollboardRedisLog
 import RollboardServer
+import RollboardSources
+import RollboardStore
 import Synchronization
 
 /// `rollboard serve`: runs the dashboards in `config/` on one TLS port.

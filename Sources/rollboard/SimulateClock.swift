@@ -1,7 +1,16 @@
 import ArgumentParser
 import Foundation
+import RollboardAPI
+import RollboardAccess
+import RollboardConfig
+import RollboardCore
+import RollboardHub
+import RollboardMetrics
 import RollboardNet
+import RollboardRedisLog
 import RollboardServer
+import RollboardSources
+import RollboardStore
 
 /// `rollboard simulate clock`: what a clock tile shows, one line per turn.
 struct SimulateClock: ParsableCommand {

@@ -1,5 +1,14 @@
 import ArgumentParser
+import RollboardAPI
+import RollboardAccess
+import RollboardConfig
+import RollboardCore
+import RollboardHub
+import RollboardMetrics
+import RollboardRedisLog
 import RollboardServer
+import RollboardSources
+import RollboardStore
 
 /// `rollboard sources check ID`: fetches a source once, as the server would, and prints what it would post or why
 /// not. Exit status 0 when every value would be posted, 1 otherwise (the configuration refused, no such source, a

@@ -3,6 +3,15 @@ import RollboardNet
 import RollboardTestSupport
 import Testing
 
+@testable import RollboardCore
+@testable import RollboardConfig
+@testable import RollboardStore
+@testable import RollboardMetrics
+@testable import RollboardRedisLog
+@testable import RollboardAccess
+@testable import RollboardHub
+@testable import RollboardSources
+@testable import RollboardAPI
 @testable import RollboardServer
 
 /// The admin API and viewer keys through the real TLS server, with every shipped dashboard behind a key.

@@ -2,6 +2,15 @@ import Foundation
 import RollboardNet
 import Testing
 
+@testable import RollboardCore
+@testable import RollboardConfig
+@testable import RollboardStore
+@testable import RollboardMetrics
+@testable import RollboardRedisLog
+@testable import RollboardAccess
+@testable import RollboardHub
+@testable import RollboardSources
+@testable import RollboardAPI
 @testable import RollboardServer
 
 /// Reloading `config/` on the real TLS server, through `POST /api/v1/admin/reload`.

@@ -2,6 +2,15 @@ import Foundation
 import Testing
 import Yams
 
+@testable import RollboardCore
+@testable import RollboardConfig
+@testable import RollboardStore
+@testable import RollboardMetrics
+@testable import RollboardRedisLog
+@testable import RollboardAccess
+@testable import RollboardHub
+@testable import RollboardSources
+@testable import RollboardAPI
 @testable import RollboardServer
 
 /// The defaults are written once (`ServerSettings.Defaults`, the tiles' in RollboardAnimation); these tests hold what

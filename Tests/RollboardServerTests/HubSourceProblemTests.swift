@@ -1,6 +1,15 @@
 import Testing
 
 @testable import RollboardNet
+@testable import RollboardCore
+@testable import RollboardConfig
+@testable import RollboardStore
+@testable import RollboardMetrics
+@testable import RollboardRedisLog
+@testable import RollboardAccess
+@testable import RollboardHub
+@testable import RollboardSources
+@testable import RollboardAPI
 @testable import RollboardServer
 
 /// A failing source's tiles on the screens: the `sources` message, on explicit inputs.

@@ -2,6 +2,15 @@ import Foundation
 import Testing
 
 @testable import RollboardNet
+@testable import RollboardCore
+@testable import RollboardConfig
+@testable import RollboardStore
+@testable import RollboardMetrics
+@testable import RollboardRedisLog
+@testable import RollboardAccess
+@testable import RollboardHub
+@testable import RollboardSources
+@testable import RollboardAPI
 @testable import RollboardServer
 
 /// The hub's logic driven with explicit times: no clocks, no sleeping.

@@ -6,6 +6,15 @@ import RollboardAnimation
 import RollboardTestSupport
 import Testing
 
+@testable import RollboardCore
+@testable import RollboardConfig
+@testable import RollboardStore
+@testable import RollboardMetrics
+@testable import RollboardRedisLog
+@testable import RollboardAccess
+@testable import RollboardHub
+@testable import RollboardSources
+@testable import RollboardAPI
 @testable import RollboardServer
 
 /// Increments and idempotency keys through both change logs (the journal and a real `redis-server`): totals in the

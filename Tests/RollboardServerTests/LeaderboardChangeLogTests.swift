@@ -5,6 +5,15 @@ import RollboardRedis
 import RollboardTestSupport
 import Testing
 
+@testable import RollboardCore
+@testable import RollboardConfig
+@testable import RollboardStore
+@testable import RollboardMetrics
+@testable import RollboardRedisLog
+@testable import RollboardAccess
+@testable import RollboardHub
+@testable import RollboardSources
+@testable import RollboardAPI
 @testable import RollboardServer
 
 /// Leaderboard edits through both change logs: increments resolved in the log's order add up exactly, however many

@@ -2,6 +2,15 @@ import Foundation
 import Logging
 import RollboardNet
 
+@testable import RollboardCore
+@testable import RollboardConfig
+@testable import RollboardStore
+@testable import RollboardMetrics
+@testable import RollboardRedisLog
+@testable import RollboardAccess
+@testable import RollboardHub
+@testable import RollboardSources
+@testable import RollboardAPI
 @testable import RollboardServer
 
 /// The whole Rollboard stack wired as `rollboard serve` wires it — shipped `config/` and `public/`, a durable

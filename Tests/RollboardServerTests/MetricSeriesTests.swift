@@ -3,6 +3,15 @@ import Logging
 import RollboardTestSupport
 import Testing
 
+@testable import RollboardCore
+@testable import RollboardConfig
+@testable import RollboardStore
+@testable import RollboardMetrics
+@testable import RollboardRedisLog
+@testable import RollboardAccess
+@testable import RollboardHub
+@testable import RollboardSources
+@testable import RollboardAPI
 @testable import RollboardServer
 
 /// A metric's series with explicit commit times: raw points within their retention and count, minute and hour

@@ -3,6 +3,15 @@ import RollboardTestSupport
 import Testing
 
 @testable import RollboardNet
+@testable import RollboardCore
+@testable import RollboardConfig
+@testable import RollboardStore
+@testable import RollboardMetrics
+@testable import RollboardRedisLog
+@testable import RollboardAccess
+@testable import RollboardHub
+@testable import RollboardSources
+@testable import RollboardAPI
 @testable import RollboardServer
 
 /// ``PlaylistHub`` driving real dashboard hubs on a manual wall clock: the playlist's timer fires when the test

@@ -1,6 +1,15 @@
 import Testing
 
 @testable import RollboardNet
+@testable import RollboardCore
+@testable import RollboardConfig
+@testable import RollboardStore
+@testable import RollboardMetrics
+@testable import RollboardRedisLog
+@testable import RollboardAccess
+@testable import RollboardHub
+@testable import RollboardSources
+@testable import RollboardAPI
 @testable import RollboardServer
 
 /// A playlist's logic driven with explicit wall-clock times: no clocks, no sleeping. `t0` starts a turn of the

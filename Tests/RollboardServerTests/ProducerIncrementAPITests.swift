@@ -3,6 +3,15 @@ import Logging
 import RollboardNet
 import Testing
 
+@testable import RollboardCore
+@testable import RollboardConfig
+@testable import RollboardStore
+@testable import RollboardMetrics
+@testable import RollboardRedisLog
+@testable import RollboardAccess
+@testable import RollboardHub
+@testable import RollboardSources
+@testable import RollboardAPI
 @testable import RollboardServer
 
 /// `{"increment":…}` and `Idempotency-Key` / `eventId` through the producer API over the journal: the answers, the

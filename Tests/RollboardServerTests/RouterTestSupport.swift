@@ -2,6 +2,15 @@ import Logging
 import RollboardNet
 import Synchronization
 
+@testable import RollboardCore
+@testable import RollboardConfig
+@testable import RollboardStore
+@testable import RollboardMetrics
+@testable import RollboardRedisLog
+@testable import RollboardAccess
+@testable import RollboardHub
+@testable import RollboardSources
+@testable import RollboardAPI
 @testable import RollboardServer
 
 /// A configuration for routing tests: `lobby` is public and shows `visitors` and the wheel `status`; `finance` needs a

@@ -4,6 +4,15 @@ import RollboardNet
 import Synchronization
 import Testing
 
+@testable import RollboardCore
+@testable import RollboardConfig
+@testable import RollboardStore
+@testable import RollboardMetrics
+@testable import RollboardRedisLog
+@testable import RollboardAccess
+@testable import RollboardHub
+@testable import RollboardSources
+@testable import RollboardAPI
 @testable import RollboardServer
 
 /// The router on a small table whose handlers answer with what they were given.

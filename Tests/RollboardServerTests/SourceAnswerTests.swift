@@ -1,5 +1,14 @@
 import Testing
 
+@testable import RollboardCore
+@testable import RollboardConfig
+@testable import RollboardStore
+@testable import RollboardMetrics
+@testable import RollboardRedisLog
+@testable import RollboardAccess
+@testable import RollboardHub
+@testable import RollboardSources
+@testable import RollboardAPI
 @testable import RollboardServer
 
 /// Reading values out of an upstream's answer: JSON Pointers (RFC 6901) and Prometheus instant-query answers, and

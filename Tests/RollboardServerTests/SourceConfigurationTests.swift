@@ -2,6 +2,15 @@ import Foundation
 import RollboardFetch
 import Testing
 
+@testable import RollboardCore
+@testable import RollboardConfig
+@testable import RollboardStore
+@testable import RollboardMetrics
+@testable import RollboardRedisLog
+@testable import RollboardAccess
+@testable import RollboardHub
+@testable import RollboardSources
+@testable import RollboardAPI
 @testable import RollboardServer
 
 private let dashboardFile = "config/dashboards/ops.yaml"

@@ -1,6 +1,15 @@
 import Foundation
 import Testing
 
+@testable import RollboardCore
+@testable import RollboardConfig
+@testable import RollboardStore
+@testable import RollboardMetrics
+@testable import RollboardRedisLog
+@testable import RollboardAccess
+@testable import RollboardHub
+@testable import RollboardSources
+@testable import RollboardAPI
 @testable import RollboardServer
 
 /// A number tile's `window`, `aggregate` and `compare` as the YAML loader (and so a reload) reads them: accepted on

@@ -5,6 +5,15 @@ import RollboardTestSupport
 import Synchronization
 import Testing
 
+@testable import RollboardCore
+@testable import RollboardConfig
+@testable import RollboardStore
+@testable import RollboardMetrics
+@testable import RollboardRedisLog
+@testable import RollboardAccess
+@testable import RollboardHub
+@testable import RollboardSources
+@testable import RollboardAPI
 @testable import RollboardServer
 
 /// A windowed tile built the way a node builds it: from YAML, by the directory's factory, over a real journal whose

@@ -3,6 +3,15 @@ import RollboardAnimation
 import Synchronization
 import Testing
 
+@testable import RollboardCore
+@testable import RollboardConfig
+@testable import RollboardStore
+@testable import RollboardMetrics
+@testable import RollboardRedisLog
+@testable import RollboardAccess
+@testable import RollboardHub
+@testable import RollboardSources
+@testable import RollboardAPI
 @testable import RollboardServer
 
 /// A metric's series as the change log keeps it, for a windowed tile to read: `commit` adds a change (numbered,

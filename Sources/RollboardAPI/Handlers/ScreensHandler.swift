@@ -1,0 +1,151 @@
+import Dispatch
+import Logging
+package import RollboardAccess
+package import RollboardConfig
+package import RollboardCore
+package import RollboardHub
+package import RollboardMetrics
+import RollboardNet
+package import RollboardRedisLog
+package import RollboardSources
+package import RollboardStore
+import Synchronization
+
+/// `/api/v1/screens` and the admin commands to screens: reload or announce on a dashboard's screens, announce on
+/// every screen, and ask one screen to identify itself. Commands go through the change log, so the screens on
+/// every node follow them, and are answered once durable (503 when the change log refuses them).
+struct ScreensHandler: Sendable {
+    let store: any ChangeLog
+    /// The dashboards' hubs and their screens (`nil`: no screens to list or control).
+    let directory: DashboardDirectory?
+    let logger: Logger
+
+    /// 404 unless dashboard `:id` has a hub.
+    func requireHub(_ context: RequestContext) throws(APIError) {
+        let id = context.parameter("id")
+        guard directory?.hub(id) != nil else {
+            throw .notFound("unknown_dashboard", "no dashboard \(JSONText.quoted(id)) is configured")
+        }
+    }
+
+    /// 404 unless screen `:id` is connected.
+    func requireScreen(_ context: RequestContext) throws(APIError) {
+        _ = try screen(context)
+    }
+
+    func reloadDashboard(_ context: RequestContext, _ respond: @escaping Respond) {
+        let id = context.parameter("id")
+        command(.reloadDashboard(id), respond) { [self] command in
+            logger.notice("screens reloaded", metadata: ["dashboard": "\(id)"])
+            return accepted(dashboard: id, extra: [JSONMember("seq", .number(command.seq))])
+        }
+    }
+
+    func announceOnDashboard(_ context: RequestContext, _ respond: @escaping Respond) throws(APIError) {
+        let id = context.parameter("id")
+        let (text, seconds) = try AdminRequest.announcement(try JSONBody.object(context.request))
+        command(.announce(dashboard: id, text: text, seconds: seconds), respond) { [self] command in
+            logger.notice("announcement shown", metadata: ["dashboard": "\(id)", "seconds": "\(seconds)"])
+            let extra = [JSONMember("seconds", .number(seconds)), JSONMember("seq", .number(command.seq))]
+            return accepted(dashboard: id, extra: extra)
+        }
+    }
+
+    func announceEverywhere(_ context: RequestContext, _ respond: @escaping Respond) throws(APIError) {
+        let (text, seconds) = try AdminRequest.announcement(try JSONBody.object(context.request))
+        command(.announceEverywhere(text: text, seconds: seconds), respond) { [self] command in
+            logger.notice("announcement shown on every screen", metadata: ["seconds": "\(seconds)"])
+            return JSONResponse.accepted(
+                .object([
+                    JSONMember("everywhere", .bool(true)), JSONMember("seconds", .number(seconds)),
+                    JSONMember("seq", .number(command.seq)),
+                ]))
+        }
+    }
+
+    func identify(_ context: RequestContext, _ respond: @escaping Respond) throws(APIError) {
+        let (id, screen) = try screen(context)
+        let body: JSONValue? = try context.request.body.isEmpty ? nil : JSONBody.object(context.request)
+        let seconds = try AdminRequest.identifySeconds(body)
+        screen.hub.identify(screen.sessionID, name: screen.name ?? "Screen \(id)", seconds: seconds)
+        respond(
+            JSONResponse.accepted(
+                .object([
+                    JSONMember("screen", .number(id)), JSONMember("name", .optional(screen.name.map(JSONValue.string))),
+                    JSONMember("seconds", .number(seconds)),
+                ])))
+    }
+
+    /// `{"screens":[…]}`: every connected screen with what its hub knows of it (frame rate, pause, skipped frames)
+    /// and what it reported itself (frames painted per second, paint time, the script error that kept it from
+    /// starting).
+    func list(_ context: RequestContext, _ respond: @escaping Respond) {
+        let screens = directory?.screens.all ?? []
+        let hubs = Dictionary(screens.map { ($0.dashboard, $0.hub) }, uniquingKeysWith: { first, _ in first })
+        let statuses = Mutex<[String: [Int: ScreenStatus]]>([:])
+        let group = DispatchGroup()
+        for (dashboard, hub) in hubs {
+            group.enter()
+            hub.screenStatuses { found in
+                statuses.withLock { $0[dashboard] = found }
+                group.leave()
+            }
+        }
+        group.notify(queue: .global()) {
+            let known = statuses.withLock { $0 }
+            let items = screens.compactMap { screen -> JSONValue? in
+                guard let status = known[screen.dashboard]?[screen.sessionID] else { return nil }  // left meanwhile
+                return .object([
+                    JSONMember("id", .number(screen.id)),
+                    JSONMember("dashboard", .string(screen.dashboard)),
+                    JSONMember("playlist", .optional(screen.playlist.map(JSONValue.string))),
+                    JSONMember("name", .optional(screen.name.map(JSONValue.string))),
+                    JSONMember("address", .optional(screen.address.map(JSONValue.string))),
+                    JSONMember("userAgent", .optional(screen.userAgent.map(JSONValue.string))),
+                    JSONMember("connectedAt", .string(iso8601(screen.connectedAt))),
+                    JSONMember("fps", .number(status.fps)),
+                    JSONMember("paused", .bool(status.isPaused)),
+                    JSONMember("framesSkipped", .number(status.framesSkipped)),
+                    JSONMember("paintedFps", .optional(screen.paintedFPS.map { JSONValue.number(Self.rounded($0)) })),
+                    JSONMember(
+                        "paintMs", .optional(screen.paintMilliseconds.map { JSONValue.number(Self.rounded($0)) })),
+                    JSONMember("scriptError", .optional(screen.scriptError.map(JSONValue.string))),
+                    JSONMember("unreadable", .array(screen.unreadableTiles.map(JSONValue.string))),
+                ])
+            }
+            respond(JSONResponse.ok(.object([JSONMember("screens", .array(items))])))
+        }
+    }
+
+    /// Commits `action` through the change log and answers with `response` once it is durable.
+    func command(
+        _ action: StoredScreenCommand.Action, _ respond: @escaping Respond,
+        response: @escaping @Sendable (StoredScreenCommand) -> HTTPResponse
+    ) {
+        store.commandScreens(action) { result in
+            switch result {
+            case .success(let command): respond(response(command))
+            case .failure(let error): respond(APIError.storeUnavailable(error).response)
+            }
+        }
+    }
+
+    private func screen(_ context: RequestContext) throws(APIError) -> (Int, ScreenRegistry.Screen) {
+        let given = context.parameter("id")
+        guard let id = Int(given), let screen = directory?.screens.screen(id) else {
+            throw .notFound("unknown_screen", "no screen \(JSONText.quoted(given)) is connected")
+        }
+        return (id, screen)
+    }
+
+    private func accepted(dashboard: String, extra: [JSONMember]) -> HTTPResponse {
+        let count = directory?.screens.all.filter { $0.dashboard == dashboard }.count ?? 0
+        return JSONResponse.accepted(
+            .object([JSONMember("dashboard", .string(dashboard)), JSONMember("screens", .number(count))] + extra))
+    }
+
+    /// A screen's reported figure to one decimal place, as the list shows it.
+    private static func rounded(_ value: Double) -> Double {
+        (value * 10).rounded() / 10
+    }
+}

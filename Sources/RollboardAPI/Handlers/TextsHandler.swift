@@ -1,0 +1,28 @@
+package import RollboardAccess
+package import RollboardConfig
+package import RollboardCore
+package import RollboardHub
+package import RollboardMetrics
+import RollboardNet
+package import RollboardRedisLog
+package import RollboardSources
+package import RollboardStore
+
+/// `/api/v1/texts/{id}`: a text tile's message, read and set (answered `202` once durable).
+struct TextsHandler: Sendable {
+    let store: any ChangeLog
+
+    func get(_ context: RequestContext, _ respond: @escaping Respond) {
+        let id = context.parameter("id")
+        respond(JSONResponse.ok(ValueJSON.text(store.text(id), id: id)))
+    }
+
+    func post(_ context: RequestContext, _ respond: @escaping Respond) throws(APIError) {
+        let id = context.parameter("id")
+        let message = try ProducerTextRequest.text(try JSONBody.object(context.request))
+        let respond = CommitDeadline.answer(context, respond)
+        store.setText(id, text: message.text, color: message.color) { result in
+            respond(JSONResponse.accepted(result) { ValueJSON.text($0, id: id, withTime: false) })
+        }
+    }
+}

@@ -1,0 +1,22 @@
+package import RollboardAccess
+package import RollboardConfig
+package import RollboardCore
+package import RollboardHub
+package import RollboardMetrics
+import RollboardNet
+package import RollboardRedisLog
+package import RollboardSources
+package import RollboardStore
+
+/// A check that something the route names exists (a dashboard's hub, a playlist, a screen), answered 404 before the
+/// body is looked at.
+struct Lookup: Middleware {
+    let check: @Sendable (RequestContext) throws(APIError) -> Void
+
+    func handle(
+        _ context: RequestContext, respond: @escaping Respond, next: (RequestContext, @escaping Respond) -> Void
+    ) throws(APIError) {
+        try check(context)
+        next(context, respond)
+    }
+}

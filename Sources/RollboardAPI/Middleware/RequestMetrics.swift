@@ -1,0 +1,38 @@
+package import RollboardAccess
+package import RollboardConfig
+package import RollboardCore
+package import RollboardHub
+package import RollboardMetrics
+import RollboardNet
+package import RollboardRedisLog
+package import RollboardSources
+package import RollboardStore
+import Synchronization
+
+/// Counts the answers of the requests that pass: accepted writes and refusals by status for
+/// ``ProducerAPIStatistics``, and the answers to writes for `GET /metrics`.
+final class RequestMetrics: Middleware {
+    private let counters = Mutex(ProducerAPIStatistics())
+    private let metrics: ServerMetrics?
+
+    init(metrics: ServerMetrics?) {
+        self.metrics = metrics
+    }
+
+    /// The counts so far.
+    var statistics: ProducerAPIStatistics {
+        counters.withLock { $0 }
+    }
+
+    func handle(
+        _ context: RequestContext, respond: @escaping Respond, next: (RequestContext, @escaping Respond) -> Void
+    ) throws(APIError) {
+        let method = context.request.method
+        let isWrite = method != "GET" && method != "HEAD"
+        next(context) { [self] response in
+            counters.withLock { $0.count(method, response.status.code) }
+            if isWrite { metrics?.postFinished(status: response.status.code) }
+            respond(response)
+        }
+    }
+}

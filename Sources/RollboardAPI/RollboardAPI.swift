@@ -1,0 +1,103 @@
+public import Dispatch
+public import Logging
+public import RollboardAccess
+public import RollboardConfig
+public import RollboardCore
+public import RollboardHub
+public import RollboardMetrics
+public import RollboardNet
+public import RollboardRedisLog
+public import RollboardSources
+public import RollboardStore
+
+/// The producer API (`/api/v1/…`, `/healthz`, `/readyz`) and, with admin tokens, the admin API
+/// (`/api/v1/admin/…`, `/api/v1/screens`), answered by one ``Router`` from the table in ``APIRoutes``.
+/// See `docs/producer-api.md`.
+///
+/// Writes need `Authorization: Bearer TOKEN`. Reads of a dashboard that is not public, and of the values it shows,
+/// need a viewer key that opens it or a producer or admin token (``ViewerAccess``). Admin requests need an admin
+/// token. Every refusal is a JSON `{"error":…,"detail":…}` with the fitting status; nothing is half-applied. A
+/// change is answered `202` only once the store has made it durable. Every answer carries an `X-Request-Id`.
+public final class RollboardAPI: Sendable {
+    /// What the admin API works on.
+    public struct Admin: Sendable {
+        /// The admin tokens in force (see ``AdminTokens/resolve(configured:environment:dataDirectory:)``).
+        public var tokens: [String]
+        public var keys: ViewerKeys
+        /// The dashboards' hubs and their screens (`nil`: no screens to list or control).
+        public var directory: DashboardDirectory?
+        /// Reloads the configuration from its folder (`nil`: `POST /api/v1/admin/reload` answers 404).
+        public var reloader: ConfigurationReloader?
+        /// The wall clock, in seconds since 1970 (a key's `createdAt`); `nil`: the system's.
+        public var now: (@Sendable () -> Double)?
+        /// The scheduled sources `GET /api/v1/admin/sources` lists (`nil`: none).
+        public var sources: SourceScheduler?
+
+        public init(
+            tokens: [String], keys: ViewerKeys, directory: DashboardDirectory? = nil,
+            reloader: ConfigurationReloader? = nil, now: (@Sendable () -> Double)? = nil, sources: SourceScheduler? = nil
+        ) {
+            self.tokens = tokens
+            self.keys = keys
+            self.directory = directory
+            self.reloader = reloader
+            self.now = now
+            self.sources = sources
+        }
+    }
+
+    public let router: Router
+    private let metrics: RequestMetrics
+
+    /// - Parameters:
+    ///   - configurations: the configuration in force, one snapshot of which each request is served under.
+    ///   - tokens: the producer tokens in force (see `ProducerTokens.resolve`).
+    ///   - admin: what the admin API works on; `nil` (or no tokens) leaves its paths answering 404.
+    ///   - metrics: counts the answers to writes for `GET /metrics` (`nil`: not counted there).
+    ///   - monotonicSeconds: the clock of the rate limiter (default: the system's monotonic clock).
+    public init(
+        configurations: ConfigurationStore, tokens: [ProducerToken], store: any ChangeLog, logger: Logger,
+        admin: Admin? = nil, metrics: ServerMetrics? = nil, monotonicSeconds: (@Sendable () -> Double)? = nil
+    ) {
+        let requestMetrics = RequestMetrics(metrics: metrics)
+        let rate = configurations.configuration.server.limits.producerRequestsPerSecond
+        let producer = APIRoutes.producer(
+            store: store, tokens: tokens,
+            rateLimiting: rate > 0 ? RateLimiting(rate: rate, now: monotonicSeconds) : nil, metrics: requestMetrics)
+        var groups: [RouteGroup] = []
+        if let admin, !admin.tokens.isEmpty {
+            let screens = ScreensHandler(store: store, directory: admin.directory, logger: logger)
+            groups.append(
+                APIRoutes.admin(
+                    authentication: AdminAuthentication(tokens: admin.tokens, producerTokens: tokens),
+                    keys: KeysHandler(
+                        keys: admin.keys, logger: logger, now: admin.now ?? { wallClock() },
+                        isShared: store is RedisChangeLog),
+                    screens: screens,
+                    playlists: PlaylistsHandler(
+                        store: store, directory: admin.directory, screens: screens, logger: logger),
+                    reload: ReloadHandler(reloader: admin.reloader),
+                    sources: SourcesHandler(scheduler: admin.sources)))
+        }
+        groups.append(producer)
+        self.metrics = requestMetrics
+        self.router = Router(
+            configurations: configurations, middleware: [RequestIdentification(ids: RequestIDs(), logger: logger)],
+            groups: groups, logger: logger)
+    }
+
+    /// Whether `path` is the API's; other paths are for the page and its assets.
+    public func handles(path: String) -> Bool {
+        router.handles(path: path)
+    }
+
+    /// Answers `request`; `respond` is called exactly once, on any queue.
+    public func handle(_ request: HTTPRequest, respond: @escaping @Sendable (HTTPResponse) -> Void) {
+        router.handle(request, respond: respond)
+    }
+
+    /// Counters of the producer API's answers.
+    public var statistics: ProducerAPIStatistics {
+        metrics.statistics
+    }
+}

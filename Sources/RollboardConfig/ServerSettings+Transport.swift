@@ -1,0 +1,28 @@
+package import RollboardCore
+public import RollboardNet
+
+extension ServerSettings {
+    /// A screen's own messages shorter than this go out uncompressed even when permessage-deflate is negotiated:
+    /// setting up a compressor for a few dozen bytes costs more than sending them. The `hello` (the whole layout) is
+    /// always above it. Frames of a stream are compressed once for all its screens, whatever their size.
+    public static let minimumCompressedMessageBytes = 512
+
+    /// The transport's configuration for these settings: address, limits (screens' message size among them),
+    /// watermarks, connection caps, and compression that lets streams keep their context.
+    public func transportConfiguration(tls: TLSConfiguration?) -> ServerConfiguration {
+        var webSocket = WebSocketConfiguration(maxMessageBytes: limits.maxClientMessageBytes)
+        webSocket.deflate?.minimumCompressedBytes = Self.minimumCompressedMessageBytes
+        webSocket.deflate?.allowsServerContextTakeover = true
+        return ServerConfiguration(
+            host: host,
+            port: port,
+            tls: tls,
+            http: HTTPParserLimits(
+                maxBodyBytes: limits.maxBodyBytes, maxBodyBytesSetting: "limits.maxBodyBytes in server.yaml"),
+            webSocket: webSocket,
+            outboundHighWatermark: limits.outboundHighWatermark,
+            outboundLowWatermark: limits.outboundLowWatermark,
+            maxConnections: limits.maxConnections,
+            maxConnectionsPerAddress: limits.maxConnectionsPerAddress)
+    }
+}

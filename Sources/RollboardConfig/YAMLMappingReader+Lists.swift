@@ -1,0 +1,23 @@
+package import RollboardCore
+
+extension YAMLMappingReader {
+    /// The list at `key`, which must be given and list at least one `item` (else `nil`, reported); `read` is how the
+    /// list is read (`strings`, `sequence`).
+    func requireNonEmpty<List: Collection>(_ key: String, listing item: String, _ read: (String) -> List?) -> List? {
+        guard require(key), let list = read(key) else { return nil }
+        guard !list.isEmpty else {
+            report(key, "must list at least one \(item)")
+            return nil
+        }
+        return list
+    }
+
+    /// The id of what a file configures (a dashboard, a playlist): its `id`, or else the file's name without its
+    /// extension; reported unless it is a valid id.
+    func id(orNameOf file: String) -> String {
+        let stem = String(file.split(separator: "/").last?.split(separator: ".").first ?? "")
+        let id = string("id") ?? stem
+        if !DashboardConfiguration.isValidID(id) { report("id", "\(DashboardConfiguration.idRule), got \"\(id)\"") }
+        return id
+    }
+}

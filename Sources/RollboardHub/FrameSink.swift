@@ -1,0 +1,20 @@
+package import RollboardAccess
+package import RollboardConfig
+package import RollboardCore
+package import RollboardMetrics
+package import RollboardNet
+package import RollboardStore
+
+/// Where a client session's messages go: a WebSocket in production, a recorder in tests.
+package protocol FrameSink: AnyObject, Sendable {
+    /// Whether the sink can take another message without growing its backlog past the watermark.
+    var isWritable: Bool { get }
+    /// Sends one text message.
+    func send(text: String)
+    /// Sends a message encoded once for many sinks (a stream's frame or primer).
+    func send(_ message: PreparedMessage)
+    /// Closes the sink with a WebSocket close code.
+    func close(code: WebSocketCloseCode, reason: String)
+}
+
+extension WebSocket: FrameSink {}

@@ -1,0 +1,12 @@
+package import RollboardAccess
+package import RollboardConfig
+package import RollboardCore
+package import RollboardMetrics
+package import RollboardStore
+
+extension ServerSettings.Limits {
+    /// What one screen may send before it is closed with 1008.
+    package var clientMessageLimits: ClientMessageGate.Limits {
+        ClientMessageGate.Limits(perSecond: clientMessagesPerSecond, burst: clientMessagesPerSecond * 3, maxQueued: 16)
+    }
+}

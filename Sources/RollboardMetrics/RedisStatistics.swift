@@ -1,0 +1,32 @@
+package import RollboardCore
+package import RollboardConfig
+package import RollboardStore
+
+/// What a Redis change log measured since it opened, for `/metrics`.
+public struct RedisStatistics: Sendable, Equatable {
+    /// Whether both connections to Redis are up.
+    public var isUp = true
+    /// Upper bounds, in seconds, of the command latency histogram's buckets.
+    public static let latencyBuckets = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1]
+    /// Commands answered (appends and pings) and their total seconds.
+    public var commandCount = 0
+    public var commandSeconds = 0.0
+    /// Commands answered within each of `latencyBuckets` (cumulative).
+    public var commandLatencyCounts = [Int](repeating: 0, count: RedisStatistics.latencyBuckets.count)
+    /// Seconds between the newest change read from the stream being committed and this node reading it.
+    public var streamLagSeconds = 0.0
+    /// Changes read from the stream.
+    public var changesRead = 0
+    /// Times the connection to Redis was lost.
+    public var disconnections = 0
+
+    public init() {}
+
+    package mutating func recordCommand(seconds: Double) {
+        commandCount += 1
+        commandSeconds += seconds
+        for (index, bound) in Self.latencyBuckets.enumerated() where seconds <= bound {
+            commandLatencyCounts[index] += 1
+        }
+    }
+}

@@ -1,0 +1,233 @@
+public import Dispatch
+public import Logging
+public import RollboardAnimation
+public import RollboardConfig
+public import RollboardCore
+public import RollboardMetrics
+public import RollboardNet
+public import RollboardRedis
+public import RollboardStore
+public import RollboardStore
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The change log that several nodes share: every change is appended to one Redis Stream, and the latest value of
+/// each metric, wheel, text and slide set kept in a hash, by one Lua script (atomically, with the next number of a
+/// shared sequence); a completion reports success only once Redis answered. Every node, the writing one included,
+/// learns of changes by reading the stream, so each sees them in the stream's order.
+///
+/// While Redis is out of reach, changes are refused (`StoreError.unreachable`) and the feed observers hear `false`;
+/// the node reconnects with backoff, reads the stream from where it stopped (or, if the stream was trimmed past that
+/// point, reloads the latest values) and tells the observers `true`. See `docs/cluster.md`.
+public final class RedisChangeLog: ChangeLog {
+    /// The cluster's epoch; empty until the log first opened.
+    public var epoch: String {
+        state.withLock { $0.epoch }
+    }
+    let keys: RedisKeys
+    let streamLength: Int
+    let connectionConfiguration: RedisConnection.Configuration
+    let historyLimit: Int
+    /// How long and how much of each metric's series this node keeps.
+    let seriesLimits: SeriesLimits
+    /// Bytes the cluster's idempotency keys may take in Redis (``IdempotencyMemory/cost(key:answer:)`` summed).
+    let idempotencyBudget: Int
+    let logger: Logger
+    let clock: @Sendable () -> Double
+    /// Reconnections are planned on this queue; each connection's replies arrive on the connection's own queue.
+    let queue = DispatchQueue(label: "rollboard.redis")
+    let state: Mutex<State>
+    /// Monotonic seconds for the link's backoff, and the one timer that brings its next opening or reconnection.
+    let linkClock: FrameClock
+    let linkTimer: any ClockTimer
+    let subscribers = Mutex<[@Sendable (StoreChange) -> Void]>([])
+    let commitObservers = Mutex<[@Sendable (Double) -> Void]>([])
+    let feedObservers = Mutex<[@Sendable (Bool) -> Void]>([])
+    /// Metric batches with increments, one at a time (see `RedisChangeLog+Metrics.swift`).
+    let incrementLane = CommitLane<StoredMetric>()
+    /// Leaderboard edits, one at a time (see `RedisChangeLog+Leaderboards.swift`).
+    let leaderboardLane = CommitLane<StoredLeaderboard>()
+
+    /// Changes read per `XREAD`; a shorter answer means this node has caught up.
+    static let readCount = 512
+    /// Milliseconds one `XREAD` blocks for when nothing is new.
+    static let blockMilliseconds = 2_000
+    /// Seconds a write or a ping may wait for Redis's answer before the connection counts as lost.
+    static let commandTimeout = 3.0
+
+    struct State {
+        /// The cluster's epoch, learnt when the log opens.
+        var epoch = ""
+        var model: StoreModel
+        /// The id of the last stream entry applied.
+        var position: String
+        /// The link's lifecycle: losses, reconnections with backoff, catching up, closing.
+        var link = RedisLinkMachine()
+        /// Bumped on every loss and on closing: replies from an older connection are ignored.
+        var generation: Int { link.generation }
+        var writer: RedisConnection?
+        var reader: RedisConnection?
+        var failure: StoreError?
+        var isFeedLive: Bool { link.isFeedLive }
+        var isClosed: Bool { link.phase == .closed }
+        /// When each write in flight started (monotonic seconds), by ticket.
+        var inFlight: [Int: Double] = [:]
+        var nextTicket = 0
+        var statistics = RedisStatistics()
+        /// Pings Redis once a second (on `queue`) once the log opened.
+        var pingTimer: (any DispatchSourceTimer)?
+
+        init(model: StoreModel, position: String, failure: StoreError?) {
+            self.model = model
+            self.position = position
+            self.failure = failure
+        }
+    }
+
+    /// Builds the log without connecting: until ``start()`` opens it (connects, agrees on the shared epoch, loads the
+    /// latest values) changes are refused and the feed is not live; a Redis that does not answer is waited for with
+    /// backoff while the node serves.
+    ///
+    /// - Parameters:
+    ///   - historyLimit: past values kept per metric (from the changes this node saw).
+    ///   - clock: wall-clock seconds since 1970, stamped on each change (default: the system clock).
+    public convenience init(
+        settings: RedisSettings,
+        historyLimit: Int = ServerSettings.Defaults.historyLength,
+        seriesLimits: SeriesLimits = SeriesLimits(),
+        idempotencyBudget: Int = ServerSettings.Defaults.idempotencyMemoryBytes,
+        logger: Logger,
+        clock: (@Sendable () -> Double)? = nil
+    ) throws {
+        try self.init(
+            settings: settings, historyLimit: historyLimit, seriesLimits: seriesLimits,
+            idempotencyBudget: idempotencyBudget, logger: logger, clock: clock, linkClock: .monotonic())
+    }
+
+    /// As the public initializer, the link's backoff timed by `linkClock` (monotonic seconds).
+    init(
+        settings: RedisSettings,
+        historyLimit: Int,
+        seriesLimits: SeriesLimits,
+        idempotencyBudget: Int = ServerSettings.Defaults.idempotencyMemoryBytes,
+        logger: Logger,
+        clock: (@Sendable () -> Double)?,
+        linkClock: FrameClock
+    ) throws {
+        let url = try RedisURL(settings.url)
+        var configuration = RedisConnection.Configuration(url: url)
+        configuration.tls = ClientTLSOptions(trustedCertificatesPath: settings.caFile)
+        configuration.name = "rollboard"
+        self.connectionConfiguration = configuration
+        self.keys = RedisKeys(prefix: settings.keyPrefix)
+        self.streamLength = settings.streamLength
+        self.historyLimit = historyLimit
+        self.seriesLimits = seriesLimits
+        self.idempotencyBudget = idempotencyBudget
+        self.logger = logger
+        self.clock = clock ?? { wallClock() }
+        self.linkClock = linkClock
+        self.linkTimer = linkClock.makeTimer(queue)
+        self.state = Mutex(
+            State(model: Self.emptyModel(historyLimit: historyLimit, seriesLimits: seriesLimits), position: "0",
+                  failure: .unreachable(RedisLinkMachine.notOpenedYet)))
+        linkTimer.activate { [weak self] in self?.linkTimerFired() }
+    }
+
+    /// Opens the log: call once every subscriber is registered, so none misses the values it loads. Returns at once;
+    /// the opening is tried again with backoff (each failure logged) until Redis answers, then the log follows the
+    /// stream.
+    public func start() {
+        queue.async { [self] in perform(state.withLock { $0.link.start() }) }
+    }
+
+    deinit {
+        state.withLock { $0.pingTimer?.cancel() }
+        linkTimer.cancel()
+    }
+
+    // MARK: ChangeLog
+
+    public var snapshot: StoreSnapshot {
+        state.withLock { StoreSnapshot(model: $0.model) }
+    }
+
+    public var failure: StoreError? {
+        state.withLock { $0.failure }
+    }
+
+    public var unconfirmedSeconds: Double? {
+        let now = monotonicSeconds()
+        return state.withLock { $0.inFlight.values.min() }.map { now - $0 }
+    }
+
+    /// Whether Redis answers and this node has read the stream up to its end.
+    public var isFeedLive: Bool {
+        state.withLock { $0.isFeedLive }
+    }
+
+    /// Counters and the latest latency and lag readings.
+    public var statistics: RedisStatistics {
+        state.withLock { $0.statistics }
+    }
+
+    public func commit(
+        _ change: StoreChange, completion: @escaping @Sendable (Result<StoreChange, StoreError>) -> Void
+    ) {
+        let stamped = change.stamped(at: clock())
+        var policies: [String]?
+        if case .metrics(let metrics) = stamped, metrics.contains(where: { $0.policy != nil }) {
+            policies = metrics.map { $0.policy?.rawValue ?? "" }
+        }
+        send(stamped, latest: RedisKeys.latestEntries(of: stamped), policies: policies) { result in
+            completion(
+                result.flatMap { reply in
+                    guard case .appended(let first) = reply else {
+                        return .failure(.unreachable("Redis refused an unguarded change as stale"))
+                    }
+                    return .success(stamped.restamped(adding: first))
+                })
+        }
+    }
+
+    public func subscribe(_ handler: @escaping @Sendable (StoreChange) -> Void) {
+        subscribers.withLock { $0.append(handler) }
+    }
+
+    public func observeFeed(_ observer: @escaping @Sendable (Bool) -> Void) {
+        feedObservers.withLock { $0.append(observer) }
+    }
+
+    public func observeCommits(_ observer: @escaping @Sendable (Double) -> Void) {
+        commitObservers.withLock { $0.append(observer) }
+    }
+
+    /// Refuses new changes, waits up to two seconds for Redis to answer the writes in flight, then disconnects.
+    public func close() {
+        let actions = state.withLock { state in
+            state.failure = .closed
+            return state.link.close()
+        }
+        queue.async { [self] in perform(actions) }
+        let deadline = monotonicSeconds() + 2
+        while state.withLock({ !$0.inFlight.isEmpty }), monotonicSeconds() < deadline {
+            usleep(5_000)
+        }
+        let (writer, reader) = state.withLock { state in
+            state.pingTimer?.cancel()
+            defer {
+                state.writer = nil
+                state.reader = nil
+            }
+            return (state.writer, state.reader)
+        }
+        writer?.close()
+        reader?.close()
+    }
+}
+

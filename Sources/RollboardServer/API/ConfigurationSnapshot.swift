@@ -1,9 +1,0 @@
-import RollboardNet
-
-/// The configuration in force at one instant and the access rules built from it, taken once per request or
-/// WebSocket upgrade so that a reload in between cannot mix two configurations in one answer.
-struct ConfigurationSnapshot: Sendable {
-    let configuration: RollboardConfiguration
-    /// Who may read what under `configuration`.
-    let access: ViewerAccess
-}

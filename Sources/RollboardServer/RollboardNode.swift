@@ -1,0 +1,190 @@
+public import Logging
+public import RollboardAPI
+public import RollboardAccess
+public import RollboardConfig
+public import RollboardCore
+public import RollboardHub
+public import RollboardMetrics
+public import RollboardNet
+public import RollboardRedisLog
+public import RollboardSources
+public import RollboardStore
+
+/// One Rollboard node, wired in one place for `rollboard serve`, the tests' live server and the benchmarks: the change
+/// log (the embedded journal, or Redis when the settings name one), the producer and admin APIs, the dashboard hubs,
+/// the metrics and the HTTPS / WebSocket server.
+public final class RollboardNode: Sendable {
+    /// What a node is built from.
+    public struct Options: Sendable {
+        /// The configuration in force, command-line overrides applied.
+        public var configuration: RollboardConfiguration
+        /// The settings as `server.yaml` gave them, for reloads; `nil` uses `configuration.server`.
+        public var fileSettings: ServerSettings?
+        /// The configuration folder that `POST /api/v1/admin/reload` and SIGHUP read again; `nil`: no reloads.
+        public var configDirectory: String?
+        /// The folder of the page's static files.
+        public var publicDirectory: String
+        /// The certificate and key; `nil` speaks plain HTTP (behind a TLS-terminating proxy).
+        public var tls: TLSConfiguration?
+        public var producerTokens: [ProducerToken]
+        /// Admin tokens; none leaves `/api/v1/admin/…` answering 404.
+        public var adminTokens: [String]
+        /// Connections the kernel queues before they are accepted; `nil` keeps the transport's default.
+        public var listenBacklog: Int?
+        /// The hubs' frame clock (monotonic seconds): the system's, or a test's manual clock.
+        var frameClock = FrameClock.monotonic()
+        /// Seconds since 1970: stamped on every change, and the time announcements and playlists run by.
+        var wallClock = FrameClock.wall()
+
+        public init(
+            configuration: RollboardConfiguration,
+            fileSettings: ServerSettings? = nil,
+            configDirectory: String? = nil,
+            publicDirectory: String = "public",
+            tls: TLSConfiguration?,
+            producerTokens: [ProducerToken],
+            adminTokens: [String] = []
+        ) {
+            self.configuration = configuration
+            self.fileSettings = fileSettings
+            self.configDirectory = configDirectory
+            self.publicDirectory = publicDirectory
+            self.tls = tls
+            self.producerTokens = producerTokens
+            self.adminTokens = adminTokens
+        }
+    }
+
+    public let changeLog: any ChangeLog
+    /// The configuration in force; a reload swaps it.
+    public let configurations: ConfigurationStore
+    public let api: RollboardAPI
+    public let directory: DashboardDirectory
+    public let metrics: ServerMetrics
+    public let server: Server
+    /// Reloads `config/`; `nil` without a configuration folder.
+    public let reloader: ConfigurationReloader?
+    /// The scheduled sources (`config/sources/`), polled from `start()` on.
+    public let sources: SourceScheduler
+    /// The sources' leases in Redis (`nil` without Redis: this node polls every source).
+    let leases: SourceLeases?
+
+    /// Opens the change log and builds everything on top of it; `start()` opens the port.
+    public init(_ options: Options, logger: Logger) throws {
+        let settings = options.configuration.server
+        let changeLog: any ChangeLog
+        if let redis = settings.redis {
+            changeLog = try RedisChangeLog(
+                settings: redis, historyLimit: settings.historyLength,
+                seriesLimits: SeriesLimits(retention: settings.seriesRetention),
+                idempotencyBudget: settings.idempotencyMemoryBytes, logger: logger, clock: options.wallClock.now)
+        } else {
+            changeLog = try MetricStore(
+                directory: settings.storeDirectory, historyLimit: settings.historyLength,
+                seriesLimits: SeriesLimits(retention: settings.seriesRetention),
+                compactionThreshold: settings.journalCompactionBytes,
+                idempotencyBudget: settings.idempotencyMemoryBytes, logger: logger, clock: options.wallClock.now)
+        }
+        do {
+            let metrics = ServerMetrics()
+            metrics.recordCommits(of: changeLog)
+            if let redis = changeLog as? RedisChangeLog {
+                metrics.readRedis { redis.statistics }
+            }
+            let viewerKeys = ViewerKeys(changeLog: changeLog, logger: logger)
+            viewerKeys.importLegacyFile(settings.legacyViewerKeysPath)
+            let configurations = ConfigurationStore(
+                options.configuration, viewerKeys: viewerKeys,
+                readerTokens: options.producerTokens.map(\.token) + options.adminTokens, logger: logger)
+            // A key revoked on any node: this node's screens that came in with it close (1008).
+            viewerKeys.onRevocation { [weak configurations, weak viewerKeys] _ in
+                guard let configurations, let viewerKeys else { return 0 }
+                return viewerKeys.screens.recheck(configurations.snapshot.access)
+            }
+            let directory = try DashboardDirectory(
+                configuration: options.configuration, store: changeLog, metrics: metrics, logger: logger,
+                clock: options.frameClock, wall: options.wallClock)
+            let sources = SourceScheduler(
+                changeLog: changeLog, catalog: { configurations.configuration.catalog }, leased: settings.redis != nil,
+                // Through the change log, so that the screens of every node show it.
+                onHealth: { source, health in
+                    let change = StoredSourceHealth(id: source.id, metrics: source.metricIDs, reason: health.reason)
+                    changeLog.commit(.sourceHealth(change)) { result in
+                        if case .failure(let error) = result {
+                            logger.warning(
+                                "a source's health could not be shared", metadata: ["source": "\(source.id)", "error": "\(error)"])
+                        }
+                    }
+                },
+                logger: logger)
+            metrics.readSources { sources.statuses }
+            changeLog.subscribe { [weak sources] change in
+                if case .sourceHealth(let health) = change { sources?.noteShared(health) }
+            }
+            // With Redis, one node of the cluster polls each source: the one holding its lease.
+            let leases = try settings.redis.map { redis in
+                try SourceLeases(
+                    settings: redis, node: try SecureRandom.hex(8),
+                    clock: .monotonic(), logger: logger
+                ) { [weak sources] id, polled in sources?.setPolled(id, polled) }
+            }
+            let reloader = options.configDirectory.map { folder in
+                ConfigurationReloader(
+                    directory: folder, fileSettings: options.fileSettings ?? settings, configurations: configurations,
+                    dashboards: directory,
+                    applySources: { reloaded in
+                        sources.apply(reloaded)
+                        leases?.configure(reloaded)
+                    },
+                    logger: logger)
+            }
+            let api = RollboardAPI(
+                configurations: configurations, tokens: options.producerTokens, store: changeLog, logger: logger,
+                admin: RollboardAPI.Admin(
+                    tokens: options.adminTokens, keys: viewerKeys, directory: directory, reloader: reloader,
+                    sources: sources),
+                metrics: metrics)
+            let application = RollboardApplication(
+                configurations: configurations, api: api, directory: directory, metrics: metrics,
+                publicDirectory: options.publicDirectory, isSecure: options.tls != nil, logger: logger)
+            var transport = settings.transportConfiguration(tls: options.tls)
+            if let backlog = options.listenBacklog { transport.backlog = backlog }
+            self.server = Server(configuration: transport, logger: logger, handler: application)
+            self.changeLog = changeLog
+            self.configurations = configurations
+            self.api = api
+            self.directory = directory
+            self.metrics = metrics
+            self.reloader = reloader
+            self.sources = sources
+            self.leases = leases
+            // Everything that follows the log has subscribed: it may open now (Redis: in the background).
+            changeLog.start()
+        } catch {
+            changeLog.close()
+            throw error
+        }
+    }
+
+    /// Opens the port; every dashboard is served from then on.
+    public func start() throws {
+        try server.start()
+        let server = self.server
+        metrics.countConnections { server.connectionCount }
+        sources.apply(configurations.configuration.sources)
+        leases?.configure(configurations.configuration.sources)
+    }
+
+    /// The port the node listens on (the real one when the settings said 0).
+    public var port: Int { server.localPort }
+
+    /// Stops accepting, closes every screen with 1001 (waiting up to `screenTimeout`), then closes the change log
+    /// once the changes in flight are durable.
+    public func stop(screenTimeout: Duration = .seconds(2)) {
+        leases?.stop()
+        sources.stopAll()
+        server.shutdown()
+        directory.closeAll(timeout: screenTimeout)
+        changeLog.close()
+    }
+}

@@ -1,0 +1,91 @@
+package import RollboardCore
+package import RollboardConfig
+
+/// An operator's committed command to the screens of a dashboard or playlist: an event in the change log's sequence,
+/// so the screens on every node follow it, and kept in no snapshot.
+public struct StoredScreenCommand: StoredActionPart {
+    public enum Action: Sendable, Equatable {
+        /// Every screen of the dashboard shows `text` full-screen for `seconds` from the commit on; `0` takes an
+        /// announcement down.
+        case announce(dashboard: String, text: String, seconds: Double)
+        /// Every screen of every dashboard and playlist shows `text`, as above.
+        case announceEverywhere(text: String, seconds: Double)
+        /// Every screen of the playlist shows `text`, as above, whichever dashboard it shows meanwhile.
+        case announcePlaylist(playlist: String, text: String, seconds: Double)
+        /// Every screen of the dashboard reloads its page.
+        case reloadDashboard(String)
+        /// Every screen of the playlist reloads its page.
+        case reloadPlaylist(String)
+    }
+
+    public var action: Action
+    public var seq: UInt64
+    /// Seconds since 1970-01-01 UTC: the moment the command was committed.
+    public var updatedAt: Double
+
+    /// Seconds of an announcement still to show at `now` (seconds since 1970): its seconds less the time since the
+    /// commit; `nil` once an announcement has run out (a take-down, `0`, always applies and gives `0`).
+    package func secondsLeft(at now: Double) -> Double? {
+        let seconds: Double
+        switch action {
+        case .announce(_, _, let given), .announceEverywhere(_, let given), .announcePlaylist(_, _, let given):
+            seconds = given
+        case .reloadDashboard, .reloadPlaylist:
+            return nil
+        }
+        if seconds == 0 { return 0 }
+        let left = seconds - max(0, now - updatedAt)
+        return left > 0 ? left : nil
+    }
+}
+
+extension StoredScreenCommand {
+    /// `seq: UInt64 | action: UInt8 (0 announce on a dashboard, 1 reload a dashboard, 2 reload a playlist, 3 announce
+    /// everywhere, 4 announce on a playlist) | id (empty for 3) | text and seconds: Float64 (announcements only) |
+    /// updatedAt: Float64`.
+    static func write(_ action: Action, into writer: inout BinaryWriter) {
+        switch action {
+        case .announce(let dashboard, let text, let seconds):
+            writer.write(UInt8(0))
+            writer.write(dashboard)
+            writer.write(text)
+            writer.write(seconds)
+        case .reloadDashboard(let dashboard):
+            writer.write(UInt8(1))
+            writer.write(dashboard)
+        case .reloadPlaylist(let playlist):
+            writer.write(UInt8(2))
+            writer.write(playlist)
+        case .announceEverywhere(let text, let seconds):
+            writer.write(UInt8(3))
+            writer.write("")
+            writer.write(text)
+            writer.write(seconds)
+        case .announcePlaylist(let playlist, let text, let seconds):
+            writer.write(UInt8(4))
+            writer.write(playlist)
+            writer.write(text)
+            writer.write(seconds)
+        }
+    }
+
+    static func readAction(tag kind: UInt8, id: String, from reader: inout BinaryReader) -> Action? {
+        let action: Action
+        switch kind {
+        case 0, 3, 4:
+            guard kind != 3 || id.isEmpty, let text = reader.readString(), let seconds = reader.readDouble(),
+                seconds.isFinite, seconds >= 0
+            else { return nil }
+            action =
+                switch kind {
+                case 0: .announce(dashboard: id, text: text, seconds: seconds)
+                case 3: .announceEverywhere(text: text, seconds: seconds)
+                default: .announcePlaylist(playlist: id, text: text, seconds: seconds)
+                }
+        case 1: action = .reloadDashboard(id)
+        case 2: action = .reloadPlaylist(id)
+        default: return nil
+        }
+        return action
+    }
+}
