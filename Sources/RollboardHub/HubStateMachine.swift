@@ -123,8 +123,11 @@ package struct HubStateMachine {
         }
         sessions[id] = session
         if session.hasOwnTiles { lastChangeAt = max(lastChangeAt, now) }
+        let lowest = configuration.clampedFPS(ServerSettings.Limits.fpsRange.lowerBound)
+        let highest = configuration.clampedFPS(ServerSettings.Limits.fpsRange.upperBound)
         let hello =
             "{\"type\":\"hello\",\"protocol\":\(Self.protocolVersion),\"fps\":\(rate),"
+            + "\"fpsRange\":[\(lowest),\(highest)],"
             + (session.isCalm ? "\"motion\":\"reduced\"," : "") + "\"seq\":\(stream.frameNumber),"
             + "\"changes\":{\"epoch\":\(JSONText.quoted(epoch)),\"seq\":\(resume == "replay" ? since!.seq : storeSeq)},"
             + (resume.map { "\"resume\":\"\($0)\"," } ?? "")

@@ -37,7 +37,7 @@ struct DashboardHubTests {
         _ = hub.connect(sink, fps: nil)
         #expect(await eventually { !sink.messages.isEmpty })
         #expect(sink.messages == [
-            #"{"type":"hello","protocol":2,"fps":30,"seq":0,"changes":{"epoch":"","seq":0},"dashboard":{"id":"ops","title":"Ops","tiles":[{"id":"a","type":"counter"}]},"tiles":{"a":{"value":1}}}"#
+            #"{"type":"hello","protocol":2,"fps":30,"fpsRange":[1,60],"seq":0,"changes":{"epoch":"","seq":0},"dashboard":{"id":"ops","title":"Ops","tiles":[{"id":"a","type":"counter"}]},"tiles":{"a":{"value":1}}}"#
         ])
     }
 

@@ -46,7 +46,7 @@ struct HubStateMachineTests {
         let actions = machine.connect(1, fps: nil, now: 0)
         #expect(effects(actions) == [
             .send(
-                text: #"{"type":"hello","protocol":2,"fps":10,"seq":0,"changes":{"epoch":"","seq":0},"dashboard":{"id":"ops"},"tiles":{"a":{"value":0},"b":{"value":5,"updatedAt":1700000000.5}}}"#,
+                text: #"{"type":"hello","protocol":2,"fps":10,"fpsRange":[1,60],"seq":0,"changes":{"epoch":"","seq":0},"dashboard":{"id":"ops"},"tiles":{"a":{"value":0},"b":{"value":5,"updatedAt":1700000000.5}}}"#,
                 to: 1),
             .prime(stream: 10, to: [1]),
         ])
@@ -186,7 +186,7 @@ struct HubStateMachineTests {
         var machine = makeMachine()
         let hello = effects(machine.connect(1, fps: 10, calm: true, now: 0))
         guard case .send(let text, 1) = hello.first else { Issue.record("no hello: \(hello)"); return }
-        #expect(text.contains(#""fps":10,"motion":"reduced","seq":0"#))
+        #expect(text.contains(#""fps":10,"fpsRange":[1,60],"motion":"reduced","seq":0"#))
         #expect(hello.last == .prime(stream: StreamKey(fps: 10, isCalm: true), to: [1]))
         _ = machine.connect(2, fps: 10, now: 0)
         _ = machine.apply(Self.rise, toMetric: "m", committedAt: nil, now: 0)
@@ -200,6 +200,16 @@ struct HubStateMachineTests {
         #expect(calm == [#"{"f":1,"t":{"a":{"value":10}}}"#])
         #expect(moving.count == 10)
         #expect(wake(machine.tick(now: 2, isWritable: always)) == nil, "both at rest")
+    }
+
+    @Test("the hello says which frame rates a screen may get: from 1 up to the hub's maximum")
+    func helloSaysTheFrameRates() {
+        var machine = HubStateMachine(
+            helloDashboard: Self.dashboard, tiles: [RampTile(tileID: "a", from: 0, to: 0)], tilesByMetric: ["m": ["a"]],
+            updatedAt: [:], configuration: .init(defaultFPS: 10, maxFPS: 24, slowClientTimeout: 5))
+        let hello = effects(machine.connect(1, fps: 60, now: 0))
+        guard case .send(let text, 1) = hello.first else { Issue.record("no hello: \(hello)"); return }
+        #expect(text.contains(#""fps":24,"fpsRange":[1,24],"#))
     }
 
     @Test("a dashboard in calm motion makes every screen calm")

@@ -65,6 +65,8 @@ export class DashboardConnection {
     /** What this client wants from its session; re-sent after every `hello`. */
     this.preferences = { fps, paused: false, calm: Boolean(calm) };
     this.serverFps = null;
+    /** The frame rates the server gives a screen, `[lowest, highest]`, from the last `hello` (null before one). */
+    this.fpsRange = null;
     /** Where this page's view of the store stands (`hello.changes`, then each frame's `c`), sent back as
      * `since` on a reconnect so the server shows what was missed. */
     this.resumePoint = null;
@@ -78,7 +80,9 @@ export class DashboardConnection {
     const scheme = location.protocol === "https:" ? "wss:" : "ws:";
     const query = new URLSearchParams(this.playlistId ? { playlist: this.playlistId } : { dashboard: this.dashboardId });
     query.set("protocol", String(PROTOCOL));
-    if (this.preferences.fps) query.set("fps", String(this.preferences.fps));
+    // Only once a hello said which rates the server gives (asking for another is refused); the first hello is followed
+    // by an `fps` message instead.
+    if (this.preferences.fps && this.fpsRange) query.set("fps", String(this.preferences.fps));
     if (this.key) query.set("key", this.key);
     if (this.name) query.set("name", this.name);
     if (this.resumePoint && !this.playlistId) query.set("since", `${this.resumePoint.epoch}:${this.resumePoint.seq}`);
@@ -119,7 +123,7 @@ export class DashboardConnection {
     return true;
   }
 
-  /** Asks for a different frame rate (frames per second, 1…60); later connections ask for it too. */
+  /** Asks for a different frame rate (frames per second, within `fpsRange`); later connections ask for it too. */
   setFps(fps) {
     this.preferences.fps = fps;
     this.send({ type: "fps", value: fps });
@@ -188,6 +192,8 @@ export class DashboardConnection {
       this.helloReceived = true;
       this.failures = 0;
       this.serverFps = typeof message.fps === "number" ? message.fps : null;
+      this.fpsRange = fpsRangeOf(message);
+      if (this.preferences.fps && this.fpsRange) this.preferences.fps = withinRange(this.preferences.fps, this.fpsRange);
       const changes = message.changes;
       this.resumePoint = changes && typeof changes.epoch === "string" && Number.isInteger(changes.seq)
         ? { epoch: changes.epoch, seq: changes.seq } : null;
@@ -225,4 +231,22 @@ export class DashboardConnection {
     this.state = state;
     this.onState(state, detail);
   }
+}
+
+/**
+ * The frame rates a `hello` says the server gives a screen, `[lowest, highest]` (`fpsRange`); from a hello without it
+ * (an older server), the rates up to the one it chose (`fps`); null when it says neither.
+ */
+export function fpsRangeOf(hello) {
+  const range = hello.fpsRange;
+  if (Array.isArray(range) && range.length === 2 && Number.isInteger(range[0]) && Number.isInteger(range[1])
+    && range[0] >= 1 && range[0] <= range[1]) {
+    return [range[0], range[1]];
+  }
+  return Number.isInteger(hello.fps) && hello.fps >= 1 ? [1, hello.fps] : null;
+}
+
+/** `fps` brought into `range` (`[lowest, highest]`). */
+export function withinRange(fps, range) {
+  return Math.min(range[1], Math.max(range[0], fps));
 }

@@ -3,8 +3,8 @@
  * surroundings to the connection — the reconnect banner, `document.body.dataset.connection`,
  * `pause`/`resume` on visibility changes, and calm mode.
  *
- * Page URL options: `?theme=dark|light`, `?fps=1…60` (frames per second to ask for), `?kiosk`
- * (no header), `?motion=reduced|full`. Calm mode — `?motion=reduced`, or prefers-reduced-motion
+ * Page URL options: `?theme=dark|light`, `?fps=N` (frames per second to ask for, within the hello's `fpsRange`),
+ * `?kiosk` (no header), `?motion=reduced|full`. Calm mode — `?motion=reduced`, or prefers-reduced-motion
  * unless `?motion=full` — asks the server for final values only: odometers, counters and wheels
  * jump to where a change ends, carousels stop and show a play button. A dashboard configured with
  * `motion: reduced` is calm on every screen.
@@ -236,7 +236,7 @@ function start() {
       showFeed(hello.feed === "stale" ? "stale" : "live");
       board.hello(hello);
       if (typeof hello.seq === "number") document.body.dataset.seq = String(hello.seq);
-      pace.hello(hello.fps, options.fps);
+      pace.hello(hello.fps, options.fps, connection.fpsRange);
       reportScriptError();
       reportUnreadable();
     },

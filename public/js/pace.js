@@ -15,7 +15,7 @@
  * rate asked for), `data-painted-fps`, `data-paint-ms`.
  */
 
-/** The rates the page steps through, frames per second. */
+/** The rates the page steps through, frames per second: those of them in the server's range (`hello.fpsRange`). */
 const LADDER = [60, 30, 20, 15, 10, 6, 4, 2, 1];
 const OVERLOADED_SECONDS = 3;
 const CALM_SECONDS = 10;
@@ -40,6 +40,9 @@ export class Pace {
     this.now = now || (() => performance.now());
     this.wanted = null;
     this.current = null;
+    /** The frame rates the server gives, `[lowest, highest]` (the last hello's), and the ladder's rates within them. */
+    this.range = null;
+    this.ladder = LADDER;
     this.second = { frames: 0, paints: 0, busy: 0 };
     this.recent = [];
     this.overloadedSeconds = 0;
@@ -50,11 +53,18 @@ export class Pace {
     this.timer = null;
   }
 
-  /** A `hello`: the session runs at `serverFps`; `wanted` is the rate this screen would like (null: the server's). */
-  hello(serverFps, wanted) {
+  /**
+   * A `hello`: the session runs at `serverFps`, and the server gives rates in `range` (`[lowest, highest]`, see
+   * connection.js); `wanted` is the rate this screen would like (null: the server's), which the connection asks for
+   * right after the first hello.
+   */
+  hello(serverFps, wanted, range) {
     if (typeof serverFps !== "number") return;
-    if (this.wanted === null) this.wanted = wanted || serverFps;
-    this.current = this.current === null ? serverFps : this.current;
+    this.range = range || [1, serverFps];
+    this.ladder = LADDER.filter((rate) => rate >= this.range[0] && rate <= this.range[1]);
+    const inRange = (rate) => Math.min(this.range[1], Math.max(this.range[0], rate));
+    if (this.wanted === null) this.wanted = inRange(wanted || serverFps);
+    if (this.current === null) this.current = wanted ? this.wanted : serverFps;
     this.overloadedSeconds = 0;
     this.calmSeconds = 0;
     this.second = { frames: 0, paints: 0, busy: 0 };
@@ -82,7 +92,7 @@ export class Pace {
     if (this.recent.length > REPORT_SECONDS) this.recent.shift();
     const overloaded = (second.frames >= 4 && second.paints < PAINTED_SHARE_OVERLOADED * second.frames)
       || second.busy > BUSY_OVERLOADED * 1000;
-    const next = LADDER.slice().reverse().find((rate) => rate > this.current);
+    const next = this.ladder.slice().reverse().find((rate) => rate > this.current);
     const room = !overloaded && second.paints >= second.frames
       && (next === undefined || second.busy * (next / this.current) < BUSY_ROOM * 1000);
     this.overloadedSeconds = overloaded ? this.overloadedSeconds + 1 : 0;
@@ -90,8 +100,8 @@ export class Pace {
 
     if (this.overloadedSeconds >= OVERLOADED_SECONDS) {
       const paintedRate = second.paints * (second.frames > 0 ? this.current / second.frames : 1);
-      const lower = LADDER.find((rate) => rate < this.current && rate <= Math.max(1, paintedRate)) ||
-        LADDER.find((rate) => rate < this.current);
+      const lower = this.ladder.find((rate) => rate < this.current && rate <= Math.max(1, paintedRate)) ||
+        this.ladder.find((rate) => rate < this.current);
       if (lower !== undefined) {
         if (this.steppedUpAt !== null && this.secondsRun - this.steppedUpAt <= PROBATION_SECONDS) {
           this.calmNeeded = Math.min(CALM_SECONDS_MAX, this.calmNeeded * 2);
@@ -122,7 +132,7 @@ export class Pace {
     const paints = this.recent.reduce((sum, second) => sum + second.paints, 0);
     const busy = this.recent.reduce((sum, second) => sum + second.busy, 0);
     return {
-      fps: Math.min(60, Math.round((paints / seconds) * 10) / 10),
+      fps: Math.min(this.range[1], Math.round((paints / seconds) * 10) / 10),
       paintMs: Math.min(10000, Math.round((paints > 0 ? busy / paints : 0) * 10) / 10),
     };
   }

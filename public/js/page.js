@@ -55,14 +55,17 @@ export function el(tag, attributes = {}, ...children) {
   return node;
 }
 
-/** The page URL's query options the pages understand (`theme`, `fps`, `kiosk`, `motion`). */
+/**
+ * The page URL's query options the pages understand (`theme`, `fps`, `kiosk`, `motion`); `fps` is any whole number
+ * from 1, which the dashboard's connection brings into the rates the server gives (`hello.fpsRange`).
+ */
 export function pageOptions(search = location.search) {
   const query = new URLSearchParams(search);
   const theme = query.get("theme");
   const fps = Number.parseInt(orDefault(query.get("fps"), ""), 10);
   return {
     theme: theme === "dark" || theme === "light" ? theme : null,
-    fps: Number.isInteger(fps) && fps >= 1 && fps <= 60 ? fps : null,
+    fps: Number.isInteger(fps) && fps >= 1 ? fps : null,
     kiosk: query.has("kiosk") && query.get("kiosk") !== "0",
     motion: query.get("motion") === "reduced" || query.get("motion") === "full" ? query.get("motion") : null,
   };

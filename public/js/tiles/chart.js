@@ -88,7 +88,7 @@ export class ChartView extends TileView {
     const board = dashboard && typeof dashboard === "object" ? dashboard : {};
     const locale = typeof this.options.locale === "string" ? this.options.locale
       : typeof board.locale === "string" ? board.locale : undefined;
-    // Made at the first paint: the dashboard's language (board.js sets <html lang>) is known by then.
+    // Made at the first paint: the dashboard's language (board/language.js sets <html lang>) is known by then.
     this.timeFormat = null;
     this.makeTimeFormat = () => timeFormat(locale || document.documentElement.lang || undefined,
       typeof board.timeZone === "string" ? board.timeZone : undefined, this.step * this.count);

@@ -21,7 +21,7 @@
  * canvas over), or `page: worker failed (…)`.
  */
 
-/** The event the page's window gets when the worker failed: the board paints every view again (board.js). */
+/** The event the page's window gets when the worker failed: the board paints every view again (board/paint.js). */
 export const DIGIT_PAINTER_FAILED = "rollboard-digit-painter-failed";
 
 /** The worker's script, beside this module (an absolute path: the page is served under /d/ID). */

@@ -15,9 +15,12 @@ import { TileView } from "./tile.js";
 export class LeaderboardView extends TileView {
   constructor(tile) {
     super(tile, "leaderboard");
-    this.size = Math.max(1, Math.round(finiteNumber(this.options.size, 10)));
+    // The server's `size` (hello): the lines the rows share. A hello without one (an older server) has the rows of
+    // each state share the tile instead.
+    const size = Math.round(finiteNumber(this.options.size, 0));
+    this.size = size >= 1 ? size : null;
     this.list = el("ol", { className: "leaderboard" });
-    this.list.style.setProperty("--size", String(this.size));
+    if (this.size !== null) this.list.style.setProperty("--size", String(this.size));
     this.body.append(this.list);
     this.rows = new Map();
   }
@@ -45,6 +48,8 @@ export class LeaderboardView extends TileView {
     const ranks = column("r");
     const lines = column("y");
     const opacities = column("o");
+    const shared = this.size === null ? String(Math.max(1, state.n.length)) : null;
+    if (shared !== null && this.list.style.getPropertyValue("--size") !== shared) this.list.style.setProperty("--size", shared);
     state.n.forEach((name, index) => {
       if (typeof name !== "string") return;
       seen.add(name);

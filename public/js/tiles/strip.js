@@ -5,7 +5,7 @@
  *
  * A scroll offset changes no style and Chromium moves a scroller's contents on the compositor (the window is a scroll
  * container with its scrollbar hidden, rollboard.css); the `scroll` event it queues goes out with the next rendering
- * when the scroll is written in the task that received the frame (board.js). Only an offset that changed is written, in
+ * when the scroll is written in the task that received the frame (board/paint.js). Only an offset that changed is written, in
  * whole device pixels (so labels at rest are crisp), and only by `scrollStrips()` once every tile has painted: setting
  * `scrollTop` brings style and layout up to date first, so a scroll between other tiles' writes (a counter's text)
  * would lay the page out again for every odometer.
