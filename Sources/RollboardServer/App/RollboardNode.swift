@@ -22,10 +22,11 @@ public final class RollboardNode: Sendable {
         public var adminTokens: [String]
         /// Connections the kernel queues before they are accepted; `nil` keeps the transport's default.
         public var listenBacklog: Int?
-        /// The hubs' frame clock (monotonic seconds): the system's, or a test's manual clock.
-        var frameClock = FrameClock.monotonic()
-        /// Seconds since 1970: stamped on every change, and the time announcements and playlists run by.
-        var wallClock = FrameClock.wall()
+        /// The one clock every service of the node runs by (its monotonic and wall time): the system's, or a test's
+        /// manual clock.
+        var clock = NodeClock.system
+        /// How a source is fetched (blocking): over the network, or a test's script.
+        var fetch: @Sendable (SourceConfiguration) -> Result<[String: Double], SourceFailure> = { SourceFetch.perform($0) }
 
         public init(
             configuration: RollboardConfiguration,
@@ -68,13 +69,15 @@ public final class RollboardNode: Sendable {
             changeLog = try RedisChangeLog(
                 settings: redis, historyLimit: settings.historyLength,
                 seriesLimits: SeriesLimits(retention: settings.seriesRetention),
-                idempotencyBudget: settings.idempotencyMemoryBytes, logger: logger, clock: options.wallClock.now)
+                idempotencyBudget: settings.idempotencyMemoryBytes, logger: logger, clock: options.clock.wall.now,
+                linkClock: options.clock.monotonic)
         } else {
             changeLog = try MetricStore(
                 directory: settings.storeDirectory, historyLimit: settings.historyLength,
                 seriesLimits: SeriesLimits(retention: settings.seriesRetention),
                 compactionThreshold: settings.journalCompactionBytes,
-                idempotencyBudget: settings.idempotencyMemoryBytes, logger: logger, clock: options.wallClock.now)
+                idempotencyBudget: settings.idempotencyMemoryBytes, logger: logger, clock: options.clock.wall.now,
+                upkeepClock: options.clock.monotonic)
         }
         do {
             let metrics = ServerMetrics()
@@ -94,9 +97,10 @@ public final class RollboardNode: Sendable {
             }
             let directory = try DashboardDirectory(
                 configuration: options.configuration, store: changeLog, metrics: metrics, logger: logger,
-                clock: options.frameClock, wall: options.wallClock)
+                clock: options.clock.monotonic, wall: options.clock.wall)
             let sources = SourceScheduler(
-                changeLog: changeLog, catalog: { configurations.configuration.catalog }, leased: settings.redis != nil,
+                changeLog: changeLog, clock: options.clock, fetch: options.fetch,
+                catalog: { configurations.configuration.catalog }, leased: settings.redis != nil,
                 // Through the change log, so that the screens of every node show it.
                 onHealth: { source, health in
                     let change = StoredSourceHealth(id: source.id, metrics: source.metricIDs, reason: health.reason)
@@ -116,7 +120,7 @@ public final class RollboardNode: Sendable {
             let leases = try settings.redis.map { redis in
                 try SourceLeases(
                     settings: redis, node: try SecureRandom.hex(8),
-                    clock: .monotonic(), logger: logger
+                    clock: options.clock.monotonic, logger: logger
                 ) { [weak sources] id, polled in sources?.setPolled(id, polled) }
             }
             let reloader = options.configDirectory.map { folder in
@@ -134,7 +138,7 @@ public final class RollboardNode: Sendable {
                 admin: RollboardAPI.Admin(
                     tokens: options.adminTokens, keys: viewerKeys, directory: directory, reloader: reloader,
                     sources: sources),
-                metrics: metrics)
+                metrics: metrics, clock: options.clock)
             let application = RollboardApplication(
                 configurations: configurations, api: api, directory: directory, metrics: metrics,
                 publicDirectory: options.publicDirectory, isSecure: options.tls != nil, logger: logger)

@@ -32,7 +32,7 @@ extension RedisChangeLog {
         remembering: [RedisKeys.RememberedKey] = [],
         completion: @escaping @Sendable (Result<AppendReply, StoreError>) -> Void
     ) {
-        let started = monotonicSeconds()
+        let started = linkClock.now()
         let admitted: Result<(RedisConnection, Int, Int), StoreError> = state.withLock { state in
             if let failure = state.failure { return .failure(failure) }
             guard let writer = state.writer else { return .failure(.unreachable("not connected")) }
@@ -81,7 +81,7 @@ extension RedisChangeLog {
         }
         writer.send(arguments, timeout: Self.commandTimeout) { [weak self] result in
             guard let self else { return }
-            let seconds = monotonicSeconds() - started
+            let seconds = linkClock.now() - started
             state.withLock { state in
                 state.inFlight[ticket] = nil
                 state.statistics.recordCommand(seconds: seconds)
@@ -144,12 +144,12 @@ extension RedisChangeLog {
         dispatchPrecondition(condition: .onQueue(queue))
         guard let (writer, generation) = state.withLock({ state in state.writer.map { ($0, state.generation) } })
         else { return }
-        let started = monotonicSeconds()
+        let started = linkClock.now()
         writer.send(["PING"], timeout: Self.commandTimeout) { [weak self] result in
             guard let self else { return }
             switch result {
             case .success:
-                let seconds = monotonicSeconds() - started
+                let seconds = linkClock.now() - started
                 state.withLock { $0.statistics.recordCommand(seconds: seconds) }
             case .failure(let error):
                 connectionLost(generation: generation, error)

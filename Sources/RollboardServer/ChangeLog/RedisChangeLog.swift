@@ -37,9 +37,12 @@ public final class RedisChangeLog: ChangeLog {
     /// Reconnections are planned on this queue; each connection's replies arrive on the connection's own queue.
     let queue = DispatchQueue(label: "rollboard.redis")
     let state: Mutex<State>
-    /// Monotonic seconds for the link's backoff, and the one timer that brings its next opening or reconnection.
+    /// The node's monotonic clock: the link's backoff, its pings, the writes' latencies; and the timer that brings
+    /// the link's next opening or reconnection.
     let linkClock: FrameClock
     let linkTimer: any ClockTimer
+    /// Pings Redis once a second (on `queue`, on `linkClock`) once the log opened.
+    let pingTimer: any ClockTimer
     let subscribers = Mutex<[@Sendable (StoreChange) -> Void]>([])
     let commitObservers = Mutex<[@Sendable (Double) -> Void]>([])
     let feedObservers = Mutex<[@Sendable (Bool) -> Void]>([])
@@ -54,6 +57,8 @@ public final class RedisChangeLog: ChangeLog {
     static let blockMilliseconds = 2_000
     /// Seconds a write or a ping may wait for Redis's answer before the connection counts as lost.
     static let commandTimeout = 3.0
+    /// Seconds between two pings.
+    static let pingInterval = 1.0
 
     struct State {
         /// The cluster's epoch, learnt when the log opens.
@@ -74,8 +79,8 @@ public final class RedisChangeLog: ChangeLog {
         var inFlight: [Int: Double] = [:]
         var nextTicket = 0
         var statistics = RedisStatistics()
-        /// Pings Redis once a second (on `queue`) once the log opened.
-        var pingTimer: (any DispatchSourceTimer)?
+        /// Whether the ping timer runs (from the first opening until the log closes).
+        var isPinging = false
 
         init(model: StoreModel, position: String, failure: StoreError?) {
             self.model = model
@@ -101,10 +106,10 @@ public final class RedisChangeLog: ChangeLog {
     ) throws {
         try self.init(
             settings: settings, historyLimit: historyLimit, seriesLimits: seriesLimits,
-            idempotencyBudget: idempotencyBudget, logger: logger, clock: clock, linkClock: .monotonic())
+            idempotencyBudget: idempotencyBudget, logger: logger, clock: clock, linkClock: NodeClock.system.monotonic)
     }
 
-    /// As the public initializer, the link's backoff timed by `linkClock` (monotonic seconds).
+    /// As the public initializer, the link timed by `linkClock` (the node's monotonic clock).
     init(
         settings: RedisSettings,
         historyLimit: Int,
@@ -125,13 +130,15 @@ public final class RedisChangeLog: ChangeLog {
         self.seriesLimits = seriesLimits
         self.idempotencyBudget = idempotencyBudget
         self.logger = logger
-        self.clock = clock ?? { wallClock() }
+        self.clock = clock ?? NodeClock.system.wall.now
         self.linkClock = linkClock
         self.linkTimer = linkClock.makeTimer(queue)
+        self.pingTimer = linkClock.makeTimer(queue)
         self.state = Mutex(
             State(model: Self.emptyModel(historyLimit: historyLimit, seriesLimits: seriesLimits), position: "0",
                   failure: .unreachable(RedisLinkMachine.notOpenedYet)))
         linkTimer.activate { [weak self] in self?.linkTimerFired() }
+        pingTimer.activate { [weak self] in self?.pingTimerFired() }
     }
 
     /// Opens the log: call once every subscriber is registered, so none misses the values it loads. Returns at once;
@@ -142,7 +149,7 @@ public final class RedisChangeLog: ChangeLog {
     }
 
     deinit {
-        state.withLock { $0.pingTimer?.cancel() }
+        pingTimer.cancel()
         linkTimer.cancel()
     }
 
@@ -157,7 +164,7 @@ public final class RedisChangeLog: ChangeLog {
     }
 
     public var unconfirmedSeconds: Double? {
-        let now = monotonicSeconds()
+        let now = linkClock.now()
         return state.withLock { $0.inFlight.values.min() }.map { now - $0 }
     }
 
@@ -209,12 +216,13 @@ public final class RedisChangeLog: ChangeLog {
             return state.link.close()
         }
         queue.async { [self] in perform(actions) }
-        let deadline = monotonicSeconds() + 2
-        while state.withLock({ !$0.inFlight.isEmpty }), monotonicSeconds() < deadline {
+        let deadline = linkClock.now() + 2
+        while state.withLock({ !$0.inFlight.isEmpty }), linkClock.now() < deadline {
             usleep(5_000)
         }
+        pingTimer.cancel()
         let (writer, reader) = state.withLock { state in
-            state.pingTimer?.cancel()
+            state.isPinging = false
             defer {
                 state.writer = nil
                 state.reader = nil

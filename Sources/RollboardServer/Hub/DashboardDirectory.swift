@@ -36,6 +36,8 @@ public final class DashboardDirectory: Sendable {
     private let clock: FrameClock
     /// Seconds since 1970, for the playlists and for what is left of an announcement a node applies late.
     private let wall: FrameClock
+    /// The node's clock, as the directory was given it.
+    var nodeClock: NodeClock { NodeClock(monotonic: clock, wall: wall) }
     /// A source's health turned (a committed `sourceHealth` change, from whichever node polls it): the tiles of its
     /// `metrics` show it stale with the reason, or no longer.
     func sourceHealthChanged(metrics: [String], reason: String?) {
@@ -54,7 +56,8 @@ public final class DashboardDirectory: Sendable {
         logger: Logger
     ) throws {
         try self.init(
-            configuration: configuration, store: store, metrics: metrics, logger: logger, clock: .monotonic())
+            configuration: configuration, store: store, metrics: metrics, logger: logger,
+            clock: NodeClock.system.monotonic)
     }
 
     init(
@@ -63,7 +66,7 @@ public final class DashboardDirectory: Sendable {
         metrics: ServerMetrics,
         logger: Logger,
         clock: FrameClock,
-        wall: FrameClock = .wall()
+        wall: FrameClock = NodeClock.system.wall
     ) throws {
         self.store = store
         self.metrics = metrics

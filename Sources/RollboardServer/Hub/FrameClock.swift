@@ -1,8 +1,9 @@
 import Dispatch
+import Foundation
 
-/// The time a service runs by, and the one timer it arms on that time: the hubs' monotonic clock (every screen of a
-/// hub animates by it, so screens move in step), the playlists' wall clock (every node agrees on it), a manual clock
-/// in tests.
+/// The time a service runs by, and the one timer it arms on that time: the node's monotonic clock (every screen of a
+/// hub animates by it, so screens move in step), its wall clock (every node agrees on it), a manual clock in tests.
+/// A node's pair of them is its ``NodeClock``.
 struct FrameClock: Sendable {
     /// The current time in seconds.
     let now: @Sendable () -> Double
@@ -25,9 +26,9 @@ struct FrameClock: Sendable {
     /// armed.
     static func wall() -> FrameClock {
         FrameClock(
-            now: { wallClock() },
+            now: { Date().timeIntervalSince1970 },
             makeTimer: { queue in
-                DispatchClockTimer(queue: queue) { time in .now() + max(time - wallClock(), 0) }
+                DispatchClockTimer(queue: queue) { time in .now() + max(time - Date().timeIntervalSince1970, 0) }
             })
     }
 }

@@ -152,7 +152,7 @@ final class JournalFile: @unchecked Sendable {  // mutable state is touched only
             }
             if let damage = scan.damage {
                 discarded = bytes.count - scan.intactLength
-                let copy = directory + "/journal.damaged-\(Int(wallClock() * 1000))"
+                let copy = directory + "/journal.damaged-\(Int(Date().timeIntervalSince1970 * 1000))"
                 logger.warning(
                     "journal tail damaged; cutting it (a crash mid-write leaves this; those changes were never acknowledged)",
                     metadata: ["reason": "\(damage)", "discardedBytes": "\(discarded)", "copy": "\(copy)"]
@@ -310,12 +310,3 @@ func hex(_ value: UInt64) -> String {
     return String(repeating: "0", count: 16 - digits.count) + digits
 }
 
-/// Seconds since 1970-01-01 UTC.
-func wallClock() -> Double {
-    Date().timeIntervalSince1970
-}
-
-/// Seconds on the system's monotonic clock.
-func monotonicSeconds() -> Double {
-    Double(DispatchTime.now().uptimeNanoseconds) / 1e9
-}

@@ -58,10 +58,11 @@ public final class MetricStore: ChangeLog {
 
         /// Numbers `record` and queues it for the next write; `true` when no write is in progress to take it.
         mutating func admit(
-            _ record: StoreChange, _ complete: @escaping @Sendable (Result<StoreChange, StoreError>) -> Void
+            _ record: StoreChange, at enqueuedAt: Double,
+            _ complete: @escaping @Sendable (Result<StoreChange, StoreError>) -> Void
         ) -> Bool {
             nextSeq += UInt64(record.sequenceCount)
-            pending.append(Pending(record: record, complete: complete, enqueuedAt: monotonicSeconds()))
+            pending.append(Pending(record: record, complete: complete, enqueuedAt: enqueuedAt))
             switch record {
             case .metrics(let metrics):
                 for metric in metrics { tentative[metric.id] = metric }
@@ -115,6 +116,23 @@ public final class MetricStore: ChangeLog {
         logger: Logger,
         clock: (@Sendable () -> Double)? = nil
     ) throws(StoreError) {
+        try self.init(
+            directory: directory, historyLimit: historyLimit, seriesLimits: seriesLimits,
+            compactionThreshold: compactionThreshold, idempotencyBudget: idempotencyBudget, logger: logger,
+            clock: clock, upkeepClock: NodeClock.system.monotonic)
+    }
+
+    /// As the public initializer, its upkeep and its waits timed by `upkeepClock` (the node's monotonic clock).
+    convenience init(
+        directory: String,
+        historyLimit: Int = ServerSettings.Defaults.historyLength,
+        seriesLimits: SeriesLimits = SeriesLimits(),
+        compactionThreshold: Int = ServerSettings.Defaults.journalCompactionBytes,
+        idempotencyBudget: Int = ServerSettings.Defaults.idempotencyMemoryBytes,
+        logger: Logger,
+        clock: (@Sendable () -> Double)?,
+        upkeepClock: FrameClock
+    ) throws(StoreError) {
         let faults = try StoreFaults.parse(ProcessInfo.processInfo.environment[StoreFaults.environmentVariable])
         if faults != nil {
             logger.warning(
@@ -124,7 +142,7 @@ public final class MetricStore: ChangeLog {
         try self.init(
             directory: directory, historyLimit: historyLimit, seriesLimits: seriesLimits,
             compactionThreshold: compactionThreshold, idempotencyBudget: idempotencyBudget, logger: logger,
-            clock: clock, faults: faults)
+            clock: clock, faults: faults, upkeepClock: upkeepClock)
     }
 
     /// The store with `faults` injected into its file operations, its upkeep timed by `upkeepClock` (for tests).
@@ -137,7 +155,7 @@ public final class MetricStore: ChangeLog {
         logger: Logger,
         clock: (@Sendable () -> Double)? = nil,
         faults: StoreFaults?,
-        upkeepClock: FrameClock = .monotonic()
+        upkeepClock: FrameClock = NodeClock.system.monotonic
     ) throws(StoreError) {
         precondition(historyLimit > 0, "historyLimit must be positive")
         let queue = DispatchQueue(label: "rollboard.store")
@@ -149,7 +167,7 @@ public final class MetricStore: ChangeLog {
         self.upkeepClock = upkeepClock
         self.upkeepTimer = upkeepClock.makeTimer(queue)
         self.logger = logger
-        self.clock = clock ?? { wallClock() }
+        self.clock = clock ?? NodeClock.system.wall.now
         self.queue = queue
         self.file = opened.file
         self.epochValue = opened.epoch
@@ -191,9 +209,10 @@ public final class MetricStore: ChangeLog {
         _ completion: @escaping @Sendable (Result<StoreChange, StoreError>) -> Void
     ) {
         let now = clock()
+        let enqueuedAt = upkeepClock.now()
         let outcome: StoreError?? = state.withLock { state in
             if let failure = state.failure { return .some(failure) }
-            return state.admit(makeRecord(state.nextSeq, now), completion) ? nil : .some(nil)
+            return state.admit(makeRecord(state.nextSeq, now), at: enqueuedAt, completion) ? nil : .some(nil)
         }
         switch outcome {
         case .some(let failure?): completion(.failure(failure))
@@ -245,6 +264,7 @@ public final class MetricStore: ChangeLog {
         resolve: (inout State, Double) -> Resolved<Success, Failure>
     ) {
         let now = clock()
+        let enqueuedAt = upkeepClock.now()
         let step: ResolvedStep<Success, Failure> = state.withLock { state in
             if let error = state.failure { return .answer(.failure(failure(error))) }
             if keys.contains(where: state.pendingKeys.contains) { return .waitForPending }
@@ -253,7 +273,8 @@ public final class MetricStore: ChangeLog {
                 return .answer(result)
             case .commit(let change, let answer):
                 let record = change.restamped(adding: state.nextSeq).stamped(at: now)
-                return .queued(startWriting: state.admit(record) { completion($0.map(answer).mapError(failure)) })
+                return .queued(
+                    startWriting: state.admit(record, at: enqueuedAt) { completion($0.map(answer).mapError(failure)) })
             }
         }
         switch step {
@@ -276,7 +297,7 @@ public final class MetricStore: ChangeLog {
             if batch.isEmpty { return }
             var bytes: [UInt8] = []
             for pending in batch { bytes += pending.record.framed }
-            let started = DispatchTime.now().uptimeNanoseconds
+            let started = upkeepClock.now()
             state.withLock { $0.inFlightSince = batch.first?.enqueuedAt }
             do {
                 try file.appendAndSync(bytes)
@@ -289,7 +310,7 @@ public final class MetricStore: ChangeLog {
                 }
                 return
             }
-            let seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
+            let seconds = upkeepClock.now() - started
             let upkeep = state.withLock { state in
                 state.inFlightSince = nil
                 for pending in batch {
@@ -359,7 +380,7 @@ public final class MetricStore: ChangeLog {
     /// How long the oldest change not yet confirmed by the disk has waited, in seconds; `nil` when every change
     /// handed to the store is confirmed (or refused).
     public var unconfirmedSeconds: Double? {
-        let now = monotonicSeconds()
+        let now = upkeepClock.now()
         return state.withLock { state in
             let oldest = [state.inFlightSince, state.pending.first?.enqueuedAt].compactMap { $0 }.min()
             return oldest.map { now - $0 }

@@ -1,7 +1,5 @@
 import RollboardNet
 
-import Dispatch
-
 /// Each producer token's requests per second (`limits.producerRequestsPerSecond`, bursts of twice that): over it,
 /// 429 with `Retry-After`. Runs after ``ProducerAuthentication``, whose token it counts.
 struct RateLimiting: Middleware {
@@ -11,7 +9,7 @@ struct RateLimiting: Middleware {
 
     init(rate: Double, now: (@Sendable () -> Double)? = nil) {
         self.limiter = RateLimiter(rate: rate)
-        self.now = now ?? { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
+        self.now = now ?? NodeClock.system.monotonic.now
     }
 
     func handle(

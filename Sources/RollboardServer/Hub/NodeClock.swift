@@ -1,0 +1,12 @@
+/// The node's one clock: every service of a node is given it by the composition root (``RollboardNode/Options``),
+/// so that a test can run a whole node on a manual clock. `monotonic` times frames, schedules, backoff, leases,
+/// pings and deadlines; `wall` (seconds since 1970) stamps changes and runs playlists, windows and announcements.
+struct NodeClock: Sendable {
+    /// Seconds that only go forward.
+    var monotonic: FrameClock
+    /// Seconds since 1970, which an operator or NTP may step.
+    var wall: FrameClock
+
+    /// The system's clocks, made once for the process.
+    static let system = NodeClock(monotonic: .monotonic(), wall: .wall())
+}
