@@ -136,7 +136,7 @@ final class LiveServer {
         isStopped = true
         for socket in sockets { socket.disconnect() }
         sockets.removeAll()
-        node.stop(screenTimeout: .seconds(5))
+        node.stop()
     }
 
     deinit {

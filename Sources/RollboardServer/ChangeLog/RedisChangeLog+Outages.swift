@@ -32,6 +32,8 @@ extension RedisChangeLog {
 
     func linkTimerFired() {
         dispatchPrecondition(condition: .onQueue(queue))
+        // Once closing, the timer bounds the wait for the writes in flight.
+        if state.withLock({ $0.closeWaiters != nil }) { return finishClosing() }
         perform(state.withLock { $0.link.timerFired(now: linkClock.now()) })
     }
 

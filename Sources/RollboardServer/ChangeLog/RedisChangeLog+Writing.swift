@@ -82,10 +82,12 @@ extension RedisChangeLog {
         writer.send(arguments, timeout: Self.commandTimeout) { [weak self] result in
             guard let self else { return }
             let seconds = linkClock.now() - started
-            state.withLock { state in
+            let lastBeforeClosing = state.withLock { state in
                 state.inFlight[ticket] = nil
                 state.statistics.recordCommand(seconds: seconds)
+                return state.inFlight.isEmpty && state.closeWaiters != nil
             }
+            if lastBeforeClosing { queue.async { [self] in finishClosing() } }
             switch result {
             case .success(.array(let parts)):
                 if let first = parts.first?.integerValue, first > 0 {

@@ -5,12 +5,6 @@ import RollboardNet
 import RollboardRedis
 import Synchronization
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// The change log that several nodes share: every change is appended to one Redis Stream, and the latest value of
 /// each metric, wheel, text and slide set kept in a hash, by one Lua script (atomically, with the next number of a
 /// shared sequence); a completion reports success only once Redis answered. Every node, the writing one included,
@@ -59,6 +53,8 @@ public final class RedisChangeLog: ChangeLog {
     static let commandTimeout = 3.0
     /// Seconds between two pings.
     static let pingInterval = 1.0
+    /// Seconds a closing log gives the writes in flight to be answered before it disconnects.
+    static let closeGrace = 2.0
 
     struct State {
         /// The cluster's epoch, learnt when the log opens.
@@ -81,6 +77,10 @@ public final class RedisChangeLog: ChangeLog {
         var statistics = RedisStatistics()
         /// Whether the ping timer runs (from the first opening until the log closes).
         var isPinging = false
+        /// Who waits for ``close(completion:)`` to finish; `nil` once it has (or before it was called).
+        var closeWaiters: [@Sendable () -> Void]?
+        /// Whether the log has closed: disconnected, and its waiters told.
+        var hasClosed = false
 
         init(model: StoreModel, position: String, failure: StoreError?) {
             self.model = model
@@ -209,28 +209,57 @@ public final class RedisChangeLog: ChangeLog {
         commitObservers.withLock { $0.append(observer) }
     }
 
-    /// Refuses new changes, waits up to two seconds for Redis to answer the writes in flight, then disconnects.
-    public func close() {
-        let actions = state.withLock { state in
+    /// Refuses new changes and gives the writes in flight up to ``closeGrace`` seconds (on the link's clock, its one
+    /// timer) to be answered; then disconnects and calls `completion` (on the log's queue). Nothing waits meanwhile.
+    public func close(completion: @escaping @Sendable () -> Void) {
+        enum Step {
+            case close([RedisLinkMachine.Action])
+            case wait
+            case done
+        }
+        let step: Step = state.withLock { state in
+            if state.hasClosed { return .done }
+            if state.closeWaiters != nil {
+                state.closeWaiters?.append(completion)
+                return .wait
+            }
             state.failure = .closed
-            return state.link.close()
-        }
-        queue.async { [self] in perform(actions) }
-        let deadline = linkClock.now() + 2
-        while state.withLock({ !$0.inFlight.isEmpty }), linkClock.now() < deadline {
-            usleep(5_000)
-        }
-        pingTimer.cancel()
-        let (writer, reader) = state.withLock { state in
             state.isPinging = false
+            state.closeWaiters = [completion]
+            return .close(state.link.close())
+        }
+        switch step {
+        case .done: queue.async(execute: completion)
+        case .wait: break
+        case .close(let actions):
+            queue.async { [self] in
+                perform(actions)
+                pingTimer.cancel()
+                if state.withLock({ $0.inFlight.isEmpty }) {
+                    finishClosing()
+                } else {
+                    linkTimer.arm(at: linkClock.now() + Self.closeGrace)
+                }
+            }
+        }
+    }
+
+    /// The writes in flight were answered, or their grace ran out: disconnects and tells who waits for the close.
+    func finishClosing() {
+        dispatchPrecondition(condition: .onQueue(queue))
+        let (waiters, writer, reader) = state.withLock { state in
             defer {
+                state.closeWaiters = nil
+                state.hasClosed = true
                 state.writer = nil
                 state.reader = nil
             }
-            return (state.writer, state.reader)
+            return (state.hasClosed ? [] : state.closeWaiters ?? [], state.writer, state.reader)
         }
+        linkTimer.arm(at: nil)
         writer?.close()
         reader?.close()
+        for waiter in waiters { waiter() }
     }
 }
 

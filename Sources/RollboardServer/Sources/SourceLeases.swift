@@ -60,11 +60,14 @@ final class SourceLeases: @unchecked Sendable {  // Sendable: every var is touch
         queue.async { [self] in perform(machine.configure(periods, now: clock.now())) }
     }
 
-    func stop() {
+    /// Gives every lease back (without waiting for Redis's answers) and disconnects; `completion` is called then, on
+    /// the leases' queue.
+    func stop(completion: @escaping @Sendable () -> Void) {
         queue.async { [self] in
             perform(machine.configure([], now: clock.now()))
             timer.cancel()
             connection?.close()
+            completion()
         }
     }
 

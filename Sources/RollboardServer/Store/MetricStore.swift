@@ -101,7 +101,7 @@ public final class MetricStore: ChangeLog {
     /// Opens (or creates) the store in `directory`, recovering every change that was acknowledged.
     ///
     /// For fault tests against a real server, `ROLLBOARD_STORE_FAULTS` in the environment injects failures into the
-    /// store's file operations (see `StoreFaults.environmentVariable`); it is logged as a warning.
+    /// store's file operations (see `EnvironmentFaults.environmentVariable`); it is logged as a warning.
     ///
     /// - Parameters:
     ///   - historyLimit: past values kept per metric.
@@ -133,11 +133,11 @@ public final class MetricStore: ChangeLog {
         clock: (@Sendable () -> Double)?,
         upkeepClock: FrameClock
     ) throws(StoreError) {
-        let faults = try StoreFaults.parse(ProcessInfo.processInfo.environment[StoreFaults.environmentVariable])
+        let faults = try EnvironmentFaults.parse(ProcessInfo.processInfo.environment[EnvironmentFaults.environmentVariable])
         if faults != nil {
             logger.warning(
                 "fault injection is active: the store will fail on purpose",
-                metadata: ["faults": "\(ProcessInfo.processInfo.environment[StoreFaults.environmentVariable] ?? "")"])
+                metadata: ["faults": "\(ProcessInfo.processInfo.environment[EnvironmentFaults.environmentVariable] ?? "")"])
         }
         try self.init(
             directory: directory, historyLimit: historyLimit, seriesLimits: seriesLimits,
@@ -154,7 +154,7 @@ public final class MetricStore: ChangeLog {
         idempotencyBudget: Int = ServerSettings.Defaults.idempotencyMemoryBytes,
         logger: Logger,
         clock: (@Sendable () -> Double)? = nil,
-        faults: StoreFaults?,
+        faults: (any JournalFaults)?,
         upkeepClock: FrameClock = NodeClock.system.monotonic
     ) throws(StoreError) {
         precondition(historyLimit > 0, "historyLimit must be positive")
@@ -334,10 +334,10 @@ public final class MetricStore: ChangeLog {
         }
     }
 
-    /// Waits for pending changes to be written, then closes the journal; later changes fail with `.closed`.
-    public func close() {
-        dispatchPrecondition(condition: .notOnQueue(queue))
-        queue.sync {
+    /// Refuses later changes (`.closed`), lets the pending ones be written, then closes the journal and calls
+    /// `completion` (on the store's queue).
+    public func close(completion: @escaping @Sendable () -> Void) {
+        queue.async { [self] in
             perform(
                 state.withLock { state in
                     if state.failure == nil || state.failureIsRetryable { state.failure = .closed }
@@ -345,8 +345,9 @@ public final class MetricStore: ChangeLog {
                     return state.upkeep.close()
                 })
             file.close()
+            upkeepTimer.cancel()
+            completion()
         }
-        upkeepTimer.cancel()
     }
 
     /// Registers `handler` for every change committed from now on, in sequence order, on the store's queue.
