@@ -122,12 +122,16 @@ public final class RollboardNode: Sendable {
             changeLog.subscribe { [weak sources] change in
                 if case .sourceHealth(let health) = change { sources?.noteShared(health) }
             }
-            // With Redis, one node of the cluster polls each source: the one holding its lease.
-            let leases = try settings.redis.map { redis in
-                try SourceLeases(
-                    settings: redis, node: try SecureRandom.hex(8),
-                    clock: options.clock.monotonic, logger: logger
-                ) { [weak sources] id, polled in sources?.setPolled(id, polled) }
+            // With Redis, one node of the cluster polls each source: the one holding its lease, asked for on the change
+            // log's one Redis link (no connection of its own).
+            let link = changeLog as? RedisChangeLog
+            let leases = try settings.redis.flatMap { redis in
+                try link.map { link in
+                    SourceLeases(
+                        link: link, keyPrefix: redis.keyPrefix, node: try SecureRandom.hex(8),
+                        clock: options.clock.monotonic, logger: logger
+                    ) { [weak sources] id, polled in sources?.setPolled(id, polled) }
+                }
             }
             let reloader = options.configDirectory.map { folder in
                 ConfigurationReloader(

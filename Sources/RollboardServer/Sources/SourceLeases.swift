@@ -1,12 +1,12 @@
 import Dispatch
 import Logging
-import RollboardNet
 import RollboardRedis
 
-/// The driver of ``SourceLeaseMachine``: one queue, one timer on an injected monotonic clock, one Redis connection
-/// (made again when it breaks). Tells the ``SourceScheduler`` which sources this node polls.
+/// The driver of ``SourceLeaseMachine``: one queue, one timer on the node's monotonic clock, and the change log's one
+/// Redis link (``RedisChangeLog/send(_:timeout:completion:)``: while it is down, an attempt has no answer, and the
+/// link reconnects by itself). Tells the ``SourceScheduler`` which sources this node polls.
 final class SourceLeases: @unchecked Sendable {  // Sendable: every var is touched only on `queue`.
-    private let configuration: RedisConnection.Configuration
+    private let link: RedisChangeLog
     private let keyPrefix: String
     /// This node's name in the leases' values (unique per process).
     let node: String
@@ -17,14 +17,14 @@ final class SourceLeases: @unchecked Sendable {  // Sendable: every var is touch
     private let onChange: @Sendable (String, Bool) -> Void
     // Confined to `queue`.
     private var machine = SourceLeaseMachine()
-    private var connection: RedisConnection?
-    private var connected = false
 
     /// Extends the lease only while this node holds it: 1 when extended, 0 when another node holds it.
     static let renewScript = """
         if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
         return 0
         """
+    /// Seconds an attempt waits for Redis's answer.
+    static let timeout = 2.0
     /// Deletes the lease only while this node holds it.
     static let releaseScript = """
         if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
@@ -33,14 +33,11 @@ final class SourceLeases: @unchecked Sendable {  // Sendable: every var is touch
 
     /// - Parameter onChange: called (on the leases' queue) with a source's id and whether this node now polls it.
     init(
-        settings: RedisSettings, node: String, clock: FrameClock, logger: Logger,
+        link: RedisChangeLog, keyPrefix: String, node: String, clock: FrameClock, logger: Logger,
         onChange: @escaping @Sendable (String, Bool) -> Void
-    ) throws {
-        var configuration = RedisConnection.Configuration(url: try RedisURL(settings.url))
-        configuration.tls = ClientTLSOptions(trustedCertificatesPath: settings.caFile)
-        configuration.name = "rollboard-sources"
-        self.configuration = configuration
-        keyPrefix = settings.keyPrefix
+    ) {
+        self.link = link
+        self.keyPrefix = keyPrefix
         self.node = node
         self.clock = clock
         self.logger = logger
@@ -60,13 +57,12 @@ final class SourceLeases: @unchecked Sendable {  // Sendable: every var is touch
         queue.async { [self] in perform(machine.configure(periods, now: clock.now())) }
     }
 
-    /// Gives every lease back (without waiting for Redis's answers) and disconnects; `completion` is called then, on
-    /// the leases' queue.
+    /// Gives every lease back (without waiting for Redis's answers); `completion` is called then, on the leases'
+    /// queue.
     func stop(completion: @escaping @Sendable () -> Void) {
         queue.async { [self] in
             perform(machine.configure([], now: clock.now()))
             timer.cancel()
-            connection?.close()
             completion()
         }
     }
@@ -77,7 +73,7 @@ final class SourceLeases: @unchecked Sendable {  // Sendable: every var is touch
             switch action {
             case .attempt(let source, let renew, let milliseconds): attempt(source, renew: renew, milliseconds)
             case .release(let source):
-                connection?.send(["EVAL", Self.releaseScript, "1", key(source), node]) { _ in }
+                link.send(["EVAL", Self.releaseScript, "1", key(source), node], timeout: Self.timeout) { _ in }
             case .startPolling(let source):
                 logger.notice("source lease held: this node polls it", metadata: ["source": "\(source)"])
                 onChange(source, true)
@@ -89,13 +85,13 @@ final class SourceLeases: @unchecked Sendable {  // Sendable: every var is touch
         }
     }
 
+    /// Asks Redis for the lease (or to extend it); no answer (the link down, or Redis silent) counts as such.
     private func attempt(_ source: String, renew: Bool, _ milliseconds: Int) {
-        guard let connection, connected else { return reconnect(then: source) }
         let command =
             renew
             ? ["EVAL", Self.renewScript, "1", key(source), node, "\(milliseconds)"]
             : ["SET", key(source), node, "NX", "PX", "\(milliseconds)"]
-        connection.send(command, timeout: 2) { [self] result in
+        link.send(command, timeout: Self.timeout) { [self] result in
             let granted: Bool? =
                 switch result {
                 case .success(.status("OK")), .success(.integer(1)): true
@@ -103,31 +99,6 @@ final class SourceLeases: @unchecked Sendable {  // Sendable: every var is touch
                 default: nil
                 }
             queue.async { [self] in perform(machine.answered(source, granted: granted, now: clock.now())) }
-        }
-    }
-
-    /// Connects again; the attempt that found no connection is answered "no answer" meanwhile.
-    private func reconnect(then source: String) {
-        perform(machine.answered(source, granted: nil, now: clock.now()))
-        guard connection == nil else { return }
-        let fresh = RedisConnection(configuration: configuration, logger: logger)
-        connection = fresh
-        fresh.onDisconnect { [weak self] _ in
-            guard let self else { return }
-            queue.async { [self] in
-                connected = false
-                connection = nil
-            }
-        }
-        fresh.connect { [weak self] result in
-            guard let self else { return }
-            queue.async { [self] in
-                if case .success = result {
-                    connected = true
-                } else {
-                    connection = nil
-                }
-            }
         }
     }
 }
