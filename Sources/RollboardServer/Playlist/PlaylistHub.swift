@@ -36,7 +36,7 @@ final class PlaylistHub: @unchecked Sendable {  // Sendable: every mutable prope
     ///   - clock: seconds since 1970.
     init(
         configuration: PlaylistConfiguration, hubs: @escaping @Sendable (String) -> DashboardHub?,
-        registry: ScreenRegistry, clock: FrameClock = .wall()
+        registry: ScreenRegistry, clock: FrameClock = NodeClock.system.wall
     ) {
         self.configurationBox = Mutex(configuration)
         self.hubs = hubs
