@@ -158,6 +158,7 @@ let package = Package(
         .target(
             name: "RollboardSources",
             dependencies: [
+                "RollboardRedisLog",
                 "RollboardMetrics",
                 "RollboardCore",
                 "RollboardConfig",

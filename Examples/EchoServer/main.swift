@@ -92,13 +92,11 @@ FileHandle.standardOutput.write(Data("listening on port \(server.localPort)\n".u
 
 signal(SIGINT, SIG_IGN)
 signal(SIGTERM, SIG_IGN)
-let stop = DispatchSemaphore(value: 0)
+// The first signal shuts the server down; the process ends once it has. The main thread serves the main queue.
 let signals = [SIGINT, SIGTERM].map { number in
     let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
-    source.setEventHandler { stop.signal() }
+    source.setEventHandler { server.shutdown { exit(0) } }
     source.resume()
     return source
 }
-stop.wait()
-server.shutdown()
-withExtendedLifetime(signals) {}
+withExtendedLifetime(signals) { dispatchMain() }

@@ -55,15 +55,31 @@ public final class RollboardAPI: Sendable {
     ///   - admin: what the admin API works on; `nil` (or no tokens) leaves its paths answering 404.
     ///   - metrics: counts the answers to writes for `GET /metrics` (`nil`: not counted there).
     ///   - monotonicSeconds: the clock of the rate limiter (default: the system's monotonic clock).
-    public init(
+    public convenience init(
         configurations: ConfigurationStore, tokens: [ProducerToken], store: any ChangeLog, logger: Logger,
         admin: Admin? = nil, metrics: ServerMetrics? = nil, monotonicSeconds: (@Sendable () -> Double)? = nil
+    ) {
+        var clock = NodeClock.system
+        if let monotonicSeconds {
+            clock.monotonic = FrameClock(now: monotonicSeconds, makeTimer: clock.monotonic.makeTimer)
+        }
+        if let now = admin?.now { clock.wall = FrameClock(now: now, makeTimer: clock.wall.makeTimer) }
+        self.init(
+            configurations: configurations, tokens: tokens, store: store, logger: logger, admin: admin, metrics: metrics,
+            clock: clock)
+    }
+
+    /// As the public initializer, on the node's clock: its monotonic time for rate limits and commit deadlines, its
+    /// wall time for keys' `createdAt` and series queries.
+    package init(
+        configurations: ConfigurationStore, tokens: [ProducerToken], store: any ChangeLog, logger: Logger,
+        admin: Admin? = nil, metrics: ServerMetrics? = nil, clock: NodeClock
     ) {
         let requestMetrics = RequestMetrics(metrics: metrics)
         let rate = configurations.configuration.server.limits.producerRequestsPerSecond
         let producer = APIRoutes.producer(
             store: store, tokens: tokens,
-            rateLimiting: rate > 0 ? RateLimiting(rate: rate, now: monotonicSeconds) : nil, metrics: requestMetrics)
+            rateLimiting: rate > 0 ? RateLimiting(rate: rate, now: clock.monotonic.now) : nil, metrics: requestMetrics)
         var groups: [RouteGroup] = []
         if let admin, !admin.tokens.isEmpty {
             let screens = ScreensHandler(store: store, directory: admin.directory, logger: logger)
@@ -71,7 +87,7 @@ public final class RollboardAPI: Sendable {
                 APIRoutes.admin(
                     authentication: AdminAuthentication(tokens: admin.tokens, producerTokens: tokens),
                     keys: KeysHandler(
-                        keys: admin.keys, logger: logger, now: admin.now ?? { wallClock() },
+                        keys: admin.keys, logger: logger, now: admin.now ?? clock.wall.now,
                         isShared: store is RedisChangeLog),
                     screens: screens,
                     playlists: PlaylistsHandler(
@@ -83,7 +99,7 @@ public final class RollboardAPI: Sendable {
         self.metrics = requestMetrics
         self.router = Router(
             configurations: configurations, middleware: [RequestIdentification(ids: RequestIDs(), logger: logger)],
-            groups: groups, logger: logger)
+            groups: groups, logger: logger, clock: clock)
     }
 
     /// Whether `path` is the API's; other paths are for the page and its assets.

@@ -17,6 +17,9 @@ extension ServerSettings {
         /// Bytes of idempotency keys and their answers remembered at once (64 MiB); past it the oldest go first.
         public static let idempotencyMemoryBytes = 64 << 20
         public static let shutdownTimeout = 10.0
+        /// Seconds a stopping node gives its hubs to close every screen with 1001 (within `shutdownTimeout`; not a
+        /// `server.yaml` setting).
+        public static let screenCloseTimeout = 2.0
     }
 }
 

@@ -50,6 +50,8 @@ public final class DashboardDirectory: Sendable {
     private let clock: FrameClock
     /// Seconds since 1970, for the playlists and for what is left of an announcement a node applies late.
     private let wall: FrameClock
+    /// The node's clock, as the directory was given it.
+    package var nodeClock: NodeClock { NodeClock(monotonic: clock, wall: wall) }
     /// A source's health turned (a committed `sourceHealth` change, from whichever node polls it): the tiles of its
     /// `metrics` show it stale with the reason, or no longer.
     func sourceHealthChanged(metrics: [String], reason: String?) {
@@ -68,7 +70,8 @@ public final class DashboardDirectory: Sendable {
         logger: Logger
     ) throws {
         try self.init(
-            configuration: configuration, store: store, metrics: metrics, logger: logger, clock: .monotonic())
+            configuration: configuration, store: store, metrics: metrics, logger: logger,
+            clock: NodeClock.system.monotonic)
     }
 
     package init(
@@ -77,7 +80,7 @@ public final class DashboardDirectory: Sendable {
         metrics: ServerMetrics,
         logger: Logger,
         clock: FrameClock,
-        wall: FrameClock = .wall()
+        wall: FrameClock = NodeClock.system.wall
     ) throws {
         self.store = store
         self.metrics = metrics
@@ -309,14 +312,29 @@ public final class DashboardDirectory: Sendable {
         return report
     }
 
-    /// Closes every screen of every dashboard with 1001 and waits up to `timeout` for the hubs to have done so;
-    /// returns whether they all did. Blocks the caller: call it from the main queue or a signal handler, never from
-    /// a connection or a hub.
-    @discardableResult
-    public func closeAll(timeout: Duration = .seconds(5)) -> Bool {
+    /// Closes every screen of every dashboard with 1001; `completion` is called once the hubs have done so (`true`)
+    /// or, if one has not, after `timeout` seconds on the directory's clock (`false`), whichever comes first. Nothing
+    /// waits meanwhile.
+    public func closeAll(
+        timeout: Double = ServerSettings.Defaults.screenCloseTimeout,
+        completion: @escaping @Sendable (_ allClosed: Bool) -> Void
+    ) {
+        let queue = DispatchQueue(label: "rollboard.close-screens")
+        let answered = Mutex(false)
+        let timer = clock.makeTimer(queue)
+        let answer: @Sendable (Bool) -> Void = { allClosed in
+            let first = answered.withLock { done in
+                defer { done = true }
+                return !done
+            }
+            guard first else { return }
+            timer.cancel()
+            completion(allClosed)
+        }
+        timer.activate { answer(false) }
+        timer.arm(at: clock.now() + timeout)
         let group = DispatchGroup()
         for hub in state.withLock({ Array($0.hubs.values) }) { hub.closeAll(group) }
-        return group.wait(timeout: .now() + .nanoseconds(Int(timeout.components.seconds) * 1_000_000_000
-            + Int(timeout.components.attoseconds / 1_000_000_000))) == .success
+        group.notify(queue: queue) { answer(true) }
     }
 }

@@ -97,15 +97,19 @@ extension RedisChangeLog {
 
     /// Pings Redis once a second from now on.
     private func startPinging() {
-        let queue = self.queue
-        state.withLock { state in
-            guard state.pingTimer == nil else { return }
-            let pingTimer = DispatchSource.makeTimerSource(queue: queue)
-            pingTimer.schedule(deadline: .now() + 1, repeating: 1, leeway: .milliseconds(100))
-            pingTimer.setEventHandler { [weak self] in self?.ping() }
-            pingTimer.activate()
-            state.pingTimer = pingTimer
+        let starts = state.withLock { state in
+            defer { state.isPinging = true }
+            return !state.isPinging && !state.isClosed
         }
+        if starts { pingTimer.arm(at: linkClock.now() + Self.pingInterval) }
+    }
+
+    /// Pings, and arms the timer for the next ping a second on.
+    func pingTimerFired() {
+        dispatchPrecondition(condition: .onQueue(queue))
+        guard state.withLock({ $0.isPinging && !$0.isClosed }) else { return }
+        ping()
+        pingTimer.arm(at: linkClock.now() + Self.pingInterval)
     }
 
     /// Connects twice, sets the shared epoch if no node did yet, loads the latest values and replays the stream for

@@ -36,6 +36,8 @@ extension RedisChangeLog {
 
     func linkTimerFired() {
         dispatchPrecondition(condition: .onQueue(queue))
+        // Once closing, the timer bounds the wait for the writes in flight.
+        if state.withLock({ $0.closeWaiters != nil }) { return finishClosing() }
         perform(state.withLock { $0.link.timerFired(now: linkClock.now()) })
     }
 

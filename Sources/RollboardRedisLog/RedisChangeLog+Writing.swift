@@ -36,7 +36,7 @@ extension RedisChangeLog {
         remembering: [RedisKeys.RememberedKey] = [],
         completion: @escaping @Sendable (Result<AppendReply, StoreError>) -> Void
     ) {
-        let started = monotonicSeconds()
+        let started = linkClock.now()
         let admitted: Result<(RedisConnection, Int, Int), StoreError> = state.withLock { state in
             if let failure = state.failure { return .failure(failure) }
             guard let writer = state.writer else { return .failure(.unreachable("not connected")) }
@@ -85,11 +85,13 @@ extension RedisChangeLog {
         }
         writer.send(arguments, timeout: Self.commandTimeout) { [weak self] result in
             guard let self else { return }
-            let seconds = monotonicSeconds() - started
-            state.withLock { state in
+            let seconds = linkClock.now() - started
+            let lastBeforeClosing = state.withLock { state in
                 state.inFlight[ticket] = nil
                 state.statistics.recordCommand(seconds: seconds)
+                return state.inFlight.isEmpty && state.closeWaiters != nil
             }
+            if lastBeforeClosing { queue.async { [self] in finishClosing() } }
             switch result {
             case .success(.array(let parts)):
                 if let first = parts.first?.integerValue, first > 0 {
@@ -148,12 +150,12 @@ extension RedisChangeLog {
         dispatchPrecondition(condition: .onQueue(queue))
         guard let (writer, generation) = state.withLock({ state in state.writer.map { ($0, state.generation) } })
         else { return }
-        let started = monotonicSeconds()
+        let started = linkClock.now()
         writer.send(["PING"], timeout: Self.commandTimeout) { [weak self] result in
             guard let self else { return }
             switch result {
             case .success:
-                let seconds = monotonicSeconds() - started
+                let seconds = linkClock.now() - started
                 state.withLock { $0.statistics.recordCommand(seconds: seconds) }
             case .failure(let error):
                 connectionLost(generation: generation, error)

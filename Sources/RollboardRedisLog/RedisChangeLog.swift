@@ -10,12 +10,6 @@ public import RollboardStore
 public import RollboardStore
 import Synchronization
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// The change log that several nodes share: every change is appended to one Redis Stream, and the latest value of
 /// each metric, wheel, text and slide set kept in a hash, by one Lua script (atomically, with the next number of a
 /// shared sequence); a completion reports success only once Redis answered. Every node, the writing one included,
@@ -42,9 +36,12 @@ public final class RedisChangeLog: ChangeLog {
     /// Reconnections are planned on this queue; each connection's replies arrive on the connection's own queue.
     let queue = DispatchQueue(label: "rollboard.redis")
     let state: Mutex<State>
-    /// Monotonic seconds for the link's backoff, and the one timer that brings its next opening or reconnection.
+    /// The node's monotonic clock: the link's backoff, its pings, the writes' latencies; and the timer that brings
+    /// the link's next opening or reconnection.
     let linkClock: FrameClock
     let linkTimer: any ClockTimer
+    /// Pings Redis once a second (on `queue`, on `linkClock`) once the log opened.
+    let pingTimer: any ClockTimer
     let subscribers = Mutex<[@Sendable (StoreChange) -> Void]>([])
     let commitObservers = Mutex<[@Sendable (Double) -> Void]>([])
     let feedObservers = Mutex<[@Sendable (Bool) -> Void]>([])
@@ -59,6 +56,10 @@ public final class RedisChangeLog: ChangeLog {
     static let blockMilliseconds = 2_000
     /// Seconds a write or a ping may wait for Redis's answer before the connection counts as lost.
     static let commandTimeout = 3.0
+    /// Seconds between two pings.
+    static let pingInterval = 1.0
+    /// Seconds a closing log gives the writes in flight to be answered before it disconnects.
+    static let closeGrace = 2.0
 
     struct State {
         /// The cluster's epoch, learnt when the log opens.
@@ -79,8 +80,12 @@ public final class RedisChangeLog: ChangeLog {
         var inFlight: [Int: Double] = [:]
         var nextTicket = 0
         var statistics = RedisStatistics()
-        /// Pings Redis once a second (on `queue`) once the log opened.
-        var pingTimer: (any DispatchSourceTimer)?
+        /// Whether the ping timer runs (from the first opening until the log closes).
+        var isPinging = false
+        /// Who waits for ``close(completion:)`` to finish; `nil` once it has (or before it was called).
+        var closeWaiters: [@Sendable () -> Void]?
+        /// Whether the log has closed: disconnected, and its waiters told.
+        var hasClosed = false
 
         init(model: StoreModel, position: String, failure: StoreError?) {
             self.model = model
@@ -106,11 +111,11 @@ public final class RedisChangeLog: ChangeLog {
     ) throws {
         try self.init(
             settings: settings, historyLimit: historyLimit, seriesLimits: seriesLimits,
-            idempotencyBudget: idempotencyBudget, logger: logger, clock: clock, linkClock: .monotonic())
+            idempotencyBudget: idempotencyBudget, logger: logger, clock: clock, linkClock: NodeClock.system.monotonic)
     }
 
-    /// As the public initializer, the link's backoff timed by `linkClock` (monotonic seconds).
-    init(
+    /// As the public initializer, the link timed by `linkClock` (the node's monotonic clock).
+    package init(
         settings: RedisSettings,
         historyLimit: Int,
         seriesLimits: SeriesLimits,
@@ -130,13 +135,15 @@ public final class RedisChangeLog: ChangeLog {
         self.seriesLimits = seriesLimits
         self.idempotencyBudget = idempotencyBudget
         self.logger = logger
-        self.clock = clock ?? { wallClock() }
+        self.clock = clock ?? NodeClock.system.wall.now
         self.linkClock = linkClock
         self.linkTimer = linkClock.makeTimer(queue)
+        self.pingTimer = linkClock.makeTimer(queue)
         self.state = Mutex(
             State(model: Self.emptyModel(historyLimit: historyLimit, seriesLimits: seriesLimits), position: "0",
                   failure: .unreachable(RedisLinkMachine.notOpenedYet)))
         linkTimer.activate { [weak self] in self?.linkTimerFired() }
+        pingTimer.activate { [weak self] in self?.pingTimerFired() }
     }
 
     /// Opens the log: call once every subscriber is registered, so none misses the values it loads. Returns at once;
@@ -147,7 +154,7 @@ public final class RedisChangeLog: ChangeLog {
     }
 
     deinit {
-        state.withLock { $0.pingTimer?.cancel() }
+        pingTimer.cancel()
         linkTimer.cancel()
     }
 
@@ -162,7 +169,7 @@ public final class RedisChangeLog: ChangeLog {
     }
 
     public var unconfirmedSeconds: Double? {
-        let now = monotonicSeconds()
+        let now = linkClock.now()
         return state.withLock { $0.inFlight.values.min() }.map { now - $0 }
     }
 
@@ -207,27 +214,57 @@ public final class RedisChangeLog: ChangeLog {
         commitObservers.withLock { $0.append(observer) }
     }
 
-    /// Refuses new changes, waits up to two seconds for Redis to answer the writes in flight, then disconnects.
-    public func close() {
-        let actions = state.withLock { state in
+    /// Refuses new changes and gives the writes in flight up to ``closeGrace`` seconds (on the link's clock, its one
+    /// timer) to be answered; then disconnects and calls `completion` (on the log's queue). Nothing waits meanwhile.
+    public func close(completion: @escaping @Sendable () -> Void) {
+        enum Step {
+            case close([RedisLinkMachine.Action])
+            case wait
+            case done
+        }
+        let step: Step = state.withLock { state in
+            if state.hasClosed { return .done }
+            if state.closeWaiters != nil {
+                state.closeWaiters?.append(completion)
+                return .wait
+            }
             state.failure = .closed
-            return state.link.close()
+            state.isPinging = false
+            state.closeWaiters = [completion]
+            return .close(state.link.close())
         }
-        queue.async { [self] in perform(actions) }
-        let deadline = monotonicSeconds() + 2
-        while state.withLock({ !$0.inFlight.isEmpty }), monotonicSeconds() < deadline {
-            usleep(5_000)
+        switch step {
+        case .done: queue.async(execute: completion)
+        case .wait: break
+        case .close(let actions):
+            queue.async { [self] in
+                perform(actions)
+                pingTimer.cancel()
+                if state.withLock({ $0.inFlight.isEmpty }) {
+                    finishClosing()
+                } else {
+                    linkTimer.arm(at: linkClock.now() + Self.closeGrace)
+                }
+            }
         }
-        let (writer, reader) = state.withLock { state in
-            state.pingTimer?.cancel()
+    }
+
+    /// The writes in flight were answered, or their grace ran out: disconnects and tells who waits for the close.
+    func finishClosing() {
+        dispatchPrecondition(condition: .onQueue(queue))
+        let (waiters, writer, reader) = state.withLock { state in
             defer {
+                state.closeWaiters = nil
+                state.hasClosed = true
                 state.writer = nil
                 state.reader = nil
             }
-            return (state.writer, state.reader)
+            return (state.hasClosed ? [] : state.closeWaiters ?? [], state.writer, state.reader)
         }
+        linkTimer.arm(at: nil)
         writer?.close()
         reader?.close()
+        for waiter in waiters { waiter() }
     }
 }
 

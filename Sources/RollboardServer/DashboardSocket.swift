@@ -31,7 +31,7 @@ final class DashboardSocket: WebSocketDelegate {
     private let screens: ScreenRegistry?
     private let screenID = Mutex<Int?>(nil)
     private let gate: ClientMessageGate
-    private let clock: FrameClock
+    private let clock: NodeClock
     private let logger: Logger?
     private let sessionID = Mutex<Int?>(nil)
 
@@ -47,13 +47,13 @@ final class DashboardSocket: WebSocketDelegate {
     ///   - screens: where a dashboard's screen is listed while it is connected (with the `name` of its address, its
     ///     browser); a playlist lists its screens itself.
     ///   - messageLimits: how much this screen may send before it is closed with 1008.
-    ///   - clock: times the message rate.
+    ///   - clock: the node's clock: times the message rate, and when the screen connected.
     ///   - logger: where a text tile a screen cannot show legibly is logged (once per screen and tile).
     init(
         target: Target?, fps: Int?, calm: Bool = false, since: ResumePoint? = nil, protocolVersion: String? = nil,
         access: AccessDecision = .granted(viewerKey: nil), credential: AdmittedScreens.Credential = .none,
         viewerKeys: ViewerKeys? = nil, screens: ScreenRegistry? = nil,
-        messageLimits: ClientMessageGate.Limits = .init(), clock: FrameClock = .monotonic(), logger: Logger? = nil
+        messageLimits: ClientMessageGate.Limits = .init(), clock: NodeClock = .system, logger: Logger? = nil
     ) {
         self.target = target
         self.fps = fps
@@ -106,7 +106,7 @@ final class DashboardSocket: WebSocketDelegate {
             if let screens {
                 let listed = screens.add(
                     dashboard: hub.dashboardID, name: name, address: socket.remoteAddress, userAgent: userAgent,
-                    connectedAt: wallClock(), hub: hub, sessionID: id)
+                    connectedAt: clock.wall.now(), hub: hub, sessionID: id)
                 screenID.withLock { $0 = listed }
             }
         case .playlist(let playlist):
@@ -118,7 +118,7 @@ final class DashboardSocket: WebSocketDelegate {
 
     func webSocket(_ socket: WebSocket, didReceiveText text: String) {
         guard let target, let id = sessionID.withLock({ $0 }) else { return }
-        if let refusal = gate.admit(now: clock.now()) {
+        if let refusal = gate.admit(now: clock.monotonic.now()) {
             socket.close(code: .policyViolation, reason: refusal.description)
             return
         }

@@ -18,7 +18,10 @@ public final class DemoFeeder: @unchecked Sendable {  // Sendable: `generator` a
     private let logger: Logger
     private let leaderboardLimit: Int
     private let queue = DispatchQueue(label: "rollboard.demo")
-    private let timer: any DispatchSourceTimer
+    /// The system's monotonic clock (the demo is not a service of the node) and the one timer on it.
+    private let clock = NodeClock.system.monotonic
+    private let timer: any ClockTimer
+    private let every: Double
     private var generator = SystemRandomNumberGenerator()
     private var values: [String: Double] = [:]
     private var round = 0
@@ -34,14 +37,18 @@ public final class DemoFeeder: @unchecked Sendable {  // Sendable: `generator` a
         self.store = store
         self.leaderboardLimit = leaderboardLimit
         self.logger = logger
-        timer = DispatchSource.makeTimerSource(queue: queue)
-        timer.schedule(deadline: .now() + 1, repeating: seconds, leeway: .milliseconds(50))
-        timer.setEventHandler { [weak self] in self?.feed() }
+        self.every = seconds
+        timer = clock.makeTimer(queue)
+        timer.activate { [weak self] in
+            guard let self else { return }
+            feed()
+            timer.arm(at: clock.now() + every)
+        }
     }
 
-    /// Starts feeding.
+    /// Starts feeding, the first round a second from now.
     public func start() {
-        timer.activate()
+        timer.arm(at: clock.now() + 1)
     }
 
     /// Stops feeding.

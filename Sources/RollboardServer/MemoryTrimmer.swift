@@ -24,16 +24,21 @@ public final class MemoryTrimmer: @unchecked Sendable {  // Sendable: the timer 
     /// memory rose by 3–4 MiB a compaction (docs/benchmarks.md, "Where the soak's memory went").
     static let mmapThreshold: Int32 = 128 * 1_024
 
-    private let timer: any DispatchSourceTimer
+    /// On the system's monotonic clock (the process's upkeep, not a service of the node).
+    private let timer: any ClockTimer
 
     /// Configures the allocator (see ``configureAllocator()``) and returns free memory every `interval` seconds.
     /// Made before the server starts its threads, so the arena bound holds from the first.
     public init(interval: Double = 10) {
         Self.configureAllocator()
-        timer = DispatchSource.makeTimerSource(queue: DispatchQueue(label: "rollboard.memory-trim", qos: .utility))
-        timer.setEventHandler { _ = CMalloc_trim() }
-        timer.schedule(deadline: .now() + interval, repeating: interval, leeway: .seconds(1))
-        timer.activate()
+        let clock = NodeClock.system.monotonic
+        let timer = clock.makeTimer(DispatchQueue(label: "rollboard.memory-trim", qos: .utility))
+        timer.activate { [weak timer] in
+            _ = CMalloc_trim()
+            timer?.arm(at: clock.now() + interval)
+        }
+        timer.arm(at: clock.now() + interval)
+        self.timer = timer
     }
 
     /// Bounds the arenas to two per core and fixes the mapping threshold at ``mmapThreshold``; whether glibc took

@@ -162,7 +162,8 @@ public final class RollboardApplication: ServerHandler {
             DashboardSocket(
                 target: target, fps: fps, calm: calm, since: since, protocolVersion: query["protocol"], access: access,
                 credential: credential.admitted, viewerKeys: viewerAccess.keys, screens: directory.screens,
-                messageLimits: configuration.server.limits.clientMessageLimits, logger: logger))
+                messageLimits: configuration.server.limits.clientMessageLimits, clock: directory.nodeClock,
+                logger: logger))
     }
 
     private static let methodNotAllowed: HTTPResponse = {

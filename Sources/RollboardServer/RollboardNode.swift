@@ -31,10 +31,15 @@ public final class RollboardNode: Sendable {
         public var adminTokens: [String]
         /// Connections the kernel queues before they are accepted; `nil` keeps the transport's default.
         public var listenBacklog: Int?
-        /// The hubs' frame clock (monotonic seconds): the system's, or a test's manual clock.
-        var frameClock = FrameClock.monotonic()
-        /// Seconds since 1970: stamped on every change, and the time announcements and playlists run by.
-        var wallClock = FrameClock.wall()
+        /// Seconds a stopping node gives its hubs to close every screen with 1001.
+        public var screenCloseTimeout = ServerSettings.Defaults.screenCloseTimeout
+        /// The one clock every service of the node runs by (its monotonic and wall time): the system's, or a test's
+        /// manual clock.
+        var clock = NodeClock.system
+        /// How a source is fetched (blocking): over the network, or a test's script.
+        var fetch: @Sendable (SourceConfiguration) -> Result<[String: Double], SourceFailure> = {
+            SourceFetch.perform($0)
+        }
 
         public init(
             configuration: RollboardConfiguration,
@@ -68,6 +73,8 @@ public final class RollboardNode: Sendable {
     public let sources: SourceScheduler
     /// The sources' leases in Redis (`nil` without Redis: this node polls every source).
     let leases: SourceLeases?
+    /// Starts the services in order and stops them in the reverse order.
+    private let lifecycle: ServiceLifecycle
 
     /// Opens the change log and builds everything on top of it; `start()` opens the port.
     public init(_ options: Options, logger: Logger) throws {
@@ -77,13 +84,15 @@ public final class RollboardNode: Sendable {
             changeLog = try RedisChangeLog(
                 settings: redis, historyLimit: settings.historyLength,
                 seriesLimits: SeriesLimits(retention: settings.seriesRetention),
-                idempotencyBudget: settings.idempotencyMemoryBytes, logger: logger, clock: options.wallClock.now)
+                idempotencyBudget: settings.idempotencyMemoryBytes, logger: logger, clock: options.clock.wall.now,
+                linkClock: options.clock.monotonic)
         } else {
             changeLog = try MetricStore(
                 directory: settings.storeDirectory, historyLimit: settings.historyLength,
                 seriesLimits: SeriesLimits(retention: settings.seriesRetention),
                 compactionThreshold: settings.journalCompactionBytes,
-                idempotencyBudget: settings.idempotencyMemoryBytes, logger: logger, clock: options.wallClock.now)
+                idempotencyBudget: settings.idempotencyMemoryBytes, logger: logger, clock: options.clock.wall.now,
+                upkeepClock: options.clock.monotonic)
         }
         do {
             let metrics = ServerMetrics()
@@ -103,9 +112,10 @@ public final class RollboardNode: Sendable {
             }
             let directory = try DashboardDirectory(
                 configuration: options.configuration, store: changeLog, metrics: metrics, logger: logger,
-                clock: options.frameClock, wall: options.wallClock)
+                clock: options.clock.monotonic, wall: options.clock.wall)
             let sources = SourceScheduler(
-                changeLog: changeLog, catalog: { configurations.configuration.catalog }, leased: settings.redis != nil,
+                changeLog: changeLog, clock: options.clock, fetch: options.fetch,
+                catalog: { configurations.configuration.catalog }, leased: settings.redis != nil,
                 // Through the change log, so that the screens of every node show it.
                 onHealth: { source, health in
                     let change = StoredSourceHealth(id: source.id, metrics: source.metricIDs, reason: health.reason)
@@ -121,12 +131,16 @@ public final class RollboardNode: Sendable {
             changeLog.subscribe { [weak sources] change in
                 if case .sourceHealth(let health) = change { sources?.noteShared(health) }
             }
-            // With Redis, one node of the cluster polls each source: the one holding its lease.
-            let leases = try settings.redis.map { redis in
-                try SourceLeases(
-                    settings: redis, node: try SecureRandom.hex(8),
-                    clock: .monotonic(), logger: logger
-                ) { [weak sources] id, polled in sources?.setPolled(id, polled) }
+            // With Redis, one node of the cluster polls each source: the one holding its lease, asked for on the change
+            // log's one Redis link (no connection of its own).
+            let link = changeLog as? RedisChangeLog
+            let leases = try settings.redis.flatMap { redis in
+                try link.map { link in
+                    SourceLeases(
+                        link: link, keyPrefix: redis.keyPrefix, node: try SecureRandom.hex(8),
+                        clock: options.clock.monotonic, logger: logger
+                    ) { [weak sources] id, polled in sources?.setPolled(id, polled) }
+                }
             }
             let reloader = options.configDirectory.map { folder in
                 ConfigurationReloader(
@@ -143,13 +157,14 @@ public final class RollboardNode: Sendable {
                 admin: RollboardAPI.Admin(
                     tokens: options.adminTokens, keys: viewerKeys, directory: directory, reloader: reloader,
                     sources: sources),
-                metrics: metrics)
+                metrics: metrics, clock: options.clock)
             let application = RollboardApplication(
                 configurations: configurations, api: api, directory: directory, metrics: metrics,
                 publicDirectory: options.publicDirectory, isSecure: options.tls != nil, logger: logger)
             var transport = settings.transportConfiguration(tls: options.tls)
             if let backlog = options.listenBacklog { transport.backlog = backlog }
-            self.server = Server(configuration: transport, logger: logger, handler: application)
+            let server = Server(configuration: transport, logger: logger, handler: application)
+            self.server = server
             self.changeLog = changeLog
             self.configurations = configurations
             self.api = api
@@ -158,33 +173,52 @@ public final class RollboardNode: Sendable {
             self.reloader = reloader
             self.sources = sources
             self.leases = leases
+            let screenCloseTimeout = options.screenCloseTimeout
+            // In the order they start; they stop in the reverse order.
+            var services: [ServiceLifecycle.Service] = [
+                // Open since it was built (or opening, for Redis): closes once the changes in flight are durable.
+                .init("change log") { done in changeLog.close(completion: done) },
+                .init("dashboards") { done in directory.closeAll(timeout: screenCloseTimeout) { _ in done() } },
+                .init(
+                    "server",
+                    start: {
+                        try server.start()
+                        metrics.countConnections { server.connectionCount }
+                    },
+                    stop: { done in server.shutdown(completion: done) }),
+                .init("sources", start: { sources.apply(configurations.configuration.sources) }) { done in
+                    sources.stopAll()
+                    done()
+                },
+            ]
+            if let leases {
+                services.append(
+                    .init("source leases", start: { leases.configure(configurations.configuration.sources) }) { done in
+                        leases.stop(completion: done)
+                    })
+            }
+            self.lifecycle = ServiceLifecycle(services, logger: logger)
             // Everything that follows the log has subscribed: it may open now (Redis: in the background).
             changeLog.start()
         } catch {
-            changeLog.close()
+            changeLog.close {}
             throw error
         }
     }
 
-    /// Opens the port; every dashboard is served from then on.
+    /// Starts the services in order: opens the port (every dashboard is served from then on), then polls the sources.
     public func start() throws {
-        try server.start()
-        let server = self.server
-        metrics.countConnections { server.connectionCount }
-        sources.apply(configurations.configuration.sources)
-        leases?.configure(configurations.configuration.sources)
+        try lifecycle.start()
     }
 
     /// The port the node listens on (the real one when the settings said 0).
     public var port: Int { server.localPort }
 
-    /// Stops accepting, closes every screen with 1001 (waiting up to `screenTimeout`), then closes the change log
-    /// once the changes in flight are durable.
-    public func stop(screenTimeout: Duration = .seconds(2)) {
-        leases?.stop()
-        sources.stopAll()
-        server.shutdown()
-        directory.closeAll(timeout: screenTimeout)
-        changeLog.close()
+    /// Stops the services in the reverse order, each once the one before has stopped: the sources, then accepting
+    /// (connections finish), then every screen is closed with 1001 (within `screenCloseTimeout`), then the change log
+    /// once the changes in flight are durable. `completion` is called, on any queue, once all that is done; nothing
+    /// waits meanwhile.
+    public func stop(completion: @escaping @Sendable () -> Void) {
+        lifecycle.stop(completion: completion)
     }
 }

@@ -1,6 +1,7 @@
 public import RollboardConfig
 public import RollboardCore
 public import RollboardMetrics
+package import RollboardRedisLog
 public import RollboardStore
 
 /// What a ``SourcePoller`` asks its driver to do.

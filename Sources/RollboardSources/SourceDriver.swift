@@ -3,6 +3,7 @@ import Logging
 package import RollboardConfig
 package import RollboardCore
 package import RollboardMetrics
+package import RollboardRedisLog
 package import RollboardStore
 import Synchronization
 

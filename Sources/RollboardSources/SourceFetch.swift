@@ -2,6 +2,7 @@ public import RollboardConfig
 public import RollboardCore
 public import RollboardFetch
 public import RollboardMetrics
+package import RollboardRedisLog
 public import RollboardStore
 
 /// One fetch of a source, blocking the calling thread: the requests its configuration makes (one for a `json`

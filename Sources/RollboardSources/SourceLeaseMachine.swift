@@ -1,6 +1,7 @@
 package import RollboardConfig
 package import RollboardCore
 package import RollboardMetrics
+package import RollboardRedisLog
 package import RollboardStore
 
 /// Which sources this node polls when several nodes share one Redis, as a pure state machine: each source has a lease
@@ -10,7 +11,7 @@ package import RollboardStore
 /// A lease lasts 1.5 periods and every node asks for it (or renews it) each half period, so when its holder dies
 /// another node holds it within two periods. A holder that cannot renew in time (Redis out of reach) stops polling
 /// when its lease would have run out.
-struct SourceLeaseMachine: Sendable, Equatable {
+package struct SourceLeaseMachine: Sendable, Equatable {
     enum Action: Sendable, Equatable {
         /// Ask Redis for the lease (`renew`: this node holds it and extends it), for `milliseconds`.
         case attempt(source: String, renew: Bool, milliseconds: Int)

@@ -3,14 +3,15 @@ package import Logging
 package import RollboardConfig
 package import RollboardCore
 package import RollboardMetrics
-package import RollboardNet
 package import RollboardRedis
+package import RollboardRedisLog
 package import RollboardStore
 
-/// The driver of ``SourceLeaseMachine``: one queue, one timer on an injected monotonic clock, one Redis connection
-/// (made again when it breaks). Tells the ``SourceScheduler`` which sources this node polls.
+/// The driver of ``SourceLeaseMachine``: one queue, one timer on the node's monotonic clock, and the change log's one
+/// Redis link (``RedisChangeLog/send(_:timeout:completion:)``: while it is down, an attempt has no answer, and the
+/// link reconnects by itself). Tells the ``SourceScheduler`` which sources this node polls.
 package final class SourceLeases: @unchecked Sendable {  // Sendable: every var is touched only on `queue`.
-    private let configuration: RedisConnection.Configuration
+    private let link: RedisChangeLog
     private let keyPrefix: String
     /// This node's name in the leases' values (unique per process).
     let node: String
@@ -21,14 +22,14 @@ package final class SourceLeases: @unchecked Sendable {  // Sendable: every var 
     private let onChange: @Sendable (String, Bool) -> Void
     // Confined to `queue`.
     private var machine = SourceLeaseMachine()
-    private var connection: RedisConnection?
-    private var connected = false
 
     /// Extends the lease only while this node holds it: 1 when extended, 0 when another node holds it.
     static let renewScript = """
         if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
         return 0
         """
+    /// Seconds an attempt waits for Redis's answer.
+    static let timeout = 2.0
     /// Deletes the lease only while this node holds it.
     static let releaseScript = """
         if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
@@ -37,14 +38,11 @@ package final class SourceLeases: @unchecked Sendable {  // Sendable: every var 
 
     /// - Parameter onChange: called (on the leases' queue) with a source's id and whether this node now polls it.
     package init(
-        settings: RedisSettings, node: String, clock: FrameClock, logger: Logger,
+        link: RedisChangeLog, keyPrefix: String, node: String, clock: FrameClock, logger: Logger,
         onChange: @escaping @Sendable (String, Bool) -> Void
-    ) throws {
-        var configuration = RedisConnection.Configuration(url: try RedisURL(settings.url))
-        configuration.tls = ClientTLSOptions(trustedCertificatesPath: settings.caFile)
-        configuration.name = "rollboard-sources"
-        self.configuration = configuration
-        keyPrefix = settings.keyPrefix
+    ) {
+        self.link = link
+        self.keyPrefix = keyPrefix
         self.node = node
         self.clock = clock
         self.logger = logger
@@ -64,11 +62,13 @@ package final class SourceLeases: @unchecked Sendable {  // Sendable: every var 
         queue.async { [self] in perform(machine.configure(periods, now: clock.now())) }
     }
 
-    package func stop() {
+    /// Gives every lease back (without waiting for Redis's answers); `completion` is called then, on the leases'
+    /// queue.
+    package func stop(completion: @escaping @Sendable () -> Void) {
         queue.async { [self] in
             perform(machine.configure([], now: clock.now()))
             timer.cancel()
-            connection?.close()
+            completion()
         }
     }
 
@@ -78,7 +78,7 @@ package final class SourceLeases: @unchecked Sendable {  // Sendable: every var 
             switch action {
             case .attempt(let source, let renew, let milliseconds): attempt(source, renew: renew, milliseconds)
             case .release(let source):
-                connection?.send(["EVAL", Self.releaseScript, "1", key(source), node]) { _ in }
+                link.send(["EVAL", Self.releaseScript, "1", key(source), node], timeout: Self.timeout) { _ in }
             case .startPolling(let source):
                 logger.notice("source lease held: this node polls it", metadata: ["source": "\(source)"])
                 onChange(source, true)
@@ -90,13 +90,13 @@ package final class SourceLeases: @unchecked Sendable {  // Sendable: every var 
         }
     }
 
+    /// Asks Redis for the lease (or to extend it); no answer (the link down, or Redis silent) counts as such.
     private func attempt(_ source: String, renew: Bool, _ milliseconds: Int) {
-        guard let connection, connected else { return reconnect(then: source) }
         let command =
             renew
             ? ["EVAL", Self.renewScript, "1", key(source), node, "\(milliseconds)"]
             : ["SET", key(source), node, "NX", "PX", "\(milliseconds)"]
-        connection.send(command, timeout: 2) { [self] result in
+        link.send(command, timeout: Self.timeout) { [self] result in
             let granted: Bool? =
                 switch result {
                 case .success(.status("OK")), .success(.integer(1)): true
@@ -104,31 +104,6 @@ package final class SourceLeases: @unchecked Sendable {  // Sendable: every var 
                 default: nil
                 }
             queue.async { [self] in perform(machine.answered(source, granted: granted, now: clock.now())) }
-        }
-    }
-
-    /// Connects again; the attempt that found no connection is answered "no answer" meanwhile.
-    private func reconnect(then source: String) {
-        perform(machine.answered(source, granted: nil, now: clock.now()))
-        guard connection == nil else { return }
-        let fresh = RedisConnection(configuration: configuration, logger: logger)
-        connection = fresh
-        fresh.onDisconnect { [weak self] _ in
-            guard let self else { return }
-            queue.async { [self] in
-                connected = false
-                connection = nil
-            }
-        }
-        fresh.connect { [weak self] result in
-            guard let self else { return }
-            queue.async { [self] in
-                if case .success = result {
-                    connected = true
-                } else {
-                    connection = nil
-                }
-            }
         }
     }
 }

@@ -1,6 +1,7 @@
 public import RollboardConfig
 public import RollboardCore
 public import RollboardMetrics
+package import RollboardRedisLog
 public import RollboardStore
 
 /// One source's schedule as a pure state machine: inputs carry `now` (monotonic seconds) and return the actions its

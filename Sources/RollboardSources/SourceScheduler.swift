@@ -2,6 +2,7 @@ public import Logging
 public import RollboardConfig
 public import RollboardCore
 public import RollboardMetrics
+package import RollboardRedisLog
 public import RollboardStore
 import Synchronization
 
@@ -28,15 +29,17 @@ public final class SourceScheduler: Sendable {
         state = Mutex(State(held: leased ? [] : nil))
     }
 
-    /// A scheduler on the system's clocks that fetches for real.
+    /// A scheduler on the node's clock that fetches with `fetch` (for real outside tests).
     package convenience init(
-        changeLog: any ChangeLog, catalog: @escaping @Sendable () -> MetricCatalog, leased: Bool,
+        changeLog: any ChangeLog, clock: NodeClock,
+        fetch: @escaping @Sendable (SourceConfiguration) -> Result<[String: Double], SourceFailure>,
+        catalog: @escaping @Sendable () -> MetricCatalog, leased: Bool,
         onHealth: @escaping @Sendable (SourceConfiguration, SourceHealth) -> Void, logger: Logger
     ) {
         self.init(
             environment: SourceDriver.Environment(
-                changeLog: changeLog, clock: .monotonic(), wallClock: { wallClock() }, catalog: catalog,
-                fetch: { SourceFetch.perform($0) }, onHealth: onHealth, logger: logger),
+                changeLog: changeLog, clock: clock.monotonic, wallClock: clock.wall.now, catalog: catalog,
+                fetch: fetch, onHealth: onHealth, logger: logger),
             leased: leased)
     }
 

@@ -27,10 +27,10 @@ final class JournalFile: @unchecked Sendable {  // mutable state is touched only
     private var journalFD: Int32
     /// The journal's size in bytes.
     private(set) var size: Int
-    private let faults: StoreFaults?
+    private let faults: (any JournalFaults)?
 
     private init(
-        directory: String, queue: DispatchQueue, lockFD: Int32, journalFD: Int32, size: Int, faults: StoreFaults?
+        directory: String, queue: DispatchQueue, lockFD: Int32, journalFD: Int32, size: Int, faults: (any JournalFaults)?
     ) {
         self.directory = directory
         self.queue = queue
@@ -72,7 +72,7 @@ final class JournalFile: @unchecked Sendable {  // mutable state is touched only
         idempotencyBudget: Int = ServerSettings.Defaults.idempotencyMemoryBytes,
         queue: DispatchQueue,
         logger: Logger,
-        faults: StoreFaults? = nil
+        faults: (any JournalFaults)? = nil
     ) throws(StoreError) -> Opened {
         if let problem = createDirectories(directory) { throw StoreError.damaged(directory, problem) }
         let lockPath = directory + "/LOCK"
@@ -102,7 +102,7 @@ final class JournalFile: @unchecked Sendable {  // mutable state is touched only
         queue: DispatchQueue,
         lockFD: Int32,
         logger: Logger,
-        faults: StoreFaults?
+        faults: (any JournalFaults)?
     ) throws(StoreError) -> Opened {
         let journalPath = directory + "/journal"
         let snapshotPath = directory + "/snapshot"
@@ -154,7 +154,7 @@ final class JournalFile: @unchecked Sendable {  // mutable state is touched only
             }
             if let damage = scan.damage {
                 discarded = bytes.count - scan.intactLength
-                let copy = directory + "/journal.damaged-\(Int(wallClock() * 1000))"
+                let copy = directory + "/journal.damaged-\(Int(Date().timeIntervalSince1970 * 1000))"
                 logger.warning(
                     "journal tail damaged; cutting it (a crash mid-write leaves this; those changes were never acknowledged)",
                     metadata: ["reason": "\(damage)", "discardedBytes": "\(discarded)", "copy": "\(copy)"]

@@ -60,10 +60,11 @@ public final class MetricStore: ChangeLog {
 
         /// Numbers `record` and queues it for the next write; `true` when no write is in progress to take it.
         mutating func admit(
-            _ record: StoreChange, _ complete: @escaping @Sendable (Result<StoreChange, StoreError>) -> Void
+            _ record: StoreChange, at enqueuedAt: Double,
+            _ complete: @escaping @Sendable (Result<StoreChange, StoreError>) -> Void
         ) -> Bool {
             nextSeq += UInt64(record.sequenceCount)
-            pending.append(Pending(record: record, complete: complete, enqueuedAt: monotonicSeconds()))
+            pending.append(Pending(record: record, complete: complete, enqueuedAt: enqueuedAt))
             switch record {
             case .metrics(let metrics):
                 for metric in metrics { tentative[metric.id] = metric }
@@ -102,7 +103,7 @@ public final class MetricStore: ChangeLog {
     /// Opens (or creates) the store in `directory`, recovering every change that was acknowledged.
     ///
     /// For fault tests against a real server, `ROLLBOARD_STORE_FAULTS` in the environment injects failures into the
-    /// store's file operations (see `StoreFaults.environmentVariable`); it is logged as a warning.
+    /// store's file operations (see `EnvironmentFaults.environmentVariable`); it is logged as a warning.
     ///
     /// - Parameters:
     ///   - historyLimit: past values kept per metric.
@@ -117,16 +118,33 @@ public final class MetricStore: ChangeLog {
         logger: Logger,
         clock: (@Sendable () -> Double)? = nil
     ) throws(StoreError) {
-        let faults = try StoreFaults.parse(ProcessInfo.processInfo.environment[StoreFaults.environmentVariable])
+        try self.init(
+            directory: directory, historyLimit: historyLimit, seriesLimits: seriesLimits,
+            compactionThreshold: compactionThreshold, idempotencyBudget: idempotencyBudget, logger: logger,
+            clock: clock, upkeepClock: NodeClock.system.monotonic)
+    }
+
+    /// As the public initializer, its upkeep and its waits timed by `upkeepClock` (the node's monotonic clock).
+    package convenience init(
+        directory: String,
+        historyLimit: Int = ServerSettings.Defaults.historyLength,
+        seriesLimits: SeriesLimits = SeriesLimits(),
+        compactionThreshold: Int = ServerSettings.Defaults.journalCompactionBytes,
+        idempotencyBudget: Int = ServerSettings.Defaults.idempotencyMemoryBytes,
+        logger: Logger,
+        clock: (@Sendable () -> Double)?,
+        upkeepClock: FrameClock
+    ) throws(StoreError) {
+        let faults = try EnvironmentFaults.parse(ProcessInfo.processInfo.environment[EnvironmentFaults.environmentVariable])
         if faults != nil {
             logger.warning(
                 "fault injection is active: the store will fail on purpose",
-                metadata: ["faults": "\(ProcessInfo.processInfo.environment[StoreFaults.environmentVariable] ?? "")"])
+                metadata: ["faults": "\(ProcessInfo.processInfo.environment[EnvironmentFaults.environmentVariable] ?? "")"])
         }
         try self.init(
             directory: directory, historyLimit: historyLimit, seriesLimits: seriesLimits,
             compactionThreshold: compactionThreshold, idempotencyBudget: idempotencyBudget, logger: logger,
-            clock: clock, faults: faults)
+            clock: clock, faults: faults, upkeepClock: upkeepClock)
     }
 
     /// The store with `faults` injected into its file operations, its upkeep timed by `upkeepClock` (for tests).
@@ -138,8 +156,8 @@ public final class MetricStore: ChangeLog {
         idempotencyBudget: Int = ServerSettings.Defaults.idempotencyMemoryBytes,
         logger: Logger,
         clock: (@Sendable () -> Double)? = nil,
-        faults: StoreFaults?,
-        upkeepClock: FrameClock = .monotonic()
+        faults: (any JournalFaults)?,
+        upkeepClock: FrameClock = NodeClock.system.monotonic
     ) throws(StoreError) {
         precondition(historyLimit > 0, "historyLimit must be positive")
         let queue = DispatchQueue(label: "rollboard.store")
@@ -151,7 +169,7 @@ public final class MetricStore: ChangeLog {
         self.upkeepClock = upkeepClock
         self.upkeepTimer = upkeepClock.makeTimer(queue)
         self.logger = logger
-        self.clock = clock ?? { wallClock() }
+        self.clock = clock ?? NodeClock.system.wall.now
         self.queue = queue
         self.file = opened.file
         self.epochValue = opened.epoch
@@ -193,9 +211,10 @@ public final class MetricStore: ChangeLog {
         _ completion: @escaping @Sendable (Result<StoreChange, StoreError>) -> Void
     ) {
         let now = clock()
+        let enqueuedAt = upkeepClock.now()
         let outcome: StoreError?? = state.withLock { state in
             if let failure = state.failure { return .some(failure) }
-            return state.admit(makeRecord(state.nextSeq, now), completion) ? nil : .some(nil)
+            return state.admit(makeRecord(state.nextSeq, now), at: enqueuedAt, completion) ? nil : .some(nil)
         }
         switch outcome {
         case .some(let failure?): completion(.failure(failure))
@@ -247,6 +266,7 @@ public final class MetricStore: ChangeLog {
         resolve: (inout State, Double) -> Resolved<Success, Failure>
     ) {
         let now = clock()
+        let enqueuedAt = upkeepClock.now()
         let step: ResolvedStep<Success, Failure> = state.withLock { state in
             if let error = state.failure { return .answer(.failure(failure(error))) }
             if keys.contains(where: state.pendingKeys.contains) { return .waitForPending }
@@ -255,7 +275,8 @@ public final class MetricStore: ChangeLog {
                 return .answer(result)
             case .commit(let change, let answer):
                 let record = change.restamped(adding: state.nextSeq).stamped(at: now)
-                return .queued(startWriting: state.admit(record) { completion($0.map(answer).mapError(failure)) })
+                return .queued(
+                    startWriting: state.admit(record, at: enqueuedAt) { completion($0.map(answer).mapError(failure)) })
             }
         }
         switch step {
@@ -278,7 +299,7 @@ public final class MetricStore: ChangeLog {
             if batch.isEmpty { return }
             var bytes: [UInt8] = []
             for pending in batch { bytes += pending.record.framed }
-            let started = DispatchTime.now().uptimeNanoseconds
+            let started = upkeepClock.now()
             state.withLock { $0.inFlightSince = batch.first?.enqueuedAt }
             do {
                 try file.appendAndSync(bytes)
@@ -291,7 +312,7 @@ public final class MetricStore: ChangeLog {
                 }
                 return
             }
-            let seconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e9
+            let seconds = upkeepClock.now() - started
             let upkeep = state.withLock { state in
                 state.inFlightSince = nil
                 for pending in batch {
@@ -315,10 +336,10 @@ public final class MetricStore: ChangeLog {
         }
     }
 
-    /// Waits for pending changes to be written, then closes the journal; later changes fail with `.closed`.
-    public func close() {
-        dispatchPrecondition(condition: .notOnQueue(queue))
-        queue.sync {
+    /// Refuses later changes (`.closed`), lets the pending ones be written, then closes the journal and calls
+    /// `completion` (on the store's queue).
+    public func close(completion: @escaping @Sendable () -> Void) {
+        queue.async { [self] in
             perform(
                 state.withLock { state in
                     if state.failure == nil || state.failureIsRetryable { state.failure = .closed }
@@ -326,8 +347,9 @@ public final class MetricStore: ChangeLog {
                     return state.upkeep.close()
                 })
             file.close()
+            upkeepTimer.cancel()
+            completion()
         }
-        upkeepTimer.cancel()
     }
 
     /// Registers `handler` for every change committed from now on, in sequence order, on the store's queue.
@@ -361,7 +383,7 @@ public final class MetricStore: ChangeLog {
     /// How long the oldest change not yet confirmed by the disk has waited, in seconds; `nil` when every change
     /// handed to the store is confirmed (or refused).
     public var unconfirmedSeconds: Double? {
-        let now = monotonicSeconds()
+        let now = upkeepClock.now()
         return state.withLock { state in
             let oldest = [state.inFlightSince, state.pending.first?.enqueuedAt].compactMap { $0 }.min()
             return oldest.map { now - $0 }

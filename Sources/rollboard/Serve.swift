@@ -164,8 +164,9 @@ struct Serve: ParsableCommand {
         }
 
         let stopFeeder = { feeders.forEach { $0.stop() } }
-        // Signals are handled on a queue of their own while the main thread stays parked in this frame: the process
-        // ends with `exit` from the handler, never by the main thread leaving `run()` or calling `pthread_exit`.
+        // Signals are handled on a queue of their own while the main thread serves the main queue (`dispatchMain`):
+        // a signal stops the node, whose completion ends the process with `exit`; the deadline ends it if the stop
+        // does not complete in time.
         let signalQueue = DispatchQueue(label: "rollboard.signals")
         let shutdownTimeout = settings.shutdownTimeout
         let shutdownLogger = logger
@@ -184,10 +185,11 @@ struct Serve: ParsableCommand {
                     _exit(0)
                 }
                 stopFeeder()
-                node.stop(screenTimeout: .seconds(2))
-                logger.info("stopped")
-                unlink(pidFile)
-                Foundation.exit(0)
+                node.stop {
+                    shutdownLogger.info("stopped")
+                    unlink(pidFile)
+                    Foundation.exit(0)
+                }
             }
             source.activate()
             return source
@@ -203,8 +205,7 @@ struct Serve: ParsableCommand {
             _ = reloader?.reload()
         }
         reload.activate()
-        let parked = DispatchSemaphore(value: 0)
-        withExtendedLifetime((signals, reload, trimmer)) { parked.wait() }
+        withExtendedLifetime((signals, reload, trimmer)) { dispatchMain() }
     }
 
     /// The configured certificate files, or a self-signed pair generated into the data folder on first start.

@@ -69,10 +69,7 @@ final class LiveServer {
             publicDirectory: Self.repositoryRoot + "/public",
             tls: TLSConfiguration(certificateChainPath: files.certificate, privateKeyPath: files.privateKey),
             producerTokens: [ProducerToken(token: Self.token)], adminTokens: [Self.adminToken])
-        if let clock {
-            options.frameClock = clock.clock
-            options.wallClock = clock.clock
-        }
+        if let clock { options.clock = clock.nodeClock }
         node = try RollboardNode(options, logger: logger)
         do {
             try node.start()
@@ -148,7 +145,7 @@ final class LiveServer {
         isStopped = true
         for socket in sockets { socket.disconnect() }
         sockets.removeAll()
-        node.stop(screenTimeout: .seconds(5))
+        node.stop()
     }
 
     deinit {

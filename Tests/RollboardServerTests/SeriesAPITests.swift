@@ -144,7 +144,7 @@ struct SeriesPagesAPITests {
         func subscribe(_ handler: @escaping @Sendable (StoreChange) -> Void) { base.subscribe(handler) }
         func observeFeed(_ observer: @escaping @Sendable (Bool) -> Void) { base.observeFeed(observer) }
         func observeCommits(_ observer: @escaping @Sendable (Double) -> Void) { base.observeCommits(observer) }
-        func close() { base.close() }
+        func close(completion: @escaping @Sendable () -> Void) { base.close(completion: completion) }
     }
 
     @Test("a series read still under way holds up neither a write nor a probe that share its connection loop")

@@ -16,7 +16,7 @@ import Testing
 struct StoreFaultsTests {
     @Test("a specification injects each named fault the given number of times")
     func parses() throws {
-        let faults = try #require(try StoreFaults.parse("openNewJournal:EMFILE:2,append:ENOSPC"))
+        let faults = try #require(try EnvironmentFaults.parse("openNewJournal:EMFILE:2,append:ENOSPC"))
         #expect(throws: Errno(EMFILE)) { try faults.check(.openNewJournal) }
         #expect(throws: Errno(EMFILE)) { try faults.check(.openNewJournal) }
         #expect(throws: Never.self) { try faults.check(.openNewJournal) }
@@ -26,14 +26,14 @@ struct StoreFaultsTests {
 
     @Test("no specification injects nothing")
     func empty() throws {
-        #expect(try StoreFaults.parse(nil) == nil)
-        #expect(try StoreFaults.parse("") == nil)
+        #expect(try EnvironmentFaults.parse(nil) == nil)
+        #expect(try EnvironmentFaults.parse("") == nil)
     }
 
     @Test(
         "a specification it cannot read is refused, naming the entry",
         arguments: ["compact:EMFILE", "append:EBADF", "append", "append:EIO:0", "sync:EIO:x"])
     func refuses(_ specification: String) {
-        #expect(throws: StoreError.self) { try StoreFaults.parse(specification) }
+        #expect(throws: StoreError.self) { try EnvironmentFaults.parse(specification) }
     }
 }

@@ -12,16 +12,14 @@ import Synchronization
 
 /// A write's answer within the configuration's commit timeout: the store's answer, or 503 `commit_timeout` when the
 /// store has not answered in time (a sync stuck on the disk), whichever comes first, as ``CommitWait`` decides; its
-/// one timer runs on an injected clock.
+/// one timer runs on the node's monotonic clock (the request context's).
 enum CommitDeadline {
-    /// The clock the deadlines are timed by: the system's monotonic clock.
-    static let clock = FrameClock.monotonic()
     /// Where the deadlines' timers fire.
     private static let queue = DispatchQueue(label: "rollboard.commit-deadline")
 
     /// `respond`, called at most once: with the store's answer or, after `seconds` on `clock`, with 503
     /// `commit_timeout`.
-    static func answer(within seconds: Double, clock: FrameClock = clock, _ respond: @escaping Respond) -> Respond {
+    static func answer(within seconds: Double, clock: FrameClock, _ respond: @escaping Respond) -> Respond {
         let wait = Mutex(CommitWait(now: clock.now(), timeout: seconds))
         let timer = clock.makeTimer(queue)
         let perform: @Sendable ([CommitWait.Action], HTTPResponse?) -> Void = { actions, answer in
@@ -41,8 +39,9 @@ enum CommitDeadline {
         return { response in perform(wait.withLock { $0.answered() }, response) }
     }
 
-    /// ``answer(within:clock:_:)`` with the commit timeout of the configuration the request is served under.
+    /// ``answer(within:clock:_:)`` with the commit timeout of the configuration the request is served under, on the
+    /// node's clock.
     static func answer(_ context: RequestContext, _ respond: @escaping Respond) -> Respond {
-        answer(within: context.configuration.server.limits.commitTimeout, respond)
+        answer(within: context.configuration.server.limits.commitTimeout, clock: context.clock.monotonic, respond)
     }
 }

@@ -65,7 +65,7 @@ struct MetricsHandler: Sendable {
     /// within `from ..< to`, and `next`, the query of the page after it (`null` on the last page). The query is
     /// checked here; the answer is built on ``seriesReads``.
     func series(_ context: RequestContext, _ respond: @escaping Respond) throws(APIError) {
-        let query = try SeriesRequest.parse(context.request.query, now: wallClock())
+        let query = try SeriesRequest.parse(context.request.query, now: context.clock.wall.now())
         let id = context.parameter("id")
         let store = store
         Self.seriesReads.async { respond(JSONResponse.ok(Self.seriesAnswer(id, query, store))) }

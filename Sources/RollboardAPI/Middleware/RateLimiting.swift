@@ -1,4 +1,3 @@
-import Dispatch
 package import RollboardAccess
 package import RollboardConfig
 package import RollboardCore
@@ -18,7 +17,7 @@ struct RateLimiting: Middleware {
 
     init(rate: Double, now: (@Sendable () -> Double)? = nil) {
         self.limiter = RateLimiter(rate: rate)
-        self.now = now ?? { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
+        self.now = now ?? NodeClock.system.monotonic.now
     }
 
     func handle(

@@ -1,4 +1,3 @@
-import Dispatch
 import Logging
 package import RollboardAccess
 package import RollboardConfig
@@ -11,7 +10,8 @@ package import RollboardSources
 package import RollboardStore
 
 /// Names each request for the logs and the `X-Request-Id` response header (the caller's own sane id, else a new
-/// one), and logs its answer: path only, never the query (which may carry a viewer key) nor headers.
+/// one), and logs its answer and how long it took on the node's clock: path only, never the query (which may carry
+/// a viewer key) nor headers.
 struct RequestIdentification: Middleware {
     let ids: RequestIDs
     let logger: Logger
@@ -21,12 +21,13 @@ struct RequestIdentification: Middleware {
     ) throws(APIError) {
         let request = context.request
         let id = ids.id(given: request.headers["X-Request-Id"])
-        let started = DispatchTime.now().uptimeNanoseconds
+        let clock = context.clock.monotonic
+        let started = clock.now()
         let logger = self.logger
         next(context) { response in
             var response = response
             response.headers.add(name: "X-Request-Id", value: id)
-            let milliseconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e6
+            let milliseconds = (clock.now() - started) * 1_000
             let metadata: Logger.Metadata = [
                 "request_id": "\(id)", "method": "\(request.method)", "path": "\(request.path)",
                 "status": "\(response.status.code)", "ms": "\((milliseconds * 10).rounded() / 10)",

@@ -24,10 +24,13 @@ struct RequestContext: Sendable {
     var parameters: [String: String] = [:]
     /// The producer token the request authenticated with, once ``ProducerAuthentication`` accepted it.
     var producerToken: ProducerToken?
+    /// The node's clock: commit deadlines and the series' "now" run by it.
+    let clock: NodeClock
 
-    init(request: HTTPRequest, snapshot: ConfigurationSnapshot) {
+    init(request: HTTPRequest, snapshot: ConfigurationSnapshot, clock: NodeClock = .system) {
         self.request = request
         self.snapshot = snapshot
+        self.clock = clock
     }
 
     var configuration: RollboardConfiguration { snapshot.configuration }

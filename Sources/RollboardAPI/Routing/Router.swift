@@ -18,14 +18,18 @@ public final class Router: Sendable {
     private let groups: [RouteGroup]
     private let configurations: ConfigurationStore
     private let logger: Logger
+    private let clock: NodeClock
 
     /// - Parameters:
     ///   - middleware: what every request of every group passes first (request ids).
     ///   - groups: the route groups, asked in order which one claims a path.
+    ///   - clock: the node's clock, which every request's context carries.
     init(
-        configurations: ConfigurationStore, middleware: [any Middleware], groups: [RouteGroup], logger: Logger
+        configurations: ConfigurationStore, middleware: [any Middleware], groups: [RouteGroup], logger: Logger,
+        clock: NodeClock = .system
     ) {
         self.configurations = configurations
+        self.clock = clock
         self.middleware = middleware
         self.groups = groups
         self.logger = logger
@@ -42,7 +46,7 @@ public final class Router: Sendable {
         guard let group = groups.first(where: { $0.claims(path) }) else {
             return respond(APIError.notFound("not_found", "no such endpoint: \(path)").response)
         }
-        let context = RequestContext(request: request, snapshot: configurations.snapshot)
+        let context = RequestContext(request: request, snapshot: configurations.snapshot, clock: clock)
         let dispatch: Handler = { [self] context, respond throws(APIError) in
             let (route, parameters) = try group.match(
                 method: request.method, path: path, segments: RoutePattern.split(path))

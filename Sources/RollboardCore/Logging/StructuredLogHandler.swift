@@ -34,7 +34,7 @@ public struct StructuredLogHandler: LogHandler {
             let bytes = Array(line.utf8)
             bytes.withUnsafeBytes { writeAll(2, $0) }
         }
-        self.now = now ?? { wallClock() }
+        self.now = now ?? NodeClock.system.wall.now
     }
 
     public subscript(metadataKey key: String) -> Logger.Metadata.Value? {

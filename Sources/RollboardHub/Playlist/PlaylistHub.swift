@@ -41,7 +41,7 @@ package final class PlaylistHub: @unchecked Sendable {  // Sendable: every mutab
     ///   - clock: seconds since 1970.
     init(
         configuration: PlaylistConfiguration, hubs: @escaping @Sendable (String) -> DashboardHub?,
-        registry: ScreenRegistry, clock: FrameClock = .wall()
+        registry: ScreenRegistry, clock: FrameClock = NodeClock.system.wall
     ) {
         self.configurationBox = Mutex(configuration)
         self.hubs = hubs

@@ -121,36 +121,53 @@ public final class Server: Sendable {
         }
     }
 
-    /// Stops listening, asks every connection to finish (WebSockets are closed with 1001, HTTP connections after
-    /// their responses), waits for them up to the close timeout, then drops the rest. Blocks the caller; do not
-    /// call it from a connection's callbacks.
-    public func shutdown() {
+    /// Stops listening and asks every connection to finish (WebSockets are closed with 1001, HTTP connections after
+    /// their responses); once they have, or once the close timeout (and a second) passed and the rest were dropped,
+    /// stops the loops and calls `completion` (on the accept queue). Nothing waits meanwhile; a server that is not
+    /// running calls `completion` at once.
+    public func shutdown(completion: @escaping @Sendable () -> Void) {
         let running: Running? = state.withLock { state in
             defer { state = .stopped }
             if case .running(let running) = state { return running }
             return nil
         }
-        guard let running else { return }
-        acceptQueue.sync {
-            for listener in running.listeners { listener.close() }
-        }
-        for loop in running.loops {
-            for connection in loop.allConnections {
-                connection.queue.async { connection.shutDown() }
-            }
-        }
+        guard let running else { return completion() }
         let closeTimeout = max(configuration.closeTimeout, configuration.webSocket.closeTimeout)
-        let grace = DispatchTime.now() + .nanoseconds(Int(closeTimeout.nanoseconds) + 1_000_000_000)
-        if liveConnections.wait(timeout: grace) == .timedOut {
+        let grace = DispatchTimeInterval.nanoseconds(Int(closeTimeout.nanoseconds) + 1_000_000_000)
+        // 0: connections are finishing; 1: the stragglers were dropped; 2: stopped.
+        let phase = Mutex(0)
+        let finish: @Sendable () -> Void = { [self] in
+            let first = phase.withLock { phase in
+                defer { phase = 2 }
+                return phase < 2
+            }
+            guard first else { return }
+            for loop in running.loops { loop.stop() }
+            logger.info("server stopped")
+            completion()
+        }
+        acceptQueue.async { [self] in
+            for listener in running.listeners { listener.close() }
             for loop in running.loops {
                 for connection in loop.allConnections {
-                    connection.queue.async { connection.abort() }
+                    connection.queue.async { connection.shutDown() }
                 }
             }
-            _ = liveConnections.wait(timeout: .now() + 2)
+            liveConnections.notify(queue: acceptQueue, execute: finish)
+            acceptQueue.asyncAfter(deadline: .now() + grace) { [self] in
+                let stragglers = phase.withLock { phase in
+                    defer { phase = max(phase, 1) }
+                    return phase == 0
+                }
+                guard stragglers else { return }
+                for loop in running.loops {
+                    for connection in loop.allConnections {
+                        connection.queue.async { connection.abort() }
+                    }
+                }
+                acceptQueue.asyncAfter(deadline: .now() + 2, execute: finish)
+            }
         }
-        for loop in running.loops { loop.stop() }
-        logger.info("server stopped")
     }
 
     /// On the accept queue: wraps a new descriptor in a connection on the next loop, or refuses it when the server

@@ -63,8 +63,9 @@ public protocol ChangeLog: AnyObject, Sendable {
     /// something first (Redis) refuses changes and says its feed is not live until it did.
     func start()
 
-    /// Waits for changes in flight, then stops; later changes fail with `StoreError.closed`.
-    func close()
+    /// Refuses later changes (`StoreError.closed`) and stops once the changes in flight are answered; `completion` is
+    /// called then, on any queue. Nothing waits meanwhile.
+    func close(completion: @escaping @Sendable () -> Void)
 }
 
 extension ChangeLog {
