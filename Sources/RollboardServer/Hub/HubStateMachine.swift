@@ -106,7 +106,7 @@ struct HubStateMachine {
             }
         }
         let stream = join(id, stream: session.stream, now: now)
-        var entries: [String] = []
+        var states: [(id: String, state: TileState?)] = []
         for index in tiles.indices {
             var state = stream.states[index]
             if let own = session.ownTiles[index] {
@@ -114,24 +114,22 @@ struct HubStateMachine {
                 session.ownTiles[index]!.sent = state
             }
             if let time = updatedAt[tileIDs[index]] { state?.members.append(.init("updatedAt", jsonNumber(time, places: 3))) }
-            entries.append(JSONText.quoted(tileIDs[index]) + ":" + TileState.fullJSON(state))
+            states.append((tileIDs[index], state))
         }
         sessions[id] = session
         if session.hasOwnTiles { lastChangeAt = max(lastChangeAt, now) }
-        let hello =
-            "{\"type\":\"hello\",\"protocol\":\(Self.protocolVersion),\"fps\":\(rate),"
-            + (session.isCalm ? "\"motion\":\"reduced\"," : "") + "\"seq\":\(stream.frameNumber),"
-            + "\"changes\":{\"epoch\":\(JSONText.quoted(epoch)),\"seq\":\(resume == "replay" ? since!.seq : storeSeq)},"
-            + (resume.map { "\"resume\":\"\($0)\"," } ?? "")
-            + (isFeedLive ? "" : "\"feed\":\"stale\",")
-            + "\"dashboard\":\(helloDashboard),\"tiles\":{\(entries.joined(separator: ","))}}"
-        var actions: [HubAction] = advanced + [.send(text: hello, to: id)]
+        let hello = HelloMessage(
+            fps: rate, isCalm: session.isCalm, frameNumber: stream.frameNumber, epoch: epoch,
+            changesSeq: resume == "replay" ? since!.seq : storeSeq, resume: resume, isFeedLive: isFeedLive,
+            dashboard: helloDashboard, tiles: states)
+        var actions: [HubAction] = advanced + [.send(text: ScreenMessageEncoder.hello(hello), to: id)]
         if let announcement, announcement.until > now {
-            actions.append(.send(text: Self.announcementText(announcement.text, seconds: announcement.until - now), to: id))
+            let text = ScreenMessageEncoder.announcement(announcement.text, seconds: announcement.until - now)
+            actions.append(.send(text: text, to: id))
         }
         // The hello says it already (a page reads it there, so it never shows "live" between the two messages); the
         // status follows for pages from before the hello carried it.
-        if !isFeedLive { actions.append(.send(text: Self.feedText(live: false), to: id)) }
+        if !isFeedLive { actions.append(.send(text: ScreenMessageEncoder.feed(live: false), to: id)) }
         if let sources = sourcesText(onlyIfStale: true) { actions.append(.send(text: sources, to: id)) }
         return actions + [.prime(stream: session.stream, to: [id])] + wake(now: now)
     }
@@ -243,14 +241,14 @@ struct HubStateMachine {
 
     /// Every screen reloads its page.
     func reload() -> [HubAction] {
-        sendToEveryScreen(#"{"type":"reload"}"#)
+        sendToEveryScreen(ScreenMessageEncoder.reload)
     }
 
     /// Every screen shows `text` full-screen for `seconds` (and so do screens that connect before then); `0` takes a
     /// running announcement down.
     mutating func announce(_ text: String, seconds: Double, now: Double) -> [HubAction] {
         announcement = seconds > 0 ? (text, now + seconds) : nil
-        return sendToEveryScreen(Self.announcementText(text, seconds: seconds))
+        return sendToEveryScreen(ScreenMessageEncoder.announcement(text, seconds: seconds))
     }
 
     /// Whether changes reach this node: every screen is told when that turns (`status` `stale` or `live`), and a
@@ -265,12 +263,12 @@ struct HubStateMachine {
         }
         guard live != isFeedLive else { return [] }
         isFeedLive = live
-        return sendToEveryScreen(Self.feedText(live: live))
+        return sendToEveryScreen(ScreenMessageEncoder.feed(live: live))
     }
 
     /// Screen `id` shows `name` large for `seconds`, so an operator can tell which TV it is.
     func identify(_ id: Int, name: String, seconds: Double) -> [HubAction] {
-        send("{\"type\":\"identify\",\"name\":\(JSONText.quoted(name)),\"seconds\":\(jsonNumber(seconds, places: 3))}", to: id)
+        send(ScreenMessageEncoder.identify(name: name, seconds: seconds), to: id)
     }
 
     /// `text` to screen `id` as a message of its own, then primed again for its stream.
@@ -299,15 +297,6 @@ struct HubStateMachine {
             byRate[sessions[id]!.stream, default: []].append(id)
         }
         return actions + byRate.keys.sorted().map { HubAction.prime(stream: $0, to: byRate[$0]!) }
-    }
-
-    private static func feedText(live: Bool) -> String {
-        live ? #"{"type":"status","feed":"live"}"# : #"{"type":"status","feed":"stale"}"#
-    }
-
-    /// The `announce` message: `text` full-screen for `seconds`.
-    static func announcementText(_ text: String, seconds: Double) -> String {
-        "{\"type\":\"announce\",\"text\":\(JSONText.quoted(text)),\"seconds\":\(jsonNumber(max(seconds, 0), places: 3))}"
     }
 
     /// Closes every screen with 1001 (the server is going away), or with `code` (a dashboard a reload removed).
