@@ -217,7 +217,10 @@ final class DashboardHub: @unchecked Sendable {  // Sendable: every mutable prop
         dispatchPrecondition(condition: .onQueue(queue))
         timerArmedFor = nil
         let now = readWallClock()
-        perform(machine.tick(now: now) { [sinks] id in sinks[id]?.isWritable ?? false })
+        for (id, sink) in sinks {
+            if sink.isWritable { machine.screenBecameWritable(id) } else { machine.screenIsFull(id) }
+        }
+        perform(machine.tick(now: now))
     }
 
     /// The hub's clock now, after giving the wall-clock tiles the wall clock's offset if it moved (read on every tick

@@ -55,7 +55,7 @@ extension HubStateMachine {
         return [.wake(at: earliest)]
     }
 
-    mutating func tickStream(_ rate: StreamKey, now: Double, isWritable: (Int) -> Bool) -> [HubAction] {
+    mutating func tickStream(_ rate: StreamKey, now: Double) -> [HubAction] {
         guard var stream = streams[rate] else { return [] }
         let previous = stream.statesTime
         stream.changesShown = changeCount
@@ -84,7 +84,7 @@ extension HubStateMachine {
             let needsState = sessions.values[index].needsState
             let hasOwnTiles = sessions.values[index].hasOwnTiles
             if frame == nil, !needsState, !hasOwnTiles { continue }
-            guard isWritable(id) else {
+            guard sessions.values[index].isWritable else {
                 let since = sessions.values[index].blockedSince ?? now
                 sessions.values[index].blockedSince = since
                 if frame != nil { sessions.values[index].needsState = true }

@@ -1,7 +1,7 @@
 import RollboardNet
 
 /// The live side of one dashboard without I/O or clocks: screens connect, producers' changes arrive, screens send
-/// messages and time passes (`tick(now:isWritable:)`); each input returns the ``HubAction``s to carry out, in order,
+/// messages, their connections fill up and drain, and time passes (`tick(now:)`); each input returns the ``HubAction``s to carry out, in order,
 /// ending with `.wake(at:)` when the hub wants a tick.
 ///
 /// Screens at the same frame rate and motion form a ``FrameStream``: each tick, the tiles that moved are encoded once
@@ -311,12 +311,12 @@ struct HubStateMachine {
     }
 
     /// Time passed: every stream that is due sends its frame to the screens in step, a `state` to the screens that
-    /// need one, and frames of their own to screens with their own tiles; backed-up screens skip (and are closed
-    /// after the slow-client timeout).
-    mutating func tick(now: Double, isWritable: (Int) -> Bool) -> [HubAction] {
+    /// need one, and frames of their own to screens with their own tiles; screens that are full (``screenIsFull(_:)``)
+    /// skip (and are closed after the slow-client timeout).
+    mutating func tick(now: Double) -> [HubAction] {
         var actions = advanceWindows(now: now)
         for rate in streams.keys.sorted() where streams[rate]!.isDue(at: now) && streamWantsFrame(rate, now: now) {
-            actions += tickStream(rate, now: now, isWritable: isWritable)
+            actions += tickStream(rate, now: now)
         }
         return actions + wake(now: now)
     }
