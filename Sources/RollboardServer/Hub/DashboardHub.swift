@@ -241,13 +241,9 @@ final class DashboardHub: @unchecked Sendable {  // Sendable: every mutable prop
                 sinks[id]?.send(text: text)
                 metrics.frameSent(bytes: text.utf8.count)
             case .broadcast(let rate, let text, let ids):
-                let message = broadcastStream(rate).message(text: text)
-                var sockets: [WebSocket] = []
-                sockets.reserveCapacity(ids.count)
-                for id in ids {
-                    if let socket = sinks[id] as? WebSocket { sockets.append(socket) } else { sinks[id]?.send(message) }
-                }
-                WebSocket.send(message, to: sockets)
+                var batch = FrameBatch(capacity: ids.count)
+                for id in ids { sinks[id]?.join(&batch) }
+                batch.send(broadcastStream(rate).message(text: text))
                 metrics.framesSent(ids.count, bytes: ids.count * text.utf8.count)
             case .prime(let rate, let ids):
                 guard let primer = broadcastStream(rate).primer() else { continue }
