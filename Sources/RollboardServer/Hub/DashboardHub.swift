@@ -117,7 +117,8 @@ final class DashboardHub: @unchecked Sendable {  // Sendable: every mutable prop
     }
 
     /// Applies a producer's change to every tile showing `metricID`, on every screen at once; `committedAt`
-    /// (seconds since 1970) is when the change was stored, `seq` its number in the store.
+    /// (seconds since 1970) is when the change was stored, `seq` its number in the store. The directory calls it only
+    /// for the metrics the dashboard shows.
     func apply(_ change: TileChange, toMetric metricID: String, committedAt: Double? = nil, seq: UInt64? = nil) {
         let now = clock.now()
         queue.async { [self] in

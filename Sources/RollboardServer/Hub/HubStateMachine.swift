@@ -28,7 +28,8 @@ struct HubStateMachine {
     var streams: [StreamKey: FrameStream] = [:]
     /// When the tiles last took a change: no frame shows an earlier moment.
     var lastChangeAt = -Double.infinity
-    /// How many producers' changes the tiles took: a calm stream that has shown fewer owes its screens a frame.
+    /// How many changes the tiles took (a producer's to a metric they show, a window that moved): a calm stream that
+    /// has shown fewer owes its screens a frame.
     var changeCount = 0
     /// The store's epoch (empty until a log that opens late opened), and the sequence number of the last stored
     /// change the tiles took.
@@ -142,15 +143,16 @@ struct HubStateMachine {
 
     /// A producer's change, made at `now`, to every tile showing `metricID`; `committedAt` (seconds since 1970) is
     /// when it was stored, and `seq` its number in the store (kept for screens that come back; `nil` for events that
-    /// are not stored, such as carousel commands).
+    /// are not stored, such as carousel commands). A change no tile shows or takes moves nothing (the directory gives a
+    /// hub only the changes it shows): the tiles still show the store up to its `seq`.
     mutating func apply(
         _ change: TileChange, toMetric metricID: String, committedAt: Double?, seq: UInt64? = nil, now: Double
     ) -> [HubAction] {
-        var actions: [HubAction] = []
-        lastChangeAt = max(lastChangeAt, now)
-        changeCount += 1
         if let seq { storeSeq = max(storeSeq, seq) }
-        for index in tilesByMetric[metricID] ?? [] {
+        guard let indices = tilesByMetric[metricID], !indices.isEmpty else { return [] }
+        var actions: [HubAction] = []
+        var taken = false
+        for index in indices {
             if let seq { replay.record(seq: seq, tileIndex: index, before: tiles[index], change: change) }
             do {
                 try tiles[index].apply(change, at: now)
@@ -158,11 +160,16 @@ struct HubStateMachine {
                 actions.append(.changeRefused(tile: tileIDs[index], reason: "\(error)"))
                 continue
             }
+            taken = true
             if let committedAt { updatedAt[tileIDs[index]] = committedAt }
             let owners = sessions.compactMap { $0.value.ownTiles[index] == nil ? nil : $0.key }
             for id in owners {
                 try? sessions[id]!.ownTiles[index]!.tile.apply(change, at: now)
             }
+        }
+        if taken {
+            lastChangeAt = max(lastChangeAt, now)
+            changeCount += 1
         }
         return actions + wake(now: now)
     }
