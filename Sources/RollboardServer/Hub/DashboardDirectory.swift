@@ -48,8 +48,8 @@ public final class DashboardDirectory: Sendable {
     /// The screens connected to any of the hubs.
     let screens = ScreenRegistry()
 
-    /// Builds one hub per dashboard, each tile at rest on the store's current value, and subscribes them to every
-    /// change `store` commits.
+    /// Builds one hub per dashboard, each tile at rest on the store's current value, and gives each the changes `store`
+    /// commits to the metrics its tiles show.
     public convenience init(
         configuration: RollboardConfiguration,
         store: any ChangeLog,
@@ -113,7 +113,9 @@ public final class DashboardDirectory: Sendable {
                     hub.apply(.text(text.text, color: text.color), toMetric: text.id, seq: text.seq)
                 }
             case .slides(let slides):
-                for hub in self.hubs(showing: slides.id) { hub.apply(.slides(slides.slides), toMetric: slides.id, seq: slides.seq) }
+                for hub in self.hubs(showing: slides.id) {
+                    hub.apply(.slides(slides.slides), toMetric: slides.id, seq: slides.seq)
+                }
             case .carousel(let command):
                 let change: TileChange =
                     switch command.action {
@@ -121,7 +123,9 @@ public final class DashboardDirectory: Sendable {
                     case .previous: .carousel(.prev, page: nil)
                     case .goto(let page): .carousel(.goto, page: page)
                     }
-                for hub in self.hubs(showing: command.id) { hub.apply(change, toMetric: command.id, seq: command.seq) }
+                for hub in self.hubs(showing: command.id) {
+                    hub.apply(change, toMetric: command.id, seq: command.seq)
+                }
             case .playlist(let command):
                 state.withLock { $0.playlists[command.id] }?.apply(command)
             case .screens(let command):

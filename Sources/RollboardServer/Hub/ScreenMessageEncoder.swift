@@ -37,7 +37,8 @@ enum ScreenMessageEncoder {
 
     /// The `announce` message: `text` full-screen for `seconds` (never fewer than 0).
     static func announcement(_ text: String, seconds: Double) -> String {
-        "{\"type\":\"announce\",\"text\":\(JSONText.quoted(text)),\"seconds\":\(jsonNumber(max(seconds, 0), places: 3))}"
+        "{\"type\":\"announce\",\"text\":\(JSONText.quoted(text)),"
+            + "\"seconds\":\(jsonNumber(max(seconds, 0), places: 3))}"
     }
 
     /// The `status` message: whether changes reach this node.
