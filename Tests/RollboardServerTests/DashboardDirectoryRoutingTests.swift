@@ -58,4 +58,19 @@ struct DashboardDirectoryRoutingTests {
         #expect(directory.hubs(showing: "revenue").map(\.dashboardID) == ["hall"])
         #expect(directory.hubs(showingAnyOf: ["orders", "revenue"]).count == 2)
     }
+
+    @Test("a hub tells a screen that connects where the store stands by the directory's watermark")
+    func helloSaysTheWatermark() async {
+        let routed = ChangeWatermark(3)
+        let hub = DashboardHub(
+            dashboardID: "ops", helloDashboard: "{}", tiles: [RampTile(tileID: "a", from: 0, to: 0)],
+            tilesByMetric: ["m": ["a"]], configuration: .init(defaultFPS: 10, maxFPS: 60, slowClientTimeout: 5),
+            storeSeq: 3, routed: routed, clock: ManualClock().clock, metrics: ServerMetrics(), logger: Logger(label: "test"))
+        routed.passed(12)
+        routed.passed(8)
+        let sink = RecordingSink()
+        _ = hub.connect(sink, fps: nil)
+        await withCheckedContinuation { continuation in hub.screenStatuses { _ in continuation.resume() } }
+        #expect(sink.texts.first?.contains(#""changes":{"epoch":"","seq":12}"#) == true, "\(sink.texts)")
+    }
 }

@@ -34,6 +34,18 @@ struct HubStateMachineChangeCountTests {
         #expect(hello.contains(#""changes":{"epoch":"","seq":7}"#))
     }
 
+    @Test("a screen that connects is told the store's position the directory passed, beyond the last change shown")
+    func positionBeyondTheLastShownChange() {
+        var machine = makeMachine()
+        _ = machine.apply(Self.rise, toMetric: "m", committedAt: nil, seq: 5, now: 0)
+        let hello = effects(machine.connect(1, fps: nil, since: ResumePoint(epoch: "", seq: 9), changesThrough: 9, now: 1))
+        guard case .send(let text, 1) = hello.first else {
+            Issue.record("no hello: \(hello)")
+            return
+        }
+        #expect(text.contains(#""changes":{"epoch":"","seq":9},"resume":"none""#), "\(text)")
+    }
+
     @Test("a change every tile refuses is not counted")
     func refusedChange() {
         var machine = makeMachine()

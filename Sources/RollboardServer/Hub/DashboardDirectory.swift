@@ -39,6 +39,8 @@ public final class DashboardDirectory: Sendable {
     private let clock: FrameClock
     /// Seconds since 1970, for the playlists and for what is left of an announcement a node applies late.
     private let wall: FrameClock
+    /// The store's position up to which the hubs were handed every change they show (they read it as screens connect).
+    private let routed: ChangeWatermark
     /// A source's health turned (a committed `sourceHealth` change, from whichever node polls it): the tiles of its
     /// `metrics` show it stale with the reason, or no longer.
     func sourceHealthChanged(metrics: [String], reason: String?) {
@@ -73,6 +75,7 @@ public final class DashboardDirectory: Sendable {
         self.logger = logger
         self.clock = clock
         self.wall = wall
+        self.routed = ChangeWatermark(store.lastSeq)
         self.state = Mutex(State(configuration: configuration, rebuildWhenLive: !store.isFeedLive))
         var hubs: [String: DashboardHub] = [:]
         for dashboard in configuration.dashboards {
@@ -98,6 +101,7 @@ public final class DashboardDirectory: Sendable {
                     for hub in self.hubs(showing: update.id) {
                         hub.apply(change, toMetric: update.id, committedAt: update.updatedAt, seq: update.seq)
                     }
+                    routed.passed(update.seq)
                 }
             case .wheel(let wheel):
                 let change: TileChange =
@@ -108,14 +112,17 @@ public final class DashboardDirectory: Sendable {
                 for hub in self.hubs(showing: wheel.id) {
                     hub.apply(change, toMetric: wheel.id, committedAt: wheel.updatedAt, seq: wheel.seq)
                 }
+                routed.passed(wheel.seq)
             case .text(let text):
                 for hub in self.hubs(showing: text.id) {
                     hub.apply(.text(text.text, color: text.color), toMetric: text.id, seq: text.seq)
                 }
+                routed.passed(text.seq)
             case .slides(let slides):
                 for hub in self.hubs(showing: slides.id) {
                     hub.apply(.slides(slides.slides), toMetric: slides.id, seq: slides.seq)
                 }
+                routed.passed(slides.seq)
             case .carousel(let command):
                 let change: TileChange =
                     switch command.action {
@@ -126,6 +133,7 @@ public final class DashboardDirectory: Sendable {
                 for hub in self.hubs(showing: command.id) {
                     hub.apply(change, toMetric: command.id, seq: command.seq)
                 }
+                routed.passed(command.seq)
             case .playlist(let command):
                 state.withLock { $0.playlists[command.id] }?.apply(command)
             case .screens(let command):
@@ -138,6 +146,7 @@ public final class DashboardDirectory: Sendable {
                 for hub in self.hubs(showing: board.id) {
                     hub.apply(.leaderboard(board.entries), toMetric: board.id, committedAt: board.updatedAt, seq: board.seq)
                 }
+                routed.passed(board.seq)
             }
         }
         store.observeFeed { [weak self] live in
@@ -198,7 +207,8 @@ public final class DashboardDirectory: Sendable {
         let hub = DashboardHub(
             dashboardID: dashboard.id, helloDashboard: parts.hello, tiles: parts.tiles,
             tilesByMetric: parts.tilesByMetric, updatedAt: parts.updatedAt, configuration: parts.configuration,
-            epoch: store.epoch, storeSeq: store.lastSeq, clock: clock, wall: wall, metrics: metrics, logger: logger)
+            epoch: store.epoch, storeSeq: store.lastSeq, routed: routed, clock: clock, wall: wall, metrics: metrics,
+            logger: logger)
         // A dashboard added while the feed is stale (a reload during a Redis outage) says so to its screens too.
         if !store.isFeedLive { hub.setFeed(live: false) }
         return hub

@@ -42,6 +42,8 @@ final class DashboardHub: @unchecked Sendable {  // Sendable: every mutable prop
     /// The wall clock the tiles' offsets were read from, read again on every tick (a step of the system clock moves
     /// the clock, window and chart tiles to it); `nil`: never read again.
     private let wall: FrameClock?
+    /// Where the store stands for this hub beyond the changes it was handed (``ChangeWatermark``); `nil`: nowhere else.
+    private let routed: ChangeWatermark?
     private let nextSessionID = Atomic<Int>(1)
     private let connectedCount = Atomic<Int>(0)
     // Confined to `queue`.
@@ -64,6 +66,7 @@ final class DashboardHub: @unchecked Sendable {  // Sendable: every mutable prop
         configuration: Configuration,
         epoch: String = "",
         storeSeq: UInt64 = 0,
+        routed: ChangeWatermark? = nil,
         clock: FrameClock,
         wall: FrameClock? = nil,
         metrics: ServerMetrics,
@@ -73,6 +76,7 @@ final class DashboardHub: @unchecked Sendable {  // Sendable: every mutable prop
         self.configuration = configuration
         self.clock = clock
         self.wall = wall
+        self.routed = routed
         self.metrics = metrics
         self.logger = logger
         self.machine = HubStateMachine(
@@ -95,12 +99,13 @@ final class DashboardHub: @unchecked Sendable {  // Sendable: every mutable prop
     ) -> Int {
         let id = nextSessionID.wrappingAdd(1, ordering: .relaxed).oldValue
         connectedCount.wrappingAdd(1, ordering: .relaxed)
+        let changesThrough = routed?.value  // read before queueing: the changes up to it are ahead on the queue
         queue.async { [self] in
             sinks[id] = sink
             metrics.webSocketSessionsChanged(by: 1)
             if let greeting { sink.send(text: greeting) }
             let now = readWallClock()
-            perform(machine.connect(id, fps: fps, calm: calm, since: since, now: now))
+            perform(machine.connect(id, fps: fps, calm: calm, since: since, changesThrough: changesThrough, now: now))
         }
         return id
     }

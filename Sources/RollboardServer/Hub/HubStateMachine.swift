@@ -77,10 +77,13 @@ struct HubStateMachine {
     /// last shown is shown exactly what it missed: its tiles as they stood, then the missed changes under each tile's
     /// queue policy (its own frames until they rest where the stream is), or the stream's states when the store's epoch
     /// changed, the replay does not reach back that far or the screen is calm (final values are what it missed); the
-    /// hello's `resume` says which, and its `changes` where the screen stands.
+    /// hello's `resume` says which, and its `changes` where the screen stands. `changesThrough`: the store's position
+    /// up to which the hub was handed every change it shows (the changes after the last one it showed were to other
+    /// metrics), so the store's position moves there.
     mutating func connect(
-        _ id: Int, fps: Int?, calm: Bool = false, since: ResumePoint? = nil, now: Double
+        _ id: Int, fps: Int?, calm: Bool = false, since: ResumePoint? = nil, changesThrough: UInt64? = nil, now: Double
     ) -> [HubAction] {
+        if let changesThrough { storeSeq = max(storeSeq, changesThrough) }
         let advanced = advanceWindows(now: now)  // a window that reset while no timer ran is shown as it is now
         let rate = configuration.clampedFPS(fps ?? configuration.defaultFPS)
         var session = ClientSession(id: id, fps: rate, isCalm: calm || configuration.calm)
