@@ -5,8 +5,7 @@ import Synchronization
 
 /// Every configured dashboard's hub and playlist's clock, fed the changes the change log commits (values, targets,
 /// texts, slides, carousel and playlist commands; a change goes only to the hubs that show its metric) and told when
-/// its feed stalls; a reload
-/// (``reconfigure(_:)``) changes them without dropping screens.
+/// its feed stalls; a reload (``reconfigure(_:)``) changes them without dropping screens.
 public final class DashboardDirectory: Sendable {
     /// What a reload changed, by id.
     public struct ReloadReport: Sendable, Equatable {
