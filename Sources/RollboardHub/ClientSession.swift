@@ -24,6 +24,9 @@ struct ClientSession {
     /// Whether the screen must be sent every tile's state before frames (it joined a stream, resumed, or skipped a
     /// frame).
     var needsState = false
+    /// Whether the screen's connection can take another message, as the driver last said
+    /// (``HubStateMachine/screenIsFull(_:)``, ``HubStateMachine/screenBecameWritable(_:)``).
+    var isWritable = true
     /// Since when the screen's connection has been backed up while frames were due.
     var blockedSince: Double?
     /// Frames the screen was due but could not take, since it connected.

@@ -8,9 +8,9 @@ public import RollboardNet
 public import RollboardStore
 import Synchronization
 
-/// Every configured dashboard's hub and playlist's clock, fed by every change the change log commits (values,
-/// targets, texts, slides, carousel and playlist commands) and told when its feed stalls; a reload
-/// (``reconfigure(_:)``) changes them without dropping screens.
+/// Every configured dashboard's hub and playlist's clock, fed the changes the change log commits (values, targets,
+/// texts, slides, carousel and playlist commands; a change goes only to the hubs that show its metric) and told when
+/// its feed stalls; a reload (``reconfigure(_:)``) changes them without dropping screens.
 public final class DashboardDirectory: Sendable {
     /// What a reload changed, by id.
     public struct ReloadReport: Sendable, Equatable {
@@ -37,6 +37,8 @@ public final class DashboardDirectory: Sendable {
         var configuration: RollboardConfiguration
         var hubs: [String: DashboardHub] = [:]
         var playlists: [String: PlaylistHub] = [:]
+        /// Which dashboards show each metric (set with `hubs`): a change goes only to the hubs that show it.
+        var routes = MetricRoutes([])
         /// Whether the hubs were built before the change log had loaded anything (Redis opens in the background):
         /// when its feed first turns live, every tile is built again from what it loaded — a window's tally, a
         /// chart's points and a trend read the metric's series only when they are built.
@@ -52,17 +54,19 @@ public final class DashboardDirectory: Sendable {
     private let wall: FrameClock
     /// The node's clock, as the directory was given it.
     package var nodeClock: NodeClock { NodeClock(monotonic: clock, wall: wall) }
+    /// The store's position up to which the hubs were handed every change they show (they read it as screens connect).
+    private let routed: ChangeWatermark
     /// A source's health turned (a committed `sourceHealth` change, from whichever node polls it): the tiles of its
     /// `metrics` show it stale with the reason, or no longer.
     func sourceHealthChanged(metrics: [String], reason: String?) {
-        for hub in state.withLock({ Array($0.hubs.values) }) { hub.setSourceProblem(metrics: metrics, reason: reason) }
+        for hub in hubs(showingAnyOf: metrics) { hub.setSourceProblem(metrics: metrics, reason: reason) }
     }
 
     /// The screens connected to any of the hubs.
     package let screens = ScreenRegistry()
 
-    /// Builds one hub per dashboard, each tile at rest on the store's current value, and subscribes them to every
-    /// change `store` commits.
+    /// Builds one hub per dashboard, each tile at rest on the store's current value, and gives each the changes `store`
+    /// commits to the metrics its tiles show.
     public convenience init(
         configuration: RollboardConfiguration,
         store: any ChangeLog,
@@ -87,6 +91,7 @@ public final class DashboardDirectory: Sendable {
         self.logger = logger
         self.clock = clock
         self.wall = wall
+        self.routed = ChangeWatermark(store.lastSeq)
         self.state = Mutex(State(configuration: configuration, rebuildWhenLive: !store.isFeedLive))
         var hubs: [String: DashboardHub] = [:]
         for dashboard in configuration.dashboards {
@@ -96,11 +101,11 @@ public final class DashboardDirectory: Sendable {
             uniqueKeysWithValues: configuration.playlists.map { ($0.id, makePlaylist($0)) })
         state.withLock { state in
             state.hubs = hubs
+            state.routes = MetricRoutes(configuration.dashboards)
             state.playlists = playlists
         }
         store.subscribe { [weak self] change in
             guard let self else { return }
-            let hubs = state.withLock { Array($0.hubs.values) }
             switch change {
             case .metrics(let updates):
                 for update in updates {
@@ -109,9 +114,10 @@ public final class DashboardDirectory: Sendable {
                     let change = TileChange.value(
                         update.value, interval: update.interval, animated: update.animated, policy: update.policy,
                         stored: stored)
-                    for hub in hubs {
+                    for hub in self.hubs(showing: update.id) {
                         hub.apply(change, toMetric: update.id, committedAt: update.updatedAt, seq: update.seq)
                     }
+                    routed.passed(update.seq)
                 }
             case .wheel(let wheel):
                 let change: TileChange =
@@ -119,11 +125,20 @@ public final class DashboardDirectory: Sendable {
                     case .progress(let progress): .wheelProgress(progress)
                     case .index(let index): .wheelIndex(index)
                     }
-                for hub in hubs { hub.apply(change, toMetric: wheel.id, committedAt: wheel.updatedAt, seq: wheel.seq) }
+                for hub in self.hubs(showing: wheel.id) {
+                    hub.apply(change, toMetric: wheel.id, committedAt: wheel.updatedAt, seq: wheel.seq)
+                }
+                routed.passed(wheel.seq)
             case .text(let text):
-                for hub in hubs { hub.apply(.text(text.text, color: text.color), toMetric: text.id, seq: text.seq) }
+                for hub in self.hubs(showing: text.id) {
+                    hub.apply(.text(text.text, color: text.color), toMetric: text.id, seq: text.seq)
+                }
+                routed.passed(text.seq)
             case .slides(let slides):
-                for hub in hubs { hub.apply(.slides(slides.slides), toMetric: slides.id, seq: slides.seq) }
+                for hub in self.hubs(showing: slides.id) {
+                    hub.apply(.slides(slides.slides), toMetric: slides.id, seq: slides.seq)
+                }
+                routed.passed(slides.seq)
             case .carousel(let command):
                 let change: TileChange =
                     switch command.action {
@@ -131,7 +146,10 @@ public final class DashboardDirectory: Sendable {
                     case .previous: .carousel(.prev, page: nil)
                     case .goto(let page): .carousel(.goto, page: page)
                     }
-                for hub in hubs { hub.apply(change, toMetric: command.id, seq: command.seq) }
+                for hub in self.hubs(showing: command.id) {
+                    hub.apply(change, toMetric: command.id, seq: command.seq)
+                }
+                routed.passed(command.seq)
             case .playlist(let command):
                 state.withLock { $0.playlists[command.id] }?.apply(command)
             case .screens(let command):
@@ -141,9 +159,10 @@ public final class DashboardDirectory: Sendable {
             case .sourceHealth(let health):
                 sourceHealthChanged(metrics: health.metrics, reason: health.reason)
             case .leaderboard(let board):
-                for hub in hubs {
+                for hub in self.hubs(showing: board.id) {
                     hub.apply(.leaderboard(board.entries), toMetric: board.id, committedAt: board.updatedAt, seq: board.seq)
                 }
+                routed.passed(board.seq)
             }
         }
         store.observeFeed { [weak self] live in
@@ -204,7 +223,8 @@ public final class DashboardDirectory: Sendable {
         let hub = DashboardHub(
             dashboardID: dashboard.id, helloDashboard: parts.hello, tiles: parts.tiles,
             tilesByMetric: parts.tilesByMetric, updatedAt: parts.updatedAt, configuration: parts.configuration,
-            epoch: store.epoch, storeSeq: store.lastSeq, clock: clock, wall: wall, metrics: metrics, logger: logger)
+            epoch: store.epoch, storeSeq: store.lastSeq, routed: routed, clock: clock, wall: wall, metrics: metrics,
+            logger: logger)
         // A dashboard added while the feed is stale (a reload during a Redis outage) says so to its screens too.
         if !store.isFeedLive { hub.setFeed(live: false) }
         return hub
@@ -244,6 +264,16 @@ public final class DashboardDirectory: Sendable {
     /// The hub of dashboard `id`, if it is configured.
     package func hub(_ id: String) -> DashboardHub? {
         state.withLock { $0.hubs[id] }
+    }
+
+    /// The hubs of the dashboards whose tiles show `metric`: the only ones a change to it is given to.
+    func hubs(showing metric: String) -> [DashboardHub] {
+        state.withLock { state in state.routes.dashboards(showing: metric).compactMap { state.hubs[$0] } }
+    }
+
+    /// The hubs of the dashboards whose tiles show any of `metrics`.
+    func hubs(showingAnyOf metrics: [String]) -> [DashboardHub] {
+        state.withLock { state in state.routes.dashboards(showingAnyOf: metrics).compactMap { state.hubs[$0] } }
     }
 
     /// The hub of playlist `id`, if it is configured.
@@ -297,6 +327,7 @@ public final class DashboardDirectory: Sendable {
         state.withLock { state in
             state.configuration = configuration
             state.hubs = hubs
+            state.routes = MetricRoutes(configuration.dashboards)
             state.playlists = playlists
         }
         for (hub, hello, tiles, tilesByMetric, updatedAt, hubConfiguration) in parts {

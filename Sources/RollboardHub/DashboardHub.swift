@@ -47,6 +47,8 @@ package final class DashboardHub: @unchecked Sendable {  // Sendable: every muta
     /// The wall clock the tiles' offsets were read from, read again on every tick (a step of the system clock moves
     /// the clock, window and chart tiles to it); `nil`: never read again.
     private let wall: FrameClock?
+    /// Where the store stands for this hub beyond the changes it was handed (``ChangeWatermark``); `nil`: nowhere else.
+    private let routed: ChangeWatermark?
     private let nextSessionID = Atomic<Int>(1)
     private let connectedCount = Atomic<Int>(0)
     // Confined to `queue`.
@@ -69,6 +71,7 @@ package final class DashboardHub: @unchecked Sendable {  // Sendable: every muta
         configuration: Configuration,
         epoch: String = "",
         storeSeq: UInt64 = 0,
+        routed: ChangeWatermark? = nil,
         clock: FrameClock,
         wall: FrameClock? = nil,
         metrics: ServerMetrics,
@@ -78,6 +81,7 @@ package final class DashboardHub: @unchecked Sendable {  // Sendable: every muta
         self.configuration = configuration
         self.clock = clock
         self.wall = wall
+        self.routed = routed
         self.metrics = metrics
         self.logger = logger
         self.machine = HubStateMachine(
@@ -100,12 +104,13 @@ package final class DashboardHub: @unchecked Sendable {  // Sendable: every muta
     ) -> Int {
         let id = nextSessionID.wrappingAdd(1, ordering: .relaxed).oldValue
         connectedCount.wrappingAdd(1, ordering: .relaxed)
+        let changesThrough = routed?.value  // read before queueing: the changes up to it are ahead on the queue
         queue.async { [self] in
             sinks[id] = sink
             metrics.webSocketSessionsChanged(by: 1)
             if let greeting { sink.send(text: greeting) }
             let now = readWallClock()
-            perform(machine.connect(id, fps: fps, calm: calm, since: since, now: now))
+            perform(machine.connect(id, fps: fps, calm: calm, since: since, changesThrough: changesThrough, now: now))
         }
         return id
     }
@@ -122,7 +127,8 @@ package final class DashboardHub: @unchecked Sendable {  // Sendable: every muta
     }
 
     /// Applies a producer's change to every tile showing `metricID`, on every screen at once; `committedAt`
-    /// (seconds since 1970) is when the change was stored, `seq` its number in the store.
+    /// (seconds since 1970) is when the change was stored, `seq` its number in the store. The directory calls it only
+    /// for the metrics the dashboard shows.
     func apply(_ change: TileChange, toMetric metricID: String, committedAt: Double? = nil, seq: UInt64? = nil) {
         let now = clock.now()
         queue.async { [self] in
@@ -222,7 +228,10 @@ package final class DashboardHub: @unchecked Sendable {  // Sendable: every muta
         dispatchPrecondition(condition: .onQueue(queue))
         timerArmedFor = nil
         let now = readWallClock()
-        perform(machine.tick(now: now) { [sinks] id in sinks[id]?.isWritable ?? false })
+        for (id, sink) in sinks {
+            if sink.isWritable { machine.screenBecameWritable(id) } else { machine.screenIsFull(id) }
+        }
+        perform(machine.tick(now: now))
     }
 
     /// The hub's clock now, after giving the wall-clock tiles the wall clock's offset if it moved (read on every tick
@@ -243,13 +252,9 @@ package final class DashboardHub: @unchecked Sendable {  // Sendable: every muta
                 sinks[id]?.send(text: text)
                 metrics.frameSent(bytes: text.utf8.count)
             case .broadcast(let rate, let text, let ids):
-                let message = broadcastStream(rate).message(text: text)
-                var sockets: [WebSocket] = []
-                sockets.reserveCapacity(ids.count)
-                for id in ids {
-                    if let socket = sinks[id] as? WebSocket { sockets.append(socket) } else { sinks[id]?.send(message) }
-                }
-                WebSocket.send(message, to: sockets)
+                var batch = FrameBatch(capacity: ids.count)
+                for id in ids { sinks[id]?.join(&batch) }
+                batch.send(broadcastStream(rate).message(text: text))
                 metrics.framesSent(ids.count, bytes: ids.count * text.utf8.count)
             case .prime(let rate, let ids):
                 guard let primer = broadcastStream(rate).primer() else { continue }

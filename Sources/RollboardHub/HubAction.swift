@@ -24,6 +24,6 @@ enum HubAction: Equatable {
     case changeRefused(tile: String, reason: String)
     /// This many screens were due a frame but could not take it (their connection was backed up).
     case skipped(Int)
-    /// The driver should call `tick(now:isWritable:)` at this time (on the hub's clock).
+    /// The driver should call `tick(now:)` at this time (on the hub's clock).
     case wake(at: Double)
 }

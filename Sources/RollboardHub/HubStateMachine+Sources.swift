@@ -26,7 +26,6 @@ extension HubStateMachine {
             for index in tilesByMetric[metric] ?? [] { stale[tileIDs[index]] = reason }
         }
         if stale.isEmpty && onlyIfStale { return nil }
-        let members = stale.keys.sorted().map { JSONText.quoted($0) + ":" + JSONText.quoted(stale[$0]!) }
-        return "{\"type\":\"sources\",\"stale\":{\(members.joined(separator: ","))}}"
+        return ScreenMessageEncoder.sources(stale: stale)
     }
 }

@@ -9,8 +9,6 @@ package import RollboardStore
 /// screen waits, and each tick encodes the moved tiles once as a frame for every screen in step (or a `state`, or a
 /// frame of its own, for a screen that needs one).
 extension HubStateMachine {
-    package static let protocolVersion = 2
-
     /// Adds screen `id` to the stream `rate`, starting the stream if it is new.
     @discardableResult
     mutating func join(_ id: Int, stream rate: StreamKey, now: Double) -> FrameStream {
@@ -62,7 +60,7 @@ extension HubStateMachine {
         return [.wake(at: earliest)]
     }
 
-    mutating func tickStream(_ rate: StreamKey, now: Double, isWritable: (Int) -> Bool) -> [HubAction] {
+    mutating func tickStream(_ rate: StreamKey, now: Double) -> [HubAction] {
         guard var stream = streams[rate] else { return [] }
         let previous = stream.statesTime
         stream.changesShown = changeCount
@@ -78,7 +76,8 @@ extension HubStateMachine {
         let frame: String? =
             patches.isEmpty
             ? nil
-            : Self.frameText(number: stream.frameNumber, changes: changes, patches.map { (tileIDs[$0.index], $0.patch) })
+            : ScreenMessageEncoder.frame(
+                number: stream.frameNumber, changes: changes, patches.map { (tileIDs[$0.index], $0.patch) })
         var recipients: [Int] = []
         var primed: [Int] = []
         var own: [HubAction] = []
@@ -90,7 +89,7 @@ extension HubStateMachine {
             let needsState = sessions.values[index].needsState
             let hasOwnTiles = sessions.values[index].hasOwnTiles
             if frame == nil, !needsState, !hasOwnTiles { continue }
-            guard isWritable(id) else {
+            guard sessions.values[index].isWritable else {
                 let since = sessions.values[index].blockedSince ?? now
                 sessions.values[index].blockedSince = since
                 if frame != nil { sessions.values[index].needsState = true }
@@ -140,31 +139,20 @@ extension HubStateMachine {
         return actions
     }
 
-    /// `{"f":N,"t":{…}}`: a protocol 2 frame; `"c":S` after `f` when the tiles took stored changes up to `S` since
-    /// the stream's last frame.
-    static func frameText(number: Int, changes: UInt64? = nil, _ entries: [(id: String, patch: String)]) -> String {
-        var text = "{\"f\":\(number)," + (changes.map { "\"c\":\($0)," } ?? "") + "\"t\":{"
-        for (offset, entry) in entries.enumerated() {
-            if offset > 0 { text += "," }
-            text += JSONText.quoted(entry.id) + ":" + entry.patch
-        }
-        return text + "}}"
-    }
-
     /// `{"type":"state",…}` with every tile: the stream's states, and the screen's own tiles as they are now.
     func stateText(for session: inout ClientSession, stream: FrameStream, now: Double) -> String {
-        var entries: [String] = []
+        var states: [(id: String, state: TileState?)] = []
         for index in tiles.indices {
             var state = stream.states[index]
             if let own = session.ownTiles[index] {
                 state = stream.isCalm ? own.tile.calmState(at: now) : own.tile.state(at: now)
                 session.ownTiles[index]!.sent = state
             }
-            entries.append(JSONText.quoted(tileIDs[index]) + ":" + TileState.fullJSON(state))
+            states.append((tileIDs[index], state))
         }
         let replaying = session.ownTiles.values.contains { $0.isReplay }
-        return "{\"type\":\"state\",\"seq\":\(stream.frameNumber)," + (replaying ? "" : "\"c\":\(storeSeq),")
-            + "\"tiles\":{\(entries.joined(separator: ","))}}"
+        return ScreenMessageEncoder.state(
+            frameNumber: stream.frameNumber, changes: replaying ? nil : storeSeq, tiles: states)
     }
 
     /// A screen being shown what it missed goes back to its stream's tiles one by one as each replay comes to rest
@@ -214,7 +202,7 @@ extension HubStateMachine {
         guard !entries.isEmpty else { return nil }
         entries.sort { $0.index < $1.index }
         let replaying = session.ownTiles.values.contains { $0.isReplay }
-        return Self.frameText(
+        return ScreenMessageEncoder.frame(
             number: number, changes: replaying ? nil : changes, entries.map { (tileIDs[$0.index], $0.patch) })
     }
 }

@@ -6,7 +6,7 @@ import RollboardNet
 package import RollboardStore
 
 /// The live side of one dashboard without I/O or clocks: screens connect, producers' changes arrive, screens send
-/// messages and time passes (`tick(now:isWritable:)`); each input returns the ``HubAction``s to carry out, in order,
+/// messages, their connections fill up and drain, and time passes (`tick(now:)`); each input returns the ``HubAction``s to carry out, in order,
 /// ending with `.wake(at:)` when the hub wants a tick.
 ///
 /// Screens at the same frame rate and motion form a ``FrameStream``: each tick, the tiles that moved are encoded once
@@ -33,7 +33,8 @@ package struct HubStateMachine {
     var streams: [StreamKey: FrameStream] = [:]
     /// When the tiles last took a change: no frame shows an earlier moment.
     var lastChangeAt = -Double.infinity
-    /// How many producers' changes the tiles took: a calm stream that has shown fewer owes its screens a frame.
+    /// How many changes the tiles took (a producer's to a metric they show, a window that moved): a calm stream that
+    /// has shown fewer owes its screens a frame.
     var changeCount = 0
     /// The store's epoch (empty until a log that opens late opened), and the sequence number of the last stored
     /// change the tiles took.
@@ -81,10 +82,13 @@ package struct HubStateMachine {
     /// last shown is shown exactly what it missed: its tiles as they stood, then the missed changes under each tile's
     /// queue policy (its own frames until they rest where the stream is), or the stream's states when the store's epoch
     /// changed, the replay does not reach back that far or the screen is calm (final values are what it missed); the
-    /// hello's `resume` says which, and its `changes` where the screen stands.
+    /// hello's `resume` says which, and its `changes` where the screen stands. `changesThrough`: the store's position
+    /// up to which the hub was handed every change it shows (the changes after the last one it showed were to other
+    /// metrics), so the store's position moves there.
     mutating func connect(
-        _ id: Int, fps: Int?, calm: Bool = false, since: ResumePoint? = nil, now: Double
+        _ id: Int, fps: Int?, calm: Bool = false, since: ResumePoint? = nil, changesThrough: UInt64? = nil, now: Double
     ) -> [HubAction] {
+        if let changesThrough { storeSeq = max(storeSeq, changesThrough) }
         let advanced = advanceWindows(now: now)  // a window that reset while no timer ran is shown as it is now
         let rate = configuration.clampedFPS(fps ?? configuration.defaultFPS)
         var session = ClientSession(id: id, fps: rate, isCalm: calm || configuration.calm)
@@ -111,7 +115,7 @@ package struct HubStateMachine {
             }
         }
         let stream = join(id, stream: session.stream, now: now)
-        var entries: [String] = []
+        var states: [(id: String, state: TileState?)] = []
         for index in tiles.indices {
             var state = stream.states[index]
             if let own = session.ownTiles[index] {
@@ -119,27 +123,24 @@ package struct HubStateMachine {
                 session.ownTiles[index]!.sent = state
             }
             if let time = updatedAt[tileIDs[index]] { state?.members.append(.init("updatedAt", jsonNumber(time, places: 3))) }
-            entries.append(JSONText.quoted(tileIDs[index]) + ":" + TileState.fullJSON(state))
+            states.append((tileIDs[index], state))
         }
         sessions[id] = session
         if session.hasOwnTiles { lastChangeAt = max(lastChangeAt, now) }
-        let lowest = configuration.clampedFPS(ServerSettings.Limits.fpsRange.lowerBound)
-        let highest = configuration.clampedFPS(ServerSettings.Limits.fpsRange.upperBound)
-        let hello =
-            "{\"type\":\"hello\",\"protocol\":\(Self.protocolVersion),\"fps\":\(rate),"
-            + "\"fpsRange\":[\(lowest),\(highest)],"
-            + (session.isCalm ? "\"motion\":\"reduced\"," : "") + "\"seq\":\(stream.frameNumber),"
-            + "\"changes\":{\"epoch\":\(JSONText.quoted(epoch)),\"seq\":\(resume == "replay" ? since!.seq : storeSeq)},"
-            + (resume.map { "\"resume\":\"\($0)\"," } ?? "")
-            + (isFeedLive ? "" : "\"feed\":\"stale\",")
-            + "\"dashboard\":\(helloDashboard),\"tiles\":{\(entries.joined(separator: ","))}}"
-        var actions: [HubAction] = advanced + [.send(text: hello, to: id)]
+        let fpsRange = configuration.clampedFPS(ServerSettings.Limits.fpsRange.lowerBound)
+            ... configuration.clampedFPS(ServerSettings.Limits.fpsRange.upperBound)
+        let hello = HelloMessage(
+            fps: rate, fpsRange: fpsRange, isCalm: session.isCalm, frameNumber: stream.frameNumber, epoch: epoch,
+            changesSeq: resume == "replay" ? since!.seq : storeSeq, resume: resume, isFeedLive: isFeedLive,
+            dashboard: helloDashboard, tiles: states)
+        var actions: [HubAction] = advanced + [.send(text: ScreenMessageEncoder.hello(hello), to: id)]
         if let announcement, announcement.until > now {
-            actions.append(.send(text: Self.announcementText(announcement.text, seconds: announcement.until - now), to: id))
+            let text = ScreenMessageEncoder.announcement(announcement.text, seconds: announcement.until - now)
+            actions.append(.send(text: text, to: id))
         }
         // The hello says it already (a page reads it there, so it never shows "live" between the two messages); the
         // status follows for pages from before the hello carried it.
-        if !isFeedLive { actions.append(.send(text: Self.feedText(live: false), to: id)) }
+        if !isFeedLive { actions.append(.send(text: ScreenMessageEncoder.feed(live: false), to: id)) }
         if let sources = sourcesText(onlyIfStale: true) { actions.append(.send(text: sources, to: id)) }
         return actions + [.prime(stream: session.stream, to: [id])] + wake(now: now)
     }
@@ -152,15 +153,16 @@ package struct HubStateMachine {
 
     /// A producer's change, made at `now`, to every tile showing `metricID`; `committedAt` (seconds since 1970) is
     /// when it was stored, and `seq` its number in the store (kept for screens that come back; `nil` for events that
-    /// are not stored, such as carousel commands).
+    /// are not stored, such as carousel commands). A change no tile shows or takes moves nothing (the directory gives a
+    /// hub only the changes it shows): the tiles still show the store up to its `seq`.
     mutating func apply(
         _ change: TileChange, toMetric metricID: String, committedAt: Double?, seq: UInt64? = nil, now: Double
     ) -> [HubAction] {
-        var actions: [HubAction] = []
-        lastChangeAt = max(lastChangeAt, now)
-        changeCount += 1
         if let seq { storeSeq = max(storeSeq, seq) }
-        for index in tilesByMetric[metricID] ?? [] {
+        guard let indices = tilesByMetric[metricID], !indices.isEmpty else { return [] }
+        var actions: [HubAction] = []
+        var taken = false
+        for index in indices {
             if let seq { replay.record(seq: seq, tileIndex: index, before: tiles[index], change: change) }
             do {
                 try tiles[index].apply(change, at: now)
@@ -168,11 +170,16 @@ package struct HubStateMachine {
                 actions.append(.changeRefused(tile: tileIDs[index], reason: "\(error)"))
                 continue
             }
+            taken = true
             if let committedAt { updatedAt[tileIDs[index]] = committedAt }
             let owners = sessions.compactMap { $0.value.ownTiles[index] == nil ? nil : $0.key }
             for id in owners {
                 try? sessions[id]!.ownTiles[index]!.tile.apply(change, at: now)
             }
+        }
+        if taken {
+            lastChangeAt = max(lastChangeAt, now)
+            changeCount += 1
         }
         return actions + wake(now: now)
     }
@@ -251,14 +258,14 @@ package struct HubStateMachine {
 
     /// Every screen reloads its page.
     func reload() -> [HubAction] {
-        sendToEveryScreen(#"{"type":"reload"}"#)
+        sendToEveryScreen(ScreenMessageEncoder.reload)
     }
 
     /// Every screen shows `text` full-screen for `seconds` (and so do screens that connect before then); `0` takes a
     /// running announcement down.
     mutating func announce(_ text: String, seconds: Double, now: Double) -> [HubAction] {
         announcement = seconds > 0 ? (text, now + seconds) : nil
-        return sendToEveryScreen(Self.announcementText(text, seconds: seconds))
+        return sendToEveryScreen(ScreenMessageEncoder.announcement(text, seconds: seconds))
     }
 
     /// Whether changes reach this node: every screen is told when that turns (`status` `stale` or `live`), and a
@@ -273,12 +280,12 @@ package struct HubStateMachine {
         }
         guard live != isFeedLive else { return [] }
         isFeedLive = live
-        return sendToEveryScreen(Self.feedText(live: live))
+        return sendToEveryScreen(ScreenMessageEncoder.feed(live: live))
     }
 
     /// Screen `id` shows `name` large for `seconds`, so an operator can tell which TV it is.
     func identify(_ id: Int, name: String, seconds: Double) -> [HubAction] {
-        send("{\"type\":\"identify\",\"name\":\(JSONText.quoted(name)),\"seconds\":\(jsonNumber(seconds, places: 3))}", to: id)
+        send(ScreenMessageEncoder.identify(name: name, seconds: seconds), to: id)
     }
 
     /// `text` to screen `id` as a message of its own, then primed again for its stream.
@@ -309,15 +316,6 @@ package struct HubStateMachine {
         return actions + byRate.keys.sorted().map { HubAction.prime(stream: $0, to: byRate[$0]!) }
     }
 
-    private static func feedText(live: Bool) -> String {
-        live ? #"{"type":"status","feed":"live"}"# : #"{"type":"status","feed":"stale"}"#
-    }
-
-    /// The `announce` message: `text` full-screen for `seconds`.
-    static func announcementText(_ text: String, seconds: Double) -> String {
-        "{\"type\":\"announce\",\"text\":\(JSONText.quoted(text)),\"seconds\":\(jsonNumber(max(seconds, 0), places: 3))}"
-    }
-
     /// Closes every screen with 1001 (the server is going away), or with `code` (a dashboard a reload removed).
     mutating func closeAll(
         code: WebSocketCloseCode = .goingAway, reason: String = "server shutting down"
@@ -330,12 +328,12 @@ package struct HubStateMachine {
     }
 
     /// Time passed: every stream that is due sends its frame to the screens in step, a `state` to the screens that
-    /// need one, and frames of their own to screens with their own tiles; backed-up screens skip (and are closed
-    /// after the slow-client timeout).
-    mutating func tick(now: Double, isWritable: (Int) -> Bool) -> [HubAction] {
+    /// need one, and frames of their own to screens with their own tiles; screens that are full (``screenIsFull(_:)``)
+    /// skip (and are closed after the slow-client timeout).
+    mutating func tick(now: Double) -> [HubAction] {
         var actions = advanceWindows(now: now)
         for rate in streams.keys.sorted() where streams[rate]!.isDue(at: now) && streamWantsFrame(rate, now: now) {
-            actions += tickStream(rate, now: now, isWritable: isWritable)
+            actions += tickStream(rate, now: now)
         }
         return actions + wake(now: now)
     }

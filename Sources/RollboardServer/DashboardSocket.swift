@@ -74,9 +74,9 @@ final class DashboardSocket: WebSocketDelegate {
             socket.close(code: .unknownDashboard, reason: "unknown dashboard")
             return
         }
-        if let protocolVersion, protocolVersion != "\(HubStateMachine.protocolVersion)" {
+        if let protocolVersion, protocolVersion != "\(ScreenMessageEncoder.protocolVersion)" {
             socket.close(
-                code: .unsupportedProtocol, reason: "this server speaks protocol \(HubStateMachine.protocolVersion)")
+                code: .unsupportedProtocol, reason: "this server speaks protocol \(ScreenMessageEncoder.protocolVersion)")
             return
         }
         if let reason = access.closeReason {

@@ -38,8 +38,6 @@ struct HubStateMachineTests {
         return nil
     }
 
-    private func always(_ id: Int) -> Bool { true }
-
     @Test("a new screen gets the hello with protocol 2, the stream's frame number and every tile's full state, then the primer")
     func helloComesFirst() {
         var machine = makeMachine(updatedAt: ["b": 1_700_000_000.5])
@@ -60,13 +58,13 @@ struct HubStateMachineTests {
         _ = machine.connect(2, fps: nil, now: 0)
         let applied = machine.apply(Self.rise, toMetric: "m", committedAt: nil, now: 0)
         #expect(wake(applied) == 0)
-        #expect(effects(machine.tick(now: 0.5, isWritable: always)) == [
+        #expect(effects(machine.tick(now: 0.5)) == [
             .broadcast(stream: 10, text: #"{"f":1,"t":{"a":{"value":5}}}"#, to: [1, 2])
         ])
-        let last = machine.tick(now: 1.0, isWritable: always)
+        let last = machine.tick(now: 1.0)
         #expect(effects(last) == [.broadcast(stream: 10, text: #"{"f":2,"t":{"a":{"value":10}}}"#, to: [1, 2])])
-        #expect(effects(machine.tick(now: 1.1, isWritable: always)).isEmpty)
-        #expect(wake(machine.tick(now: 1.2, isWritable: always)) == nil, "at rest: no more wake-ups")
+        #expect(effects(machine.tick(now: 1.1)).isEmpty)
+        #expect(wake(machine.tick(now: 1.2)) == nil, "at rest: no more wake-ups")
     }
 
     @Test("a tick encodes each moving tile once however many screens watch, and never a tile at rest")
@@ -77,7 +75,7 @@ struct HubStateMachineTests {
         for id in 1...50 { _ = machine.connect(id, fps: nil, now: 0) }
         _ = machine.apply(Self.rise, toMetric: "m", committedAt: nil, now: 0)
         let before = (moving.encodes.value, still.encodes.value)
-        for frame in 1...10 { _ = machine.tick(now: Double(frame) / 10, isWritable: always) }
+        for frame in 1...10 { _ = machine.tick(now: Double(frame) / 10) }
         #expect(moving.encodes.value - before.0 == 10)
         #expect(still.encodes.value == before.1)
     }
@@ -90,7 +88,7 @@ struct HubStateMachineTests {
         _ = machine.apply(Self.rise, toMetric: "m", committedAt: nil, now: 0)
         var broadcasts: [StreamKey: [String]] = [:]
         for step in 1...15 {
-            for case .broadcast(let stream, let text, _) in machine.tick(now: Double(step) / 10, isWritable: always) {
+            for case .broadcast(let stream, let text, _) in machine.tick(now: Double(step) / 10) {
                 broadcasts[stream, default: []].append(text)
             }
         }
@@ -106,7 +104,7 @@ struct HubStateMachineTests {
         _ = machine.apply(Self.rise, toMetric: "m", committedAt: nil, now: 0)
         var texts: [String] = []
         for now in [0, 0.104, 0.197, 0.3089, 0.4, 0.65] {
-            for case .broadcast(_, let text, _) in machine.tick(now: now, isWritable: always) { texts.append(text) }
+            for case .broadcast(_, let text, _) in machine.tick(now: now) { texts.append(text) }
         }
         #expect(texts == [
             #"{"f":1,"t":{"a":{"value":1}}}"#, #"{"f":2,"t":{"a":{"value":2}}}"#, #"{"f":3,"t":{"a":{"value":3}}}"#,
@@ -119,14 +117,14 @@ struct HubStateMachineTests {
         var machine = makeMachine()
         _ = machine.connect(1, fps: nil, now: 0)
         _ = machine.apply(Self.rise, toMetric: "m", committedAt: nil, now: 0)
-        _ = machine.tick(now: 0.3, isWritable: always)
+        _ = machine.tick(now: 0.3)
         let hello = machine.connect(2, fps: nil, now: 0.35)
         guard case .send(let text, 2) = hello.first else {
             Issue.record("no hello: \(hello)")
             return
         }
         #expect(text.contains(#""seq":1,"#) && text.contains(#""a":{"value":3}"#))
-        #expect(effects(machine.tick(now: 0.4, isWritable: always)) == [
+        #expect(effects(machine.tick(now: 0.4)) == [
             .broadcast(stream: 10, text: #"{"f":2,"t":{"a":{"value":4}}}"#, to: [1, 2])
         ])
     }
@@ -138,17 +136,17 @@ struct HubStateMachineTests {
         _ = machine.connect(2, fps: nil, now: 0)
         _ = machine.receive(.success(.pause), from: 2, now: 0)
         _ = machine.apply(Self.rise, toMetric: "m", committedAt: nil, now: 0)
-        #expect(effects(machine.tick(now: 0.5, isWritable: always)) == [
+        #expect(effects(machine.tick(now: 0.5)) == [
             .broadcast(stream: 10, text: #"{"f":1,"t":{"a":{"value":5}}}"#, to: [1])
         ])
         let resumed = machine.receive(.success(.resume), from: 2, now: 0.55)
         #expect(wake(resumed) == 0.6, "the next frame slot")
-        #expect(effects(machine.tick(now: 0.6, isWritable: always)) == [
+        #expect(effects(machine.tick(now: 0.6)) == [
             .broadcast(stream: 10, text: #"{"f":2,"t":{"a":{"value":6}}}"#, to: [1]),
             .send(text: #"{"type":"state","seq":2,"c":0,"tiles":{"a":{"value":6},"b":{"value":5}}}"#, to: 2),
             .prime(stream: 10, to: [2]),
         ])
-        #expect(effects(machine.tick(now: 0.7, isWritable: always)) == [
+        #expect(effects(machine.tick(now: 0.7)) == [
             .broadcast(stream: 10, text: #"{"f":3,"t":{"a":{"value":7}}}"#, to: [1, 2])
         ])
     }
@@ -160,13 +158,14 @@ struct HubStateMachineTests {
         _ = machine.connect(2, fps: nil, now: 0)
         _ = machine.connect(3, fps: nil, now: 0)
         _ = machine.apply(Self.rise, toMetric: "m", committedAt: nil, now: 0)
-        var blocked: Set<Int> = [2, 3]
-        #expect(effects(machine.tick(now: 0.2, isWritable: { !blocked.contains($0) })) == [
+        machine.screenIsFull(2)
+        machine.screenIsFull(3)
+        #expect(effects(machine.tick(now: 0.2)) == [
             .broadcast(stream: 10, text: #"{"f":1,"t":{"a":{"value":2}}}"#, to: [1]), .skipped(2),
         ])
-        _ = machine.tick(now: 0.3, isWritable: { !blocked.contains($0) })
-        blocked = [3]
-        #expect(effects(machine.tick(now: 0.4, isWritable: { !blocked.contains($0) })) == [
+        _ = machine.tick(now: 0.3)
+        machine.screenBecameWritable(2)
+        #expect(effects(machine.tick(now: 0.4)) == [
             .broadcast(stream: 10, text: #"{"f":3,"t":{"a":{"value":4}}}"#, to: [1]),
             .send(text: #"{"type":"state","seq":3,"c":0,"tiles":{"a":{"value":4},"b":{"value":5}}}"#, to: 2),
             .prime(stream: 10, to: [2]),
@@ -176,7 +175,7 @@ struct HubStateMachineTests {
         #expect(machine.screenStatuses[2]?.framesSkipped == 2)
         #expect(machine.screenStatuses[3]?.framesSkipped == 3)
         var closed: [HubAction] = []
-        for step in 5...12 { closed += machine.tick(now: Double(step) / 10, isWritable: { !blocked.contains($0) }) }
+        for step in 5...12 { closed += machine.tick(now: Double(step) / 10) }
         #expect(closed.contains(.closeTooSlow(session: 3)))
         #expect(machine.sessionCount == 2)
     }
@@ -193,13 +192,13 @@ struct HubStateMachineTests {
         var calm: [String] = []
         var moving: [String] = []
         for step in 1...15 {
-            for case .broadcast(let stream, let text, _) in machine.tick(now: Double(step) / 10, isWritable: always) {
+            for case .broadcast(let stream, let text, _) in machine.tick(now: Double(step) / 10) {
                 if stream.isCalm { calm.append(text) } else { moving.append(text) }
             }
         }
         #expect(calm == [#"{"f":1,"t":{"a":{"value":10}}}"#])
         #expect(moving.count == 10)
-        #expect(wake(machine.tick(now: 2, isWritable: always)) == nil, "both at rest")
+        #expect(wake(machine.tick(now: 2)) == nil, "both at rest")
     }
 
     @Test("the hello says which frame rates a screen may get: from 1 up to the hub's maximum")
@@ -234,12 +233,12 @@ struct HubStateMachineTests {
         _ = machine.apply(value(10), toMetric: "m", committedAt: nil, seq: 1, now: 0)
         var first: [String] = []
         for step in 1...12 {
-            for case .broadcast(_, let text, _) in machine.tick(now: Double(step) / 10, isWritable: always) { first.append(text) }
+            for case .broadcast(_, let text, _) in machine.tick(now: Double(step) / 10) { first.append(text) }
         }
         #expect(first.first == #"{"f":1,"c":1,"t":{"a":{"value":1}}}"#, "the first frame after a stored change says its seq")
         #expect(first.dropFirst().allSatisfy { !$0.contains(#""c":"#) })
         _ = machine.apply(value(20), toMetric: "m", committedAt: nil, seq: 2, now: 2)
-        for step in 21...32 { _ = machine.tick(now: Double(step) / 10, isWritable: always) }
+        for step in 21...32 { _ = machine.tick(now: Double(step) / 10) }
 
         let hello = effects(machine.connect(2, fps: nil, since: ResumePoint(epoch: "e1", seq: 1), now: 4))
         guard case .send(let text, 2) = hello.first else { Issue.record("no hello: \(hello)"); return }
@@ -248,7 +247,7 @@ struct HubStateMachineTests {
         var own: [String] = []
         var shared: [String] = []
         for step in 41...55 {
-            for action in machine.tick(now: Double(step) / 10, isWritable: always) {
+            for action in machine.tick(now: Double(step) / 10) {
                 switch action {
                 case .send(let text, 2): own.append(text)
                 case .broadcast(_, let text, let ids) where ids.contains(2): shared.append(text)
@@ -265,7 +264,7 @@ struct HubStateMachineTests {
         #expect(own.last?.contains(#""c":2"#) == true)
         _ = machine.apply(value(25), toMetric: "m", committedAt: nil, seq: 3, now: 6)
         for step in 61...63 {
-            for case .broadcast(_, let text, let ids) in machine.tick(now: Double(step) / 10, isWritable: always) where ids.contains(2) {
+            for case .broadcast(_, let text, let ids) in machine.tick(now: Double(step) / 10) where ids.contains(2) {
                 shared.append(text)
             }
         }
@@ -400,7 +399,7 @@ struct HubStateMachineTests {
         _ = machine.connect(2, fps: nil, now: 0)
         _ = machine.receive(.success(.carousel(tileID: "b", action: .next, page: nil)), from: 2, now: 0)
         _ = machine.apply(Self.rise, toMetric: "m", committedAt: nil, now: 0)
-        #expect(effects(machine.tick(now: 0.5, isWritable: always)) == [
+        #expect(effects(machine.tick(now: 0.5)) == [
             .broadcast(stream: 10, text: #"{"f":1,"t":{"a":{"value":5}}}"#, to: [1]),
             .send(text: #"{"f":1,"t":{"a":{"value":5},"b":{"value":55}}}"#, to: 2),
         ])
@@ -411,7 +410,7 @@ struct HubStateMachineTests {
         var machine = makeMachine()
         _ = machine.connect(1, fps: nil, now: 0)
         #expect(effects(machine.receive(.success(.fps(500)), from: 1, now: 0)) == [.endStream(10)])
-        #expect(effects(machine.tick(now: 0.1, isWritable: always)) == [
+        #expect(effects(machine.tick(now: 0.1)) == [
             .send(text: #"{"type":"state","seq":0,"c":0,"tiles":{"a":{"value":0},"b":{"value":5}}}"#, to: 1),
             .prime(stream: 60, to: [1]),
         ])
@@ -439,7 +438,7 @@ struct HubStateMachineTests {
         _ = machine.connect(1, fps: nil, now: 0)
         let actions = machine.apply(.value(.nan, interval: nil, animated: true, policy: nil), toMetric: "m", committedAt: nil, now: 0)
         #expect(effects(actions) == [.changeRefused(tile: "a", reason: "refused")])
-        #expect(effects(machine.tick(now: 0.1, isWritable: always)).isEmpty)
+        #expect(effects(machine.tick(now: 0.1)).isEmpty)
     }
 
     @Test("the last screen of a stream leaving ends the stream")

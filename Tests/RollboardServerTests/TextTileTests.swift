@@ -66,18 +66,18 @@ struct TextTileTests {
         let applied = machine.apply(Self.notice, toMetric: "notice", committedAt: nil, now: 1)
         #expect(wake(applied) == 1)
         let patch = ##"{"text":"Deploy freeze until Friday","color":"#e67e22"}"##
-        #expect(effects(machine.tick(now: 1, isWritable: { _ in true })) == [
+        #expect(effects(machine.tick(now: 1)) == [
             .broadcast(stream: StreamKey(fps: 10), text: #"{"f":1,"t":{"notice":\#(patch)}}"#, to: [1]),
             .broadcast(stream: StreamKey(fps: 30), text: #"{"f":1,"t":{"notice":\#(patch)}}"#, to: [2]),
         ])
-        #expect(effects(machine.tick(now: 1.1, isWritable: { _ in true })).isEmpty, "nothing new: nothing sent")
+        #expect(effects(machine.tick(now: 1.1)).isEmpty, "nothing new: nothing sent")
         let hello = effects(machine.connect(3, fps: nil, now: 1.2)).first
         guard case .send(let text, 3)? = hello else {
             Issue.record("expected a hello, got \(String(describing: hello))")
             return
         }
         #expect(text.contains(#""tiles":{"notice":\#(patch)}"#))
-        #expect(wake(machine.tick(now: 3, isWritable: { _ in true })) == nil, "at rest once the window is over")
+        #expect(wake(machine.tick(now: 3)) == nil, "at rest once the window is over")
     }
 
     @Test("a frame computed after the change was stamped but before it arrived is followed by one that shows it")
@@ -85,10 +85,10 @@ struct TextTileTests {
         var machine = makeMachine()
         _ = machine.connect(1, fps: nil, now: 0)
         _ = machine.apply(.text("first", color: nil), toMetric: "notice", committedAt: nil, now: 1)
-        _ = machine.tick(now: 1, isWritable: { _ in true })
-        _ = machine.tick(now: 1.3, isWritable: { _ in true })
+        _ = machine.tick(now: 1)
+        _ = machine.tick(now: 1.3)
         _ = machine.apply(.text("second", color: nil), toMetric: "notice", committedAt: nil, now: 1.25)
-        #expect(effects(machine.tick(now: 1.4, isWritable: { _ in true })) == [
+        #expect(effects(machine.tick(now: 1.4)) == [
             .broadcast(stream: StreamKey(fps: 10), text: #"{"f":2,"t":{"notice":{"text":"second"}}}"#, to: [1])
         ])
     }
@@ -99,11 +99,11 @@ struct TextTileTests {
         _ = machine.connect(1, fps: nil, now: 0)
         _ = machine.apply(Self.notice, toMetric: "notice", committedAt: nil, now: 1)
         let calm = StreamKey(fps: 10, isCalm: true)
-        #expect(effects(machine.tick(now: 1, isWritable: { _ in true })) == [
+        #expect(effects(machine.tick(now: 1)) == [
             .broadcast(
                 stream: calm, text: ##"{"f":1,"t":{"notice":{"text":"Deploy freeze until Friday","color":"#e67e22"}}}"##,
                 to: [1])
         ])
-        #expect(wake(machine.tick(now: 1.1, isWritable: { _ in true })) == nil)
+        #expect(wake(machine.tick(now: 1.1)) == nil)
     }
 }

@@ -74,7 +74,7 @@ struct WindowedTileTests {
 
     /// The tile's full state after a tick at `now`, or `nil` when the tick sent no frame (nothing changed).
     static func tick(_ machine: inout HubStateMachine, at now: Double) -> String? {
-        let actions = machine.tick(now: now, isWritable: { _ in true })
+        let actions = machine.tick(now: now)
         guard actions.contains(where: { if case .broadcast = $0 { true } else { false } }) else { return nil }
         return TileState.fullJSON(machine.tiles[0].calmState(at: now))
     }
@@ -96,7 +96,7 @@ struct WindowedTileTests {
         _ = machine.apply(feed.commit(increment: 4, at: tenOClock + 60), toMetric: "m", committedAt: nil, now: 60)
         #expect(Self.tick(&machine, at: 60.1) == #"{"text":"7","target":7}"#)
         // At rest, the hub's next wake-up is the next local midnight, on the hub's clock.
-        let reset = try #require(Self.wake(machine.tick(now: 62, isWritable: { _ in true })))
+        let reset = try #require(Self.wake(machine.tick(now: 62)))
         #expect(reset + tenOClock - midnight == hours * 3_600)
         #expect(Self.tick(&machine, at: reset - 0.5) == nil)
         #expect(Self.tick(&machine, at: reset) == "null")
@@ -136,14 +136,14 @@ struct WindowedTileTests {
         _ = machine.apply(feed.commit(increment: 5, at: start), toMetric: "m", committedAt: nil, now: 0)
         _ = machine.apply(feed.commit(increment: 7, at: start + 600), toMetric: "m", committedAt: nil, now: 600)
         #expect(Self.tick(&machine, at: 600.1) == #"{"text":"12","target":12}"#)
-        let firstOut = try #require(Self.wake(machine.tick(now: 602, isWritable: { _ in true })))
+        let firstOut = try #require(Self.wake(machine.tick(now: 602)))
         #expect(abs(firstOut - 900) < 0.01, "the first change leaves just after 15 minutes")
         #expect(Self.tick(&machine, at: firstOut - 0.01) == nil)
         #expect(Self.tick(&machine, at: firstOut) == #"{"text":"7","target":7}"#)
-        let secondOut = try #require(Self.wake(machine.tick(now: firstOut + 2, isWritable: { _ in true })))
+        let secondOut = try #require(Self.wake(machine.tick(now: firstOut + 2)))
         #expect(abs(secondOut - 1_500) < 0.01)
         #expect(Self.tick(&machine, at: secondOut) == "null")
-        #expect(Self.wake(machine.tick(now: secondOut + 2, isWritable: { _ in true })) == nil, "nothing left to age out")
+        #expect(Self.wake(machine.tick(now: secondOut + 2)) == nil, "nothing left to age out")
     }
 
     @Test("changes that age out together are read again at most once a second")
@@ -159,7 +159,7 @@ struct WindowedTileTests {
         var shown: [String] = []
         for step in 0...60 {
             let now = 59.9 + Double(step) * 0.05
-            _ = machine.tick(now: now, isWritable: { _ in true })
+            _ = machine.tick(now: now)
             let state = TileState.fullJSON(machine.tiles[0].calmState(at: now))
             if shown.last != state { shown.append(state) }
         }

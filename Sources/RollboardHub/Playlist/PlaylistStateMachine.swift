@@ -144,14 +144,14 @@ struct PlaylistStateMachine {
     /// that joins a dashboard meanwhile (a move, a new screen) for what is left of them.
     mutating func announce(_ text: String, seconds: Double, now: Double) -> [PlaylistAction] {
         announcement = seconds > 0 ? (text, now + seconds) : nil
-        return sendToAll(HubStateMachine.announcementText(text, seconds: seconds))
+        return sendToAll(ScreenMessageEncoder.announcement(text, seconds: seconds))
     }
 
     /// What screen `id`, which just joined a dashboard's hub, is sent after that hub's hello: the running
     /// announcement, for what is left of it.
     func afterJoining(_ id: Int, now: Double) -> [PlaylistAction] {
         guard let announcement, announcement.until > now, let session = screens[id]?.session else { return [] }
-        let text = HubStateMachine.announcementText(announcement.text, seconds: announcement.until - now)
+        let text = ScreenMessageEncoder.announcement(announcement.text, seconds: announcement.until - now)
         return [.send(text: text, screen: id, session: session)]
     }
 

@@ -1,0 +1,26 @@
+import RollboardNet
+import Testing
+
+@testable import RollboardCore
+@testable import RollboardConfig
+@testable import RollboardStore
+@testable import RollboardMetrics
+@testable import RollboardRedisLog
+@testable import RollboardAccess
+@testable import RollboardHub
+@testable import RollboardSources
+@testable import RollboardAPI
+@testable import RollboardServer
+
+/// A stream message handed to many sinks at once, without the driver asking what kind each sink is.
+@Suite("Frame batch")
+struct FrameBatchTests {
+    @Test("sinks that are not WebSockets join a batch by default and are each sent its message once")
+    func otherSinksOneByOne() {
+        let sinks = [RecordingSink(), RecordingSink()]
+        var batch = FrameBatch(capacity: sinks.count)
+        for sink in sinks { sink.join(&batch) }
+        batch.send(BroadcastStream(deflate: nil).message(text: #"{"f":1,"t":{}}"#))
+        #expect(sinks.map(\.messages) == [[#"{"f":1,"t":{}}"#], [#"{"f":1,"t":{}}"#]])
+    }
+}
