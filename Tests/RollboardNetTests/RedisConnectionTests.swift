@@ -148,15 +148,17 @@ struct RedisConnectionTests {
         defer { reader.close() }
 
         let delivered = Mutex<Result<RedisReply, RedisError>?>(nil)
+        let answered = Changes()
         reader.send(["XREAD", "BLOCK", "10000", "STREAMS", "events", "$"], timeout: 15) { result in
             delivered.withLock { $0 = result }
+            answered.changed()
         }
         let blocked = await eventually {
             (try? await writer.reply(["INFO", "clients"]).get().string)?.contains("blocked_clients:1") == true
         }
         #expect(blocked)
         let id = try #require(try await writer.reply(["XADD", "events", "*", "tile", "revenue"]).get().string)
-        #expect(await eventually { delivered.withLock { $0 != nil } })
+        #expect(await answered.wait { delivered.withLock { $0 != nil } })
         let expected = RedisReply.array([
             .array([
                 .bulk(Array("events".utf8)),
@@ -178,9 +180,16 @@ struct RedisConnectionTests {
 
         let started = ContinuousClock.now
         let results = Mutex<[String: Result<RedisReply, RedisError>]>([:])
-        redis.send(["BLPOP", "nothing", "10"], timeout: 0.3) { result in results.withLock { $0["BLPOP"] = result } }
-        redis.send(["PING"], timeout: 5) { result in results.withLock { $0["PING"] = result } }  // queued behind it
-        #expect(await eventually { results.withLock { $0.count == 2 } })
+        let answered = Changes()
+        redis.send(["BLPOP", "nothing", "10"], timeout: 0.3) { result in
+            results.withLock { $0["BLPOP"] = result }
+            answered.changed()
+        }
+        redis.send(["PING"], timeout: 5) { result in  // queued behind it
+            results.withLock { $0["PING"] = result }
+            answered.changed()
+        }
+        #expect(await answered.wait { results.withLock { $0.count == 2 } })
         let elapsed = ContinuousClock.now - started
         #expect(results.withLock { $0["BLPOP"] }?.failure?.kind == .timedOut)
         #expect(results.withLock { $0["PING"] }?.failure?.kind == .timedOut)
@@ -197,17 +206,24 @@ struct RedisConnectionTests {
         let redis = try await connected(to: server)
         let probe = try await connected(to: server)
         let disconnects = Mutex<[RedisError]>([])
-        redis.onDisconnect { error in disconnects.withLock { $0.append(error) } }
+        let ended = Changes()
+        redis.onDisconnect { error in
+            disconnects.withLock { $0.append(error) }
+            ended.changed()
+        }
 
         let waiting = Mutex<Result<RedisReply, RedisError>?>(nil)
-        redis.send(["BLPOP", "nothing", "0"], timeout: 30) { result in waiting.withLock { $0 = result } }
+        redis.send(["BLPOP", "nothing", "0"], timeout: 30) { result in
+            waiting.withLock { $0 = result }
+            ended.changed()
+        }
         let blocked = await eventually {
             (try? await probe.reply(["INFO", "clients"]).get().string)?.contains("blocked_clients:1") == true
         }
         #expect(blocked)
         server.kill()
 
-        #expect(await eventually { waiting.withLock { $0 != nil } && disconnects.withLock { !$0.isEmpty } })
+        #expect(await ended.wait { waiting.withLock { $0 != nil } && disconnects.withLock { !$0.isEmpty } })
         #expect(waiting.withLock { $0 }?.failure?.kind == .closed)
         #expect(disconnects.withLock { $0.map(\.kind) } == [.closed])
         #expect(!redis.isConnected)
@@ -222,10 +238,14 @@ struct RedisConnectionTests {
         let disconnects = Mutex<Int>(0)
         redis.onDisconnect { _ in disconnects.withLock { $0 += 1 } }
         let waiting = Mutex<Result<RedisReply, RedisError>?>(nil)
-        redis.send(["BLPOP", "nothing", "0"], timeout: 30) { result in waiting.withLock { $0 = result } }
+        let answered = Changes()
+        redis.send(["BLPOP", "nothing", "0"], timeout: 30) { result in
+            waiting.withLock { $0 = result }
+            answered.changed()
+        }
         redis.close()
         redis.close()
-        #expect(await eventually { waiting.withLock { $0 != nil } })
+        #expect(await answered.wait { waiting.withLock { $0 != nil } })
         #expect(waiting.withLock { $0 }?.failure?.kind == .closed)
         #expect(!redis.isConnected)
         // Runs on the connection's queue after close() ended it, so a disconnect call would have happened by now.
@@ -286,8 +306,8 @@ struct RedisConnectionTests {
         let server = try RedisServerProcess(arguments: ["--requirepass", "right"])
         defer { server.stop() }
         let ended = try await endOneConnectionEachWay(server)
-        #expect(await eventually { clientSocketCount(remotePort: server.port) == 0 })
-        #expect(await eventually { ended.allSatisfy { $0.object == nil } })
+        // Both only ever go one way (a closed socket stays closed, a released connection stays released).
+        #expect(await eventually { clientSocketCount(remotePort: server.port) == 0 && ended.allSatisfy { $0.object == nil } })
     }
 
     private struct WeakReference {

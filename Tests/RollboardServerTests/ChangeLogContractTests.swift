@@ -114,10 +114,8 @@ struct ChangeLogContractTests {
         }
     }
 
-    private func record(_ log: any ChangeLog) -> Synchronized<[StoreChange]> {
-        let seen = Synchronized<[StoreChange]>([])
-        log.subscribe { change in seen.update { $0.append(change) } }
-        return seen
+    private func record(_ log: any ChangeLog) -> HeardChanges {
+        HeardChanges(log)
     }
 
     /// `change` as a log commits it: its parts numbered from `first`, stamped with `time`.
@@ -141,10 +139,10 @@ struct ChangeLogContractTests {
             #expect(answer == committed(sent, first: next, at: answer.updatedAt), "\(answer)")
             next += UInt64(sent.sequenceCount)
         }
-        #expect(await eventually(within: 10) { seen.update { $0.count } >= answers.count })
-        #expect(seen.update { $0 } == answers, "subscribers hear exactly the committed changes, in order")
+        #expect(await seen.wait { seen.all.count >= answers.count })
+        #expect(seen.all == answers, "subscribers hear exactly the committed changes, in order")
         // The journal applies a change before it answers; Redis when its reader reads the stream, an instant later.
-        #expect(await eventually(within: 10) { log.lastSeq == next - 1 })
+        #expect(await log.waitForChanges { log.lastSeq == next - 1 })
     }
 
     @Test("what was committed is there after a restart, with its epoch, and numbering goes on",
@@ -154,7 +152,7 @@ struct ChangeLogContractTests {
         let first = try fixture.open()
         var lastSeq: UInt64 = 0
         for change in Self.everyKind { lastSeq = try await commit(first, change).get().lastSeq }
-        #expect(await eventually(within: 10) { first.lastSeq == lastSeq })
+        #expect(await first.waitForChanges { first.lastSeq == lastSeq })
         let epoch = first.epoch
         first.close()
 
@@ -180,7 +178,7 @@ struct ChangeLogContractTests {
         defer { log.close() }
         let seen = record(log)
         let before = try await commit(log, Self.everyKind[0]).get()
-        #expect(await eventually(within: 10) { seen.update { $0.count } == 1 })
+        #expect(await seen.wait { seen.all.count == 1 })
 
         fixture.breakDown()
         let refused = await commit(log, .text(StoredText(id: "notice", text: "lost?", seq: 0, updatedAt: 0)))
@@ -197,8 +195,8 @@ struct ChangeLogContractTests {
         }
         let accepted = try #require(again, "the log takes changes again once the backend is back")
         #expect(accepted.lastSeq == before.lastSeq + 1, "no sequence number was used by the refused change")
-        #expect(await eventually(within: 10) { seen.update { $0.count } == 2 })
-        #expect(seen.update { $0.map(\.lastSeq) } == [before.lastSeq, accepted.lastSeq], "nothing refused was told")
+        #expect(await seen.wait { seen.all.count == 2 })
+        #expect(seen.all.map(\.lastSeq) == [before.lastSeq, accepted.lastSeq], "nothing refused was told")
     }
 
     @Test("a log opened later catches up on every change committed before it, and hears later ones in order",
@@ -218,7 +216,7 @@ struct ChangeLogContractTests {
         let source = backend == .journal ? later : writer
         let more = try await commit(source, .metrics([StoredMetric(id: "orders", value: 13, seq: 0, updatedAt: 0)]))
         let moreSeq = try more.get().lastSeq
-        #expect(await eventually(within: 10) { heard.update { $0.map(\.lastSeq) } == [moreSeq] })
+        #expect(await heard.wait { heard.all.map(\.lastSeq) == [moreSeq] })
         #expect(later.current("orders")?.value == 13)
         if backend == .redis { writer.close() }
     }
@@ -256,7 +254,7 @@ struct ChangeLogContractTests {
         let once = MetricCommitRequest(metrics: [IncrementTests.increment("orders", 1, eventID: "e1")], requestKey: "k")
         #expect(try await commitMetrics(log, once).get().replayed == [false])
         #expect(try await commitMetrics(log, once).get().replayed == [true])
-        #expect(await eventually(within: 10) { log.current("orders")?.value == 1 })
+        #expect(await log.waitForChanges { log.current("orders")?.value == 1 })
     }
 
     @Test(

@@ -26,7 +26,7 @@ struct DashboardHubTests {
         let hub = makeHub()
         let sink = RecordingSink()
         _ = hub.connect(sink, fps: nil)
-        #expect(await eventually { !sink.messages.isEmpty })
+        #expect(await sink.wait { !sink.messages.isEmpty })
         #expect(sink.messages == [
             #"{"type":"hello","protocol":2,"fps":30,"seq":0,"changes":{"epoch":"","seq":0},"dashboard":{"id":"ops","title":"Ops","tiles":[{"id":"a","type":"counter"}]},"tiles":{"a":{"value":1}}}"#
         ])
@@ -35,12 +35,13 @@ struct DashboardHubTests {
     @Test("a change to a metric rolls every screen to the new value, ending exactly on it")
     func changesReachEveryScreen() async {
         let hub = makeHub()
-        let first = RecordingSink()
-        let second = RecordingSink()
+        let changes = Changes()
+        let first = RecordingSink(changes: changes)
+        let second = RecordingSink(changes: changes)
         _ = hub.connect(first, fps: 60)
         _ = hub.connect(second, fps: nil)
         hub.apply(.value(9, interval: nil, animated: true), toMetric: "orders")
-        let finished = await eventually { [first, second].allSatisfy { $0.texts.last?.contains(#""a":{"value":9}"#) == true } }
+        let finished = await changes.wait { [first, second].allSatisfy { $0.texts.last?.contains(#""a":{"value":9}"#) == true } }
         #expect(finished, "\(first.texts.suffix(2)) \(second.texts.suffix(2))")
         #expect(first.texts.count > second.texts.count)
         #expect(first.texts.dropFirst().allSatisfy { $0.hasPrefix(#"{"f":"#) })
@@ -49,14 +50,15 @@ struct DashboardHubTests {
     @Test("screens at the same rate receive byte-identical frames, and a later screen's hello shows the change")
     func screensShareFrames() async {
         let hub = makeHub()
-        let sinks = (0..<4).map { _ in RecordingSink() }
+        let changes = Changes()
+        let sinks = (0..<4).map { _ in RecordingSink(changes: changes) }
         for sink in sinks { _ = hub.connect(sink, fps: 60) }
         hub.apply(.value(7, interval: nil, animated: true), toMetric: "orders")
-        #expect(await eventually { sinks.allSatisfy { $0.texts.last?.contains(#""a":{"value":7}"#) == true } })
+        #expect(await changes.wait { sinks.allSatisfy { $0.texts.last?.contains(#""a":{"value":7}"#) == true } })
         #expect(Set(sinks.map { $0.texts.dropFirst() }).count == 1, "every screen got the same frames")
         let late = RecordingSink()
         _ = hub.connect(late, fps: nil)
-        #expect(await eventually { !late.messages.isEmpty })
+        #expect(await late.wait { !late.messages.isEmpty })
         #expect(late.messages.first?.contains(#""tiles":{"a":{"value":7}}"#) == true)
         #expect(hub.sessionCount == 5)
     }
@@ -108,7 +110,7 @@ struct DashboardHubTests {
         let sink = RecordingSink()
         let id = hub.connect(sink, fps: nil)
         hub.receive(text: "{nope", from: id)
-        #expect(await eventually { sink.closeCode == .invalidPayload })
+        #expect(await sink.wait { sink.closeCode == .invalidPayload })
     }
 
     @Test("a paused screen gets no frames while others do")
@@ -120,7 +122,7 @@ struct DashboardHubTests {
         _ = hub.connect(watching, fps: nil)
         hub.receive(text: #"{"type":"pause"}"#, from: pausedID)
         hub.apply(.value(3, interval: nil, animated: true), toMetric: "orders")
-        #expect(await eventually { watching.texts.last?.contains(#""a":{"value":3}"#) == true })
+        #expect(await watching.wait { watching.texts.last?.contains(#""a":{"value":3}"#) == true })
         #expect(paused.texts.count == 1)
     }
 
@@ -149,7 +151,7 @@ struct DashboardHubTests {
         hub.receive(text: #"{"type":"pause"}"#, from: id)
         #expect(other.messages.isEmpty)
         stuck.release()
-        #expect(await eventually { other.texts.count == 1 })
+        #expect(await other.wait { other.texts.count == 1 })
     }
 
     @Test("an fps message above the server's maximum is brought down to it")
@@ -161,10 +163,10 @@ struct DashboardHubTests {
             clock: .monotonic(), metrics: ServerMetrics(), logger: Logger(label: "test"))
         let sink = RecordingSink()
         let id = hub.connect(sink, fps: 60)
-        #expect(await eventually { sink.messages.first?.contains(#""fps":12"#) == true })
+        #expect(await sink.wait { sink.messages.first?.contains(#""fps":12"#) == true })
         hub.receive(text: #"{"type":"fps","value":60}"#, from: id)
         hub.apply(.value(9, interval: 1, animated: true), toMetric: "orders")
-        #expect(await eventually { sink.texts.last?.contains(#""a":{"value":9}"#) == true })
+        #expect(await sink.wait { sink.texts.last?.contains(#""a":{"value":9}"#) == true })
         #expect(sink.texts.count <= 2 + 14, "a state, then at most 12 frames in one second, got \(sink.texts.count)")
     }
 }

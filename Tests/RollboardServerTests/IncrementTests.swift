@@ -52,7 +52,7 @@ struct IncrementTests {
         #expect(batch.metrics.map(\.seq) == [2, 3, 4, 5, 6])
         #expect(batch.metrics.map(\.increment) == [3, 2, 2.5, nil, -1])
         #expect(batch.replayed == [false, false, false, false, false])
-        #expect(await eventually(within: 10) { log.lastSeq == 6 })
+        #expect(await log.waitForChanges { log.lastSeq == 6 })
         #expect(log.current("revenue")?.value == 15.5)
         #expect(log.current("orders")?.value == 2, "an increment of a metric never set counts from 0")
         #expect(log.current("visitors")?.value == 6)
@@ -125,7 +125,7 @@ struct IncrementTests {
                     .refused(
                         item: 0, field: "eventId", reason: "\"e1\" was used within the last day for a different update")
                 ))
-        #expect(await eventually(within: 10) { log.lastSeq == 3 })
+        #expect(await log.waitForChanges { log.lastSeq == 3 })
         #expect(log.current("orders")?.value == 3)
     }
 
@@ -149,7 +149,7 @@ struct IncrementTests {
         #expect(Set(answers.map(\.seq)) == [1])
         #expect(answers.filter { $0.replayed == [false] }.count == 1)
         #expect(answers.allSatisfy { $0.metrics.map(\.value) == [5] })
-        #expect(await eventually(within: 10) { log.lastSeq == 1 })
+        #expect(await log.waitForChanges { log.lastSeq == 1 })
     }
 
     @Test(
@@ -177,7 +177,7 @@ struct IncrementTests {
         #expect(
             infinite
                 == .failure(.refused(item: 0, field: "increment", reason: "the total would not be a finite number")))
-        #expect(await eventually(within: 10) { log.lastSeq == 2 })
+        #expect(await log.waitForChanges { log.lastSeq == 2 })
         // Neither the key nor the event id of the refused batch was remembered.
         let later = try await Self.commit(
             log, MetricCommitRequest(metrics: [Self.increment("orders", 1, eventID: "x")], requestKey: "k")
@@ -197,7 +197,7 @@ struct IncrementTests {
         let first = try await Self.commit(log, request).get()
         if let store = log as? MetricStore { await store.compact() }
         _ = try await Self.commit(log, MetricCommitRequest(metrics: [Self.increment("orders", 1, eventID: "b")])).get()
-        #expect(await eventually(within: 10) { log.lastSeq == 3 })
+        #expect(await log.waitForChanges { log.lastSeq == 3 })
         log.close()
         log = try fixture.open()
         defer { log.close() }
@@ -285,7 +285,7 @@ struct IncrementTests {
             #expect(next.value == previous.value + next.increment!)
         }
         for node in nodes {
-            #expect(await eventually(within: 10) { node.current("orders")?.value == expected })
+            #expect(await node.waitForChanges { node.current("orders")?.value == expected })
             #expect(node.lastSeq == UInt64(amounts.count))
         }
     }

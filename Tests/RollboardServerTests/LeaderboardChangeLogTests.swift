@@ -60,7 +60,7 @@ struct LeaderboardChangeLogTests {
         let expected: [String: Double] = ["Alice": 150, "Bob": 50, "Carol": 25]
         let last = try #require(seqs.max())
         for log in [first, second] {
-            #expect(await eventually(within: 10) { log.lastSeq >= last })
+            #expect(await log.waitForChanges { log.lastSeq >= last })
             #expect(Self.scores(log.leaderboard("sales")) == expected)
         }
     }
@@ -72,7 +72,7 @@ struct LeaderboardChangeLogTests {
         let log = try fixture.open()
         defer { log.close() }
         let stored = try await commit(log, "sales", .replace(Self.board(["Alice": 1, "Bob": 2])), limit: 2).get()
-        #expect(await eventually(within: 10) { log.lastSeq == stored.seq })
+        #expect(await log.waitForChanges { log.lastSeq == stored.seq })
         let refused = await commit(log, "sales", .increment(Self.board(["Carol": 1])), limit: 2)
         guard case .failure(.refused(let refusal)) = refused else {
             Issue.record("expected a refusal, got \(refused)")
@@ -138,7 +138,7 @@ struct LeaderboardChangeLogTests {
         }.get()
         #expect(marker.lastSeq == original.board.seq + 2, "the retries took no sequence number")
         for log in [first, second] {
-            #expect(await eventually(within: 10) { log.lastSeq >= marker.lastSeq })
+            #expect(await log.waitForChanges { log.lastSeq >= marker.lastSeq })
             #expect(Self.scores(log.leaderboard("sales")) == ["Alice": 16, "Bob": 1], "counted once")
         }
     }

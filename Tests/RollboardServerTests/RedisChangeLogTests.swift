@@ -36,10 +36,8 @@ struct RedisChangeLogTests {
     }
 
     /// Every change a node's subscribers are told of, in order.
-    private func record(_ log: RedisChangeLog) -> Synchronized<[StoreChange]> {
-        let seen = Synchronized<[StoreChange]>([])
-        log.subscribe { change in seen.update { $0.append(change) } }
-        return seen
+    private func record(_ log: RedisChangeLog) -> HeardChanges {
+        HeardChanges(log)
     }
 
     private func append(_ log: RedisChangeLog, _ id: String, _ value: Double) async -> Result<[StoredMetric], StoreError> {
@@ -69,9 +67,10 @@ struct RedisChangeLogTests {
             }
             #expect((try? command.get())?.seq == 41)
             #expect((try? slides.get())?.seq == 42)
-            #expect(await eventually { seenA.update { $0.count } == 42 && seenB.update { $0.count } == 42 })
-            let orderA = seenA.update { $0 }
-            #expect(orderA == seenB.update { $0 })
+            #expect(await seenA.wait { seenA.all.count == 42 })
+            #expect(await seenB.wait { seenB.all.count == 42 })
+            let orderA = seenA.all
+            #expect(orderA == seenB.all)
             #expect(orderA.map(\.lastSeq) == Array(1...42))
             #expect(orderA[40] == .carousel(try command.get()))
             #expect(a.current("m1") == b.current("m1"))
@@ -102,7 +101,7 @@ struct RedisChangeLogTests {
         #expect(late.history("revenue").map(\.value) == [10, 20], "the history is read back from the stream")
         let seen = record(late)
         _ = await append(a, "revenue", 30)
-        #expect(await eventually { seen.update { $0.map(\.lastSeq) } == [5] })
+        #expect(await seen.wait { seen.all.map(\.lastSeq) == [5] })
     }
 
     @Test("a node that starts while Redis is away serves, refuses changes and is not live, then opens when Redis answers")
@@ -116,6 +115,8 @@ struct RedisChangeLogTests {
         let late = try RedisChangeLog(settings: RedisSettings(url: redis.url, keyPrefix: "test"), logger: Self.logger)
         defer { late.close() }
         let heard = record(late)
+        let lateFeed = Changes()
+        late.observeFeed { _ in lateFeed.changed() }
         late.start()  // returns at once: nothing here waits for Redis
         #expect(late.epoch == "" && !late.isFeedLive)
         #expect(late.failure != nil)
@@ -126,10 +127,10 @@ struct RedisChangeLogTests {
                 "a failed opening says why")
 
         try redis.start()
-        #expect(await eventually(within: 10) { late.failure == nil && late.isFeedLive }, "opens once Redis answers")
+        #expect(await lateFeed.wait { late.failure == nil && late.isFeedLive }, "opens once Redis answers")
         #expect(late.epoch == a.epoch)
         #expect(late.current("revenue")?.value == 42)
-        let told = heard.update { $0 }
+        let told = heard.all
         #expect(told.count == 1, "the loaded value is told once: \(told)")
         guard case .metrics(let metrics)? = told.first else {
             Issue.record("a metric change was told: \(told)")
@@ -148,7 +149,7 @@ struct RedisChangeLogTests {
                 a.commandPlaylist("wall", action: .show(entry: 1)) { continuation.resume(returning: $0) }
             }.get()
             #expect(held.seq == 1)
-            #expect(await eventually { seenB.update { $0 } == [.playlist(held)] })
+            #expect(await seenB.wait { seenB.all == [.playlist(held)] })
             #expect(b.snapshot.playlistCommands("wall") == [held])
             let late = try node(redis)
             defer { late.close() }
@@ -170,7 +171,7 @@ struct RedisChangeLogTests {
                 }.get())
             }
             #expect(commands.map(\.seq) == [1, 2, 3])
-            #expect(await eventually { seenB.update { $0 } == commands.map(StoreChange.screens) })
+            #expect(await seenB.wait { seenB.all == commands.map(StoreChange.screens) })
         }
     }
 
@@ -215,8 +216,14 @@ struct RedisChangeLogTests {
     @Test("while Redis is down changes are refused as unreachable and screens hear the feed is stale; after, nothing acknowledged is lost")
     func outage() async throws {
         try await withTwoNodes { redis, a, b throws in
+            // Each node drops its feed after it refuses changes, and takes it up again after it stopped refusing.
             let feed = Synchronized<[Bool]>([])
-            b.observeFeed { live in feed.update { $0.append(live) } }
+            let feeds = Changes()
+            a.observeFeed { _ in feeds.changed() }
+            b.observeFeed { live in
+                feed.update { $0.append(live) }
+                feeds.changed()
+            }
             let seenB = record(b)
             var acknowledged: [UInt64] = []
             for value in 1...5 {
@@ -229,12 +236,12 @@ struct RedisChangeLogTests {
                 return
             }
             #expect(error.isUnreachable)
-            #expect(await eventually { feed.update { $0 } == [false] && a.failure != nil })
+            #expect(await feeds.wait { feed.update { $0 } == [false] && a.failure != nil })
             try redis.start()
-            #expect(await eventually(within: 15) { a.failure == nil && b.failure == nil && feed.update { $0 } == [false, true] })
+            #expect(await feeds.wait(within: 15) { a.failure == nil && b.failure == nil && feed.update { $0 } == [false, true] })
             if case .success(let stored) = await append(a, "orders", 6) { acknowledged.append(stored[0].seq) }
             #expect(acknowledged == Array(1...6))
-            #expect(await eventually { seenB.update { $0.map(\.lastSeq) } == acknowledged })
+            #expect(await seenB.wait { seenB.all.map(\.lastSeq) == acknowledged })
             #expect(b.current("orders")?.value == 6)
             #expect(b.statistics.disconnections == 1)
         }
@@ -267,7 +274,7 @@ struct RedisChangeLogTests {
         try await withTwoNodes { redis, a, b throws in
             for value in 1...3 { _ = await append(a, "orders", Double(value)) }
             _ = await append(a, "revenue", 7)
-            #expect(await eventually { b.lastSeq == 4 })
+            #expect(await b.waitForChanges { b.lastSeq == 4 })
             let seenB = record(b)
             // Ten sequence numbers drawn whose entries are gone, as when the stream was trimmed past a node's position.
             let raw = RedisConnection(configuration: .init(url: try RedisURL(redis.url)), logger: Self.logger)
@@ -280,12 +287,12 @@ struct RedisChangeLogTests {
             #expect((try? drawn.get())?.integerValue == 14)
             let last = await append(a, "orders", 42)
             #expect((try? last.get())?.first?.seq == 15)
-            #expect(await eventually { b.lastSeq == 15 })
+            #expect(await b.waitForChanges { b.lastSeq == 15 })
             #expect(b.current("orders")?.value == 42)
             #expect(b.current("revenue")?.value == 7)
             // Change 4 may still be on its way to subscribers when `lastSeq` reads 4 (the model is updated first).
             #expect(
-                seenB.update { $0.map(\.lastSeq).filter { $0 > 4 } } == [15], "only what changed since seq 4 is told, once")
+                seenB.all.map(\.lastSeq).filter { $0 > 4 } == [15], "only what changed since seq 4 is told, once")
         }
     }
 
@@ -314,11 +321,13 @@ struct RedisChangeLogTests {
         defer { b.close() }
         let directory = try DashboardDirectory(
             configuration: configuration, store: b, metrics: ServerMetrics(), logger: Self.logger)
+        let feed = Changes()
+        b.observeFeed { _ in feed.changed() }
         b.start()
-        #expect(await eventually { b.isFeedLive })
+        #expect(await feed.wait { b.isFeedLive })
         let screen = RecordingSink()
         _ = try #require(directory.hub("shop")).connect(screen, fps: nil)
-        #expect(await eventually { screen.messages.contains { $0.contains(#""type":"hello""#) } })
+        #expect(await screen.wait { screen.messages.contains { $0.contains(#""type":"hello""#) } })
         let fullHello = try #require(screen.messages.last { $0.contains(#""type":"hello""#) })
         let hello = String(fullHello[try #require(fullHello.range(of: #""tiles":{"#, options: .backwards)).lowerBound...])
         #expect(hello.contains(#""today":{"text":"12""#), "today's sum is the three increments: \(hello)")

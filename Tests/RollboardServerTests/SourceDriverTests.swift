@@ -55,26 +55,30 @@ struct SourceDriverTests {
             Self.source,
             environment: SourceDriver.Environment(
                 changeLog: store, clock: clock.clock, wallClock: { 1_700_000_000 }, catalog: { Self.catalog },
-                fetch: { _ in fetches.next() }, onHealth: { _, turned in health.withLock { $0.append(turned) } },
+                fetch: { _ in fetches.next() },
+                onHealth: { _, turned in
+                    health.withLock { $0.append(turned) }
+                    clock.changes.changed()
+                },
                 logger: Logger(label: "test")))
         driver.start()
-        #expect(await eventually { store.current("visitors")?.value == 5 && clock.armed == [110] })
+        #expect(await clock.wait { store.current("visitors")?.value == 5 && clock.armed == [110] })
         #expect(health.withLock { $0 } == [.up])
         #expect(driver.status.nextFetch == 1_700_000_010)
 
         clock.advance(to: 110)
-        #expect(await eventually { fetches.count == 2 && clock.armed == [120] })
+        #expect(await clock.wait { fetches.count == 2 && clock.armed == [120] })
         #expect(store.history("visitors").count == 1, "the same value is not committed again")
 
         clock.advance(to: 120)
-        #expect(await eventually { health.withLock { $0 } == [.up, .down("upstream answered HTTP 503")] })
-        #expect(await eventually { clock.armed == [121] }, "retried after 1 s")
+        #expect(await clock.wait { health.withLock { $0 } == [.up, .down("upstream answered HTTP 503")] })
+        #expect(await clock.wait { clock.armed == [121] }, "retried after 1 s")
         #expect(store.current("visitors")?.value == 5, "the last value stays")
         #expect(driver.status.lastError?.reason == "upstream answered HTTP 503")
 
         clock.advance(to: 121)
-        #expect(await eventually { store.current("visitors")?.value == 7 })
-        #expect(await eventually { health.withLock { $0 } == [.up, .down("upstream answered HTTP 503"), .up] })
+        #expect(await clock.wait { store.current("visitors")?.value == 7 })
+        #expect(await clock.wait { health.withLock { $0 } == [.up, .down("upstream answered HTTP 503"), .up] })
         #expect(driver.status.fetches == 4)
         driver.stop()
     }
@@ -90,9 +94,10 @@ struct SourceDriverTests {
             Self.source,
             environment: SourceDriver.Environment(
                 changeLog: store, clock: clock.clock, wallClock: { 0 }, catalog: { Self.catalog },
-                fetch: { _ in .success(["visitors": 1e300]) }, onHealth: { _, _ in }, logger: Logger(label: "test")))
+                fetch: { _ in .success(["visitors": 1e300]) }, onHealth: { _, _ in clock.changes.changed() },
+                logger: Logger(label: "test")))
         driver.start()
-        #expect(await eventually { driver.status.health.name == "down" })
+        #expect(await clock.wait { driver.status.health.name == "down" })
         #expect(driver.status.health.reason?.hasPrefix("refused: visitors: ") == true, "\(driver.status.health)")
         #expect(store.current("visitors") == nil)
         driver.stop()
@@ -105,23 +110,28 @@ struct SourceDriverTests {
         let store = try MetricStore(directory: folder.path, logger: Logger(label: "test"))
         defer { store.close() }
         let health = Mutex<[SourceHealth]>([])
+        let reported = Changes()
         let scheduler = SourceScheduler(
             environment: SourceDriver.Environment(
                 changeLog: store, clock: ManualClock(at: 0).clock, wallClock: { 0 }, catalog: { Self.catalog },
-                fetch: { _ in .failure(.invalidJSON) }, onHealth: { _, turned in health.withLock { $0.append(turned) } },
+                fetch: { _ in .failure(.invalidJSON) },
+                onHealth: { _, turned in
+                    health.withLock { $0.append(turned) }
+                    reported.changed()
+                },
                 logger: Logger(label: "test")),
             leased: true)
         scheduler.apply([Self.source])
         #expect(scheduler.statuses.map(\.polledHere) == [false], "under a lease, nothing is polled before it is held")
         scheduler.setPolled("stats", true)
-        #expect(await eventually { health.withLock { $0 } == [.down("answer is not JSON")] })
+        #expect(await reported.wait { health.withLock { $0 } == [.down("answer is not JSON")] })
         scheduler.setPolled("stats", false)
         #expect(scheduler.statuses.map(\.polledHere) == [false])
         scheduler.setPolled("stats", true)
         // Lost and held again: no clearing between the two reports (the node that polls next says how it is).
-        #expect(await eventually { health.withLock { $0 }.count >= 2 })
+        #expect(await reported.wait { health.withLock { $0 }.count >= 2 })
         #expect(health.withLock { $0 } == [.down("answer is not JSON"), .down("answer is not JSON")])
         scheduler.apply([])
-        #expect(await eventually { health.withLock { $0 }.last == .unknown })
+        #expect(await reported.wait { health.withLock { $0 }.last == .unknown })
     }
 }
