@@ -3,12 +3,15 @@ import Testing
 @testable import RollboardServer
 
 @Suite("Compaction keeps every value, history and sequence number, and older snapshots still load")
-struct MetricStoreCompactionTests: StoreFolderTest {
+final class MetricStoreCompactionTests: StoreFolderTest {
     let folder = TemporaryDirectory()
+
+    deinit {
+        folder.remove()
+    }
 
     @Test("compaction keeps the last values, history and sequence, and empties the journal")
     func compaction() async throws {
-        defer { folder.remove() }
         let store = try open(historyLimit: 3)
         for value in 1...10 { _ = try await store.append("a", Double(value)) }
         _ = await store.setWheel("status", .index(2))
@@ -30,7 +33,6 @@ struct MetricStoreCompactionTests: StoreFolderTest {
 
     @Test("compaction keeps texts and slides in the snapshot, and a restart after it shows the latest ones")
     func textAndSlidesCompaction() async throws {
-        defer { folder.remove() }
         let store = try open()
         _ = try await store.setText("notice", "first")
         _ = try await store.setSlides("news", [.text("old", color: nil)])
@@ -58,7 +60,6 @@ struct MetricStoreCompactionTests: StoreFolderTest {
             (dropped: 0, what: "ends after the idempotency keys"), (dropped: -1, what: "ends after the series"),
         ])
     func olderSnapshots(dropped: Int, what: String) async throws {
-        defer { folder.remove() }
         let store = try open()
         _ = try await store.append("a", 5)
         _ = await store.setWheel("status", .index(2))
@@ -92,7 +93,6 @@ struct MetricStoreCompactionTests: StoreFolderTest {
 
     @Test("a playlist's commands survive a restart and a compaction; a show while it rotates starts them afresh")
     func playlistCommandsAreKept() async throws {
-        defer { folder.remove() }
         func command(_ store: MetricStore, _ id: String, _ action: StoredPlaylistCommand.Action) async throws
             -> StoredPlaylistCommand
         {
@@ -132,7 +132,6 @@ struct MetricStoreCompactionTests: StoreFolderTest {
 
     @Test("a crash after the snapshot but before the journal was replaced does not apply records twice")
     func crashDuringCompaction() async throws {
-        defer { folder.remove() }
         let store = try open()
         for value in 1...4 { _ = try await store.append("a", Double(value)) }
         store.close()
@@ -151,7 +150,6 @@ struct MetricStoreCompactionTests: StoreFolderTest {
 
     @Test("the journal is compacted on its own when it grows past the threshold")
     func automaticCompaction() async throws {
-        defer { folder.remove() }
         let store = try open(compactionThreshold: 512)
         for value in 1...50 { _ = try await store.append("a", Double(value)) }
         #expect(store.statistics.compactions > 0)

@@ -5,14 +5,17 @@ import Testing
 @testable import RollboardServer
 
 @Suite("A store facing disk faults refuses changes and never loses what it acknowledged")
-struct MetricStoreFaultTests: StoreFolderTest {
+final class MetricStoreFaultTests: StoreFolderTest {
     let folder = TemporaryDirectory()
+
+    deinit {
+        folder.remove()
+    }
 
     /// The hole an attack found: the fresh journal could not be opened after it replaced the old one, appends went
     /// to the unlinked old file, were acknowledged, and were gone after a restart (with their seqs reused).
     @Test("a compaction that cannot open its fresh journal keeps every acknowledged value and sequence number")
     func compactionWithoutDescriptors() async throws {
-        defer { folder.remove() }
         let faults = StoreFaults()
         faults.inject(.openNewJournal, errno: EMFILE, times: 1_000)
         let store = try open(compactionThreshold: 512, faults: faults)
@@ -32,7 +35,6 @@ struct MetricStoreFaultTests: StoreFolderTest {
 
     @Test("a failing compaction is retried only after the journal has grown by another threshold, not per commit")
     func compactionBackoff() async throws {
-        defer { folder.remove() }
         let faults = StoreFaults()
         faults.inject(.openNewJournal, errno: ENOSPC, times: 1_000)
         let threshold = 20 * StoreChange.metricsRecordSize(id: "a")
@@ -51,7 +53,6 @@ struct MetricStoreFaultTests: StoreFolderTest {
 
     @Test("a folder that cannot be synced after a compaction stops the store, and nothing acknowledged is lost")
     func compactionFolderSyncFails() async throws {
-        defer { folder.remove() }
         let faults = StoreFaults()
         faults.inject(.syncFolder, errno: EIO)
         let store = try open(compactionThreshold: 512, faults: faults)
@@ -76,7 +77,6 @@ struct MetricStoreFaultTests: StoreFolderTest {
 
     @Test("a full disk refuses changes with a write failure and accepts them again once the journal takes writes")
     func fullDiskRecovers() async throws {
-        defer { folder.remove() }
         let faults = StoreFaults()
         // The retry timer runs on a manual clock: nothing is tried before the test moves it.
         let clock = ManualClock(at: 100)
@@ -106,7 +106,6 @@ struct MetricStoreFaultTests: StoreFolderTest {
 
     @Test("a failed sync leaves the store refusing changes until it is restarted")
     func failedSyncIsFinal() async throws {
-        defer { folder.remove() }
         let faults = StoreFaults()
         faults.inject(.sync, errno: EIO)
         let store = try open(faults: faults)
@@ -118,7 +117,6 @@ struct MetricStoreFaultTests: StoreFolderTest {
 
     @Test("a sync stuck on the disk shows in unconfirmedSeconds until it returns")
     func stuckSyncIsVisible() async throws {
-        defer { folder.remove() }
         let faults = StoreFaults()
         faults.stall(.sync)
         let store = try open(faults: faults)

@@ -3,12 +3,15 @@ import Testing
 @testable import RollboardServer
 
 @Suite("A store recovers what it acknowledged after a restart and cuts away what is damaged")
-struct MetricStoreRecoveryTests: StoreFolderTest {
+final class MetricStoreRecoveryTests: StoreFolderTest {
     let folder = TemporaryDirectory()
+
+    deinit {
+        folder.remove()
+    }
 
     @Test("appended values are there after the store is reopened, with their seq, time and history")
     func appendAndRecover() async throws {
-        defer { folder.remove() }
         let store = try open()
         let first = try await store.append("revenue", 10.5)
         let second = try await store.append("revenue", 20)
@@ -31,7 +34,6 @@ struct MetricStoreRecoveryTests: StoreFolderTest {
 
     @Test("a batch gets consecutive sequence numbers and keeps its animation hints")
     func batch() async throws {
-        defer { folder.remove() }
         let store = try open()
         let stored = try await store.append([
             MetricUpdate(id: "a", value: 1, interval: 3, animated: true),
@@ -47,7 +49,6 @@ struct MetricStoreRecoveryTests: StoreFolderTest {
 
     @Test("the epoch stays the same across restarts and differs between stores")
     func epoch() throws {
-        defer { folder.remove() }
         let store = try open()
         let epoch = store.epoch
         store.close()
@@ -64,7 +65,6 @@ struct MetricStoreRecoveryTests: StoreFolderTest {
 
     @Test("a text tile's message and a carousel's slides survive a restart with their seq, colours and alt texts")
     func textAndSlidesRecover() async throws {
-        defer { folder.remove() }
         let store = try open()
         let seen = Synchronized<[StoreChange]>([])
         store.subscribe { change in seen.update { $0.append(change) } }
@@ -92,7 +92,6 @@ struct MetricStoreRecoveryTests: StoreFolderTest {
 
     @Test("a wheel target survives a restart")
     func wheelTarget() async throws {
-        defer { folder.remove() }
         let store = try open()
         let stored = try await store.setWheel("status", .progress(0.4)).get()
         #expect(stored.seq == 1)
@@ -105,7 +104,6 @@ struct MetricStoreRecoveryTests: StoreFolderTest {
 
     @Test("history keeps only the configured number of values")
     func historyBound() async throws {
-        defer { folder.remove() }
         let store = try open(historyLimit: 5)
         for value in 1...12 { _ = try await store.append("a", Double(value)) }
         #expect(store.history("a").map(\.value) == [8, 9, 10, 11, 12])
@@ -130,7 +128,6 @@ struct MetricStoreRecoveryTests: StoreFolderTest {
 
     @Test("a damaged journal tail is cut on recovery and everything before it is kept", arguments: tailDamage)
     func damagedTail(name: String, damage: @Sendable ([UInt8]) -> [UInt8]) async throws {
-        defer { folder.remove() }
         let store = try open()
         _ = try await store.append("a", 1)
         _ = try await store.append("b", 2)
@@ -158,7 +155,6 @@ struct MetricStoreRecoveryTests: StoreFolderTest {
 
     @Test("a CRC mismatch in the middle stops recovery there and keeps a copy of the rest")
     func crcMismatchInTheMiddle() async throws {
-        defer { folder.remove() }
         let store = try open()
         _ = try await store.append("a", 1)
         _ = try await store.append("b", 2)
@@ -180,7 +176,6 @@ struct MetricStoreRecoveryTests: StoreFolderTest {
 
     @Test("a journal record of an unknown kind is damage: recovery keeps what comes before it")
     func unknownRecordKind() async throws {
-        defer { folder.remove() }
         let store = try open()
         _ = try await store.setText("notice", "kept")
         store.close()
@@ -195,7 +190,6 @@ struct MetricStoreRecoveryTests: StoreFolderTest {
 
     @Test("a journal from another store is refused rather than mixed in")
     func foreignJournal() async throws {
-        defer { folder.remove() }
         let store = try open()
         _ = try await store.append("a", 1)
         await store.compact()
@@ -209,7 +203,6 @@ struct MetricStoreRecoveryTests: StoreFolderTest {
 
     @Test("a second store on the same folder is refused while the first is open")
     func lock() throws {
-        defer { folder.remove() }
         let store = try open()
         #expect(throws: StoreError.self) { try open() }
         store.close()
@@ -217,7 +210,6 @@ struct MetricStoreRecoveryTests: StoreFolderTest {
 
     @Test("a closed store refuses changes")
     func closed() async throws {
-        defer { folder.remove() }
         let store = try open()
         store.close()
         let result = await store.append([MetricUpdate(id: "a", value: 1)])

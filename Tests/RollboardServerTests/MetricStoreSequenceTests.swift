@@ -4,12 +4,15 @@ import Testing
 @testable import RollboardServer
 
 @Suite("Every change a store commits is numbered in one sequence and told to subscribers in order")
-struct MetricStoreSequenceTests: StoreFolderTest {
+final class MetricStoreSequenceTests: StoreFolderTest {
     let folder = TemporaryDirectory()
+
+    deinit {
+        folder.remove()
+    }
 
     @Test("carousel commands are numbered in the one sequence and journaled, and leave no state after a restart")
     func carouselCommandsAreSequenced() async throws {
-        defer { folder.remove() }
         let store = try open()
         let seen = Synchronized<[StoreChange]>([])
         store.subscribe { change in seen.update { $0.append(change) } }
@@ -40,7 +43,6 @@ struct MetricStoreSequenceTests: StoreFolderTest {
 
     @Test("an operator's announcements and reloads are numbered in the one sequence, journaled, and leave no state")
     func screenCommandsAreSequenced() async throws {
-        defer { folder.remove() }
         let store = try open()
         let seen = Synchronized<[StoreChange]>([])
         store.subscribe { change in seen.update { $0.append(change) } }
@@ -69,7 +71,6 @@ struct MetricStoreSequenceTests: StoreFolderTest {
 
     @Test("appends arriving during an fsync are committed together by the next one")
     func groupCommit() async throws {
-        defer { folder.remove() }
         let store = try open()
         let entered = DispatchSemaphore(value: 0)
         let release = DispatchSemaphore(value: 0)
@@ -107,7 +108,6 @@ struct MetricStoreSequenceTests: StoreFolderTest {
 
     @Test("subscribers see every commit in sequence order")
     func subscriberOrder() async throws {
-        defer { folder.remove() }
         let store = try open()
         let seen = Synchronized<[UInt64]>([])
         store.subscribe { change in seen.update { $0.append(change.lastSeq) } }

@@ -4,8 +4,8 @@ import RollboardTestSupport
 
 @testable import RollboardServer
 
-/// A test of a journal store in a folder of its own: it opens (and reopens) the store there, stamped by a clock that
-/// returns 1000, 1001, 1002, … seconds.
+/// A test of a journal store in a folder of its own (a suite's instance per test, removing the folder in `deinit`):
+/// it opens (and reopens) the store there, stamped by a clock that returns 1000, 1001, 1002, … seconds.
 protocol StoreFolderTest {
     var folder: TemporaryDirectory { get }
 }
