@@ -10,16 +10,13 @@ hint's advice then fixes.
 Usage: test_push.py --binary .build/debug/rollboard
 """
 
-import argparse
 import json
 import os
-import shutil
 import subprocess
 import sys
-import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "server"))
-from rollboard_process import Checks, RollboardProcess  # noqa: E402
+from rollboard_process import Checks, RollboardProcess, binary_arguments, scratch_folder, serving  # noqa: E402
 
 TOKEN = "push-cli-producer-token-0123456789abcdef"
 REPOSITORY = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
@@ -250,25 +247,16 @@ def certificates(push: Push, server: RollboardProcess, checks: Checks) -> None:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--binary", required=True)
-    arguments = parser.parse_args()
+    arguments = binary_arguments()
+    binary = os.path.abspath(arguments.binary)
     checks = Checks()
-    folder = tempfile.mkdtemp(prefix="rollboard-push-")
-    try:
-        server = RollboardProcess(os.path.abspath(arguments.binary), os.path.join(folder, "data"), TOKEN,
-                                  config=os.path.join(REPOSITORY, "config"))
-        server.start()
-        try:
-            push = Push(os.path.abspath(arguments.binary), server, os.path.join(folder, "work"))
+    with scratch_folder("rollboard-push-") as folder:
+        with serving(binary, TOKEN, folder, os.path.join(REPOSITORY, "config")) as server:
+            push = Push(binary, server, os.path.join(folder, "work"))
             writes(push, server, checks)
             batches(push, server, checks)
             refusals(push, server, checks)
             certificates(push, server, checks)
-        finally:
-            server.stop()
-    finally:
-        shutil.rmtree(folder, ignore_errors=True)
     return checks.finish()
 
 

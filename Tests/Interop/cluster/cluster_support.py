@@ -6,6 +6,7 @@ context, the protocol 2 decoder)."""
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import http.client
 import json
@@ -219,6 +220,29 @@ class ClusterNode(RollboardProcess):
             return response.status, response.read().decode(errors="replace")
         finally:
             connection.close()
+
+
+def cluster_arguments(description: str, add_arguments=None) -> argparse.Namespace:
+    """A cluster script's arguments: `--binary` (made absolute), `--redis-server`, and what `add_arguments` adds."""
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("--binary", required=True)
+    parser.add_argument("--redis-server", default="redis-server")
+    if add_arguments:
+        add_arguments(parser)
+    arguments = parser.parse_args()
+    arguments.binary = os.path.abspath(arguments.binary)
+    return arguments
+
+
+def start_node(nodes: list, binary: str, folder: str, token: str, redis_url: str, config: str,
+               name: str) -> ClusterNode:
+    """Starts the node `name` (data in `folder`/`name`, log in `folder`/`name`.log), put in `nodes` first so that a
+    start that fails still stops it."""
+    node = ClusterNode(binary, os.path.join(folder, name), token, redis_url, config=config, name=name)
+    node.log_path = os.path.join(folder, f"{name}.log")
+    nodes.append(node)
+    node.start()
+    return node
 
 
 def https_request(port: int, method: str, path: str, body: object | None = None, token: str | None = None,

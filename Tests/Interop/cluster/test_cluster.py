@@ -36,7 +36,6 @@ failure.
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import itertools
 import os
@@ -53,8 +52,8 @@ import websockets
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from cluster_support import (  # noqa: E402
-    ADMIN_TOKEN, CONTEXT, Checks, ClusterNode, RedisServer, Screen, is_subsequence, prometheus_has, prometheus_value,
-    write_config)
+    ADMIN_TOKEN, CONTEXT, Checks, ClusterNode, RedisServer, Screen, cluster_arguments, is_subsequence, prometheus_has,
+    prometheus_value, start_node, write_config)
 
 TOKEN = "cluster-test-token-0123456789abcdef"
 VAULT = "id: vault\ntitle: Vault\naccess: key\ntiles:\n  - {id: vault_total, type: counter, format: \"%d\"}\n"
@@ -869,13 +868,12 @@ async def scenario(cluster: Cluster, seconds: float) -> None:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--binary", required=True)
-    parser.add_argument("--redis-server", default="redis-server")
-    parser.add_argument("--seconds", type=float, default=6.0, help="how long Redis stays down in part c")
-    parser.add_argument("--keep", action="store_true", help="keep the temporary folder (logs, data)")
-    arguments = parser.parse_args()
-    binary = os.path.abspath(arguments.binary)
+    def options(parser) -> None:
+        parser.add_argument("--seconds", type=float, default=6.0, help="how long Redis stays down in part c")
+        parser.add_argument("--keep", action="store_true", help="keep the temporary folder (logs, data)")
+
+    arguments = cluster_arguments(__doc__.split("\n\n")[0], options)
+    binary = arguments.binary
     checks = Checks()
     folder = tempfile.mkdtemp(prefix="rollboard-cluster-")
     redis = RedisServer(arguments.redis_server, os.path.join(folder, "redis"))
@@ -904,11 +902,7 @@ def main() -> int:
                      "k: a node with --redis and no admin token of the cluster's refuses to start, saying why",
                      f"exit {code}: {said[-300:]}")
         for index in range(3):
-            node = ClusterNode(binary, os.path.join(folder, f"node{index}"), TOKEN, redis.url, config=config,
-                               name=f"node{index}")
-            node.log_path = os.path.join(folder, f"node{index}.log")
-            nodes.append(node)
-            node.start()
+            start_node(nodes, binary, folder, TOKEN, redis.url, config, f"node{index}")
         print(f"nodes on ports {[node.port for node in nodes]}")
         cluster = Cluster(nodes, redis, checks)
         asyncio.run(scenario(cluster, arguments.seconds))

@@ -18,7 +18,6 @@ Prints PASS/FAIL lines and `N passed, M failed`; exit 1 on any failure.
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import concurrent.futures
 import os
@@ -31,7 +30,8 @@ import time
 import traceback
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from cluster_support import Checks, ClusterNode, RedisServer, Screen, write_config  # noqa: E402
+from cluster_support import (  # noqa: E402
+    Checks, ClusterNode, RedisServer, Screen, cluster_arguments, start_node, write_config)
 
 TOKEN = "cluster-increment-token-0123456789abcdef"
 DASHBOARD = """id: tally
@@ -187,12 +187,9 @@ async def scenario(nodes: list[ClusterNode], per_writer: int, checks: Checks) ->
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--binary", required=True)
-    parser.add_argument("--redis-server", default="redis-server")
-    parser.add_argument("--per-writer", type=int, default=25)
-    arguments = parser.parse_args()
-    binary = os.path.abspath(arguments.binary)
+    arguments = cluster_arguments(
+        __doc__.split("\n\n")[0], lambda parser: parser.add_argument("--per-writer", type=int, default=25))
+    binary = arguments.binary
     checks = Checks()
     folder = tempfile.mkdtemp(prefix="rollboard-cluster-increments-")
     redis = RedisServer(arguments.redis_server, os.path.join(folder, "redis"))
@@ -202,11 +199,7 @@ def main() -> int:
         config = write_config(folder, DASHBOARD, "tally")
         redis.start()
         for index in range(3):
-            node = ClusterNode(binary, os.path.join(folder, f"node{index}"), TOKEN, redis.url, config=config,
-                               name=f"node{index}")
-            node.log_path = os.path.join(folder, f"node{index}.log")
-            nodes.append(node)
-            node.start()
+            start_node(nodes, binary, folder, TOKEN, redis.url, config, f"node{index}")
         asyncio.run(scenario(nodes, arguments.per_writer, checks))
     except Exception:  # noqa: BLE001
         checks.check(False, "the scenario ran to its end", traceback.format_exc())

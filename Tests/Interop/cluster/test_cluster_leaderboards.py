@@ -9,7 +9,6 @@ Usage: test_cluster_leaderboards.py --binary .build/debug/rollboard [--redis-ser
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import json
 import os
@@ -24,7 +23,8 @@ from concurrent.futures import ThreadPoolExecutor
 import websockets
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from cluster_support import CONTEXT, Checks, ClusterNode, RedisServer, write_config  # noqa: E402
+from cluster_support import (  # noqa: E402
+    CONTEXT, Checks, ClusterNode, RedisServer, cluster_arguments, start_node, write_config)
 from screen_state import ScreenState  # noqa: E402
 
 TOKEN = "cluster-board-token-0123456789abcdef"
@@ -156,11 +156,8 @@ async def scenario(nodes: list[ClusterNode], checks: Checks) -> dict[str, float]
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--binary", required=True)
-    parser.add_argument("--redis-server", default="redis-server")
-    arguments = parser.parse_args()
-    binary = os.path.abspath(arguments.binary)
+    arguments = cluster_arguments(__doc__.split("\n\n")[0])
+    binary = arguments.binary
     checks = Checks()
     folder = tempfile.mkdtemp(prefix="rollboard-boards-")
     redis = RedisServer(arguments.redis_server, os.path.join(folder, "redis"))
@@ -170,18 +167,11 @@ def main() -> int:
         config = write_config(folder, DASHBOARD, DASHBOARD_ID)
         redis.start()
         for index in range(3):
-            node = ClusterNode(binary, os.path.join(folder, f"node{index}"), TOKEN, redis.url, config=config,
-                               name=f"node{index}")
-            node.log_path = os.path.join(folder, f"node{index}.log")
-            nodes.append(node)
-            node.start()
+            start_node(nodes, binary, folder, TOKEN, redis.url, config, f"node{index}")
         expected = asyncio.run(scenario(nodes, checks))
 
         trimmed = redis.command("XTRIM", "{rollboard}:changes", "MAXLEN", "0")
-        late = ClusterNode(binary, os.path.join(folder, "late"), TOKEN, redis.url, config=config, name="late")
-        late.log_path = os.path.join(folder, "late.log")
-        nodes.append(late)
-        late.start()
+        late = start_node(nodes, binary, folder, TOKEN, redis.url, config, "late")
         board = (late.request("GET", "/api/v1/leaderboards/leaders")[1] or {}).get("entries")
         checks.check(isinstance(trimmed, int) and trimmed > 0 and board == expected,
                      "a node started after the stream was trimmed to nothing reads the same totals from Redis's "

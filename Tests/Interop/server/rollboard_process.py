@@ -1,13 +1,20 @@
 """Starts and stops a real `rollboard serve` process for the interop tests."""
 
+import argparse
+import asyncio
+import contextlib
 import json
 import os
+import shutil
 import signal
 import socket
 import ssl
 import subprocess
+import tempfile
 import time
 import urllib.request
+
+REPOSITORY = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 
 
 def insecure_client_context() -> ssl.SSLContext:
@@ -38,6 +45,65 @@ class Checks:
         """Prints the closing line; the script's exit status."""
         print(f"{self.passed} passed, {self.failed} failed")
         return 0 if self.failed == 0 else 1
+
+
+def binary_arguments(add_arguments=None) -> argparse.Namespace:
+    """The script's arguments: `--binary`, the rollboard to run, and whatever `add_arguments(parser)` adds."""
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--binary", required=True)
+    if add_arguments:
+        add_arguments(parser)
+    return parser.parse_args()
+
+
+async def until(condition, seconds: float = 10.0, every: float = 0.1) -> bool:
+    """Whether `condition()` holds within `seconds`, asked every `every` seconds (for a real server's state)."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if condition():
+            return True
+        await asyncio.sleep(every)
+    return condition()
+
+
+@contextlib.contextmanager
+def scratch_folder(prefix: str):
+    """A fresh temporary folder, removed afterwards whatever happens."""
+    folder = tempfile.mkdtemp(prefix=prefix)
+    try:
+        yield folder
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def write_config(folder: str, files: dict | None = None, whole: bool = True, server_settings: str = "") -> str:
+    """`folder`/config: the repository's configuration (`whole`) or only its server.yaml, with `server_settings`
+    added to server.yaml and `files` (paths in the configuration, and their text) written over it."""
+    config = os.path.join(folder, "config")
+    if whole:
+        shutil.copytree(os.path.join(REPOSITORY, "config"), config)
+    else:
+        os.makedirs(config)
+        shutil.copy(os.path.join(REPOSITORY, "config", "server.yaml"), config)
+    if server_settings:
+        with open(os.path.join(config, "server.yaml"), "a", encoding="utf-8") as handle:
+            handle.write("\n" + server_settings)
+    for path, text in (files or {}).items():
+        os.makedirs(os.path.dirname(os.path.join(config, path)), exist_ok=True)
+        with open(os.path.join(config, path), "w", encoding="utf-8") as handle:
+            handle.write(text)
+    return config
+
+
+@contextlib.contextmanager
+def serving(binary: str, token: str, folder: str, config: str | None = None, environment: dict | None = None):
+    """A started `rollboard serve` with its data in `folder`/data, stopped afterwards whatever happens."""
+    server = RollboardProcess(binary, os.path.join(folder, "data"), token, config=config, environment=environment)
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
 
 
 def free_port() -> int:

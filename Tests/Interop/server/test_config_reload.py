@@ -11,22 +11,18 @@ A server runs on a copy of config/ with a second dashboard. Then:
 Usage: test_config_reload.py --binary .build/debug/rollboard
 """
 
-import argparse
 import asyncio
 import json
 import os
-import shutil
 import signal
 import sys
-import tempfile
-import time
 
 import websockets
 
-from rollboard_process import Checks, RollboardProcess, insecure_client_context
+from rollboard_process import (
+    Checks, RollboardProcess, binary_arguments, insecure_client_context, scratch_folder, serving, until, write_config)
 
 TOKEN = "config-reload-producer-token-0123456789"
-REPOSITORY = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 SECOND = "id: second\ntitle: Second\ntiles:\n  - {id: tickets, type: counter}\n"
 
 
@@ -52,15 +48,6 @@ class Screen:
 
     def start(self) -> None:
         self.task = asyncio.create_task(self.run())
-
-
-async def until(condition, seconds: float = 10.0) -> bool:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if condition():
-            return True
-        await asyncio.sleep(0.05)
-    return condition()
 
 
 async def scenario(server: RollboardProcess, config: str, checks: Checks) -> None:
@@ -107,24 +94,12 @@ async def scenario(server: RollboardProcess, config: str, checks: Checks) -> Non
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--binary", required=True)
-    arguments = parser.parse_args()
+    arguments = binary_arguments()
     checks = Checks()
-    folder = tempfile.mkdtemp(prefix="rollboard-reload-")
-    try:
-        config = os.path.join(folder, "config")
-        shutil.copytree(os.path.join(REPOSITORY, "config"), config)
-        with open(os.path.join(config, "dashboards", "second.yaml"), "w") as handle:
-            handle.write(SECOND)
-        server = RollboardProcess(arguments.binary, os.path.join(folder, "data"), TOKEN, config=config)
-        server.start()
-        try:
+    with scratch_folder("rollboard-reload-") as folder:
+        config = write_config(folder, {"dashboards/second.yaml": SECOND})
+        with serving(arguments.binary, TOKEN, folder, config) as server:
             asyncio.run(scenario(server, config, checks))
-        finally:
-            server.stop()
-    finally:
-        shutil.rmtree(folder, ignore_errors=True)
     return checks.finish()
 
 

@@ -12,46 +12,34 @@ SIGKILL (first answers, counted once) and `rollboard push --leaderboard --add --
 nothing.
 """
 
-import argparse
 import concurrent.futures
 import os
 import random
-import shutil
 import subprocess
 import sys
-import tempfile
 import threading
 import time
 
-from rollboard_process import Checks, RollboardProcess
+from rollboard_process import Checks, RollboardProcess, binary_arguments, scratch_folder, serving, write_config
 
-REPOSITORY = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", ".."))
 METRIC = "orders"
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--binary", required=True)
-    parser.add_argument("--writers", type=int, default=6)
-    parser.add_argument("--seconds", type=float, default=3.0)
-    args = parser.parse_args()
+    def options(parser) -> None:
+        parser.add_argument("--writers", type=int, default=6)
+        parser.add_argument("--seconds", type=float, default=3.0)
 
+    args = binary_arguments(options)
     checks = Checks()
     token = "increment-test-token-" + str(random.randrange(10**9))
-    with tempfile.TemporaryDirectory() as folder:
-        config = os.path.join(folder, "config")
-        shutil.copytree(os.path.join(REPOSITORY, "config"), config)
-        with open(os.path.join(config, "server.yaml"), "a", encoding="utf-8") as handle:
-            handle.write("\njournalCompactionBytes: 4096\n")
-        server = RollboardProcess(args.binary, os.path.join(folder, "data"), token, config=config)
-        server.start()
-        try:
+    with scratch_folder("rollboard-increments-") as folder:
+        config = write_config(folder, server_settings="journalCompactionBytes: 4096\n")
+        with serving(args.binary, token, folder, config) as server:
             crash_and_retry(server, token, args, checks)
             command_line(server, token, args.binary, checks)
             leaderboard_across_kill(server, token, args.binary, checks)
             refusals(server, token, checks)
-        finally:
-            server.stop()
     return checks.finish()
 
 

@@ -19,23 +19,19 @@ wheel, a counter) and `lager`, both public at first. Then:
 Usage: test_truthful_screens.py --binary .build/debug/rollboard
 """
 
-import argparse
 import asyncio
 import json
 import os
-import shutil
 import signal
 import sys
-import tempfile
-import time
 
 import websockets
 
-from rollboard_process import Checks, RollboardProcess, insecure_client_context
+from rollboard_process import (
+    Checks, RollboardProcess, binary_arguments, insecure_client_context, scratch_folder, serving, until, write_config)
 
 TOKEN = "truthful-producer-token-0123456789"
 ADMIN = "truthful-admin-token-0123456789abcdef"
-REPOSITORY = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 FIRMA = """id: firma
 title: Firma
 locale: de-DE
@@ -98,15 +94,6 @@ class Screen:
 
     def tile(self, tile: str) -> object:
         return self.hellos[-1]["tiles"].get(tile, "missing") if self.hellos else "no hello"
-
-
-async def until(condition, seconds: float = 10.0) -> bool:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if condition():
-            return True
-        await asyncio.sleep(0.05)
-    return condition()
 
 
 def post(server: RollboardProcess, path: str, body: dict):
@@ -263,31 +250,15 @@ async def operators(server: RollboardProcess, checks: Checks) -> None:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--binary", required=True)
-    arguments = parser.parse_args()
+    arguments = binary_arguments()
     checks = Checks()
-    folder = tempfile.mkdtemp(prefix="rollboard-truthful-")
-    try:
-        config = os.path.join(folder, "config")
-        shutil.copytree(os.path.join(REPOSITORY, "config"), config)
-        for name, text in (("firma.yaml", FIRMA), ("lager.yaml", LAGER)):
-            with open(os.path.join(config, "dashboards", name), "w", encoding="utf-8") as handle:
-                handle.write(text)
-        os.makedirs(os.path.join(config, "playlists"), exist_ok=True)
-        with open(os.path.join(config, "playlists", "rundgang.yaml"), "w", encoding="utf-8") as handle:
-            handle.write(RUNDGANG)
-        server = RollboardProcess(arguments.binary, os.path.join(folder, "data"), TOKEN, config=config,
-                                  environment={"ROLLBOARD_ADMIN_TOKEN": ADMIN})
-        server.start()
-        try:
+    with scratch_folder("rollboard-truthful-") as folder:
+        config = write_config(
+            folder, {"dashboards/firma.yaml": FIRMA, "dashboards/lager.yaml": LAGER, "playlists/rundgang.yaml": RUNDGANG})
+        with serving(arguments.binary, TOKEN, folder, config, environment={"ROLLBOARD_ADMIN_TOKEN": ADMIN}) as server:
             asyncio.run(operators(server, checks))
             asyncio.run(wheel_and_delta(server, config, checks))
             asyncio.run(narrowing(server, config, checks))
-        finally:
-            server.stop()
-    finally:
-        shutil.rmtree(folder, ignore_errors=True)
     return checks.finish()
 
 

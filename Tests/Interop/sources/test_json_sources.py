@@ -27,13 +27,11 @@ import tempfile
 import time
 import urllib.request
 
-import websockets
-
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "server"))
 
-from rollboard_process import Checks, RollboardProcess, free_port, insecure_client_context  # noqa: E402
-from screen_state import patch  # noqa: E402
+from rollboard_process import Checks, RollboardProcess, free_port, until  # noqa: E402
+from source_screen import SourceScreen  # noqa: E402
 
 TOKEN = "json-sources-producer-token-0123456789"
 ADMIN = "json-sources-admin-token-0123456789abcdef"
@@ -78,46 +76,6 @@ def write_config(folder: str, port: int, tls_port: int, badjson_path: str = "/in
                          f"metrics:\n  - {{metric: {name}, pointer: {pointer}}}\n")
 
 
-class Screen:
-    """A screen of the ops dashboard: tile states as frames patch them, frame arrival times, `sources` messages."""
-
-    def __init__(self, port: int):
-        self.uri = f"wss://127.0.0.1:{port}/ws?dashboard=ops"
-        self.origin = f"https://127.0.0.1:{port}"
-        self.states: dict = {}
-        self.frame_times: list[float] = []
-        self.stale: dict = {}
-        self.task = None
-
-    async def run(self) -> None:
-        async with websockets.connect(self.uri, ssl=insecure_client_context(), origin=self.origin) as connection:
-            async for message in connection:
-                if not isinstance(message, str):
-                    continue
-                parsed = json.loads(message)
-                if parsed.get("type") in ("hello", "state"):
-                    self.states = dict(parsed.get("tiles") or {})
-                elif parsed.get("type") == "sources":
-                    self.stale = parsed["stale"]
-                elif "f" in parsed:
-                    self.frame_times.append(time.monotonic())
-                    for tile, entry in (parsed.get("t") or {}).items():
-                        self.states[tile] = patch(self.states.get(tile), entry)
-
-    def target(self, tile: str):
-        state = self.states.get(tile)
-        return state.get("target") if isinstance(state, dict) else None
-
-
-async def until(condition, seconds: float) -> bool:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if condition():
-            return True
-        await asyncio.sleep(0.1)
-    return condition()
-
-
 def fetch_json(url: str):
     with urllib.request.urlopen(url, timeout=5) as response:
         return json.loads(response.read())
@@ -143,7 +101,7 @@ async def scenario(binary: str, checks: Checks) -> None:
         server = RollboardProcess(binary, os.path.join(folder, "data"), TOKEN, config=config,
                                   environment={"SRC_TOKEN": SECRET})
         server.start()
-        screen = Screen(server.port)
+        screen = SourceScreen(server.port, "ops")
         screen.task = asyncio.create_task(screen.run())
 
         checks.check(await until(lambda: screen.target("good") == 123.5, 15), "the good source's value reaches a screen",

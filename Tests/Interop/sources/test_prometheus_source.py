@@ -14,7 +14,6 @@ Usage: test_prometheus_source.py --binary .build/debug/rollboard [--prometheus /
 
 import argparse
 import asyncio
-import json
 import os
 import subprocess
 import sys
@@ -22,53 +21,14 @@ import tempfile
 import time
 import urllib.request
 
-import websockets
-
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "server"))
 
-from rollboard_process import Checks, RollboardProcess, free_port, insecure_client_context  # noqa: E402
-from screen_state import patch  # noqa: E402
+from rollboard_process import Checks, RollboardProcess, free_port, until  # noqa: E402
+from source_screen import SourceScreen  # noqa: E402
 
 TOKEN = "prometheus-source-producer-token-0123456789"
 ADMIN = "prometheus-source-admin-token-0123456789abcd"
-
-
-class Screen:
-    """A screen of the dashboard: tile states as frames patch them, and the last `sources` message."""
-
-    def __init__(self, port: int):
-        self.uri = f"wss://127.0.0.1:{port}/ws?dashboard=prom"
-        self.origin = f"https://127.0.0.1:{port}"
-        self.states: dict = {}
-        self.stale: dict = {}
-
-    async def run(self) -> None:
-        async with websockets.connect(self.uri, ssl=insecure_client_context(), origin=self.origin) as connection:
-            async for message in connection:
-                if not isinstance(message, str):
-                    continue
-                parsed = json.loads(message)
-                if parsed.get("type") in ("hello", "state"):
-                    self.states = dict(parsed.get("tiles") or {})
-                elif parsed.get("type") == "sources":
-                    self.stale = parsed["stale"]
-                elif "f" in parsed:
-                    for tile, entry in (parsed.get("t") or {}).items():
-                        self.states[tile] = patch(self.states.get(tile), entry)
-
-    def target(self, tile: str):
-        state = self.states.get(tile)
-        return state.get("target") if isinstance(state, dict) else None
-
-
-async def until(condition, seconds: float) -> bool:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if condition():
-            return True
-        await asyncio.sleep(0.2)
-    return condition()
 
 
 class Prometheus:
@@ -148,7 +108,7 @@ async def scenario(binary: str, prometheus_binary: str, checks: Checks) -> None:
                          "metrics:\n  - {metric: broken, query: 'sum(('}\n")
         server = RollboardProcess(binary, os.path.join(folder, "data"), TOKEN, config=config)
         server.start()
-        screen = Screen(server.port)
+        screen = SourceScreen(server.port, "prom")
         task = asyncio.create_task(screen.run())
 
         checks.check(await until(lambda: screen.target("fixture") == 42, 30), "the query's value reaches the screen",

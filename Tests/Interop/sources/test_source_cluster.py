@@ -22,55 +22,15 @@ import tempfile
 import time
 import urllib.request
 
-import websockets
-
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "server"))
 
-from rollboard_process import Checks, RollboardProcess, free_port, insecure_client_context  # noqa: E402
-from screen_state import patch  # noqa: E402
+from rollboard_process import Checks, RollboardProcess, free_port, until  # noqa: E402
+from source_screen import SourceScreen  # noqa: E402
 
 TOKEN = "source-cluster-producer-token-0123456789"
 ADMIN = "source-cluster-admin-token-0123456789abcdef"
 EVERY = 2.0
-
-
-class Screen:
-    def __init__(self, port: int):
-        self.uri = f"wss://127.0.0.1:{port}/ws?dashboard=ops"
-        self.origin = f"https://127.0.0.1:{port}"
-        self.states: dict = {}
-        self.stale: dict = {}
-
-    async def run(self) -> None:
-        try:
-            async with websockets.connect(self.uri, ssl=insecure_client_context(), origin=self.origin) as connection:
-                async for message in connection:
-                    if not isinstance(message, str):
-                        continue
-                    parsed = json.loads(message)
-                    if parsed.get("type") in ("hello", "state"):
-                        self.states = dict(parsed.get("tiles") or {})
-                    elif parsed.get("type") == "sources":
-                        self.stale = parsed["stale"]
-                    elif "f" in parsed:
-                        for tile, entry in (parsed.get("t") or {}).items():
-                            self.states[tile] = patch(self.states.get(tile), entry)
-        except (OSError, websockets.ConnectionClosed):
-            pass
-
-    def target(self):
-        state = self.states.get("pulled")
-        return state.get("target") if isinstance(state, dict) else None
-
-
-async def until(condition, seconds: float) -> bool:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if condition():
-            return True
-        await asyncio.sleep(0.1)
-    return condition()
 
 
 def upstream_count(port: int) -> int:
@@ -127,7 +87,7 @@ async def scenario(binary: str, redis_binary: str, checks: Checks) -> None:
                                     extra_arguments=["--redis", f"redis://127.0.0.1:{redis_port}"])
             node.start()
             nodes.append(node)
-        screens = [Screen(node.port) for node in nodes]
+        screens = [SourceScreen(node.port, "ops") for node in nodes]
         tasks = [asyncio.create_task(screen.run()) for screen in screens]
 
         checks.check(await until(lambda: sum(polled_here(node) for node in nodes) == 1, 10),
@@ -138,8 +98,8 @@ async def scenario(binary: str, redis_binary: str, checks: Checks) -> None:
         checks.check(4 <= asked <= 8, f"the upstream is asked about once per period by the cluster ({asked} in 6 periods)")
         checks.check(sum(polled_here(node) for node in nodes) == 1, "still one poller after 6 periods")
         upstream_set(upstream_port, 10)
-        checks.check(await until(lambda: all(screen.target() == 10 for screen in screens), 10),
-                     "a new value reaches a screen on every node", f"{[screen.target() for screen in screens]}")
+        checks.check(await until(lambda: all(screen.target("pulled") == 10 for screen in screens), 10),
+                     "a new value reaches a screen on every node", f"{[screen.target('pulled') for screen in screens]}")
 
         upstream_fail(upstream_port, True)
         reason = {"pulled": "upstream answered HTTP 503"}
@@ -166,8 +126,8 @@ async def scenario(binary: str, redis_binary: str, checks: Checks) -> None:
                      f"after SIGKILL of the poller another node polls within two periods ({elapsed:.1f} s)")
         upstream_set(upstream_port, 20)
         left = [screen for node, screen in zip(nodes, screens) if node is not holder]
-        checks.check(await until(lambda: all(screen.target() == 20 for screen in left), 10),
-                     "a new value reaches the screens of the nodes left", f"{[screen.target() for screen in left]}")
+        checks.check(await until(lambda: all(screen.target("pulled") == 20 for screen in left), 10),
+                     "a new value reaches the screens of the nodes left", f"{[screen.target('pulled') for screen in left]}")
         before = upstream_count(upstream_port)
         await asyncio.sleep(5 * EVERY)
         asked = upstream_count(upstream_port) - before
