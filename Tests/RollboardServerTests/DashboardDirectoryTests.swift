@@ -16,6 +16,14 @@ struct DashboardDirectoryTests {
         let directory: DashboardDirectory
         let store: MetricStore
         let folder: String
+
+        /// The hello a new screen of the demo dashboard gets.
+        func hello() async throws -> String {
+            let sink = RecordingSink()
+            _ = try #require(directory.hub("demo")).connect(sink, fps: nil)
+            #expect(await sink.wait { !sink.messages.isEmpty })
+            return try #require(sink.messages.first)
+        }
     }
 
     private func makeFixture(seed: [MetricUpdate] = []) throws -> Fixture {
@@ -67,11 +75,7 @@ struct DashboardDirectoryTests {
     func helloShowsStoredValues() async throws {
         let fixture = try makeFixture(seed: [MetricUpdate(id: "revenue", value: 1234.5)])
         defer { fixture.store.close(); try? FileManager.default.removeItem(atPath: fixture.folder) }
-        let hub = try #require(fixture.directory.hub("demo"))
-        let sink = RecordingSink()
-        _ = hub.connect(sink, fps: nil)
-        #expect(await sink.wait { !sink.messages.isEmpty })
-        let hello = try #require(sink.messages.first)
+        let hello = try await fixture.hello()
         let object = try #require(try JSONSerialization.jsonObject(with: Data(hello.utf8)) as? [String: Any])
         let states = try #require(object["tiles"] as? [String: Any])
         #expect(states["visitors"] is NSNull && states["orders"] is NSNull, "metrics with no value have a null state")
@@ -133,11 +137,7 @@ struct DashboardDirectoryTests {
             MetricUpdate(id: "revenue", value: 12),
         ])
         defer { fixture.store.close(); try? FileManager.default.removeItem(atPath: fixture.folder) }
-        let hub = try #require(fixture.directory.hub("demo"))
-        let sink = RecordingSink()
-        _ = hub.connect(sink, fps: nil)
-        #expect(await sink.wait { !sink.messages.isEmpty })
-        let hello = try #require(sink.messages.first)
+        let hello = try await fixture.hello()
         #expect(hello.contains(#""visitors":{"d":[0,0,0,0,0],"negative":false,"target":0,"#), "\(hello)")
         #expect(hello.contains(#""revenue":{"d":[1000,2000,0,0]"#), "\(hello)")
     }

@@ -66,15 +66,14 @@ final class MetricStoreRecoveryTests: StoreFolderTest {
     @Test("a text tile's message and a carousel's slides survive a restart with their seq, colours and alt texts")
     func textAndSlidesRecover() async throws {
         let store = try open()
-        let seen = Synchronized<[StoreChange]>([])
-        store.subscribe { change in seen.update { $0.append(change) } }
+        let seen = HeardChanges(store)
         _ = try await store.append("revenue", 1)
         let first = try await store.setText("notice", "Deploy freeze until Friday", color: "#e67e22")
         let slides = try await store.setSlides("news", mixedSlides)
         let cleared = try await store.setText("notice", "")
         #expect(first == StoredText(id: "notice", text: "Deploy freeze until Friday", color: "#e67e22", seq: 2, updatedAt: 1001))
         #expect(slides == StoredSlides(id: "news", slides: mixedSlides, seq: 3, updatedAt: 1002))
-        #expect(seen.update { $0 } == [
+        #expect(seen.all == [
             .metrics([StoredMetric(id: "revenue", value: 1, seq: 1, updatedAt: 1000)]), .text(first), .slides(slides),
             .text(cleared),
         ])
@@ -128,12 +127,7 @@ final class MetricStoreRecoveryTests: StoreFolderTest {
 
     @Test("a damaged journal tail is cut on recovery and everything before it is kept", arguments: tailDamage)
     func damagedTail(name: String, damage: @Sendable ([UInt8]) -> [UInt8]) async throws {
-        let store = try open()
-        _ = try await store.append("a", 1)
-        _ = try await store.append("b", 2)
-        _ = try await store.append("c", 3)
-        store.close()
-        let journal = try folder.read("store/journal")
+        let journal = try await journalBytes(appending: [("a", 1), ("b", 2), ("c", 3)])
         try folder.write("store/journal", damage(journal))
 
         let reopened = try open()
@@ -155,12 +149,7 @@ final class MetricStoreRecoveryTests: StoreFolderTest {
 
     @Test("a CRC mismatch in the middle stops recovery there and keeps a copy of the rest")
     func crcMismatchInTheMiddle() async throws {
-        let store = try open()
-        _ = try await store.append("a", 1)
-        _ = try await store.append("b", 2)
-        _ = try await store.append("c", 3)
-        store.close()
-        var journal = try folder.read("store/journal")
+        var journal = try await journalBytes(appending: [("a", 1), ("b", 2), ("c", 3)])
         let secondPayload = JournalFile.headerSize + StoreChange.metricsRecordSize(id: "a") + 12
         journal[secondPayload] ^= 0xff
         try folder.write("store/journal", journal)

@@ -14,8 +14,7 @@ final class MetricStoreSequenceTests: StoreFolderTest {
     @Test("carousel commands are numbered in the one sequence and journaled, and leave no state after a restart")
     func carouselCommandsAreSequenced() async throws {
         let store = try open()
-        let seen = Synchronized<[StoreChange]>([])
-        store.subscribe { change in seen.update { $0.append(change) } }
+        let seen = HeardChanges(store)
         _ = try await store.append("revenue", 1)
         var commands: [StoredCarouselCommand] = []
         for action in [CarouselAction.goto(page: 3), .next, .previous] {
@@ -26,8 +25,8 @@ final class MetricStoreSequenceTests: StoreFolderTest {
         _ = try await store.append("revenue", 2)
         #expect(commands.map(\.seq) == [2, 3, 4])
         #expect(commands[0] == StoredCarouselCommand(id: "news", action: .goto(page: 3), seq: 2, updatedAt: 1001))
-        #expect(seen.update { $0.map(\.lastSeq) } == [1, 2, 3, 4, 5])
-        #expect(seen.update { $0[1] } == .carousel(commands[0]))
+        #expect(seen.all.map(\.lastSeq) == [1, 2, 3, 4, 5])
+        #expect(seen.all[1] == .carousel(commands[0]))
         store.close()
 
         let reopened = try open()
@@ -44,8 +43,7 @@ final class MetricStoreSequenceTests: StoreFolderTest {
     @Test("an operator's announcements and reloads are numbered in the one sequence, journaled, and leave no state")
     func screenCommandsAreSequenced() async throws {
         let store = try open()
-        let seen = Synchronized<[StoreChange]>([])
-        store.subscribe { change in seen.update { $0.append(change) } }
+        let seen = HeardChanges(store)
         var commands: [StoredScreenCommand] = []
         for action in [
             StoredScreenCommand.Action.announce(dashboard: "demo", text: "Fire drill at 3 — ünïcode", seconds: 20),
@@ -59,7 +57,7 @@ final class MetricStoreSequenceTests: StoreFolderTest {
         #expect(commands.map(\.seq) == [1, 2, 3, 4])
         #expect(commands[0].action == .announce(dashboard: "demo", text: "Fire drill at 3 — ünïcode", seconds: 20))
         #expect(commands[0].updatedAt == 1000)
-        #expect(seen.update { $0.prefix(4) } == commands.map(StoreChange.screens)[...])
+        #expect(seen.all.prefix(4) == commands.map(StoreChange.screens)[...])
         store.close()
 
         let reopened = try open()

@@ -15,6 +15,13 @@ final class Screen {
         self.socket = socket
     }
 
+    /// A screen of `live` on `target` that has read its hello.
+    static func greeted(by live: LiveServer, _ target: String = "/ws?dashboard=demo") throws -> Screen {
+        let screen = try Screen(live.webSocket(target))
+        _ = try screen.hello()
+        return screen
+    }
+
     /// The next message as sent, which must be JSON text.
     func raw() throws -> [String: Any] {
         switch try socket.receive() {

@@ -49,8 +49,7 @@ struct ScreenFramesEndToEndTests {
     @Test("a posted value is acknowledged, then frames roll only that tile, column by column, to rest on its digits")
     func postedValueRollsToRest() throws {
         try withLiveServer { live in
-            let screen = try Screen(live.webSocket())
-            _ = try screen.hello()
+            let screen = try Screen.greeted(by: live)
             let response = try live.post("/api/v1/metrics/revenue", #"{"value": 1234.56, "interval": 0.3}"#)
             #expect(response.status.code == 202)
             let acknowledged = try jsonObject(response.body)
@@ -121,8 +120,7 @@ struct ScreenFramesEndToEndTests {
             away.socket.disconnect()
             _ = try live.post("/api/v1/metrics/revenue", #"{"value": 200, "interval": 0.3}"#)
             let last = try storeSeq(try live.post("/api/v1/metrics/revenue", #"{"value": 300, "interval": 0.3}"#))
-            let watcher = try Screen(live.webSocket())
-            _ = try watcher.hello()
+            let watcher = try Screen.greeted(by: live)
             _ = try watcher.frames { revenue(in: $0)?.rests(on: [3, 0, 0, 0, 0]) == true }
 
             let back = try Screen(live.webSocket("/ws?dashboard=demo&since=\(epoch):\(seen)"))
@@ -153,8 +151,7 @@ struct ScreenFramesEndToEndTests {
             if from != 0 {
                 #expect(try live.post("/api/v1/metrics/revenue", #"{"value": \#(from), "animated": false}"#).status.code == 202)
             }
-            let screen = try Screen(live.webSocket())
-            _ = try screen.hello()
+            let screen = try Screen.greeted(by: live)
             #expect(try live.post("/api/v1/metrics/revenue", #"{"value": \#(to)}"#).status.code == 202)
             let frames = try screen.frames(within: 6) { revenue(in: $0)?.rests(on: digits) == true }
             let rolling = frames.compactMap { revenue(in: $0) }
@@ -168,8 +165,7 @@ struct ScreenFramesEndToEndTests {
         arguments: QueuedPosting.allCases)
     func queuedValuesPlayInOrder(_ posting: QueuedPosting) throws {
         try withLiveServer { live in
-            let screen = try Screen(live.webSocket())
-            _ = try screen.hello()
+            let screen = try Screen.greeted(by: live)
             #expect(try live.post("/api/v1/metrics/revenue", #"{"value": 100, "interval": 0.6}"#).status.code == 202)
             var frames = try screen.frames { revenue(in: $0) != nil }
             switch posting {
@@ -193,8 +189,7 @@ struct ScreenFramesEndToEndTests {
     @Test("a value posted with animated false shows its final digits in the very next frame")
     func unanimatedValueJumps() throws {
         try withLiveServer { live in
-            let screen = try Screen(live.webSocket())
-            _ = try screen.hello()
+            let screen = try Screen.greeted(by: live)
             #expect(try live.post("/api/v1/metrics/revenue", #"{"value": 777.77, "animated": false}"#).status.code == 202)
             let frames = try screen.frames { revenue(in: $0) != nil }
             #expect(revenue(in: frames[frames.count - 1]) == ScreenOdometer(digits: [7, 7, 7, 7, 7], target: 777.77))
@@ -204,8 +199,7 @@ struct ScreenFramesEndToEndTests {
     @Test("a screen that connects mid-animation joins the roll and comes to rest on the same digits")
     func lateScreenRestsOnTheSameDigits() throws {
         try withLiveServer { live in
-            let first = try Screen(live.webSocket())
-            _ = try first.hello()
+            let first = try Screen.greeted(by: live)
             #expect(try live.post("/api/v1/metrics/revenue", #"{"value": 4321.5, "interval": 1}"#).status.code == 202)
             _ = try first.frames { revenue(in: $0) != nil }
             let second = try Screen(live.webSocket())

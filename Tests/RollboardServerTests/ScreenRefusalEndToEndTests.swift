@@ -9,8 +9,7 @@ struct ScreenRefusalEndToEndTests {
     @Test("a bad message from a screen closes it with the fitting code", arguments: BadClientMessage.all)
     func badClientMessageCloses(_ message: BadClientMessage) throws {
         try withLiveServer { live in
-            let screen = try Screen(live.webSocket())
-            _ = try screen.hello()
+            let screen = try Screen.greeted(by: live)
             switch message.payload {
             case .text(let text): try screen.socket.send(text: text)
             case .binary(let bytes): try screen.socket.sendFrame(opcode: 0x2, payload: bytes)
@@ -56,8 +55,7 @@ struct ScreenRefusalEndToEndTests {
     @Test("a broken WebSocket frame from a screen closes it with the right code", arguments: BrokenFrame.all)
     func brokenFrameCloses(_ frame: BrokenFrame) throws {
         try withLiveServer { live in
-            let screen = try Screen(live.webSocket())
-            _ = try screen.hello()
+            let screen = try Screen.greeted(by: live)
             try screen.socket.sendFrame(
                 opcode: frame.opcode, payload: frame.payload.bytes, fin: frame.fin, rsv: frame.rsv, masked: frame.masked)
             #expect(try screen.closeCode() == frame.closeCode)

@@ -23,6 +23,14 @@ extension StoreFolderTest {
                 logger: storeLogger, clock: steppingClock(), faults: faults, upkeepClock: upkeepClock)
         }
     }
+
+    /// The journal's bytes after a store appended `values` in order and closed.
+    func journalBytes(appending values: [(id: String, value: Double)]) async throws -> [UInt8] {
+        let store = try open()
+        for (id, value) in values { _ = try await store.append(id, value) }
+        store.close()
+        return try folder.read("store/journal")
+    }
 }
 
 let storeLogger = Logger(label: "test.store")
