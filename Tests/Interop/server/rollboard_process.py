@@ -66,6 +66,20 @@ async def until(condition, seconds: float = 10.0, every: float = 0.1) -> bool:
     return condition()
 
 
+class Background:
+    """A peer whose `run()` coroutine runs as an asyncio task between `start()` and `stop()`."""
+
+    task: asyncio.Task | None = None
+
+    def start(self):
+        self.task = asyncio.create_task(self.run())
+        return self
+
+    def stop(self) -> None:
+        if self.task and not self.task.done():
+            self.task.cancel()
+
+
 @contextlib.contextmanager
 def scratch_folder(prefix: str):
     """A fresh temporary folder, removed afterwards whatever happens."""
@@ -104,6 +118,24 @@ def serving(binary: str, token: str, folder: str, config: str | None = None, env
         yield server
     finally:
         server.stop()
+
+
+def wait_until_listening(port: int, host: str = "127.0.0.1") -> bool:
+    """Whether something accepts connections on `host`:`port` within about 10 s (a child process starting up)."""
+    for _ in range(100):
+        try:
+            socket.create_connection((host, port), timeout=0.2).close()
+            return True
+        except OSError:
+            time.sleep(0.1)
+    return False
+
+
+def write_file(path: str, text: str) -> None:
+    """Writes `text` to `path`, making its folders."""
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w") as handle:
+        handle.write(text)
 
 
 def free_port() -> int:

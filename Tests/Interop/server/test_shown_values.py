@@ -22,7 +22,7 @@ import sys
 import websockets
 
 from rollboard_process import (
-    Checks, RollboardProcess, binary_arguments, insecure_client_context, scratch_folder, serving, until,
+    Background, Checks, RollboardProcess, binary_arguments, insecure_client_context, scratch_folder, serving, until,
     write_config)
 from screen_state import ScreenState, long_form
 
@@ -53,7 +53,7 @@ def odometer_text(state: dict) -> str:
     return (MINUS if state.get("negative") else "") + digits
 
 
-class Screen:
+class Screen(Background):
     """One `websockets` screen of `zahlen`, its tiles' states kept as frames patch them."""
 
     def __init__(self, port: int):
@@ -70,14 +70,6 @@ class Screen:
                 if shown and shown.get("type") in ("hello", "frame"):
                     for tile in self.state.wire:
                         self.tiles[tile] = long_form(self.state.wire[tile])
-
-    def start(self) -> "Screen":
-        self.task = asyncio.create_task(self.run())
-        return self
-
-    def stop(self) -> None:
-        if self.task and not self.task.done():
-            self.task.cancel()
 
 
 async def numbers(server: RollboardProcess, checks: Checks) -> None:

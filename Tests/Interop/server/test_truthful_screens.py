@@ -28,7 +28,8 @@ import sys
 import websockets
 
 from rollboard_process import (
-    Checks, RollboardProcess, binary_arguments, insecure_client_context, scratch_folder, serving, until, write_config)
+    Background, Checks, RollboardProcess, binary_arguments, insecure_client_context, scratch_folder, serving, until,
+    write_config)
 
 TOKEN = "truthful-producer-token-0123456789"
 ADMIN = "truthful-admin-token-0123456789abcdef"
@@ -48,7 +49,7 @@ RUNDGANG = "id: rundgang\ntitle: Rundgang\nentries:\n  - {dashboard: firma, seco
 LAGER = "id: lager\ntitle: Lager\ntiles:\n  - {id: paletten, type: counter, format: \"%d\"}\n"
 
 
-class Screen:
+class Screen(Background):
     """A screen that records its `hello`s, the tile states its frames patch in, and how it was closed."""
 
     def __init__(self, port: int, dashboard: str, key: str | None = None, playlist: bool = False):
@@ -83,14 +84,6 @@ class Screen:
                 self.close_reason = socket.close_reason
         except websockets.InvalidStatus as refused:
             self.close_code = refused.response.status_code
-
-    def start(self) -> "Screen":
-        self.task = asyncio.create_task(self.run())
-        return self
-
-    def stop(self) -> None:
-        if self.task and not self.task.done():
-            self.task.cancel()
 
     def tile(self, tile: str) -> object:
         return self.hellos[-1]["tiles"].get(tile, "missing") if self.hellos else "no hello"

@@ -20,7 +20,6 @@ import asyncio
 import json
 import os
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -30,7 +29,7 @@ import urllib.request
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "server"))
 
-from rollboard_process import Checks, RollboardProcess, free_port, until  # noqa: E402
+from rollboard_process import Checks, RollboardProcess, free_port, until, wait_until_listening  # noqa: E402
 from source_screen import SourceScreen  # noqa: E402
 
 TOKEN = "json-sources-producer-token-0123456789"
@@ -88,12 +87,7 @@ async def scenario(binary: str, checks: Checks) -> None:
                                  "--tls-port", str(tls_port), "--tls-dir", os.path.join(folder, "tls")])
     server = None
     try:
-        for _ in range(100):
-            try:
-                socket.create_connection(("127.0.0.1", tls_port), timeout=0.2).close()
-                break
-            except OSError:
-                time.sleep(0.1)
+        wait_until_listening(tls_port)
         urllib.request.urlopen(urllib.request.Request(f"http://127.0.0.1:{port}/set?v=123.5", data=b"",
                                                       method="POST"), timeout=5).read()
         config = os.path.join(folder, "config")

@@ -15,7 +15,6 @@ import argparse
 import asyncio
 import json
 import os
-import socket
 import subprocess
 import sys
 import tempfile
@@ -25,7 +24,7 @@ import urllib.request
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "server"))
 
-from rollboard_process import Checks, RollboardProcess, free_port, until  # noqa: E402
+from rollboard_process import Checks, RollboardProcess, free_port, until, wait_until_listening  # noqa: E402
 from source_screen import SourceScreen  # noqa: E402
 
 TOKEN = "source-cluster-producer-token-0123456789"
@@ -65,12 +64,7 @@ async def scenario(binary: str, redis_binary: str, checks: Checks) -> None:
     nodes = []
     try:
         for port in (redis_port, upstream_port):
-            for _ in range(100):
-                try:
-                    socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-                    break
-                except OSError:
-                    time.sleep(0.1)
+            wait_until_listening(port)
         upstream_set(upstream_port, 5)
         config = os.path.join(folder, "config")
         os.makedirs(os.path.join(config, "dashboards"))
@@ -99,7 +93,8 @@ async def scenario(binary: str, redis_binary: str, checks: Checks) -> None:
         checks.check(sum(polled_here(node) for node in nodes) == 1, "still one poller after 6 periods")
         upstream_set(upstream_port, 10)
         checks.check(await until(lambda: all(screen.target("pulled") == 10 for screen in screens), 10),
-                     "a new value reaches a screen on every node", f"{[screen.target('pulled') for screen in screens]}")
+                     "a new value reaches a screen on every node",
+                     f"{[screen.target('pulled') for screen in screens]}")
 
         upstream_fail(upstream_port, True)
         reason = {"pulled": "upstream answered HTTP 503"}
@@ -127,7 +122,8 @@ async def scenario(binary: str, redis_binary: str, checks: Checks) -> None:
         upstream_set(upstream_port, 20)
         left = [screen for node, screen in zip(nodes, screens) if node is not holder]
         checks.check(await until(lambda: all(screen.target("pulled") == 20 for screen in left), 10),
-                     "a new value reaches the screens of the nodes left", f"{[screen.target('pulled') for screen in left]}")
+                     "a new value reaches the screens of the nodes left",
+                     f"{[screen.target('pulled') for screen in left]}")
         before = upstream_count(upstream_port)
         await asyncio.sleep(5 * EVERY)
         asked = upstream_count(upstream_port) - before
