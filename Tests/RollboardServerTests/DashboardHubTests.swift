@@ -8,22 +8,9 @@ import Testing
 
 @Suite("Dashboard hub")
 struct DashboardHubTests {
-    private func makeHub(clock: FrameClock = .monotonic()) -> DashboardHub {
-        DashboardHub(
-            dashboardID: "ops",
-            helloDashboard: #"{"id":"ops","title":"Ops","tiles":[{"id":"a","type":"counter"}]}"#,
-            tiles: [RampTile(tileID: "a", from: 1, to: 1)],
-            tilesByMetric: ["orders": ["a"]],
-            configuration: .init(defaultFPS: 30, slowClientTimeout: 10),
-            clock: clock,
-            metrics: ServerMetrics(),
-            logger: Logger(label: "test")
-        )
-    }
-
     @Test("a new screen gets the hello with the layout and every tile's current state")
     func helloComesFirst() async {
-        let hub = makeHub()
+        let hub = DashboardHub.ops()
         let sink = RecordingSink()
         _ = hub.connect(sink, fps: nil)
         #expect(await sink.wait { !sink.messages.isEmpty })
@@ -34,7 +21,7 @@ struct DashboardHubTests {
 
     @Test("a change to a metric rolls every screen to the new value, ending exactly on it")
     func changesReachEveryScreen() async {
-        let hub = makeHub()
+        let hub = DashboardHub.ops()
         let changes = Changes()
         let first = RecordingSink(changes: changes)
         let second = RecordingSink(changes: changes)
@@ -49,7 +36,7 @@ struct DashboardHubTests {
 
     @Test("screens at the same rate receive byte-identical frames, and a later screen's hello shows the change")
     func screensShareFrames() async {
-        let hub = makeHub()
+        let hub = DashboardHub.ops()
         let changes = Changes()
         let sinks = (0..<4).map { _ in RecordingSink(changes: changes) }
         for sink in sinks { _ = hub.connect(sink, fps: 60) }
@@ -71,7 +58,7 @@ struct DashboardHubTests {
     @Test("an idle dashboard arms no timer and sends no frames, however much time passes")
     func idleDashboardIsQuiet() async {
         let time = ManualClock()
-        let hub = makeHub(clock: time.clock)
+        let hub = DashboardHub.ops(clock: time.clock)
         let sink = RecordingSink()
         _ = hub.connect(sink, fps: 60)
         await settled(hub)
@@ -84,7 +71,7 @@ struct DashboardHubTests {
     @Test("a change arms the hub's timer on its own clock; each time it fires the screen gets a frame, until the tile rests")
     func timerRunsOnTheHubClock() async {
         let time = ManualClock(at: 100)
-        let hub = makeHub(clock: time.clock)
+        let hub = DashboardHub.ops(clock: time.clock)
         let sink = RecordingSink()
         _ = hub.connect(sink, fps: 10)
         hub.apply(.value(9, interval: nil, animated: true), toMetric: "orders")
@@ -106,7 +93,7 @@ struct DashboardHubTests {
 
     @Test("a screen that sends a malformed message is closed with 1007")
     func malformedMessageCloses() async {
-        let hub = makeHub()
+        let hub = DashboardHub.ops()
         let sink = RecordingSink()
         let id = hub.connect(sink, fps: nil)
         hub.receive(text: "{nope", from: id)
@@ -115,7 +102,7 @@ struct DashboardHubTests {
 
     @Test("a paused screen gets no frames while others do")
     func pauseActsOnOneScreen() async {
-        let hub = makeHub()
+        let hub = DashboardHub.ops()
         let paused = RecordingSink()
         let watching = RecordingSink()
         let pausedID = hub.connect(paused, fps: nil)
@@ -128,7 +115,7 @@ struct DashboardHubTests {
 
     @Test("closing the hub sends 1001 to every screen")
     func shutdownSendsGoingAway() {
-        let hub = makeHub()
+        let hub = DashboardHub.ops()
         let sinks = (0..<3).map { _ in RecordingSink() }
         for sink in sinks { _ = hub.connect(sink, fps: nil) }
         let group = DispatchGroup()
@@ -142,7 +129,7 @@ struct DashboardHubTests {
     /// screen's hello, and connecting (and messaging) a second screen still returns at once.
     @Test("connecting never waits for a hub that is busy", .timeLimit(.minutes(1)))
     func connectDoesNotWaitForTheHub() async {
-        let hub = makeHub()
+        let hub = DashboardHub.ops()
         let stuck = BlockingSink()
         _ = hub.connect(stuck, fps: nil)
         #expect(stuck.waitUntilBlocked())

@@ -1,3 +1,4 @@
+import Logging
 import RollboardTestSupport
 import Synchronization
 
@@ -9,6 +10,22 @@ final class EncodeCounter: Sendable {
     private let count = Mutex(0)
     var value: Int { count.withLock { $0 } }
     func increment() { count.withLock { $0 += 1 } }
+}
+
+extension DashboardHub {
+    /// The hub of a one-tile "ops" dashboard (tile `a`, a ``RampTile`` at 1, fed by the metric `orders`), on `clock`.
+    static func ops(clock: FrameClock = .monotonic()) -> DashboardHub {
+        DashboardHub(
+            dashboardID: "ops",
+            helloDashboard: #"{"id":"ops","title":"Ops","tiles":[{"id":"a","type":"counter"}]}"#,
+            tiles: [RampTile(tileID: "a", from: 1, to: 1)],
+            tilesByMetric: ["orders": ["a"]],
+            configuration: .init(defaultFPS: 30, slowClientTimeout: 10),
+            clock: clock,
+            metrics: ServerMetrics(),
+            logger: Logger(label: "test")
+        )
+    }
 }
 
 /// A tile that moves linearly from its value to a new one over one second; its state is `{"value":V}`.

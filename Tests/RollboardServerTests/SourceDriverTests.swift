@@ -9,7 +9,20 @@ import Testing
 /// The source driver on a manual clock with scripted fetches and a real journal: what reaches the store, when it
 /// fetches, and what it reports.
 @Suite("SourceDriver")
-struct SourceDriverTests {
+final class SourceDriverTests {
+    /// The journal each test's driver commits to, in a folder of its own.
+    let folder = TemporaryDirectory()
+    let store: MetricStore
+
+    init() throws {
+        store = try MetricStore(directory: folder.path, logger: Logger(label: "test"))
+    }
+
+    deinit {
+        store.close()
+        folder.remove()
+    }
+
     /// Fetch results handed out in order, and how many fetches were made.
     final class ScriptedFetches: Sendable {
         private let state: Mutex<(results: [Result<[String: Double], SourceFailure>], count: Int)>
@@ -42,10 +55,6 @@ struct SourceDriverTests {
 
     @Test("fetches at start and each period on the injected clock, commits changed values only, reports health once")
     func schedule() async throws {
-        let folder = TemporaryDirectory()
-        defer { folder.remove() }
-        let store = try MetricStore(directory: folder.path, logger: Logger(label: "test"))
-        defer { store.close() }
         let clock = ManualClock(at: 100)
         let fetches = ScriptedFetches([
             .success(["visitors": 5]), .success(["visitors": 5]), .failure(.status(503)), .success(["visitors": 7]),
@@ -85,10 +94,6 @@ struct SourceDriverTests {
 
     @Test("a value the tile cannot show is refused like a bad post: nothing stored, the source down with the reason")
     func refusedValue() async throws {
-        let folder = TemporaryDirectory()
-        defer { folder.remove() }
-        let store = try MetricStore(directory: folder.path, logger: Logger(label: "test"))
-        defer { store.close() }
         let clock = ManualClock(at: 0)
         let driver = SourceDriver(
             Self.source,
@@ -105,10 +110,6 @@ struct SourceDriverTests {
 
     @Test("a source removed from the configuration while down clears its tiles' mark; one polled elsewhere does not")
     func removalClearsHealth() async throws {
-        let folder = TemporaryDirectory()
-        defer { folder.remove() }
-        let store = try MetricStore(directory: folder.path, logger: Logger(label: "test"))
-        defer { store.close() }
         let health = Mutex<[SourceHealth]>([])
         let reported = Changes()
         let scheduler = SourceScheduler(
