@@ -16,7 +16,7 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "server"))
-from rollboard_process import Checks, RollboardProcess, binary_arguments, scratch_folder, serving  # noqa: E402
+from rollboard_process import Checks, RollboardProcess, served_checks  # noqa: E402
 
 TOKEN = "push-cli-producer-token-0123456789abcdef"
 REPOSITORY = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
@@ -247,17 +247,13 @@ def certificates(push: Push, server: RollboardProcess, checks: Checks) -> None:
 
 
 def main() -> int:
-    arguments = binary_arguments()
-    binary = os.path.abspath(arguments.binary)
-    checks = Checks()
-    with scratch_folder("rollboard-push-") as folder:
-        with serving(binary, TOKEN, folder, os.path.join(REPOSITORY, "config")) as server:
-            push = Push(binary, server, os.path.join(folder, "work"))
-            writes(push, server, checks)
-            batches(push, server, checks)
-            refusals(push, server, checks)
-            certificates(push, server, checks)
-    return checks.finish()
+    with served_checks("rollboard-push-", TOKEN, config=os.path.join(REPOSITORY, "config")) as run:
+        push = Push(run.arguments.binary, run.server, os.path.join(run.folder, "work"))
+        writes(push, run.server, run.checks)
+        batches(push, run.server, run.checks)
+        refusals(push, run.server, run.checks)
+        certificates(push, run.server, run.checks)
+    return run.checks.finish()
 
 
 if __name__ == "__main__":

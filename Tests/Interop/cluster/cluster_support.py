@@ -24,7 +24,7 @@ REPOSITORY = os.path.abspath(os.path.join(HERE, "..", "..", ".."))
 import sys  # noqa: E402
 
 sys.path.insert(0, os.path.join(REPOSITORY, "Tests", "Interop", "server"))
-from rollboard_process import Checks, RollboardProcess, free_port, insecure_client_context  # noqa: E402,F401
+from rollboard_process import Checks, RollboardProcess, free_port, insecure_client_context, terminate  # noqa: E402,F401
 from screen_state import ScreenState  # noqa: E402
 
 CONTEXT = insecure_client_context()
@@ -71,14 +71,7 @@ class RedisServer:
 
     def stop(self, timeout: float = 15.0) -> int | None:
         """SIGTERM: a clean shutdown (the append-only file is flushed). Returns the exit status."""
-        if self.process and self.process.poll() is None:
-            self.process.send_signal(signal.SIGTERM)
-            try:
-                self.process.wait(timeout=timeout)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait(timeout=5)
-        return self.process.returncode if self.process else None
+        return terminate(self.process, timeout)
 
     def alive(self) -> bool:
         return bool(self.process) and self.process.poll() is None
@@ -189,13 +182,7 @@ class ClusterNode(RollboardProcess):
         if not self.process:
             return None
         if self.process.poll() is None:
-            self.process.send_signal(signal.SIGTERM)
-            try:
-                self.process.wait(timeout=timeout)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait(timeout=5)
-            self.exit_codes.append(self.process.returncode)
+            self.exit_codes.append(terminate(self.process, timeout))
         return self.process.returncode
 
     def alive(self) -> bool:

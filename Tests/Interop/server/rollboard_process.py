@@ -12,6 +12,7 @@ import ssl
 import subprocess
 import tempfile
 import time
+import types
 import urllib.request
 
 REPOSITORY = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
@@ -53,7 +54,9 @@ def binary_arguments(add_arguments=None) -> argparse.Namespace:
     parser.add_argument("--binary", required=True)
     if add_arguments:
         add_arguments(parser)
-    return parser.parse_args()
+    arguments = parser.parse_args()
+    arguments.binary = os.path.abspath(arguments.binary)
+    return arguments
 
 
 async def until(condition, seconds: float = 10.0, every: float = 0.1) -> bool:
@@ -120,6 +123,20 @@ def serving(binary: str, token: str, folder: str, config: str | None = None, env
         server.stop()
 
 
+@contextlib.contextmanager
+def served_checks(prefix: str, token: str, files: dict | None = None, whole: bool = True, server_settings: str = "",
+                  config: str | None = None, environment: dict | None = None, add_arguments=None):
+    """One script's run against one server: its arguments, its checks, a fresh folder (`prefix`…) with a
+    configuration (`config`, or one `write_config` writes) and a started server on it, all undone afterwards. Yields
+    them as `arguments`, `checks`, `folder`, `config` and `server`."""
+    arguments = binary_arguments(add_arguments)
+    checks = Checks()
+    with scratch_folder(prefix) as folder:
+        config = config or write_config(folder, files, whole, server_settings)
+        with serving(arguments.binary, token, folder, config, environment) as server:
+            yield types.SimpleNamespace(arguments=arguments, checks=checks, folder=folder, config=config, server=server)
+
+
 def wait_until_listening(port: int, host: str = "127.0.0.1") -> bool:
     """Whether something accepts connections on `host`:`port` within about 10 s (a child process starting up)."""
     for _ in range(100):
@@ -136,6 +153,18 @@ def write_file(path: str, text: str) -> None:
     os.makedirs(os.path.dirname(path), exist_ok=True)
     with open(path, "w") as handle:
         handle.write(text)
+
+
+def terminate(process: subprocess.Popen | None, timeout: float) -> int | None:
+    """Ends `process` with SIGTERM, or SIGKILL once `timeout` seconds pass; its exit status (None if never started)."""
+    if process and process.poll() is None:
+        process.send_signal(signal.SIGTERM)
+        try:
+            process.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(timeout=10)
+    return process.returncode if process else None
 
 
 def free_port() -> int:
@@ -192,12 +221,7 @@ class RollboardProcess:
             self.process.wait(timeout=10)
 
     def stop(self) -> None:
-        if self.process and self.process.poll() is None:
-            self.process.send_signal(signal.SIGTERM)
-            try:
-                self.process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.kill()
+        terminate(self.process, 10)
 
     def read_log(self) -> str:
         try:

@@ -20,7 +20,7 @@ import sys
 import websockets
 
 from rollboard_process import (
-    Checks, RollboardProcess, binary_arguments, insecure_client_context, scratch_folder, serving, until, write_config)
+    Checks, RollboardProcess, insecure_client_context, served_checks, until)
 
 TOKEN = "config-reload-producer-token-0123456789"
 SECOND = "id: second\ntitle: Second\ntiles:\n  - {id: tickets, type: counter}\n"
@@ -94,13 +94,9 @@ async def scenario(server: RollboardProcess, config: str, checks: Checks) -> Non
 
 
 def main() -> int:
-    arguments = binary_arguments()
-    checks = Checks()
-    with scratch_folder("rollboard-reload-") as folder:
-        config = write_config(folder, {"dashboards/second.yaml": SECOND})
-        with serving(arguments.binary, TOKEN, folder, config) as server:
-            asyncio.run(scenario(server, config, checks))
-    return checks.finish()
+    with served_checks("rollboard-reload-", TOKEN, {"dashboards/second.yaml": SECOND}) as run:
+        asyncio.run(scenario(run.server, run.config, run.checks))
+    return run.checks.finish()
 
 
 if __name__ == "__main__":

@@ -14,12 +14,11 @@ Usage: test_idempotency_limits.py --binary .build/debug/rollboard
 
 import http.client
 import json
-import os
 import random
 import sys
 
 from rollboard_process import (
-    Checks, RollboardProcess, binary_arguments, insecure_client_context, scratch_folder, serving, write_config)
+    Checks, RollboardProcess, insecure_client_context, served_checks)
 
 BUDGET = 65536
 
@@ -145,17 +144,13 @@ def budget(server: RollboardProcess, token: str, checks: Checks) -> None:
 
 
 def main() -> int:
-    args = binary_arguments()
-    checks = Checks()
     token = "idempotency-limits-token-" + str(random.randrange(10**9))
-    with scratch_folder("rollboard-idempotency-") as folder:
-        config = write_config(
-            folder, server_settings=f"journalCompactionBytes: 4096\nidempotencyMemoryBytes: {BUDGET}\n")
-        with serving(args.binary, token, folder, config) as server:
-            repeated_event_id(server, token, checks)
-            header_cases(server, token, checks)
-            budget(server, token, checks)
-    return checks.finish()
+    settings = f"journalCompactionBytes: 4096\nidempotencyMemoryBytes: {BUDGET}\n"
+    with served_checks("rollboard-idempotency-", token, server_settings=settings) as run:
+        repeated_event_id(run.server, token, run.checks)
+        header_cases(run.server, token, run.checks)
+        budget(run.server, token, run.checks)
+    return run.checks.finish()
 
 
 if __name__ == "__main__":

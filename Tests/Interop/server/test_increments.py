@@ -20,7 +20,7 @@ import sys
 import threading
 import time
 
-from rollboard_process import Checks, RollboardProcess, binary_arguments, scratch_folder, serving, write_config
+from rollboard_process import Checks, RollboardProcess, served_checks
 
 METRIC = "orders"
 
@@ -30,17 +30,14 @@ def main() -> int:
         parser.add_argument("--writers", type=int, default=6)
         parser.add_argument("--seconds", type=float, default=3.0)
 
-    args = binary_arguments(options)
-    checks = Checks()
     token = "increment-test-token-" + str(random.randrange(10**9))
-    with scratch_folder("rollboard-increments-") as folder:
-        config = write_config(folder, server_settings="journalCompactionBytes: 4096\n")
-        with serving(args.binary, token, folder, config) as server:
-            crash_and_retry(server, token, args, checks)
-            command_line(server, token, args.binary, checks)
-            leaderboard_across_kill(server, token, args.binary, checks)
-            refusals(server, token, checks)
-    return checks.finish()
+    with served_checks("rollboard-increments-", token, server_settings="journalCompactionBytes: 4096\n",
+                       add_arguments=options) as run:
+        crash_and_retry(run.server, token, run.arguments, run.checks)
+        command_line(run.server, token, run.arguments.binary, run.checks)
+        leaderboard_across_kill(run.server, token, run.arguments.binary, run.checks)
+        refusals(run.server, token, run.checks)
+    return run.checks.finish()
 
 
 def post(server: RollboardProcess, token: str, key: str, amount: float, timeout: float = 5):

@@ -24,7 +24,7 @@ import websockets
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from rollboard_process import (  # noqa: E402
-    Checks, RollboardProcess, binary_arguments, insecure_client_context, scratch_folder, serving, write_config)
+    Checks, RollboardProcess, insecure_client_context, served_checks)
 from screen_state import ScreenState  # noqa: E402
 
 TOKEN = "live-numbers-token-0123456789abcdef"
@@ -218,13 +218,11 @@ async def scenario(server: RollboardProcess, seconds: int, checks: Checks) -> No
 
 
 def main() -> int:
-    arguments = binary_arguments(lambda parser: parser.add_argument("--seconds", type=int, default=60))
-    checks = Checks()
-    with scratch_folder("rollboard-live-") as folder:
-        config = write_config(folder, {"dashboards/live.yaml": DASHBOARD}, whole=False)
-        with serving(arguments.binary, TOKEN, folder, config) as server:
-            asyncio.run(scenario(server, arguments.seconds, checks))
-    return checks.finish()
+    seconds = (lambda parser: parser.add_argument("--seconds", type=int, default=60))
+    with served_checks("rollboard-live-", TOKEN, {"dashboards/live.yaml": DASHBOARD}, whole=False,
+                       add_arguments=seconds) as run:
+        asyncio.run(scenario(run.server, run.arguments.seconds, run.checks))
+    return run.checks.finish()
 
 
 if __name__ == "__main__":

@@ -12,12 +12,11 @@ Usage: test_series.py --binary .build/debug/rollboard
 
 import http.client
 import json
-import os
 import random
 import sys
 
 from rollboard_process import (
-    Checks, RollboardProcess, binary_arguments, insecure_client_context, scratch_folder, serving, write_config)
+    Checks, RollboardProcess, insecure_client_context, served_checks)
 
 METRIC = "orders"
 
@@ -159,18 +158,16 @@ def overflowing_rollup(server: RollboardProcess, token: str, checks: Checks) -> 
 
 
 def main() -> int:
-    args = binary_arguments()
-    checks = Checks()
     token = "series-test-token-" + str(random.randrange(10**9))
-    with scratch_folder("rollboard-series-") as folder:
-        with serving(args.binary, token, folder, write_config(folder)) as server:
-            status, first = server.request("POST", f"/api/v1/metrics/{METRIC}", {"value": 1}, token=token)
-            checks.check(status == 202, "a first value is accepted", f"{status} {first}")
-            hostile_queries(server, checks)
-            if server.process.poll() is None and status == 202:
-                pages(server, token, checks, [first["seq"]])
-            if server.process.poll() is None:
-                overflowing_rollup(server, token, checks)
+    with served_checks("rollboard-series-", token) as run:
+        server, checks = run.server, run.checks
+        status, first = server.request("POST", f"/api/v1/metrics/{METRIC}", {"value": 1}, token=token)
+        checks.check(status == 202, "a first value is accepted", f"{status} {first}")
+        hostile_queries(server, checks)
+        if server.process.poll() is None and status == 202:
+            pages(server, token, checks, [first["seq"]])
+        if server.process.poll() is None:
+            overflowing_rollup(server, token, checks)
     return checks.finish()
 
 

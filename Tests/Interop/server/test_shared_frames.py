@@ -25,7 +25,7 @@ from websockets.extensions import permessage_deflate
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from rollboard_process import (  # noqa: E402
-    Checks, RollboardProcess, binary_arguments, insecure_client_context, scratch_folder, serving, write_config)
+    Checks, RollboardProcess, insecure_client_context, served_checks)
 from screen_state import ScreenState  # noqa: E402
 
 TOKEN = "shared-frames-producer-token-0123456789"
@@ -175,13 +175,9 @@ async def scenario(server: RollboardProcess, checks: Checks) -> None:
 
 
 def main() -> int:
-    arguments = binary_arguments()
-    checks = Checks()
-    with scratch_folder("rollboard-shared-") as folder:
-        config = write_config(folder, {"dashboards/shared.yaml": DASHBOARD}, whole=False)
-        with serving(arguments.binary, TOKEN, folder, config) as server:
-            asyncio.run(scenario(server, checks))
-    return checks.finish()
+    with served_checks("rollboard-shared-", TOKEN, {"dashboards/shared.yaml": DASHBOARD}, whole=False) as run:
+        asyncio.run(scenario(run.server, run.checks))
+    return run.checks.finish()
 
 
 if __name__ == "__main__":

@@ -28,8 +28,7 @@ import sys
 import websockets
 
 from rollboard_process import (
-    Background, Checks, RollboardProcess, binary_arguments, insecure_client_context, scratch_folder, serving, until,
-    write_config)
+    Background, Checks, RollboardProcess, insecure_client_context, served_checks, until)
 
 TOKEN = "truthful-producer-token-0123456789"
 ADMIN = "truthful-admin-token-0123456789abcdef"
@@ -243,16 +242,12 @@ async def operators(server: RollboardProcess, checks: Checks) -> None:
 
 
 def main() -> int:
-    arguments = binary_arguments()
-    checks = Checks()
-    with scratch_folder("rollboard-truthful-") as folder:
-        config = write_config(
-            folder, {"dashboards/firma.yaml": FIRMA, "dashboards/lager.yaml": LAGER, "playlists/rundgang.yaml": RUNDGANG})
-        with serving(arguments.binary, TOKEN, folder, config, environment={"ROLLBOARD_ADMIN_TOKEN": ADMIN}) as server:
-            asyncio.run(operators(server, checks))
-            asyncio.run(wheel_and_delta(server, config, checks))
-            asyncio.run(narrowing(server, config, checks))
-    return checks.finish()
+    files = {"dashboards/firma.yaml": FIRMA, "dashboards/lager.yaml": LAGER, "playlists/rundgang.yaml": RUNDGANG}
+    with served_checks("rollboard-truthful-", TOKEN, files, environment={"ROLLBOARD_ADMIN_TOKEN": ADMIN}) as run:
+        asyncio.run(operators(run.server, run.checks))
+        asyncio.run(wheel_and_delta(run.server, run.config, run.checks))
+        asyncio.run(narrowing(run.server, run.config, run.checks))
+    return run.checks.finish()
 
 
 if __name__ == "__main__":
