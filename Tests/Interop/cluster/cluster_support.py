@@ -232,6 +232,17 @@ def start_node(nodes: list, binary: str, folder: str, token: str, redis_url: str
     return node
 
 
+def clean_up(checks: Checks, nodes: list, redis: RedisServer, folder: str, started: float) -> None:
+    """After a run whose nodes were stopped: stops Redis, prints each node's log tail if a check failed, how long the
+    run took, and removes the run's folder."""
+    redis.stop()
+    if checks.failed:
+        for node in nodes:
+            print(f"---- {node.name} log (tail)\n{node.read_log()[-2000:]}")
+    print(f"run took {time.monotonic() - started:.1f} s")
+    shutil.rmtree(folder, ignore_errors=True)
+
+
 def https_request(port: int, method: str, path: str, body: object | None = None, token: str | None = None,
                   timeout: float = 10.0, connection: http.client.HTTPSConnection | None = None,
                   headers: dict | None = None):

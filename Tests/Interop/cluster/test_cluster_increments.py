@@ -22,7 +22,6 @@ import asyncio
 import concurrent.futures
 import os
 import random
-import shutil
 import sys
 import tempfile
 import threading
@@ -31,7 +30,7 @@ import traceback
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from cluster_support import (  # noqa: E402
-    Checks, ClusterNode, RedisServer, Screen, cluster_arguments, start_node, write_config)
+    Checks, ClusterNode, RedisServer, Screen, clean_up, cluster_arguments, start_node, write_config)
 
 TOKEN = "cluster-increment-token-0123456789abcdef"
 DASHBOARD = """id: tally
@@ -206,12 +205,7 @@ def main() -> int:
     finally:
         for node in nodes:
             node.stop()
-        redis.stop()
-        if checks.failed:
-            for node in nodes:
-                print(f"---- {node.name} log (tail)\n{node.read_log()[-2000:]}")
-        print(f"run took {time.monotonic() - started:.1f} s")
-        shutil.rmtree(folder, ignore_errors=True)
+        clean_up(checks, nodes, redis, folder, started)
     return checks.finish()
 
 

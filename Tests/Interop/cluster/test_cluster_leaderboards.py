@@ -13,7 +13,6 @@ import asyncio
 import json
 import os
 import random
-import shutil
 import sys
 import tempfile
 import time
@@ -24,7 +23,7 @@ import websockets
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from cluster_support import (  # noqa: E402
-    CONTEXT, Checks, ClusterNode, RedisServer, cluster_arguments, start_node, write_config)
+    CONTEXT, Checks, ClusterNode, RedisServer, clean_up, cluster_arguments, start_node, write_config)
 from screen_state import ScreenState  # noqa: E402
 
 TOKEN = "cluster-board-token-0123456789abcdef"
@@ -185,12 +184,7 @@ def main() -> int:
         for node in nodes:
             code = node.stop()
             checks.check(code == 0, f"{node.name} exits 0 on SIGTERM", f"exit={code}")
-        redis.stop()
-        if checks.failed:
-            for node in nodes:
-                print(f"---- {node.name} log (tail)\n{node.read_log()[-2000:]}")
-        print(f"run took {time.monotonic() - started:.1f} s")
-        shutil.rmtree(folder, ignore_errors=True)
+        clean_up(checks, nodes, redis, folder, started)
     return checks.finish()
 
 
