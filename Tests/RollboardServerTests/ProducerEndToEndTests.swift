@@ -75,24 +75,21 @@ struct ProducerEndToEndTests {
 
     @Test("a restarted server on the same data shows the last acknowledged values in a new screen's hello")
     func restartKeepsAcknowledgedValues() throws {
-        let folder = TemporaryDirectory()
-        defer { folder.remove() }
-        do {
-            let live = try LiveServer(dataDirectory: folder.path)
-            defer { live.stop() }
-            #expect(try live.post("/api/v1/metrics/revenue", #"{"value": 1000, "interval": 0.3}"#).status.code == 202)
-            #expect(try live.post("/api/v1/metrics/revenue", #"{"value": 98765.43, "interval": 0.3}"#).status.code == 202)
-            #expect(try live.post("/api/v1/metrics/visitors", #"{"value": 4242}"#).status.code == 202)
-            #expect(try live.post("/api/v1/wheels/status", #"{"index": 3}"#).status.code == 202)
-        }
-        let restarted = try LiveServer(dataDirectory: folder.path)
-        defer { restarted.stop() }
-        let hello = try Screen(restarted.webSocket()).hello()
-        let tiles = try #require(hello["tiles"] as? [String: Any])
-        #expect(ScreenOdometer(tiles["revenue"]) == ScreenOdometer(digits: [9, 8, 7, 6, 5, 4, 3], target: 98765.43))
-        #expect(ScreenOdometer(tiles["visitors"]) == ScreenOdometer(digits: [0, 4, 2, 4, 2], target: 4242))
-        #expect((tiles["status"] as? [String: Any])?["position"] as? Double == 3)
-        let read = try jsonObject(restarted.request("GET", "/api/v1/metrics/revenue").body)
-        #expect(read["value"] as? Double == 98765.43)
+        try withRestartedLiveServer(
+            before: { (live: LiveServer) throws in
+                #expect(try live.post("/api/v1/metrics/revenue", #"{"value": 1000, "interval": 0.3}"#).status.code == 202)
+                #expect(try live.post("/api/v1/metrics/revenue", #"{"value": 98765.43, "interval": 0.3}"#).status.code == 202)
+                #expect(try live.post("/api/v1/metrics/visitors", #"{"value": 4242}"#).status.code == 202)
+                #expect(try live.post("/api/v1/wheels/status", #"{"index": 3}"#).status.code == 202)
+            },
+            after: { (restarted: LiveServer) throws in
+                let hello = try Screen(restarted.webSocket()).hello()
+                let tiles = try #require(hello["tiles"] as? [String: Any])
+                #expect(ScreenOdometer(tiles["revenue"]) == ScreenOdometer(digits: [9, 8, 7, 6, 5, 4, 3], target: 98765.43))
+                #expect(ScreenOdometer(tiles["visitors"]) == ScreenOdometer(digits: [0, 4, 2, 4, 2], target: 4242))
+                #expect((tiles["status"] as? [String: Any])?["position"] as? Double == 3)
+                let read = try jsonObject(restarted.request("GET", "/api/v1/metrics/revenue").body)
+                #expect(read["value"] as? Double == 98765.43)
+            })
     }
 }
