@@ -218,12 +218,7 @@ struct IncrementTests {
         defer { store.close() }
         let request = MetricCommitRequest(metrics: [Self.increment("orders", 1)], requestKey: "daily")
         _ = try await Self.commit(store, request).get()
-        now.update { $0 += IdempotencyMemory.lifetime - 1 }
-        #expect(try await Self.commit(store, request).get().replayed == [true])
-        now.update { $0 += 1 }
-        let forgotten = try await Self.commit(store, request).get()
-        #expect(forgotten.replayed == [false])
-        #expect(forgotten.metrics.map(\.value) == [2])
+        try await Self.expectForgottenAfterADay(request, by: store, clock: now)
     }
 
     @Test("Redis forgets a key a day after its commit, and keeps its keys in one hash with their order")
@@ -245,11 +240,18 @@ struct IncrementTests {
         }
         guard case .success(.array(let names)) = fields else { Issue.record("\(fields)"); return }
         #expect(Set(names.compactMap(\.string)) == ["r:ttl-r", "e:ttl-e"])
+        try await Self.expectForgottenAfterADay(request, by: log, clock: now)
+    }
+
+    /// A request `log` committed once (at `clock`'s time) is answered from memory until a day has passed, then
+    /// applied anew (a keyed commit first forgets what is a day old).
+    static func expectForgottenAfterADay(
+        _ request: MetricCommitRequest, by log: any ChangeLog, clock now: Synchronized<Double>
+    ) async throws {
         now.update { $0 += IdempotencyMemory.lifetime - 1 }
-        #expect(try await Self.commit(log, request).get().replayed == [true])
+        #expect(try await commit(log, request).get().replayed == [true])
         now.update { $0 += 1 }
-        // A keyed commit first forgets what is a day old: the request is applied anew.
-        let forgotten = try await Self.commit(log, request).get()
+        let forgotten = try await commit(log, request).get()
         #expect(forgotten.replayed == [false])
         #expect(forgotten.metrics.map(\.value) == [2])
     }

@@ -140,26 +140,22 @@ struct WindowedDirectoryTests {
 
     @Test("when the system clock is stepped back, a hub that wakes at the old midnight waits for the real one")
     func steppedBack() async throws {
-        let ten = WindowedTileTests.march29Midnight + 9 * 3_600
-        let frames = ManualClock(at: 0)
-        let wall = ManualClock(at: ten)
-        let (directory, store, folder) = try Self.directory(Self.kasse, "kasse", frames: frames, wall: wall, commitAt: ten - 60)
-        defer { store.close(); try? FileManager.default.removeItem(atPath: folder) }
-        let hub = try #require(directory.hub("kasse"))
-        let sink = RecordingSink()
-        _ = hub.connect(sink, fps: nil)
-        #expect(await sink.wait { sink.messages.first?.contains(#""heute":{"text":"5""#) == true }, "\(sink.messages)")
-        let oldMidnight = WindowedTileTests.march30Midnight - ten
-        #expect(await frames.wait { frames.armed.contains(oldMidnight) }, "\(frames.armed)")
-        // The wall clock was stepped back an hour meanwhile: at the old midnight it reads 23:00.
-        wall.step(to: WindowedTileTests.march30Midnight - 3_600)
-        frames.advance(to: oldMidnight)
-        #expect(await frames.wait { frames.armed.contains(oldMidnight + 3_600) }, "\(frames.armed)")
-        #expect(!sink.texts.contains { $0.contains(#""heute":null"#) }, "at 23:00 the day's sum stands")
-        wall.step(to: WindowedTileTests.march30Midnight)
-        frames.advance(to: oldMidnight + 3_600)
-        #expect(await sink.wait { sink.texts.contains { $0.contains(#""heute":null"#) } },
-                "at the real midnight it resets: \(sink.texts.dropFirst())")
+        try await Self.withKasseAtTen { (hub: DashboardHub, frames: ManualClock, wall: ManualClock) async throws in
+            let sink = RecordingSink()
+            _ = hub.connect(sink, fps: nil)
+            #expect(await sink.wait { sink.messages.first?.contains(#""heute":{"text":"5""#) == true }, "\(sink.messages)")
+            let oldMidnight = WindowedTileTests.march30Midnight - Self.tenOClock
+            #expect(await frames.wait { frames.armed.contains(oldMidnight) }, "\(frames.armed)")
+            // The wall clock was stepped back an hour meanwhile: at the old midnight it reads 23:00.
+            wall.step(to: WindowedTileTests.march30Midnight - 3_600)
+            frames.advance(to: oldMidnight)
+            #expect(await frames.wait { frames.armed.contains(oldMidnight + 3_600) }, "\(frames.armed)")
+            #expect(!sink.texts.contains { $0.contains(#""heute":null"#) }, "at 23:00 the day's sum stands")
+            wall.step(to: WindowedTileTests.march30Midnight)
+            frames.advance(to: oldMidnight + 3_600)
+            #expect(await sink.wait { sink.texts.contains { $0.contains(#""heute":null"#) } },
+                    "at the real midnight it resets: \(sink.texts.dropFirst())")
+        }
     }
 
     @Test("when the system clock is stepped back across midnight, the window is the day the clock reads again")
@@ -187,18 +183,28 @@ struct WindowedDirectoryTests {
 
     @Test("when the system clock is stepped forward past midnight, a screen that connects to a sleeping hub sees the new day")
     func steppedForward() async throws {
-        let ten = WindowedTileTests.march29Midnight + 9 * 3_600
+        try await Self.withKasseAtTen { (hub: DashboardHub, frames: ManualClock, wall: ManualClock) async throws in
+            // An hour on the hub's clock, and the wall clock jumps to 00:30 the next day.
+            wall.step(to: WindowedTileTests.march30Midnight + 1_800)
+            frames.step(to: 3_600)
+            let sink = RecordingSink()
+            _ = hub.connect(sink, fps: nil)
+            #expect(await sink.wait { sink.messages.first?.contains(#""heute":null"#) == true }, "\(sink.messages)")
+        }
+    }
+
+    /// 29 March 10:00 CEST.
+    static let tenOClock = WindowedTileTests.march29Midnight + 9 * 3_600
+
+    /// Runs `body` with the kasse dashboard's hub, its day's sum 5 committed at 09:59, on a frame clock at 0 and a
+    /// wall clock at ``tenOClock``.
+    static func withKasseAtTen(_ body: (DashboardHub, ManualClock, ManualClock) async throws -> Void) async throws {
         let frames = ManualClock(at: 0)
-        let wall = ManualClock(at: ten)
-        let (directory, store, folder) = try Self.directory(Self.kasse, "kasse", frames: frames, wall: wall, commitAt: ten - 60)
+        let wall = ManualClock(at: tenOClock)
+        let (made, store, folder) = try Self.directory(
+            kasse, "kasse", frames: frames, wall: wall, commitAt: tenOClock - 60)
         defer { store.close(); try? FileManager.default.removeItem(atPath: folder) }
-        let hub = try #require(directory.hub("kasse"))
-        // An hour on the hub's clock, and the wall clock jumps to 00:30 the next day.
-        wall.step(to: WindowedTileTests.march30Midnight + 1_800)
-        frames.step(to: 3_600)
-        let sink = RecordingSink()
-        _ = hub.connect(sink, fps: nil)
-        #expect(await sink.wait { sink.messages.first?.contains(#""heute":null"#) == true }, "\(sink.messages)")
+        try await body(try #require(made.hub("kasse")), frames, wall)
     }
 
     static let kasse = """
