@@ -137,6 +137,14 @@ def served_checks(prefix: str, token: str, files: dict | None = None, whole: boo
             yield types.SimpleNamespace(arguments=arguments, checks=checks, folder=folder, config=config, server=server)
 
 
+def stop_and_report(server: "RollboardProcess | None", checks: Checks) -> None:
+    """Stops `server`, if it was made, and prints the tail of its log when a check failed."""
+    if server:
+        server.stop()
+        if checks.failed:
+            print(server.read_log()[-3000:])
+
+
 def wait_until_listening(port: int, host: str = "127.0.0.1") -> bool:
     """Whether something accepts connections on `host`:`port` within about 10 s (a child process starting up)."""
     for _ in range(100):

@@ -15,7 +15,6 @@ One well-behaved source (every 2 s) and one per hostile upstream (every 10 s, ti
 Usage: test_json_sources.py --binary .build/debug/rollboard
 """
 
-import argparse
 import asyncio
 import json
 import os
@@ -29,7 +28,8 @@ import urllib.request
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "server"))
 
-from rollboard_process import Checks, RollboardProcess, free_port, until, wait_until_listening  # noqa: E402
+from rollboard_process import (  # noqa: E402
+    Checks, RollboardProcess, binary_arguments, free_port, stop_and_report, until, wait_until_listening)
 from source_screen import SourceScreen  # noqa: E402
 
 TOKEN = "json-sources-producer-token-0123456789"
@@ -161,18 +161,13 @@ async def scenario(binary: str, checks: Checks) -> None:
                      f"{screen.states.get('badjson')}")
         screen.task.cancel()
     finally:
-        if server:
-            server.stop()
-            if checks.failed:
-                print(server.read_log()[-3000:])
+        stop_and_report(server, checks)
         upstream.kill()
         upstream.wait()
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--binary", required=True)
-    arguments = parser.parse_args()
+    arguments = binary_arguments()
     checks = Checks()
     asyncio.run(scenario(arguments.binary, checks))
     return checks.finish()

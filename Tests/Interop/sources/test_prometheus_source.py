@@ -12,7 +12,6 @@ Prometheus runs with its own configuration and data folder in a temporary folder
 Usage: test_prometheus_source.py --binary .build/debug/rollboard [--prometheus /usr/bin/prometheus]
 """
 
-import argparse
 import asyncio
 import os
 import subprocess
@@ -24,7 +23,8 @@ import urllib.request
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "server"))
 
-from rollboard_process import Checks, RollboardProcess, free_port, until  # noqa: E402
+from rollboard_process import (  # noqa: E402
+    Checks, RollboardProcess, binary_arguments, free_port, stop_and_report, until)
 from source_screen import SourceScreen  # noqa: E402
 
 TOKEN = "prometheus-source-producer-token-0123456789"
@@ -144,10 +144,7 @@ async def scenario(binary: str, prometheus_binary: str, checks: Checks) -> None:
         checks.check('rollboard_source_up{source="prom"} 1' in metrics_text(server), "rollboard_source_up is 1 again")
         task.cancel()
     finally:
-        if server:
-            server.stop()
-            if checks.failed:
-                print(server.read_log()[-3000:])
+        stop_and_report(server, checks)
         prometheus.stop()
         exporter.kill()
         exporter.wait()
@@ -165,10 +162,7 @@ def urllib_set(port: int, value: float) -> None:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--binary", required=True)
-    parser.add_argument("--prometheus", default="/usr/bin/prometheus")
-    arguments = parser.parse_args()
+    arguments = binary_arguments(lambda parser: parser.add_argument("--prometheus", default="/usr/bin/prometheus"))
     checks = Checks()
     asyncio.run(scenario(arguments.binary, arguments.prometheus, checks))
     return checks.finish()

@@ -11,7 +11,6 @@ against the scripted upstream, which counts its requests. Checks:
 Usage: test_source_cluster.py --binary .build/debug/rollboard [--redis-server redis-server]
 """
 
-import argparse
 import asyncio
 import json
 import os
@@ -24,7 +23,8 @@ import urllib.request
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "server"))
 
-from rollboard_process import Checks, RollboardProcess, free_port, until, wait_until_listening  # noqa: E402
+from rollboard_process import (  # noqa: E402
+    Checks, RollboardProcess, binary_arguments, free_port, until, wait_until_listening)
 from source_screen import SourceScreen  # noqa: E402
 
 TOKEN = "source-cluster-producer-token-0123456789"
@@ -143,10 +143,7 @@ async def scenario(binary: str, redis_binary: str, checks: Checks) -> None:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--binary", required=True)
-    parser.add_argument("--redis-server", default="redis-server")
-    arguments = parser.parse_args()
+    arguments = binary_arguments(lambda parser: parser.add_argument("--redis-server", default="redis-server"))
     checks = Checks()
     asyncio.run(scenario(arguments.binary, arguments.redis_server, checks))
     return checks.finish()
