@@ -122,6 +122,13 @@ struct ChangeLogContractTests {
         }
     }
 
+    /// Commits one change of every kind to `log`; the last sequence number they took.
+    private func commitEveryKind(_ log: any ChangeLog) async throws -> UInt64 {
+        var lastSeq: UInt64 = 0
+        for change in Self.everyKind { lastSeq = try await commit(log, change).get().lastSeq }
+        return lastSeq
+    }
+
     private func record(_ log: any ChangeLog) -> HeardChanges {
         HeardChanges(log)
     }
@@ -157,8 +164,7 @@ struct ChangeLogContractTests {
     func durableAcrossRestart(backend: Backend) async throws {
         let fixture = try Fixture(backend)
         let first = try fixture.open()
-        var lastSeq: UInt64 = 0
-        for change in Self.everyKind { lastSeq = try await commit(first, change).get().lastSeq }
+        let lastSeq = try await commitEveryKind(first)
         #expect(await first.waitForChanges { first.lastSeq == lastSeq })
         let epoch = first.epoch
         first.close()
@@ -210,8 +216,7 @@ struct ChangeLogContractTests {
     func catchUp(backend: Backend) async throws {
         let fixture = try Fixture(backend)
         let writer = try fixture.open()
-        var committedSeq: UInt64 = 0
-        for change in Self.everyKind { committedSeq = try await commit(writer, change).get().lastSeq }
+        let committedSeq = try await commitEveryKind(writer)
         if backend == .journal { writer.close() }  // one journal has one writer: the later log is a restart
 
         let later = try fixture.open()

@@ -10,6 +10,20 @@ final class MetricStoreRecoveryTests: StoreFolderTest {
         folder.remove()
     }
 
+    /// Ways a journal's tail gets damaged, and what each does to its bytes.
+    static let tailDamage: [(name: String, damage: @Sendable ([UInt8]) -> [UInt8])] = [
+        ("cut inside the last record", { Array($0.dropLast(5)) }),
+        ("cut inside the last record's header", { Array($0.dropLast(StoreChange.metricsRecordSize(id: "c") - 3)) }),
+        (
+            "the last record's payload changed",
+            {
+                var bytes = $0; bytes[bytes.count - 2] ^= 0x40; return bytes
+            }
+        ),
+        ("garbage appended", { $0 + [0xde, 0xad, 0xbe, 0xef, 0x01, 0x02, 0x03, 0x04, 0x05] }),
+        ("zeros appended", { $0 + [UInt8](repeating: 0, count: 4096) }),
+    ]
+
     @Test("appended values are there after the store is reopened, with their seq, time and history")
     func appendAndRecover() async throws {
         let store = try open()
@@ -111,19 +125,6 @@ final class MetricStoreRecoveryTests: StoreFolderTest {
         #expect(reopened.history("a").map(\.value) == [8, 9, 10, 11, 12])
         reopened.close()
     }
-
-    static let tailDamage: [(name: String, damage: @Sendable ([UInt8]) -> [UInt8])] = [
-        ("cut inside the last record", { Array($0.dropLast(5)) }),
-        ("cut inside the last record's header", { Array($0.dropLast(StoreChange.metricsRecordSize(id: "c") - 3)) }),
-        (
-            "the last record's payload changed",
-            {
-                var bytes = $0; bytes[bytes.count - 2] ^= 0x40; return bytes
-            }
-        ),
-        ("garbage appended", { $0 + [0xde, 0xad, 0xbe, 0xef, 0x01, 0x02, 0x03, 0x04, 0x05] }),
-        ("zeros appended", { $0 + [UInt8](repeating: 0, count: 4096) }),
-    ]
 
     @Test("a damaged journal tail is cut on recovery and everything before it is kept", arguments: tailDamage)
     func damagedTail(name: String, damage: @Sendable ([UInt8]) -> [UInt8]) async throws {
