@@ -15,6 +15,7 @@ import shutil
 import signal
 import socket
 import subprocess
+import tempfile
 import time
 
 import websockets
@@ -207,6 +208,13 @@ class ClusterNode(RollboardProcess):
             return response.status, response.read().decode(errors="replace")
         finally:
             connection.close()
+
+
+def begin_run(prefix: str, redis_server: str) -> tuple[Checks, str, RedisServer, list, float]:
+    """A cluster script's run: its checks, a fresh folder (`prefix`…), a Redis server to start there, the list its
+    nodes go in, and when it started."""
+    folder = tempfile.mkdtemp(prefix=prefix)
+    return Checks(), folder, RedisServer(redis_server, os.path.join(folder, "redis")), [], time.monotonic()
 
 
 def cluster_arguments(description: str, add_arguments=None) -> argparse.Namespace:

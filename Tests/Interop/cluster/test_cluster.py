@@ -41,7 +41,6 @@ import itertools
 import os
 import shutil
 import sys
-import tempfile
 import threading
 import subprocess
 import time
@@ -50,8 +49,8 @@ import traceback
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from cluster_parts import DASHBOARD_ID, METRICS, LaterParts  # noqa: E402
 from cluster_support import (  # noqa: E402
-    ADMIN_TOKEN, Checks, ClusterNode, RedisServer, Screen, cluster_arguments, is_subsequence, prometheus_has,
-    prometheus_value, start_node, write_config)
+    ADMIN_TOKEN, Checks, ClusterNode, RedisServer, Screen, begin_run, cluster_arguments, is_subsequence,
+    prometheus_has, prometheus_value, start_node, write_config)
 
 TOKEN = "cluster-test-token-0123456789abcdef"
 VAULT = "id: vault\ntitle: Vault\naccess: key\ntiles:\n  - {id: vault_total, type: counter, format: \"%d\"}\n"
@@ -426,11 +425,7 @@ def main() -> int:
 
     arguments = cluster_arguments(__doc__.split("\n\n")[0], options)
     binary = arguments.binary
-    checks = Checks()
-    folder = tempfile.mkdtemp(prefix="rollboard-cluster-")
-    redis = RedisServer(arguments.redis_server, os.path.join(folder, "redis"))
-    nodes: list[ClusterNode] = []
-    started = time.monotonic()
+    checks, folder, redis, nodes, started = begin_run("rollboard-cluster-", arguments.redis_server)
     try:
         config = write_config(folder, DASHBOARD, DASHBOARD_ID, {"historyLength": "1000"})
         os.makedirs(os.path.join(config, "playlists"), exist_ok=True)

@@ -23,14 +23,13 @@ import concurrent.futures
 import os
 import random
 import sys
-import tempfile
 import threading
 import time
 import traceback
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from cluster_support import (  # noqa: E402
-    Checks, ClusterNode, RedisServer, Screen, clean_up, cluster_arguments, start_node, write_config)
+    Checks, ClusterNode, Screen, begin_run, clean_up, cluster_arguments, start_node, write_config)
 
 TOKEN = "cluster-increment-token-0123456789abcdef"
 DASHBOARD = """id: tally
@@ -189,11 +188,7 @@ def main() -> int:
     arguments = cluster_arguments(
         __doc__.split("\n\n")[0], lambda parser: parser.add_argument("--per-writer", type=int, default=25))
     binary = arguments.binary
-    checks = Checks()
-    folder = tempfile.mkdtemp(prefix="rollboard-cluster-increments-")
-    redis = RedisServer(arguments.redis_server, os.path.join(folder, "redis"))
-    nodes: list[ClusterNode] = []
-    started = time.monotonic()
+    checks, folder, redis, nodes, started = begin_run("rollboard-cluster-increments-", arguments.redis_server)
     try:
         config = write_config(folder, DASHBOARD, "tally")
         redis.start()

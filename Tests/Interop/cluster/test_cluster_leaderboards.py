@@ -14,7 +14,6 @@ import json
 import os
 import random
 import sys
-import tempfile
 import time
 import traceback
 from concurrent.futures import ThreadPoolExecutor
@@ -23,7 +22,7 @@ import websockets
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from cluster_support import (  # noqa: E402
-    CONTEXT, Checks, ClusterNode, RedisServer, clean_up, cluster_arguments, start_node, write_config)
+    CONTEXT, Checks, ClusterNode, begin_run, clean_up, cluster_arguments, start_node, write_config)
 from screen_state import ScreenState  # noqa: E402
 
 TOKEN = "cluster-board-token-0123456789abcdef"
@@ -157,11 +156,7 @@ async def scenario(nodes: list[ClusterNode], checks: Checks) -> dict[str, float]
 def main() -> int:
     arguments = cluster_arguments(__doc__.split("\n\n")[0])
     binary = arguments.binary
-    checks = Checks()
-    folder = tempfile.mkdtemp(prefix="rollboard-boards-")
-    redis = RedisServer(arguments.redis_server, os.path.join(folder, "redis"))
-    nodes: list[ClusterNode] = []
-    started = time.monotonic()
+    checks, folder, redis, nodes, started = begin_run("rollboard-boards-", arguments.redis_server)
     try:
         config = write_config(folder, DASHBOARD, DASHBOARD_ID)
         redis.start()
