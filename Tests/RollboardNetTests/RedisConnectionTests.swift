@@ -29,57 +29,60 @@ struct RedisConnectionTests {
         return connection
     }
 
-    @Test("a value with NUL bytes and CRLF in it comes back from GET exactly as SET stored it")
-    func binarySafeRoundTrip() async throws {
+    /// Runs `body` with a connected connection (named `name`) to a Redis server of its own; both end afterwards.
+    private func withConnection(name: String? = nil, _ body: (RedisConnection) async throws -> Void) async throws {
         let server = try RedisServerProcess()
         defer { server.stop() }
-        let redis = try await connected(to: server)
+        let redis = try await connected(to: server, name: name)
         defer { redis.close() }
-        let key: [UInt8] = [0x6b, 0x00, 0x0d, 0x0a, 0x6b]
-        let value: [UInt8] = [0x00, 0x0d, 0x0a, 0xff, 0x00] + Array("\r\n$3\r\nGET\r\n*1\r\n".utf8) + [0x0a, 0x0d]
-        #expect(try await redis.reply([Array("SET".utf8), key, value]).get() == .status("OK"))
-        #expect(try await redis.reply([Array("GET".utf8), key]).get() == .bulk(value))
-        #expect(try await redis.reply(["SET", "empty", ""]).get() == .status("OK"))
-        #expect(try await redis.reply(["GET", "empty"]).get() == .bulk([]))
-        #expect(try await redis.reply(["GET", "missing"]).get() == .null)
-        let large = (0..<(3 * 1024 * 1024)).map { UInt8(truncatingIfNeeded: $0 &* 31) }
-        #expect(try await redis.reply([Array("SET".utf8), Array("large".utf8), large]).get() == .status("OK"))
-        #expect(try await redis.reply(["GET", "large"]).get() == .bulk(large))
+        try await body(redis)
+    }
+
+    @Test("a value with NUL bytes and CRLF in it comes back from GET exactly as SET stored it")
+    func binarySafeRoundTrip() async throws {
+        try await withConnection { (redis: RedisConnection) async throws in
+            let key: [UInt8] = [0x6b, 0x00, 0x0d, 0x0a, 0x6b]
+            let value: [UInt8] = [0x00, 0x0d, 0x0a, 0xff, 0x00] + Array("\r\n$3\r\nGET\r\n*1\r\n".utf8) + [0x0a, 0x0d]
+            #expect(try await redis.reply([Array("SET".utf8), key, value]).get() == .status("OK"))
+            #expect(try await redis.reply([Array("GET".utf8), key]).get() == .bulk(value))
+            #expect(try await redis.reply(["SET", "empty", ""]).get() == .status("OK"))
+            #expect(try await redis.reply(["GET", "empty"]).get() == .bulk([]))
+            #expect(try await redis.reply(["GET", "missing"]).get() == .null)
+            let large = (0..<(3 * 1024 * 1024)).map { UInt8(truncatingIfNeeded: $0 &* 31) }
+            #expect(try await redis.reply([Array("SET".utf8), Array("large".utf8), large]).get() == .status("OK"))
+            #expect(try await redis.reply(["GET", "large"]).get() == .bulk(large))
+        }
     }
 
     @Test("1,000 pipelined INCRs are answered in order")
     func pipelinedIncrementsInOrder() async throws {
-        let server = try RedisServerProcess()
-        defer { server.stop() }
-        let redis = try await connected(to: server)
-        defer { redis.close() }
-        let values = Mutex<[Int64]>([])
-        for _ in 0..<1000 {
-            redis.send(["INCR", "counter"]) { result in
-                values.withLock { $0.append((try? result.get())?.integerValue ?? -1) }
+        try await withConnection { (redis: RedisConnection) async throws in
+            let values = Mutex<[Int64]>([])
+            for _ in 0..<1000 {
+                redis.send(["INCR", "counter"]) { result in
+                    values.withLock { $0.append((try? result.get())?.integerValue ?? -1) }
+                }
             }
+            // Replies come in order, so once PING is answered every INCR has been.
+            #expect(try await redis.reply(["PING"]).get() == .status("PONG"))
+            #expect(values.withLock { $0 } == Array(1...1000))
         }
-        // Replies come in order, so once PING is answered every INCR has been.
-        #expect(try await redis.reply(["PING"]).get() == .status("PONG"))
-        #expect(values.withLock { $0 } == Array(1...1000))
     }
 
     @Test("an unknown command comes back as an error reply and the connection stays usable")
     func errorReply() async throws {
-        let server = try RedisServerProcess()
-        defer { server.stop() }
-        let redis = try await connected(to: server)
-        defer { redis.close() }
-        let reply = try await redis.reply(["NOSUCHCOMMAND", "x"]).get()
-        guard case .error(let message) = reply else {
-            Issue.record("expected an error reply, got \(reply)")
-            return
+        try await withConnection { (redis: RedisConnection) async throws in
+            let reply = try await redis.reply(["NOSUCHCOMMAND", "x"]).get()
+            guard case .error(let message) = reply else {
+                Issue.record("expected an error reply, got \(reply)")
+                return
+            }
+            #expect(message.hasPrefix("ERR unknown command"))
+            #expect(try await redis.reply(["SET", "n", "1"]).get() == .status("OK"))
+            #expect(try await redis.reply(["LPUSH", "n", "x"]).get().string == nil)  // WRONGTYPE, an error reply
+            #expect(try await redis.reply(["PING"]).get() == .status("PONG"))
+            #expect(redis.isConnected)
         }
-        #expect(message.hasPrefix("ERR unknown command"))
-        #expect(try await redis.reply(["SET", "n", "1"]).get() == .status("OK"))
-        #expect(try await redis.reply(["LPUSH", "n", "x"]).get().string == nil)  // WRONGTYPE, an error reply
-        #expect(try await redis.reply(["PING"]).get() == .status("PONG"))
-        #expect(redis.isConnected)
     }
 
     @Test("the right password logs in, a wrong one fails the connect with authFailed")
@@ -131,11 +134,9 @@ struct RedisConnectionTests {
 
     @Test("the configured name is set with CLIENT SETNAME")
     func clientName() async throws {
-        let server = try RedisServerProcess()
-        defer { server.stop() }
-        let redis = try await connected(to: server, name: "rollboard-test")
-        defer { redis.close() }
-        #expect(try await redis.reply(["CLIENT", "GETNAME"]).get().string == "rollboard-test")
+        try await withConnection(name: "rollboard-test") { (redis: RedisConnection) async throws in
+            #expect(try await redis.reply(["CLIENT", "GETNAME"]).get().string == "rollboard-test")
+        }
     }
 
     @Test("XREAD BLOCK on one connection receives what XADD appends on another")

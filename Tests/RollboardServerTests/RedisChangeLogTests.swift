@@ -35,6 +35,14 @@ struct RedisChangeLogTests {
         try await body(redis, a, b)
     }
 
+    /// Runs `body` with a Redis server of its own and one node on it, closed afterwards.
+    private func withNode(_ body: (RedisServerProcess, RedisChangeLog) async throws -> Void) async throws {
+        let redis = try RedisServerProcess.forChangeLog()
+        let a = try node(redis)
+        defer { a.close() }
+        try await body(redis, a)
+    }
+
     /// Every change a node's subscribers are told of, in order.
     private func record(_ log: RedisChangeLog) -> HeardChanges {
         HeardChanges(log)
@@ -80,28 +88,27 @@ struct RedisChangeLogTests {
 
     @Test("a node that starts later loads the latest values, texts, wheels and slides, and the shared epoch")
     func lateStart() async throws {
-        let redis = try RedisServerProcess.forChangeLog()
-        let a = try node(redis)
-        defer { a.close() }
-        _ = await append(a, "revenue", 10)
-        let last = await append(a, "revenue", 20)
-        _ = await withCheckedContinuation { continuation in
-            a.setWheel("status", target: .index(2)) { continuation.resume(returning: $0) }
+        try await withNode { (redis: RedisServerProcess, a: RedisChangeLog) async throws in
+            _ = await append(a, "revenue", 10)
+            let last = await append(a, "revenue", 20)
+            _ = await withCheckedContinuation { continuation in
+                a.setWheel("status", target: .index(2)) { continuation.resume(returning: $0) }
+            }
+            _ = await withCheckedContinuation { continuation in
+                a.setText("notice", text: "Freeze", color: "#e67e22") { continuation.resume(returning: $0) }
+            }
+            let late = try node(redis)
+            defer { late.close() }
+            #expect(late.epoch == a.epoch)
+            #expect(late.current("revenue") == (try last.get()).first)
+            #expect(late.wheel("status")?.target == .index(2))
+            #expect(late.text("notice")?.color == "#e67e22")
+            #expect(late.lastSeq == 4)
+            #expect(late.history("revenue").map(\.value) == [10, 20], "the history is read back from the stream")
+            let seen = record(late)
+            _ = await append(a, "revenue", 30)
+            #expect(await seen.wait { seen.all.map(\.lastSeq) == [5] })
         }
-        _ = await withCheckedContinuation { continuation in
-            a.setText("notice", text: "Freeze", color: "#e67e22") { continuation.resume(returning: $0) }
-        }
-        let late = try node(redis)
-        defer { late.close() }
-        #expect(late.epoch == a.epoch)
-        #expect(late.current("revenue") == (try last.get()).first)
-        #expect(late.wheel("status")?.target == .index(2))
-        #expect(late.text("notice")?.color == "#e67e22")
-        #expect(late.lastSeq == 4)
-        #expect(late.history("revenue").map(\.value) == [10, 20], "the history is read back from the stream")
-        let seen = record(late)
-        _ = await append(a, "revenue", 30)
-        #expect(await seen.wait { seen.all.map(\.lastSeq) == [5] })
     }
 
     @Test("a node that starts while Redis is away serves, refuses changes and is not live, then opens when Redis answers")
@@ -177,25 +184,24 @@ struct RedisChangeLogTests {
 
     @Test("a node that starts after the stream was trimmed takes the trimmed ids' latest values from the hash")
     func startAfterTrim() async throws {
-        let redis = try RedisServerProcess.forChangeLog()
-        let a = try node(redis)
-        defer { a.close() }
-        _ = await append(a, "revenue", 10)
-        _ = await append(a, "orders", 5)
-        _ = await append(a, "revenue", 20)
-        let raw = RedisConnection(configuration: .init(url: try RedisURL(redis.url)), logger: Self.logger)
-        defer { raw.close() }
-        let trimmed = await withCheckedContinuation { continuation in
-            raw.connect { _ in raw.send(["XTRIM", "{test}:changes", "MAXLEN", "0"]) { continuation.resume(returning: $0) } }
+        try await withNode { (redis: RedisServerProcess, a: RedisChangeLog) async throws in
+            _ = await append(a, "revenue", 10)
+            _ = await append(a, "orders", 5)
+            _ = await append(a, "revenue", 20)
+            let raw = RedisConnection(configuration: .init(url: try RedisURL(redis.url)), logger: Self.logger)
+            defer { raw.close() }
+            let trimmed = await withCheckedContinuation { continuation in
+                raw.connect { _ in raw.send(["XTRIM", "{test}:changes", "MAXLEN", "0"]) { continuation.resume(returning: $0) } }
+            }
+            #expect((try? trimmed.get())?.integerValue == 3)
+            _ = await append(a, "revenue", 30)
+            let late = try node(redis)
+            defer { late.close() }
+            #expect(late.current("orders")?.value == 5)
+            #expect(late.current("orders")?.seq == 2)
+            #expect(late.history("revenue").map(\.value) == [30])
+            #expect(late.lastSeq == 4)
         }
-        #expect((try? trimmed.get())?.integerValue == 3)
-        _ = await append(a, "revenue", 30)
-        let late = try node(redis)
-        defer { late.close() }
-        #expect(late.current("orders")?.value == 5)
-        #expect(late.current("orders")?.seq == 2)
-        #expect(late.history("revenue").map(\.value) == [30])
-        #expect(late.lastSeq == 4)
     }
 
     @Test("nodes with another key prefix are another cluster")
@@ -298,40 +304,39 @@ struct RedisChangeLogTests {
 
     @Test("a node that starts on Redis builds its window, chart and trend tiles again once the log has loaded the series")
     func tilesReadTheLoadedSeries() async throws {
-        let redis = try RedisServerProcess.forChangeLog()
-        let a = try node(redis)
-        defer { a.close() }
-        for amount in [3.0, 4.0, 5.0] {
-            let committed = await withCheckedContinuation { continuation in
-                a.commitMetrics(MetricCommitRequest(metrics: [MetricUpdate(id: "orders", value: 0, increment: amount).stored])) {
-                    continuation.resume(returning: $0)
+        try await withNode { (redis: RedisServerProcess, a: RedisChangeLog) async throws in
+            for amount in [3.0, 4.0, 5.0] {
+                let committed = await withCheckedContinuation { continuation in
+                    a.commitMetrics(MetricCommitRequest(metrics: [MetricUpdate(id: "orders", value: 0, increment: amount).stored])) {
+                        continuation.resume(returning: $0)
+                    }
                 }
+                #expect((try? committed.get()) != nil)
             }
-            #expect((try? committed.get()) != nil)
+            // A second node, started the way `serve` starts one: its hubs are built before its log opens.
+            let configuration = try RollboardConfiguration.parse(serverYAML: nil, dashboards: [("d/shop.yaml", """
+                id: shop
+                tiles:
+                  - {id: today, type: counter, metric: orders, format: "%d", window: today, aggregate: sum}
+                  - {id: line, type: chart, metric: orders, window: last 1h, step: 1m}
+                  - {id: total, type: counter, metric: orders, format: "%d", trend: 1h}
+                """)])
+            let b = try RedisChangeLog(settings: RedisSettings(url: redis.url, keyPrefix: "test"), logger: Self.logger)
+            defer { b.close() }
+            let directory = try DashboardDirectory(
+                configuration: configuration, store: b, metrics: ServerMetrics(), logger: Self.logger)
+            let feed = Changes()
+            b.observeFeed { _ in feed.changed() }
+            b.start()
+            #expect(await feed.wait { b.isFeedLive })
+            let screen = RecordingSink()
+            _ = try #require(directory.hub("shop")).connect(screen, fps: nil)
+            #expect(await screen.wait { screen.messages.contains { $0.contains(#""type":"hello""#) } })
+            let fullHello = try #require(screen.messages.last { $0.contains(#""type":"hello""#) })
+            let hello = String(fullHello[try #require(fullHello.range(of: #""tiles":{"#, options: .backwards)).lowerBound...])
+            #expect(hello.contains(#""today":{"text":"12""#), "today's sum is the three increments: \(hello)")
+            #expect(hello.contains(#""total":{"text":"12""#), "\(hello)")
+            #expect(hello.contains(#""line":{"#) && !hello.contains(#""line":null"#), "the chart has its point: \(hello)")
         }
-        // A second node, started the way `serve` starts one: its hubs are built before its log opens.
-        let configuration = try RollboardConfiguration.parse(serverYAML: nil, dashboards: [("d/shop.yaml", """
-            id: shop
-            tiles:
-              - {id: today, type: counter, metric: orders, format: "%d", window: today, aggregate: sum}
-              - {id: line, type: chart, metric: orders, window: last 1h, step: 1m}
-              - {id: total, type: counter, metric: orders, format: "%d", trend: 1h}
-            """)])
-        let b = try RedisChangeLog(settings: RedisSettings(url: redis.url, keyPrefix: "test"), logger: Self.logger)
-        defer { b.close() }
-        let directory = try DashboardDirectory(
-            configuration: configuration, store: b, metrics: ServerMetrics(), logger: Self.logger)
-        let feed = Changes()
-        b.observeFeed { _ in feed.changed() }
-        b.start()
-        #expect(await feed.wait { b.isFeedLive })
-        let screen = RecordingSink()
-        _ = try #require(directory.hub("shop")).connect(screen, fps: nil)
-        #expect(await screen.wait { screen.messages.contains { $0.contains(#""type":"hello""#) } })
-        let fullHello = try #require(screen.messages.last { $0.contains(#""type":"hello""#) })
-        let hello = String(fullHello[try #require(fullHello.range(of: #""tiles":{"#, options: .backwards)).lowerBound...])
-        #expect(hello.contains(#""today":{"text":"12""#), "today's sum is the three increments: \(hello)")
-        #expect(hello.contains(#""total":{"text":"12""#), "\(hello)")
-        #expect(hello.contains(#""line":{"#) && !hello.contains(#""line":null"#), "the chart has its point: \(hello)")
     }
 }
