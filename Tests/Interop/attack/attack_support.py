@@ -2,6 +2,7 @@
 frames and screens over TLS, and frame-rate measurement in a process of its own."""
 
 import asyncio
+import contextlib
 import base64
 import http.client
 import json
@@ -14,13 +15,14 @@ import socket
 import ssl
 import struct
 import sys
+import tempfile
 import threading
 import time
 
 import websockets
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "server"))
-from rollboard_process import insecure_client_context  # noqa: E402
+from rollboard_process import RollboardProcess, insecure_client_context  # noqa: E402
 
 REPOSITORY = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", ".."))
 CONTEXT = insecure_client_context()
@@ -113,6 +115,18 @@ class Producer:
     def __exit__(self, *exception) -> None:
         self.stop.set()
         self.thread.join(5)
+
+
+@contextlib.contextmanager
+def fresh_server(binary: str):
+    """A started server on a fresh data folder, stopped (and the folder removed) afterwards whatever happens."""
+    with tempfile.TemporaryDirectory() as folder:
+        server = RollboardProcess(binary, folder, TOKEN)
+        server.start()
+        try:
+            yield server
+        finally:
+            server.stop()
 
 
 # MARK: Raw WebSocket over TLS

@@ -44,16 +44,14 @@ from rollboard_process import Checks, RollboardProcess  # noqa: E402
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from attack_support import (  # noqa: E402
-    CONTEXT, TOKEN, FrameMeasurement, Producer, RawScreen, config_copy, frame, frame_figures, post, resident_mib,
-    timed_get, within_baseline)
+    CONTEXT, TOKEN, FrameMeasurement, Producer, RawScreen, config_copy, frame, frame_figures, fresh_server, post,
+    resident_mib, timed_get, within_baseline)
 
 
 # MARK: Attacks
 
 def json_flood(binary: str, checks: Checks, seconds: float) -> None:
-    with tempfile.TemporaryDirectory() as folder:
-        server = RollboardProcess(binary, folder, TOKEN)
-        server.start()
+    with fresh_server(binary) as server:
         with Producer(server.port):
             time.sleep(1)
             baseline = FrameMeasurement(server.port, 4, seconds)
@@ -95,13 +93,10 @@ def json_flood(binary: str, checks: Checks, seconds: float) -> None:
         checks.check(max(hellos) < 1, "json_flood: a new screen gets its hello within 1 s", f"{hellos}")
         checks.check(within_baseline(base_intervals, intervals), "json_flood: normal screens keep their frame rate",
                      f"unloaded {frame_figures(base_intervals)}, loaded {frame_figures(intervals)}")
-        server.stop()
 
 
 def message_flood(binary: str, checks: Checks) -> None:
-    with tempfile.TemporaryDirectory() as folder:
-        server = RollboardProcess(binary, folder, TOKEN)
-        server.start()
+    with fresh_server(binary) as server:
         screen = RawScreen(server.port)
         screen.read_frame()
         message = frame(0x1, b'{"type":"pause"}')
@@ -117,13 +112,10 @@ def message_flood(binary: str, checks: Checks) -> None:
         print(f"message_flood: sent {sent} messages, closed with {code}")
         checks.check(code == 1008, "message_flood: a screen sending messages as fast as it can is closed with 1008",
                      f"{code}")
-        server.stop()
 
 
 def unfinished_message(binary: str, checks: Checks) -> None:
-    with tempfile.TemporaryDirectory() as folder:
-        server = RollboardProcess(binary, folder, TOKEN)
-        server.start()
+    with fresh_server(binary) as server:
         before = resident_mib(server.process.pid)
         results = []
 
@@ -157,13 +149,10 @@ def unfinished_message(binary: str, checks: Checks) -> None:
                      "unfinished_message: a message left unfinished closes its screen with 1008 within 13 s, "
                      "pings notwithstanding", f"{results[:5]}")
         checks.check(after - before < 30, "unfinished_message: memory comes back", f"{before:.1f} -> {after:.1f} MiB")
-        server.stop()
 
 
 def pipelining(binary: str, checks: Checks) -> None:
-    with tempfile.TemporaryDirectory() as folder:
-        server = RollboardProcess(binary, folder, TOKEN)
-        server.start()
+    with fresh_server(binary) as server:
         pid = server.process.pid
         before = resident_mib(pid)
         request = b"GET /css/rollboard.css HTTP/1.1\r\nHost: localhost\r\n\r\n" * 3000
@@ -197,7 +186,6 @@ def pipelining(binary: str, checks: Checks) -> None:
         print(f"pipelining: RSS {before:.1f} MiB before, peak {peak:.1f} MiB (+{peak - before:.1f})")
         checks.check(peak - before < 40, "pipelining: 10 connections that pipeline and never read grow the server "
                      "by less than 40 MB", f"+{peak - before:.1f} MiB")
-        server.stop()
 
 
 def unshowable_value(binary: str, checks: Checks) -> None:
