@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import RollboardTestSupport
 import Synchronization
 @testable import RollboardNet
 
@@ -182,14 +183,20 @@ final class TestClient {
     }
 }
 
-/// A connection handler that writes back whatever it reads (raw bytes, no HTTP).
+/// A connection handler that writes back whatever it reads (raw bytes, no HTTP); each drain is one of `drained`.
 final class EchoConnectionHandler: ConnectionHandler {
+    private let drained: Changes?
+
+    init(drained: Changes? = nil) {
+        self.drained = drained
+    }
+
     func connectionDidBecomeActive(_ connection: Connection) {}
     func connection(_ connection: Connection, didRead bytes: UnsafeRawBufferPointer) {
         connection.send(Array(bytes))
     }
     func connectionDidReadEOF(_ connection: Connection) { connection.close() }
-    func connectionDidDrain(_ connection: Connection) {}
+    func connectionDidDrain(_ connection: Connection) { drained?.changed() }
     func connection(_ connection: Connection, tick now: ContinuousClock.Instant) {}
     func connectionShouldShutDown(_ connection: Connection) { connection.close() }
     func connectionDidClose(_ connection: Connection) {}
@@ -305,7 +312,8 @@ final class TestServerHandler: ServerHandler {
     }
 }
 
-/// Echoes messages and records what happened, for assertions from the test's thread.
+/// Echoes messages and records what happened, for assertions from the test's thread; each record is one of
+/// ``changes``, for a test to wait on.
 final class RecordingDelegate: WebSocketDelegate {
     struct Record {
         var opened: [WebSocket] = []
@@ -314,9 +322,11 @@ final class RecordingDelegate: WebSocketDelegate {
     }
 
     let record = Mutex(Record())
+    let changes = Changes()
 
     func webSocketDidOpen(_ socket: WebSocket) {
         record.withLock { $0.opened.append(socket) }
+        changes.changed()
     }
 
     func webSocket(_ socket: WebSocket, didReceiveText text: String) {
@@ -333,10 +343,12 @@ final class RecordingDelegate: WebSocketDelegate {
 
     func webSocketDidClose(_ socket: WebSocket, code: WebSocketCloseCode?, reason: String) {
         record.withLock { $0.closes.append((code, reason)) }
+        changes.changed()
     }
 
     func webSocketDidDrain(_ socket: WebSocket) {
         record.withLock { $0.drains += 1 }
+        changes.changed()
     }
 }
 

@@ -40,15 +40,15 @@ struct OutboundConnectionTests {
             let connection = try Connection.connect(
                 to: Self.address(port: server.localPort), loop: Self.quietLoop(), tls: session,
                 logger: Logger(label: "test"), handler: recorder)
-            #expect(eventuallyBlocking { recorder.events.contains("active") })
+            #expect(recorder.changes.waitBlocking { recorder.events.contains("active") })
             #expect(recorder.events == ["connected", "active"])
             #expect(recorder.tlsVersion == (overTLS ? "TLSv1.3" : nil))
             let payload = (0..<200_000).map { UInt8(truncatingIfNeeded: $0 &* 31) }
             connection.execute { $0.send(payload) }
-            #expect(eventuallyBlocking { recorder.received.count >= payload.count })
+            #expect(recorder.changes.waitBlocking { recorder.received.count >= payload.count })
             #expect(recorder.received == payload)
             connection.execute { $0.close() }
-            #expect(eventuallyBlocking { recorder.events.last == "closed" })
+            #expect(recorder.changes.waitBlocking { recorder.events.last == "closed" })
             #expect(recorder.failure == nil)
         }
     }
@@ -65,7 +65,7 @@ struct OutboundConnectionTests {
             _ = try Connection.connect(
                 to: Self.address(port: server.localPort), loop: Self.quietLoop(), tls: session,
                 logger: Logger(label: "test"), handler: recorder)
-            #expect(eventuallyBlocking { recorder.events.last == "closed" })
+            #expect(recorder.changes.waitBlocking { recorder.events.last == "closed" })
             #expect(recorder.events == ["connected", "closed"])
             #expect(recorder.failure == .certificateRejected("self-signed certificate"))
         }
@@ -81,7 +81,7 @@ struct OutboundConnectionTests {
             _ = try Connection.connect(
                 to: address, loop: Self.quietLoop(), tls: nil, logger: Logger(label: "test"),
                 handler: recorder)
-            #expect(eventuallyBlocking { recorder.events.last == "closed" })
+            #expect(recorder.changes.waitBlocking { recorder.events.last == "closed" })
             #expect(recorder.events == ["closed"])
             failure = recorder.failure
         } catch {
@@ -101,9 +101,9 @@ struct OutboundConnectionTests {
             to: Self.address(port: listener.port), loop: Self.quietLoop(), tls: nil, options: options,
             logger: Logger(label: "test"), handler: recorder)
         connection.execute { $0.tick(now: started + .seconds(6)) }
-        #expect(!eventuallyBlocking(within: 0.3) { !recorder.events.isEmpty })
+        #expect(!recorder.changes.waitBlocking(within: 0.3) { !recorder.events.isEmpty })
         connection.execute { $0.tick(now: .now + .seconds(7)) }
-        #expect(eventuallyBlocking { recorder.events.last == "closed" })
+        #expect(recorder.changes.waitBlocking { recorder.events.last == "closed" })
         #expect(recorder.events == ["closed"])
         #expect(recorder.failure == .timedOut("no connection to 127.0.0.1:\(listener.port) within 7.0 seconds"))
     }
@@ -115,13 +115,14 @@ struct OutboundConnectionTests {
         let connection = try Connection.connect(
             to: Self.address(port: listener.port), loop: Self.quietLoop(), tls: nil, logger: Logger(label: "test"),
             handler: recorder)
-        #expect(eventuallyBlocking { recorder.events.contains("active") })
+        #expect(recorder.changes.waitBlocking { recorder.events.contains("active") })
         let peer = try listener.acceptOne()
         let chunk = [UInt8](repeating: 0x2A, count: 1 << 20)
         for _ in 0..<16 { connection.execute { $0.send(chunk) } }
-        #expect(eventuallyBlocking { connection.bufferedBytes > 0 })  // the peer reads nothing: the socket is full
+        connection.queue.sync {}  // the sends ran on the connection's queue
+        #expect(connection.bufferedBytes > 0)  // the peer reads nothing: the socket is full
         resetAndClose(peer)
-        #expect(eventuallyBlocking { recorder.events.last == "closed" })
+        #expect(recorder.changes.waitBlocking { recorder.events.last == "closed" })
         #expect(recorder.events == ["connected", "active", "closed"])
         guard case .ioFailed(let reason)? = recorder.failure else {
             Issue.record("expected ioFailed, got \(String(describing: recorder.failure))")
@@ -132,7 +133,7 @@ struct OutboundConnectionTests {
     }
 }
 
-/// Records a connection's events in order, and what it read.
+/// Records a connection's events in order, and what it read; each is one of ``changes``, for a test to wait on.
 final class RecordingConnectionHandler: ConnectionHandler, @unchecked Sendable {  // State behind a Mutex.
     private struct State {
         var events: [String] = []
@@ -142,6 +143,7 @@ final class RecordingConnectionHandler: ConnectionHandler, @unchecked Sendable {
     }
 
     private let state = Mutex(State())
+    let changes = Changes()
 
     var events: [String] { state.withLock { $0.events } }
     var received: [UInt8] { state.withLock { $0.received } }
@@ -150,6 +152,7 @@ final class RecordingConnectionHandler: ConnectionHandler, @unchecked Sendable {
 
     func connectionDidConnect(_ connection: Connection) {
         state.withLock { $0.events.append("connected") }
+        changes.changed()
     }
     func connectionDidBecomeActive(_ connection: Connection) {
         let version = connection.tlsVersion
@@ -157,12 +160,15 @@ final class RecordingConnectionHandler: ConnectionHandler, @unchecked Sendable {
             $0.events.append("active")
             $0.tlsVersion = version
         }
+        changes.changed()
     }
     func connection(_ connection: Connection, didRead bytes: UnsafeRawBufferPointer) {
         state.withLock { $0.received.append(contentsOf: bytes) }
+        changes.changed()
     }
     func connectionDidReadEOF(_ connection: Connection) {
         state.withLock { $0.events.append("eof") }
+        changes.changed()
     }
     func connectionDidDrain(_ connection: Connection) {}
     func connection(_ connection: Connection, tick now: ContinuousClock.Instant) {}
@@ -173,6 +179,7 @@ final class RecordingConnectionHandler: ConnectionHandler, @unchecked Sendable {
             $0.events.append("closed")
             $0.failure = failure
         }
+        changes.changed()
     }
 }
 

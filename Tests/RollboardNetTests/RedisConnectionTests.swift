@@ -29,57 +29,60 @@ struct RedisConnectionTests {
         return connection
     }
 
-    @Test("a value with NUL bytes and CRLF in it comes back from GET exactly as SET stored it")
-    func binarySafeRoundTrip() async throws {
+    /// Runs `body` with a connected connection (named `name`) to a Redis server of its own; both end afterwards.
+    private func withConnection(name: String? = nil, _ body: (RedisConnection) async throws -> Void) async throws {
         let server = try RedisServerProcess()
         defer { server.stop() }
-        let redis = try await connected(to: server)
+        let redis = try await connected(to: server, name: name)
         defer { redis.close() }
-        let key: [UInt8] = [0x6b, 0x00, 0x0d, 0x0a, 0x6b]
-        let value: [UInt8] = [0x00, 0x0d, 0x0a, 0xff, 0x00] + Array("\r\n$3\r\nGET\r\n*1\r\n".utf8) + [0x0a, 0x0d]
-        #expect(try await redis.reply([Array("SET".utf8), key, value]).get() == .status("OK"))
-        #expect(try await redis.reply([Array("GET".utf8), key]).get() == .bulk(value))
-        #expect(try await redis.reply(["SET", "empty", ""]).get() == .status("OK"))
-        #expect(try await redis.reply(["GET", "empty"]).get() == .bulk([]))
-        #expect(try await redis.reply(["GET", "missing"]).get() == .null)
-        let large = (0..<(3 * 1024 * 1024)).map { UInt8(truncatingIfNeeded: $0 &* 31) }
-        #expect(try await redis.reply([Array("SET".utf8), Array("large".utf8), large]).get() == .status("OK"))
-        #expect(try await redis.reply(["GET", "large"]).get() == .bulk(large))
+        try await body(redis)
+    }
+
+    @Test("a value with NUL bytes and CRLF in it comes back from GET exactly as SET stored it")
+    func binarySafeRoundTrip() async throws {
+        try await withConnection { (redis: RedisConnection) async throws in
+            let key: [UInt8] = [0x6b, 0x00, 0x0d, 0x0a, 0x6b]
+            let value: [UInt8] = [0x00, 0x0d, 0x0a, 0xff, 0x00] + Array("\r\n$3\r\nGET\r\n*1\r\n".utf8) + [0x0a, 0x0d]
+            #expect(try await redis.reply([Array("SET".utf8), key, value]).get() == .status("OK"))
+            #expect(try await redis.reply([Array("GET".utf8), key]).get() == .bulk(value))
+            #expect(try await redis.reply(["SET", "empty", ""]).get() == .status("OK"))
+            #expect(try await redis.reply(["GET", "empty"]).get() == .bulk([]))
+            #expect(try await redis.reply(["GET", "missing"]).get() == .null)
+            let large = (0..<(3 * 1024 * 1024)).map { UInt8(truncatingIfNeeded: $0 &* 31) }
+            #expect(try await redis.reply([Array("SET".utf8), Array("large".utf8), large]).get() == .status("OK"))
+            #expect(try await redis.reply(["GET", "large"]).get() == .bulk(large))
+        }
     }
 
     @Test("1,000 pipelined INCRs are answered in order")
     func pipelinedIncrementsInOrder() async throws {
-        let server = try RedisServerProcess()
-        defer { server.stop() }
-        let redis = try await connected(to: server)
-        defer { redis.close() }
-        let values = Mutex<[Int64]>([])
-        for _ in 0..<1000 {
-            redis.send(["INCR", "counter"]) { result in
-                values.withLock { $0.append((try? result.get())?.integerValue ?? -1) }
+        try await withConnection { (redis: RedisConnection) async throws in
+            let values = Mutex<[Int64]>([])
+            for _ in 0..<1000 {
+                redis.send(["INCR", "counter"]) { result in
+                    values.withLock { $0.append((try? result.get())?.integerValue ?? -1) }
+                }
             }
+            // Replies come in order, so once PING is answered every INCR has been.
+            #expect(try await redis.reply(["PING"]).get() == .status("PONG"))
+            #expect(values.withLock { $0 } == Array(1...1000))
         }
-        // Replies come in order, so once PING is answered every INCR has been.
-        #expect(try await redis.reply(["PING"]).get() == .status("PONG"))
-        #expect(values.withLock { $0 } == Array(1...1000))
     }
 
     @Test("an unknown command comes back as an error reply and the connection stays usable")
     func errorReply() async throws {
-        let server = try RedisServerProcess()
-        defer { server.stop() }
-        let redis = try await connected(to: server)
-        defer { redis.close() }
-        let reply = try await redis.reply(["NOSUCHCOMMAND", "x"]).get()
-        guard case .error(let message) = reply else {
-            Issue.record("expected an error reply, got \(reply)")
-            return
+        try await withConnection { (redis: RedisConnection) async throws in
+            let reply = try await redis.reply(["NOSUCHCOMMAND", "x"]).get()
+            guard case .error(let message) = reply else {
+                Issue.record("expected an error reply, got \(reply)")
+                return
+            }
+            #expect(message.hasPrefix("ERR unknown command"))
+            #expect(try await redis.reply(["SET", "n", "1"]).get() == .status("OK"))
+            #expect(try await redis.reply(["LPUSH", "n", "x"]).get().string == nil)  // WRONGTYPE, an error reply
+            #expect(try await redis.reply(["PING"]).get() == .status("PONG"))
+            #expect(redis.isConnected)
         }
-        #expect(message.hasPrefix("ERR unknown command"))
-        #expect(try await redis.reply(["SET", "n", "1"]).get() == .status("OK"))
-        #expect(try await redis.reply(["LPUSH", "n", "x"]).get().string == nil)  // WRONGTYPE, an error reply
-        #expect(try await redis.reply(["PING"]).get() == .status("PONG"))
-        #expect(redis.isConnected)
     }
 
     @Test("the right password logs in, a wrong one fails the connect with authFailed")
@@ -131,11 +134,9 @@ struct RedisConnectionTests {
 
     @Test("the configured name is set with CLIENT SETNAME")
     func clientName() async throws {
-        let server = try RedisServerProcess()
-        defer { server.stop() }
-        let redis = try await connected(to: server, name: "rollboard-test")
-        defer { redis.close() }
-        #expect(try await redis.reply(["CLIENT", "GETNAME"]).get().string == "rollboard-test")
+        try await withConnection(name: "rollboard-test") { (redis: RedisConnection) async throws in
+            #expect(try await redis.reply(["CLIENT", "GETNAME"]).get().string == "rollboard-test")
+        }
     }
 
     @Test("XREAD BLOCK on one connection receives what XADD appends on another")
@@ -148,15 +149,17 @@ struct RedisConnectionTests {
         defer { reader.close() }
 
         let delivered = Mutex<Result<RedisReply, RedisError>?>(nil)
+        let answered = Changes()
         reader.send(["XREAD", "BLOCK", "10000", "STREAMS", "events", "$"], timeout: 15) { result in
             delivered.withLock { $0 = result }
+            answered.changed()
         }
         let blocked = await eventually {
             (try? await writer.reply(["INFO", "clients"]).get().string)?.contains("blocked_clients:1") == true
         }
         #expect(blocked)
         let id = try #require(try await writer.reply(["XADD", "events", "*", "tile", "revenue"]).get().string)
-        #expect(await eventually { delivered.withLock { $0 != nil } })
+        #expect(await answered.wait { delivered.withLock { $0 != nil } })
         let expected = RedisReply.array([
             .array([
                 .bulk(Array("events".utf8)),
@@ -178,9 +181,16 @@ struct RedisConnectionTests {
 
         let started = ContinuousClock.now
         let results = Mutex<[String: Result<RedisReply, RedisError>]>([:])
-        redis.send(["BLPOP", "nothing", "10"], timeout: 0.3) { result in results.withLock { $0["BLPOP"] = result } }
-        redis.send(["PING"], timeout: 5) { result in results.withLock { $0["PING"] = result } }  // queued behind it
-        #expect(await eventually { results.withLock { $0.count == 2 } })
+        let answered = Changes()
+        redis.send(["BLPOP", "nothing", "10"], timeout: 0.3) { result in
+            results.withLock { $0["BLPOP"] = result }
+            answered.changed()
+        }
+        redis.send(["PING"], timeout: 5) { result in  // queued behind it
+            results.withLock { $0["PING"] = result }
+            answered.changed()
+        }
+        #expect(await answered.wait { results.withLock { $0.count == 2 } })
         let elapsed = ContinuousClock.now - started
         #expect(results.withLock { $0["BLPOP"] }?.failure?.kind == .timedOut)
         #expect(results.withLock { $0["PING"] }?.failure?.kind == .timedOut)
@@ -197,17 +207,24 @@ struct RedisConnectionTests {
         let redis = try await connected(to: server)
         let probe = try await connected(to: server)
         let disconnects = Mutex<[RedisError]>([])
-        redis.onDisconnect { error in disconnects.withLock { $0.append(error) } }
+        let ended = Changes()
+        redis.onDisconnect { error in
+            disconnects.withLock { $0.append(error) }
+            ended.changed()
+        }
 
         let waiting = Mutex<Result<RedisReply, RedisError>?>(nil)
-        redis.send(["BLPOP", "nothing", "0"], timeout: 30) { result in waiting.withLock { $0 = result } }
+        redis.send(["BLPOP", "nothing", "0"], timeout: 30) { result in
+            waiting.withLock { $0 = result }
+            ended.changed()
+        }
         let blocked = await eventually {
             (try? await probe.reply(["INFO", "clients"]).get().string)?.contains("blocked_clients:1") == true
         }
         #expect(blocked)
         server.kill()
 
-        #expect(await eventually { waiting.withLock { $0 != nil } && disconnects.withLock { !$0.isEmpty } })
+        #expect(await ended.wait { waiting.withLock { $0 != nil } && disconnects.withLock { !$0.isEmpty } })
         #expect(waiting.withLock { $0 }?.failure?.kind == .closed)
         #expect(disconnects.withLock { $0.map(\.kind) } == [.closed])
         #expect(!redis.isConnected)
@@ -222,10 +239,14 @@ struct RedisConnectionTests {
         let disconnects = Mutex<Int>(0)
         redis.onDisconnect { _ in disconnects.withLock { $0 += 1 } }
         let waiting = Mutex<Result<RedisReply, RedisError>?>(nil)
-        redis.send(["BLPOP", "nothing", "0"], timeout: 30) { result in waiting.withLock { $0 = result } }
+        let answered = Changes()
+        redis.send(["BLPOP", "nothing", "0"], timeout: 30) { result in
+            waiting.withLock { $0 = result }
+            answered.changed()
+        }
         redis.close()
         redis.close()
-        #expect(await eventually { waiting.withLock { $0 != nil } })
+        #expect(await answered.wait { waiting.withLock { $0 != nil } })
         #expect(waiting.withLock { $0 }?.failure?.kind == .closed)
         #expect(!redis.isConnected)
         // Runs on the connection's queue after close() ended it, so a disconnect call would have happened by now.
@@ -286,8 +307,8 @@ struct RedisConnectionTests {
         let server = try RedisServerProcess(arguments: ["--requirepass", "right"])
         defer { server.stop() }
         let ended = try await endOneConnectionEachWay(server)
-        #expect(await eventually { clientSocketCount(remotePort: server.port) == 0 })
-        #expect(await eventually { ended.allSatisfy { $0.object == nil } })
+        // Both only ever go one way (a closed socket stays closed, a released connection stays released).
+        #expect(await eventually { clientSocketCount(remotePort: server.port) == 0 && ended.allSatisfy { $0.object == nil } })
     }
 
     private struct WeakReference {

@@ -58,6 +58,14 @@ struct ChangeLogContractTests {
             folder.remove()
         }
 
+        /// Runs `body` with a log on a fresh place of `backend`, closed afterwards.
+        static func withLog(_ backend: Backend, _ body: (Fixture, any ChangeLog) async throws -> Void) async throws {
+            let fixture = try Fixture(backend)
+            let log = try fixture.open()
+            defer { log.close() }
+            try await body(fixture, log)
+        }
+
         /// A log on the fixture's place, as a starting node opens it.
         func open() throws -> any ChangeLog {
             switch backend {
@@ -123,10 +131,15 @@ struct ChangeLogContractTests {
         }
     }
 
-    private func record(_ log: any ChangeLog) -> Synchronized<[StoreChange]> {
-        let seen = Synchronized<[StoreChange]>([])
-        log.subscribe { change in seen.update { $0.append(change) } }
-        return seen
+    /// Commits one change of every kind to `log`; the last sequence number they took.
+    private func commitEveryKind(_ log: any ChangeLog) async throws -> UInt64 {
+        var lastSeq: UInt64 = 0
+        for change in Self.everyKind { lastSeq = try await commit(log, change).get().lastSeq }
+        return lastSeq
+    }
+
+    private func record(_ log: any ChangeLog) -> HeardChanges {
+        HeardChanges(log)
     }
 
     /// `change` as a log commits it: its parts numbered from `first`, stamped with `time`.
@@ -137,23 +150,22 @@ struct ChangeLogContractTests {
     @Test("every kind of change is numbered in one contiguous sequence and told to subscribers once, in order, as committed",
           arguments: Backend.available)
     func oneSequence(backend: Backend) async throws {
-        let fixture = try Fixture(backend)
-        let log = try fixture.open()
-        defer { log.close() }
-        let seen = record(log)
-        var answers: [StoreChange] = []
-        for change in Self.everyKind {
-            answers.append(try await commit(log, change).get())
+        try await Fixture.withLog(backend) { (_, log) async throws in
+            let seen = record(log)
+            var answers: [StoreChange] = []
+            for change in Self.everyKind {
+                answers.append(try await commit(log, change).get())
+            }
+            var next: UInt64 = 1
+            for (sent, answer) in zip(Self.everyKind, answers) {
+                #expect(answer == committed(sent, first: next, at: answer.updatedAt), "\(answer)")
+                next += UInt64(sent.sequenceCount)
+            }
+            #expect(await seen.wait { seen.all.count >= answers.count })
+            #expect(seen.all == answers, "subscribers hear exactly the committed changes, in order")
+            // The journal applies a change before it answers; Redis when its reader reads the stream, an instant later.
+            #expect(await log.waitForChanges { log.lastSeq == next - 1 })
         }
-        var next: UInt64 = 1
-        for (sent, answer) in zip(Self.everyKind, answers) {
-            #expect(answer == committed(sent, first: next, at: answer.updatedAt), "\(answer)")
-            next += UInt64(sent.sequenceCount)
-        }
-        #expect(await eventually(within: 10) { seen.update { $0.count } >= answers.count })
-        #expect(seen.update { $0 } == answers, "subscribers hear exactly the committed changes, in order")
-        // The journal applies a change before it answers; Redis when its reader reads the stream, an instant later.
-        #expect(await eventually(within: 10) { log.lastSeq == next - 1 })
     }
 
     @Test("what was committed is there after a restart, with its epoch, and numbering goes on",
@@ -161,9 +173,8 @@ struct ChangeLogContractTests {
     func durableAcrossRestart(backend: Backend) async throws {
         let fixture = try Fixture(backend)
         let first = try fixture.open()
-        var lastSeq: UInt64 = 0
-        for change in Self.everyKind { lastSeq = try await commit(first, change).get().lastSeq }
-        #expect(await eventually(within: 10) { first.lastSeq == lastSeq })
+        let lastSeq = try await commitEveryKind(first)
+        #expect(await first.waitForChanges { first.lastSeq == lastSeq })
         let epoch = first.epoch
         first.close()
 
@@ -184,30 +195,29 @@ struct ChangeLogContractTests {
     @Test("a change the backend cannot make durable is refused whole: nothing applied, nothing told, no number used",
           arguments: Backend.available)
     func refusedUnderFaults(backend: Backend) async throws {
-        let fixture = try Fixture(backend)
-        let log = try fixture.open()
-        defer { log.close() }
-        let seen = record(log)
-        let before = try await commit(log, Self.everyKind[0]).get()
-        #expect(await eventually(within: 10) { seen.update { $0.count } == 1 })
+        try await Fixture.withLog(backend) { (fixture, log) async throws in
+            let seen = record(log)
+            let before = try await commit(log, Self.everyKind[0]).get()
+            #expect(await seen.wait { seen.all.count == 1 })
 
-        fixture.breakDown()
-        let refused = await commit(log, .text(StoredText(id: "notice", text: "lost?", seq: 0, updatedAt: 0)))
-        #expect(throws: StoreError.self) { try refused.get() }
-        #expect(log.text("notice") == nil, "a refused change is not applied")
-        #expect(await eventually(within: 10) { log.failure != nil }, "the log says why it refuses changes")
+            fixture.breakDown()
+            let refused = await commit(log, .text(StoredText(id: "notice", text: "lost?", seq: 0, updatedAt: 0)))
+            #expect(throws: StoreError.self) { try refused.get() }
+            #expect(log.text("notice") == nil, "a refused change is not applied")
+            #expect(await eventually(within: 10) { log.failure != nil }, "the log says why it refuses changes")
 
-        try fixture.heal()
-        var again: StoreChange?
-        let deadline = Date().addingTimeInterval(20)
-        while again == nil, Date() < deadline {
-            if case .success(let change) = await commit(log, Self.everyKind[2]) { again = change }
-            try? await Task.sleep(for: .milliseconds(100))
+            try fixture.heal()
+            var again: StoreChange?
+            let deadline = Date().addingTimeInterval(20)
+            while again == nil, Date() < deadline {
+                if case .success(let change) = await commit(log, Self.everyKind[2]) { again = change }
+                try? await Task.sleep(for: .milliseconds(100))
+            }
+            let accepted = try #require(again, "the log takes changes again once the backend is back")
+            #expect(accepted.lastSeq == before.lastSeq + 1, "no sequence number was used by the refused change")
+            #expect(await seen.wait { seen.all.count == 2 })
+            #expect(seen.all.map(\.lastSeq) == [before.lastSeq, accepted.lastSeq], "nothing refused was told")
         }
-        let accepted = try #require(again, "the log takes changes again once the backend is back")
-        #expect(accepted.lastSeq == before.lastSeq + 1, "no sequence number was used by the refused change")
-        #expect(await eventually(within: 10) { seen.update { $0.count } == 2 })
-        #expect(seen.update { $0.map(\.lastSeq) } == [before.lastSeq, accepted.lastSeq], "nothing refused was told")
     }
 
     @Test("a log opened later catches up on every change committed before it, and hears later ones in order",
@@ -215,8 +225,7 @@ struct ChangeLogContractTests {
     func catchUp(backend: Backend) async throws {
         let fixture = try Fixture(backend)
         let writer = try fixture.open()
-        var committedSeq: UInt64 = 0
-        for change in Self.everyKind { committedSeq = try await commit(writer, change).get().lastSeq }
+        let committedSeq = try await commitEveryKind(writer)
         if backend == .journal { writer.close() }  // one journal has one writer: the later log is a restart
 
         let later = try fixture.open()
@@ -227,7 +236,7 @@ struct ChangeLogContractTests {
         let source = backend == .journal ? later : writer
         let more = try await commit(source, .metrics([StoredMetric(id: "orders", value: 13, seq: 0, updatedAt: 0)]))
         let moreSeq = try more.get().lastSeq
-        #expect(await eventually(within: 10) { heard.update { $0.map(\.lastSeq) } == [moreSeq] })
+        #expect(await heard.wait { heard.all.map(\.lastSeq) == [moreSeq] })
         #expect(later.current("orders")?.value == 13)
         if backend == .redis { writer.close() }
     }
@@ -244,28 +253,27 @@ struct ChangeLogContractTests {
         "a batch giving one eventId to two items is refused naming both, with or without a key, its retry alike: nothing applied",
         arguments: Backend.available)
     func repeatedEventID(backend: Backend) async throws {
-        let fixture = try Fixture(backend)
-        let log = try fixture.open()
-        defer { log.close() }
-        let items = [IncrementTests.increment("orders", 1, eventID: "e1"), IncrementTests.increment("orders", 5, eventID: "e1")]
-        for key in [nil, "k", nil, "k"] {
-            let refused = await commitMetrics(log, MetricCommitRequest(metrics: items, requestKey: key))
-            #expect(refused == .failure(.repeatedEventID(item: 1, earlier: 0)), "\(refused)")
+        try await Fixture.withLog(backend) { (_, log) async throws in
+            let items = [IncrementTests.increment("orders", 1, eventID: "e1"), IncrementTests.increment("orders", 5, eventID: "e1")]
+            for key in [nil, "k", nil, "k"] {
+                let refused = await commitMetrics(log, MetricCommitRequest(metrics: items, requestKey: key))
+                #expect(refused == .failure(.repeatedEventID(item: 1, earlier: 0)), "\(refused)")
+            }
+            // A value and an increment under one eventId, apart in the batch, are refused the same.
+            let apart = await commitMetrics(
+                log,
+                MetricCommitRequest(metrics: [
+                    IncrementTests.value("visitors", 3, eventID: "e2"), IncrementTests.increment("orders", 1),
+                    IncrementTests.increment("revenue", 1, eventID: "e2"),
+                ]))
+            #expect(apart == .failure(.repeatedEventID(item: 2, earlier: 0)), "\(apart)")
+            #expect(log.lastSeq == 0 && log.current("orders") == nil, "nothing was applied")
+            // Neither the key nor the event id was used: each commits once, then is answered from memory.
+            let once = MetricCommitRequest(metrics: [IncrementTests.increment("orders", 1, eventID: "e1")], requestKey: "k")
+            #expect(try await commitMetrics(log, once).get().replayed == [false])
+            #expect(try await commitMetrics(log, once).get().replayed == [true])
+            #expect(await log.waitForChanges { log.current("orders")?.value == 1 })
         }
-        // A value and an increment under one eventId, apart in the batch, are refused the same.
-        let apart = await commitMetrics(
-            log,
-            MetricCommitRequest(metrics: [
-                IncrementTests.value("visitors", 3, eventID: "e2"), IncrementTests.increment("orders", 1),
-                IncrementTests.increment("revenue", 1, eventID: "e2"),
-            ]))
-        #expect(apart == .failure(.repeatedEventID(item: 2, earlier: 0)), "\(apart)")
-        #expect(log.lastSeq == 0 && log.current("orders") == nil, "nothing was applied")
-        // Neither the key nor the event id was used: each commits once, then is answered from memory.
-        let once = MetricCommitRequest(metrics: [IncrementTests.increment("orders", 1, eventID: "e1")], requestKey: "k")
-        #expect(try await commitMetrics(log, once).get().replayed == [false])
-        #expect(try await commitMetrics(log, once).get().replayed == [true])
-        #expect(await eventually(within: 10) { log.current("orders")?.value == 1 })
     }
 
     @Test(

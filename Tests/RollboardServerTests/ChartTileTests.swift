@@ -12,22 +12,6 @@ import Testing
 @testable import RollboardAPI
 @testable import RollboardServer
 
-private let file = "config/dashboards/demo.yaml"
-
-private func dashboard(tile: String) -> String {
-    let indented = tile.split(separator: "\n").map { "    " + $0 }.joined(separator: "\n")
-    return "id: demo\ntitle: Demo\ngrid: {columns: 4, rows: 3}\ntiles:\n  -\n\(indented)\n"
-}
-
-private func problems(tile: String) -> [String] {
-    do {
-        _ = try RollboardConfiguration.parse(serverYAML: nil, dashboards: [(file, dashboard(tile: tile))])
-        return []
-    } catch {
-        return error.problems
-    }
-}
-
 /// Chart tiles with explicit times: the wall clock is hub time + `wallOffset`, buckets are whole minutes of it.
 @Suite("Chart tile")
 struct ChartTileTests {
@@ -35,7 +19,7 @@ struct ChartTileTests {
     static let nine = 1_795_683_600.0
 
     func options(_ yaml: String) throws -> (TileConfiguration, ChartOptions, RollboardConfiguration) {
-        let configuration = try RollboardConfiguration.parse(serverYAML: nil, dashboards: [(file, dashboard(tile: yaml))])
+        let configuration = try OneTileDashboard.configuration(tile: yaml)
         let tile = try #require(configuration.dashboard("demo")?.tiles.first)
         guard case .chart(let options) = tile.options else { throw AnimationError.invalidConfiguration }
         return (tile, options, configuration)
@@ -161,11 +145,6 @@ struct ChartTileTests {
         ("id: c\ntype: chart\naggregate: avg", #"config/dashboards/demo.yaml: tile "c": aggregate: must be one of last, sum, got "avg""#),
         ("id: c\ntype: chart\nduration: 5", #"config/dashboards/demo.yaml: tile "c": duration: must be at most maxDuration (3 s), got 5"#),
     ]
-
-    @Test("a bad chart is refused with a message naming the field", arguments: badCharts)
-    func badChart(yaml: String, message: String) {
-        #expect(problems(tile: yaml) == [message])
-    }
 
     @Test("a day with no step takes 15-minute steps (96 points); hello carries the chart's options")
     func defaultsAndHello() throws {

@@ -54,7 +54,7 @@ struct CommitWaitTests {
         clock.advance(to: 10.49)
         #expect(heard.update { $0 }.isEmpty, "nothing before the deadline")
         clock.advance(to: 10.5)
-        #expect(await eventually { heard.update { $0 } == [503] })
+        #expect(await clock.wait { heard.update { $0 } == [503] })
         respond(HTTPResponse(status: .accepted))
         clock.advance(to: 20)
         #expect(heard.update { $0 } == [503], "the store's late answer is dropped")
@@ -71,6 +71,6 @@ struct CommitWaitTests {
         #expect(heard.update { $0 } == [202] && clock.armed == [nil])
         clock.advance(to: 5)
         respond(HTTPResponse(status: .accepted))
-        #expect(await eventually { clock.now == 5 } && heard.update { $0 } == [202], "answered once")
+        #expect(clock.now == 5 && heard.update { $0 } == [202], "answered once")
     }
 }

@@ -25,6 +25,14 @@ struct DashboardDirectoryTests {
         let directory: DashboardDirectory
         let store: MetricStore
         let folder: String
+
+        /// The hello a new screen of the demo dashboard gets.
+        func hello() async throws -> String {
+            let sink = RecordingSink()
+            _ = try #require(directory.hub("demo")).connect(sink, fps: nil)
+            #expect(await sink.wait { !sink.messages.isEmpty })
+            return try #require(sink.messages.first)
+        }
     }
 
     private func makeFixture(seed: [MetricUpdate] = []) throws -> Fixture {
@@ -57,17 +65,17 @@ struct DashboardDirectoryTests {
             clock: .monotonic(), wall: wall.clock)
         let sink = RecordingSink()
         _ = try #require(directory.hub("demo")).connect(sink, fps: nil)
-        #expect(await eventually { !sink.messages.isEmpty })
+        #expect(await sink.wait { !sink.messages.isEmpty })
         let done = DispatchSemaphore(value: 0)
         store.commandScreens(.announceEverywhere(text: "Fire drill", seconds: 20)) { _ in done.signal() }
         done.wait()
         let expected = shown.map { #"{"type":"announce","text":"Fire drill","seconds":\#($0)}"# }
         if let expected {
-            #expect(await eventually { sink.messages.contains(expected) }, "\(sink.messages.dropFirst())")
+            #expect(await sink.wait { sink.messages.contains(expected) }, "\(sink.messages.dropFirst())")
         } else {
             // A reload committed after it arrives after it: by then a spent announcement would have shown.
             store.commandScreens(.reloadDashboard("demo")) { _ in }
-            #expect(await eventually { sink.messages.contains { $0.contains(#""type":"reload""#) } })
+            #expect(await sink.wait { sink.messages.contains { $0.contains(#""type":"reload""#) } })
             #expect(!sink.messages.contains { $0.contains("announce") }, "a spent announcement is not shown")
         }
     }
@@ -76,11 +84,7 @@ struct DashboardDirectoryTests {
     func helloShowsStoredValues() async throws {
         let fixture = try makeFixture(seed: [MetricUpdate(id: "revenue", value: 1234.5)])
         defer { fixture.store.close(); try? FileManager.default.removeItem(atPath: fixture.folder) }
-        let hub = try #require(fixture.directory.hub("demo"))
-        let sink = RecordingSink()
-        _ = hub.connect(sink, fps: nil)
-        #expect(await eventually { !sink.messages.isEmpty })
-        let hello = try #require(sink.messages.first)
+        let hello = try await fixture.hello()
         let object = try #require(try JSONSerialization.jsonObject(with: Data(hello.utf8)) as? [String: Any])
         let states = try #require(object["tiles"] as? [String: Any])
         #expect(states["visitors"] is NSNull && states["orders"] is NSNull, "metrics with no value have a null state")
@@ -104,7 +108,7 @@ struct DashboardDirectoryTests {
         let sink = RecordingSink()
         _ = hub.connect(sink, fps: 60)
         fixture.store.append([MetricUpdate(id: "visitors", value: 42, interval: 0.3)]) { _ in }
-        let arrived = await eventually {
+        let arrived = await sink.wait {
             let visitors = Self.visitors(after: sink.texts) as? [String: Any]
             return visitors?["digits"] as? [Double] == [0, 0, 0, 4, 2] && visitors?["target"] as? Double == 42
         }
@@ -142,11 +146,7 @@ struct DashboardDirectoryTests {
             MetricUpdate(id: "revenue", value: 12),
         ])
         defer { fixture.store.close(); try? FileManager.default.removeItem(atPath: fixture.folder) }
-        let hub = try #require(fixture.directory.hub("demo"))
-        let sink = RecordingSink()
-        _ = hub.connect(sink, fps: nil)
-        #expect(await eventually { !sink.messages.isEmpty })
-        let hello = try #require(sink.messages.first)
+        let hello = try await fixture.hello()
         #expect(hello.contains(#""visitors":{"d":[0,0,0,0,0],"negative":false,"target":0,"#), "\(hello)")
         #expect(hello.contains(#""revenue":{"d":[1000,2000,0,0]"#), "\(hello)")
     }
@@ -178,18 +178,20 @@ struct DashboardDirectoryTests {
         let directory = try DashboardDirectory(
             configuration: before, store: log, metrics: ServerMetrics(), logger: logger)
 
+        let feedTurns = Changes()
+        log.observeFeed { _ in feedTurns.changed() }
         redis.kill()
-        #expect(await eventually { !log.isFeedLive })
+        #expect(await feedTurns.wait { !log.isFeedLive })
         let report = try directory.reconfigure(after)
         #expect(report.added == ["lobby"])
         let sink = RecordingSink()
         _ = try #require(directory.hub("lobby")).connect(sink, fps: nil)
         let stale = #"{"type":"status","feed":"stale"}"#
         let live = #"{"type":"status","feed":"live"}"#
-        #expect(await eventually { sink.texts.contains(stale) }, "\(sink.texts)")
+        #expect(await sink.wait { sink.texts.contains(stale) }, "\(sink.texts)")
 
         try redis.start()
-        #expect(await eventually(within: 15) { sink.texts.contains(live) }, "\(sink.texts)")
+        #expect(await sink.wait(within: 15) { sink.texts.contains(live) }, "\(sink.texts)")
         let feed = sink.texts.filter { $0 == stale || $0 == live }
         #expect(feed == [stale, live])
     }

@@ -17,25 +17,12 @@ import Testing
 
 @Suite("Dashboard hub")
 struct DashboardHubTests {
-    private func makeHub(clock: FrameClock = .monotonic()) -> DashboardHub {
-        DashboardHub(
-            dashboardID: "ops",
-            helloDashboard: #"{"id":"ops","title":"Ops","tiles":[{"id":"a","type":"counter"}]}"#,
-            tiles: [RampTile(tileID: "a", from: 1, to: 1)],
-            tilesByMetric: ["orders": ["a"]],
-            configuration: .init(defaultFPS: 30, slowClientTimeout: 10),
-            clock: clock,
-            metrics: ServerMetrics(),
-            logger: Logger(label: "test")
-        )
-    }
-
     @Test("a new screen gets the hello with the layout and every tile's current state")
     func helloComesFirst() async {
-        let hub = makeHub()
+        let hub = DashboardHub.ops()
         let sink = RecordingSink()
         _ = hub.connect(sink, fps: nil)
-        #expect(await eventually { !sink.messages.isEmpty })
+        #expect(await sink.wait { !sink.messages.isEmpty })
         #expect(sink.messages == [
             #"{"type":"hello","protocol":2,"fps":30,"fpsRange":[1,60],"seq":0,"changes":{"epoch":"","seq":0},"dashboard":{"id":"ops","title":"Ops","tiles":[{"id":"a","type":"counter"}]},"tiles":{"a":{"value":1}}}"#
         ])
@@ -43,13 +30,14 @@ struct DashboardHubTests {
 
     @Test("a change to a metric rolls every screen to the new value, ending exactly on it")
     func changesReachEveryScreen() async {
-        let hub = makeHub()
-        let first = RecordingSink()
-        let second = RecordingSink()
+        let hub = DashboardHub.ops()
+        let changes = Changes()
+        let first = RecordingSink(changes: changes)
+        let second = RecordingSink(changes: changes)
         _ = hub.connect(first, fps: 60)
         _ = hub.connect(second, fps: nil)
         hub.apply(.value(9, interval: nil, animated: true), toMetric: "orders")
-        let finished = await eventually { [first, second].allSatisfy { $0.texts.last?.contains(#""a":{"value":9}"#) == true } }
+        let finished = await changes.wait { [first, second].allSatisfy { $0.texts.last?.contains(#""a":{"value":9}"#) == true } }
         #expect(finished, "\(first.texts.suffix(2)) \(second.texts.suffix(2))")
         #expect(first.texts.count > second.texts.count)
         #expect(first.texts.dropFirst().allSatisfy { $0.hasPrefix(#"{"f":"#) })
@@ -57,15 +45,16 @@ struct DashboardHubTests {
 
     @Test("screens at the same rate receive byte-identical frames, and a later screen's hello shows the change")
     func screensShareFrames() async {
-        let hub = makeHub()
-        let sinks = (0..<4).map { _ in RecordingSink() }
+        let hub = DashboardHub.ops()
+        let changes = Changes()
+        let sinks = (0..<4).map { _ in RecordingSink(changes: changes) }
         for sink in sinks { _ = hub.connect(sink, fps: 60) }
         hub.apply(.value(7, interval: nil, animated: true), toMetric: "orders")
-        #expect(await eventually { sinks.allSatisfy { $0.texts.last?.contains(#""a":{"value":7}"#) == true } })
+        #expect(await changes.wait { sinks.allSatisfy { $0.texts.last?.contains(#""a":{"value":7}"#) == true } })
         #expect(Set(sinks.map { $0.texts.dropFirst() }).count == 1, "every screen got the same frames")
         let late = RecordingSink()
         _ = hub.connect(late, fps: nil)
-        #expect(await eventually { !late.messages.isEmpty })
+        #expect(await late.wait { !late.messages.isEmpty })
         #expect(late.messages.first?.contains(#""tiles":{"a":{"value":7}}"#) == true)
         #expect(hub.sessionCount == 5)
     }
@@ -78,7 +67,7 @@ struct DashboardHubTests {
     @Test("an idle dashboard arms no timer and sends no frames, however much time passes")
     func idleDashboardIsQuiet() async {
         let time = ManualClock()
-        let hub = makeHub(clock: time.clock)
+        let hub = DashboardHub.ops(clock: time.clock)
         let sink = RecordingSink()
         _ = hub.connect(sink, fps: 60)
         await settled(hub)
@@ -91,7 +80,7 @@ struct DashboardHubTests {
     @Test("a change arms the hub's timer on its own clock; each time it fires the screen gets a frame, until the tile rests")
     func timerRunsOnTheHubClock() async {
         let time = ManualClock(at: 100)
-        let hub = makeHub(clock: time.clock)
+        let hub = DashboardHub.ops(clock: time.clock)
         let sink = RecordingSink()
         _ = hub.connect(sink, fps: 10)
         hub.apply(.value(9, interval: nil, animated: true), toMetric: "orders")
@@ -113,29 +102,29 @@ struct DashboardHubTests {
 
     @Test("a screen that sends a malformed message is closed with 1007")
     func malformedMessageCloses() async {
-        let hub = makeHub()
+        let hub = DashboardHub.ops()
         let sink = RecordingSink()
         let id = hub.connect(sink, fps: nil)
         hub.receive(text: "{nope", from: id)
-        #expect(await eventually { sink.closeCode == .invalidPayload })
+        #expect(await sink.wait { sink.closeCode == .invalidPayload })
     }
 
     @Test("a paused screen gets no frames while others do")
     func pauseActsOnOneScreen() async {
-        let hub = makeHub()
+        let hub = DashboardHub.ops()
         let paused = RecordingSink()
         let watching = RecordingSink()
         let pausedID = hub.connect(paused, fps: nil)
         _ = hub.connect(watching, fps: nil)
         hub.receive(text: #"{"type":"pause"}"#, from: pausedID)
         hub.apply(.value(3, interval: nil, animated: true), toMetric: "orders")
-        #expect(await eventually { watching.texts.last?.contains(#""a":{"value":3}"#) == true })
+        #expect(await watching.wait { watching.texts.last?.contains(#""a":{"value":3}"#) == true })
         #expect(paused.texts.count == 1)
     }
 
     @Test("closing the hub sends 1001 to every screen")
     func shutdownSendsGoingAway() {
-        let hub = makeHub()
+        let hub = DashboardHub.ops()
         let sinks = (0..<3).map { _ in RecordingSink() }
         for sink in sinks { _ = hub.connect(sink, fps: nil) }
         let group = DispatchGroup()
@@ -149,7 +138,7 @@ struct DashboardHubTests {
     /// screen's hello, and connecting (and messaging) a second screen still returns at once.
     @Test("connecting never waits for a hub that is busy", .timeLimit(.minutes(1)))
     func connectDoesNotWaitForTheHub() async {
-        let hub = makeHub()
+        let hub = DashboardHub.ops()
         let stuck = BlockingSink()
         _ = hub.connect(stuck, fps: nil)
         #expect(stuck.waitUntilBlocked())
@@ -158,7 +147,7 @@ struct DashboardHubTests {
         hub.receive(text: #"{"type":"pause"}"#, from: id)
         #expect(other.messages.isEmpty)
         stuck.release()
-        #expect(await eventually { other.texts.count == 1 })
+        #expect(await other.wait { other.texts.count == 1 })
     }
 
     @Test("an fps message above the server's maximum is brought down to it")
@@ -170,10 +159,10 @@ struct DashboardHubTests {
             clock: .monotonic(), metrics: ServerMetrics(), logger: Logger(label: "test"))
         let sink = RecordingSink()
         let id = hub.connect(sink, fps: 60)
-        #expect(await eventually { sink.messages.first?.contains(#""fps":12"#) == true })
+        #expect(await sink.wait { sink.messages.first?.contains(#""fps":12"#) == true })
         hub.receive(text: #"{"type":"fps","value":60}"#, from: id)
         hub.apply(.value(9, interval: 1, animated: true), toMetric: "orders")
-        #expect(await eventually { sink.texts.last?.contains(#""a":{"value":9}"#) == true })
+        #expect(await sink.wait { sink.texts.last?.contains(#""a":{"value":9}"#) == true })
         #expect(sink.texts.count <= 2 + 14, "a state, then at most 12 frames in one second, got \(sink.texts.count)")
     }
 }

@@ -12,26 +12,10 @@ import Testing
 @testable import RollboardAPI
 @testable import RollboardServer
 
-private let file = "config/dashboards/demo.yaml"
-
-private func dashboard(tile: String) -> String {
-    let indented = tile.split(separator: "\n").map { "    " + $0 }.joined(separator: "\n")
-    return "id: demo\ntitle: Demo\ngrid: {columns: 4, rows: 3}\ntiles:\n  -\n\(indented)\n"
-}
-
-private func problems(tile: String) -> [String] {
-    do {
-        _ = try RollboardConfiguration.parse(serverYAML: nil, dashboards: [(file, dashboard(tile: tile))])
-        return []
-    } catch {
-        return error.problems
-    }
-}
-
 @Suite("Gauge tile")
 struct GaugeTileTests {
     func tile(_ yaml: String, value: Double?, at time: Double = 0) throws -> GaugeTile {
-        let configuration = try RollboardConfiguration.parse(serverYAML: nil, dashboards: [(file, dashboard(tile: yaml))])
+        let configuration = try OneTileDashboard.configuration(tile: yaml)
         let tile = try #require(configuration.dashboard("demo")?.tiles.first)
         guard case .gauge(let options) = tile.options else { throw AnimationError.invalidConfiguration }
         let indicator = tile.kpi.isEmpty ? nil : KPIIndicator(
@@ -95,16 +79,10 @@ struct GaugeTileTests {
         ("id: g\ntype: gauge\ncolumns: 4", #"config/dashboards/demo.yaml: tile "g": columns: is an option of odometer tiles, not gauge tiles (gauge options: style, min, max, format, grouping, easing, duration, prefix, suffix, compact, locale, groupSeparator, decimalSeparator, currency, goal, warning, critical, lowerIsBetter, delta, baseline, window, aggregate, compare)"#),
     ]
 
-    @Test("a bad gauge is refused with a message naming the field", arguments: badGauges)
-    func badGauge(yaml: String, message: String) {
-        #expect(problems(tile: yaml) == [message])
-    }
-
     @Test("hello carries the dial's ends (the goal as max when there is none), its style and timing; values go to it as metrics")
     func hello() throws {
-        let configuration = try RollboardConfiguration.parse(
-            serverYAML: nil, dashboards: [(file, dashboard(tile: "id: sales\ntype: gauge\nstyle: bar\nmin: 10\ngoal: 80"))])
-        let json = configuration.json(try #require(configuration.dashboard("demo")?.tile("sales"))).serialized
+        let (configuration, json) = try OneTileDashboard.hello(
+            tile: "id: sales\ntype: gauge\nstyle: bar\nmin: 10\ngoal: 80", id: "sales")
         #expect(json.contains(#""style":"bar","min":10,"max":80,"format":"%d","easing":"easeInOut","duration":1,"prefix":"","suffix":"","locale":null"#), "\(json)")
         #expect(json.contains(#""queue":"fifo","maxLag":2"#), "\(json)")
         #expect(configuration.catalog.kind(of: "sales") == .metric)

@@ -1,3 +1,5 @@
+import Logging
+import RollboardTestSupport
 import Synchronization
 
 @testable import RollboardNet
@@ -17,6 +19,22 @@ final class EncodeCounter: Sendable {
     private let count = Mutex(0)
     var value: Int { count.withLock { $0 } }
     func increment() { count.withLock { $0 += 1 } }
+}
+
+extension DashboardHub {
+    /// The hub of a one-tile "ops" dashboard (tile `a`, a ``RampTile`` at 1, fed by the metric `orders`), on `clock`.
+    static func ops(clock: FrameClock = .monotonic()) -> DashboardHub {
+        DashboardHub(
+            dashboardID: "ops",
+            helloDashboard: #"{"id":"ops","title":"Ops","tiles":[{"id":"a","type":"counter"}]}"#,
+            tiles: [RampTile(tileID: "a", from: 1, to: 1)],
+            tilesByMetric: ["orders": ["a"]],
+            configuration: .init(defaultFPS: 30, slowClientTimeout: 10),
+            clock: clock,
+            metrics: ServerMetrics(),
+            logger: Logger(label: "test")
+        )
+    }
 }
 
 /// A tile that moves linearly from its value to a new one over one second; its state is `{"value":V}`.
@@ -70,9 +88,14 @@ enum AnimationTestError: Error {
 }
 
 /// Records what a hub sends a screen (stream messages as their uncompressed text; primers as "primer"); its
-/// writability is set by the test.
+/// writability is set by the test. Each message and the close are ``changes`` a test can wait on.
 final class RecordingSink: FrameSink {
     private let state = Mutex((messages: [String](), writable: true, closed: WebSocketCloseCode?.none))
+    let changes: Changes
+
+    init(changes: Changes = Changes()) {
+        self.changes = changes
+    }
 
     var isWritable: Bool {
         get { state.withLock { $0.writable } }
@@ -83,14 +106,26 @@ final class RecordingSink: FrameSink {
     var texts: [String] { messages.filter { $0 != "primer" } }
     var closeCode: WebSocketCloseCode? { state.withLock { $0.closed } }
 
-    func send(text: String) { state.withLock { $0.messages.append(text) } }
+    func send(text: String) {
+        state.withLock { $0.messages.append(text) }
+        changes.changed()
+    }
 
     func send(_ message: PreparedMessage) {
         let text = message.isPrimer ? "primer" : Self.payloadText(of: message.plainFrame)
         state.withLock { $0.messages.append(text) }
+        changes.changed()
     }
 
-    func close(code: WebSocketCloseCode, reason: String) { state.withLock { $0.closed = code } }
+    func close(code: WebSocketCloseCode, reason: String) {
+        state.withLock { $0.closed = code }
+        changes.changed()
+    }
+
+    /// Waits until `condition` holds, checked after each message the sink receives.
+    func wait(within seconds: Double = 10, until condition: () -> Bool) async -> Bool {
+        await changes.wait(within: seconds, until: condition)
+    }
 
     /// The payload of an unmasked server frame, as text.
     static func payloadText(of frame: [UInt8]) -> String {

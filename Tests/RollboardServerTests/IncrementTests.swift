@@ -45,154 +45,149 @@ struct IncrementTests {
         "increments add up in the log's order, a batch builds on its own earlier items, and each answer carries its total",
         arguments: Backend.available)
     func totals(backend: Backend) async throws {
-        let fixture = try Fixture(backend)
-        let log = try fixture.open()
-        defer { log.close() }
-        let first = try await Self.commit(log, MetricCommitRequest(metrics: [Self.value("revenue", 10)])).get()
-        #expect(first.metrics.map(\.value) == [10])
-        let batch = try await Self.commit(
-            log,
-            MetricCommitRequest(metrics: [
-                Self.increment("revenue", 3), Self.increment("orders", 2), Self.increment("revenue", 2.5),
-                Self.value("visitors", 7), Self.increment("visitors", -1),
-            ])
-        ).get()
-        #expect(batch.metrics.map(\.value) == [13, 2, 15.5, 7, 6])
-        #expect(batch.metrics.map(\.seq) == [2, 3, 4, 5, 6])
-        #expect(batch.metrics.map(\.increment) == [3, 2, 2.5, nil, -1])
-        #expect(batch.replayed == [false, false, false, false, false])
-        #expect(await eventually(within: 10) { log.lastSeq == 6 })
-        #expect(log.current("revenue")?.value == 15.5)
-        #expect(log.current("orders")?.value == 2, "an increment of a metric never set counts from 0")
-        #expect(log.current("visitors")?.value == 6)
+        try await ChangeLogContractTests.Fixture.withLog(backend) { (_, log) async throws in
+            let first = try await Self.commit(log, MetricCommitRequest(metrics: [Self.value("revenue", 10)])).get()
+            #expect(first.metrics.map(\.value) == [10])
+            let batch = try await Self.commit(
+                log,
+                MetricCommitRequest(metrics: [
+                    Self.increment("revenue", 3), Self.increment("orders", 2), Self.increment("revenue", 2.5),
+                    Self.value("visitors", 7), Self.increment("visitors", -1),
+                ])
+            ).get()
+            #expect(batch.metrics.map(\.value) == [13, 2, 15.5, 7, 6])
+            #expect(batch.metrics.map(\.seq) == [2, 3, 4, 5, 6])
+            #expect(batch.metrics.map(\.increment) == [3, 2, 2.5, nil, -1])
+            #expect(batch.replayed == [false, false, false, false, false])
+            #expect(await log.waitForChanges { log.lastSeq == 6 })
+            #expect(log.current("revenue")?.value == 15.5)
+            #expect(log.current("orders")?.value == 2, "an increment of a metric never set counts from 0")
+            #expect(log.current("visitors")?.value == 6)
+        }
     }
 
     @Test(
         "a retried Idempotency-Key gets the first answer and seq and applies nothing; another request under it is refused",
         arguments: Backend.available)
     func retriedRequestKey(backend: Backend) async throws {
-        let fixture = try Fixture(backend)
-        let log = try fixture.open()
-        defer { log.close() }
-        let request = MetricCommitRequest(metrics: [Self.increment("orders", 3)], requestKey: "order-41")
-        let first = try await Self.commit(log, request).get()
-        #expect(first.metrics.map(\.value) == [3])
-        #expect(first.replayed == [false])
-        for _ in 0..<3 {
-            let again = try await Self.commit(log, request).get()
-            #expect(again.metrics.map(\.value) == [3])
-            #expect(again.metrics.map(\.seq) == first.metrics.map(\.seq))
-            #expect(again.replayed == [true])
+        try await ChangeLogContractTests.Fixture.withLog(backend) { (_, log) async throws in
+            let request = MetricCommitRequest(metrics: [Self.increment("orders", 3)], requestKey: "order-41")
+            let first = try await Self.commit(log, request).get()
+            #expect(first.metrics.map(\.value) == [3])
+            #expect(first.replayed == [false])
+            for _ in 0..<3 {
+                let again = try await Self.commit(log, request).get()
+                #expect(again.metrics.map(\.value) == [3])
+                #expect(again.metrics.map(\.seq) == first.metrics.map(\.seq))
+                #expect(again.replayed == [true])
+            }
+            let other = await Self.commit(
+                log, MetricCommitRequest(metrics: [Self.increment("orders", 4)], requestKey: "order-41"))
+            guard case .failure(.refused(nil, "Idempotency-Key", let reason)) = other else {
+                Issue.record("a different request under a used key: \(other)")
+                return
+            }
+            #expect(reason.contains("different request"))
+            let next = try await Self.commit(log, MetricCommitRequest(metrics: [Self.increment("orders", 1)])).get()
+            #expect(next.metrics.map(\.value) == [4], "the retries added nothing")
+            #expect(next.metrics.map(\.seq) == [2], "and used no sequence number")
         }
-        let other = await Self.commit(
-            log, MetricCommitRequest(metrics: [Self.increment("orders", 4)], requestKey: "order-41"))
-        guard case .failure(.refused(nil, "Idempotency-Key", let reason)) = other else {
-            Issue.record("a different request under a used key: \(other)")
-            return
-        }
-        #expect(reason.contains("different request"))
-        let next = try await Self.commit(log, MetricCommitRequest(metrics: [Self.increment("orders", 1)])).get()
-        #expect(next.metrics.map(\.value) == [4], "the retries added nothing")
-        #expect(next.metrics.map(\.seq) == [2], "and used no sequence number")
     }
 
     @Test(
         "a batch item whose eventId was seen is answered from memory while the others are applied",
         arguments: Backend.available)
     func eventIDs(backend: Backend) async throws {
-        let fixture = try Fixture(backend)
-        let log = try fixture.open()
-        defer { log.close() }
-        let first = try await Self.commit(
-            log,
-            MetricCommitRequest(metrics: [
-                Self.increment("orders", 1, eventID: "e1"), Self.increment("orders", 1, eventID: "e2"),
-            ])
-        ).get()
-        #expect(first.metrics.map(\.value) == [1, 2])
-        let mixed = try await Self.commit(
-            log,
-            MetricCommitRequest(metrics: [
-                Self.increment("orders", 1, eventID: "e2"), Self.increment("orders", 1, eventID: "e3"),
-            ])
-        ).get()
-        #expect(mixed.metrics.map(\.value) == [2, 3])
-        #expect(mixed.metrics.map(\.seq) == [2, 3])
-        #expect(mixed.replayed == [true, false])
-        let all = try await Self.commit(
-            log,
-            MetricCommitRequest(metrics: [
-                Self.increment("orders", 1, eventID: "e1"), Self.increment("orders", 1, eventID: "e3"),
-            ])
-        ).get()
-        #expect(all.metrics.map(\.seq) == [1, 3])
-        #expect(all.replayed == [true, true])
-        let misuse = await Self.commit(log, MetricCommitRequest(metrics: [Self.increment("revenue", 1, eventID: "e1")]))
-        #expect(
-            misuse
-                == .failure(
-                    .refused(
-                        item: 0, field: "eventId", reason: "\"e1\" was used within the last day for a different update")
-                ))
-        #expect(await eventually(within: 10) { log.lastSeq == 3 })
-        #expect(log.current("orders")?.value == 3)
+        try await ChangeLogContractTests.Fixture.withLog(backend) { (_, log) async throws in
+            let first = try await Self.commit(
+                log,
+                MetricCommitRequest(metrics: [
+                    Self.increment("orders", 1, eventID: "e1"), Self.increment("orders", 1, eventID: "e2"),
+                ])
+            ).get()
+            #expect(first.metrics.map(\.value) == [1, 2])
+            let mixed = try await Self.commit(
+                log,
+                MetricCommitRequest(metrics: [
+                    Self.increment("orders", 1, eventID: "e2"), Self.increment("orders", 1, eventID: "e3"),
+                ])
+            ).get()
+            #expect(mixed.metrics.map(\.value) == [2, 3])
+            #expect(mixed.metrics.map(\.seq) == [2, 3])
+            #expect(mixed.replayed == [true, false])
+            let all = try await Self.commit(
+                log,
+                MetricCommitRequest(metrics: [
+                    Self.increment("orders", 1, eventID: "e1"), Self.increment("orders", 1, eventID: "e3"),
+                ])
+            ).get()
+            #expect(all.metrics.map(\.seq) == [1, 3])
+            #expect(all.replayed == [true, true])
+            let misuse = await Self.commit(log, MetricCommitRequest(metrics: [Self.increment("revenue", 1, eventID: "e1")]))
+            #expect(
+                misuse
+                    == .failure(
+                        .refused(
+                            item: 0, field: "eventId", reason: "\"e1\" was used within the last day for a different update")
+                    ))
+            #expect(await log.waitForChanges { log.lastSeq == 3 })
+            #expect(log.current("orders")?.value == 3)
+        }
     }
 
     @Test("the same key sent twice at once is applied once", arguments: Backend.available)
     func concurrentRetries(backend: Backend) async throws {
-        let fixture = try Fixture(backend)
-        let log = try fixture.open()
-        defer { log.close() }
-        let outcomes = await withTaskGroup(of: Result<MetricCommitOutcome, MetricCommitError>.self) { group in
-            for _ in 0..<8 {
-                group.addTask {
-                    await Self.commit(
-                        log, MetricCommitRequest(metrics: [Self.increment("orders", 5)], requestKey: "same"))
+        try await ChangeLogContractTests.Fixture.withLog(backend) { (_, log) async throws in
+            let outcomes = await withTaskGroup(of: Result<MetricCommitOutcome, MetricCommitError>.self) { group in
+                for _ in 0..<8 {
+                    group.addTask {
+                        await Self.commit(
+                            log, MetricCommitRequest(metrics: [Self.increment("orders", 5)], requestKey: "same"))
+                    }
                 }
+                var all: [Result<MetricCommitOutcome, MetricCommitError>] = []
+                for await outcome in group { all.append(outcome) }
+                return all
             }
-            var all: [Result<MetricCommitOutcome, MetricCommitError>] = []
-            for await outcome in group { all.append(outcome) }
-            return all
+            let answers = try outcomes.map { try $0.get() }
+            #expect(Set(answers.map(\.seq)) == [1])
+            #expect(answers.filter { $0.replayed == [false] }.count == 1)
+            #expect(answers.allSatisfy { $0.metrics.map(\.value) == [5] })
+            #expect(await log.waitForChanges { log.lastSeq == 1 })
         }
-        let answers = try outcomes.map { try $0.get() }
-        #expect(Set(answers.map(\.seq)) == [1])
-        #expect(answers.filter { $0.replayed == [false] }.count == 1)
-        #expect(answers.allSatisfy { $0.metrics.map(\.value) == [5] })
-        #expect(await eventually(within: 10) { log.lastSeq == 1 })
     }
 
     @Test(
         "a total the tiles cannot show, or one that is not finite, is refused naming the item and field; nothing is stored",
         arguments: Backend.available)
     func refusedTotals(backend: Backend) async throws {
-        let fixture = try Fixture(backend)
-        let log = try fixture.open()
-        defer { log.close() }
-        let problem: @Sendable (String, Double) -> String? = { _, total in total > 100 ? "at most 100" : nil }
-        _ = try await Self.commit(log, MetricCommitRequest(metrics: [Self.value("orders", 99)], problem: problem)).get()
-        let tooLarge = await Self.commit(
-            log,
-            MetricCommitRequest(
-                metrics: [Self.increment("revenue", 1), Self.increment("orders", 2, eventID: "x")], requestKey: "k",
-                problem: problem))
-        #expect(
-            tooLarge
-                == .failure(.refused(item: 1, field: "increment", reason: "the total 101 cannot be shown: at most 100"))
-        )
-        _ = try await Self.commit(log, MetricCommitRequest(metrics: [Self.value("revenue", .greatestFiniteMagnitude)]))
-            .get()
-        let infinite = await Self.commit(
-            log, MetricCommitRequest(metrics: [Self.increment("revenue", .greatestFiniteMagnitude)]))
-        #expect(
-            infinite
-                == .failure(.refused(item: 0, field: "increment", reason: "the total would not be a finite number")))
-        #expect(await eventually(within: 10) { log.lastSeq == 2 })
-        // Neither the key nor the event id of the refused batch was remembered.
-        let later = try await Self.commit(
-            log, MetricCommitRequest(metrics: [Self.increment("orders", 1, eventID: "x")], requestKey: "k")
-        ).get()
-        #expect(later.metrics.map(\.value) == [100])
-        #expect(later.replayed == [false])
+        try await ChangeLogContractTests.Fixture.withLog(backend) { (_, log) async throws in
+            let problem: @Sendable (String, Double) -> String? = { _, total in total > 100 ? "at most 100" : nil }
+            _ = try await Self.commit(log, MetricCommitRequest(metrics: [Self.value("orders", 99)], problem: problem)).get()
+            let tooLarge = await Self.commit(
+                log,
+                MetricCommitRequest(
+                    metrics: [Self.increment("revenue", 1), Self.increment("orders", 2, eventID: "x")], requestKey: "k",
+                    problem: problem))
+            #expect(
+                tooLarge
+                    == .failure(.refused(item: 1, field: "increment", reason: "the total 101 cannot be shown: at most 100"))
+            )
+            _ = try await Self.commit(log, MetricCommitRequest(metrics: [Self.value("revenue", .greatestFiniteMagnitude)]))
+                .get()
+            let infinite = await Self.commit(
+                log, MetricCommitRequest(metrics: [Self.increment("revenue", .greatestFiniteMagnitude)]))
+            #expect(
+                infinite
+                    == .failure(.refused(item: 0, field: "increment", reason: "the total would not be a finite number")))
+            #expect(await log.waitForChanges { log.lastSeq == 2 })
+            // Neither the key nor the event id of the refused batch was remembered.
+            let later = try await Self.commit(
+                log, MetricCommitRequest(metrics: [Self.increment("orders", 1, eventID: "x")], requestKey: "k")
+            ).get()
+            #expect(later.metrics.map(\.value) == [100])
+            #expect(later.replayed == [false])
+        }
     }
 
     @Test(
@@ -206,7 +201,7 @@ struct IncrementTests {
         let first = try await Self.commit(log, request).get()
         if let store = log as? MetricStore { await store.compact() }
         _ = try await Self.commit(log, MetricCommitRequest(metrics: [Self.increment("orders", 1, eventID: "b")])).get()
-        #expect(await eventually(within: 10) { log.lastSeq == 3 })
+        #expect(await log.waitForChanges { log.lastSeq == 3 })
         log.close()
         log = try fixture.open()
         defer { log.close() }
@@ -232,12 +227,7 @@ struct IncrementTests {
         defer { store.close() }
         let request = MetricCommitRequest(metrics: [Self.increment("orders", 1)], requestKey: "daily")
         _ = try await Self.commit(store, request).get()
-        now.update { $0 += IdempotencyMemory.lifetime - 1 }
-        #expect(try await Self.commit(store, request).get().replayed == [true])
-        now.update { $0 += 1 }
-        let forgotten = try await Self.commit(store, request).get()
-        #expect(forgotten.replayed == [false])
-        #expect(forgotten.metrics.map(\.value) == [2])
+        try await Self.expectForgottenAfterADay(request, by: store, clock: now)
     }
 
     @Test("Redis forgets a key a day after its commit, and keeps its keys in one hash with their order")
@@ -259,11 +249,18 @@ struct IncrementTests {
         }
         guard case .success(.array(let names)) = fields else { Issue.record("\(fields)"); return }
         #expect(Set(names.compactMap(\.string)) == ["r:ttl-r", "e:ttl-e"])
+        try await Self.expectForgottenAfterADay(request, by: log, clock: now)
+    }
+
+    /// A request `log` committed once (at `clock`'s time) is answered from memory until a day has passed, then
+    /// applied anew (a keyed commit first forgets what is a day old).
+    static func expectForgottenAfterADay(
+        _ request: MetricCommitRequest, by log: any ChangeLog, clock now: Synchronized<Double>
+    ) async throws {
         now.update { $0 += IdempotencyMemory.lifetime - 1 }
-        #expect(try await Self.commit(log, request).get().replayed == [true])
+        #expect(try await commit(log, request).get().replayed == [true])
         now.update { $0 += 1 }
-        // A keyed commit first forgets what is a day old: the request is applied anew.
-        let forgotten = try await Self.commit(log, request).get()
+        let forgotten = try await commit(log, request).get()
         #expect(forgotten.replayed == [false])
         #expect(forgotten.metrics.map(\.value) == [2])
     }
@@ -294,7 +291,7 @@ struct IncrementTests {
             #expect(next.value == previous.value + next.increment!)
         }
         for node in nodes {
-            #expect(await eventually(within: 10) { node.current("orders")?.value == expected })
+            #expect(await node.waitForChanges { node.current("orders")?.value == expected })
             #expect(node.lastSeq == UInt64(amounts.count))
         }
     }

@@ -40,6 +40,21 @@ struct LeaderboardChangeLogTests {
         pairs.map { LeaderboardEntry(name: $0.key, value: $0.value) }
     }
 
+    /// Runs `body` with two writers of one leaderboard: two Redis nodes, or the one journal twice (a journal has one
+    /// writer).
+    private func withWriters(_ backend: Backend, _ body: (any ChangeLog, any ChangeLog) async throws -> Void)
+        async throws
+    {
+        let fixture = try ChangeLogContractTests.Fixture(backend)
+        let first = try fixture.open()
+        let second = backend == .redis ? try fixture.open() : first
+        defer {
+            first.close()
+            if backend == .redis { second.close() }
+        }
+        try await body(first, second)
+    }
+
     /// The entries as a dictionary, so boards compare whatever their order.
     private static func scores(_ board: StoredLeaderboard?) -> [String: Double] {
         Dictionary(uniqueKeysWithValues: (board?.entries ?? []).map { ($0.name, $0.value) })
@@ -48,133 +63,120 @@ struct LeaderboardChangeLogTests {
     @Test("increments posted at once by two writers (two Redis nodes, or one journal) add up to the exact totals",
           arguments: Backend.available)
     func concurrentIncrements(backend: Backend) async throws {
-        let fixture = try ChangeLogContractTests.Fixture(backend)
-        let first = try fixture.open()
-        let second = backend == .redis ? try fixture.open() : first
-        defer {
-            first.close()
-            if backend == .redis { second.close() }
-        }
-        _ = try await commit(first, "sales", .replace(Self.board(["Alice": 100, "Bob": 50]))).get()
-        let perWriter = 25
-        let seqs = try await withThrowingTaskGroup(of: UInt64.self) { group in
-            for index in 0..<(2 * perWriter) {
-                let log = index % 2 == 0 ? first : second
-                let edit = LeaderboardEdit.increment(Self.board(["Alice": 1, "Carol": 0.5]))
-                group.addTask { try await commit(log, "sales", edit).get().seq }
+        try await withWriters(backend) { (first, second) async throws in
+            _ = try await commit(first, "sales", .replace(Self.board(["Alice": 100, "Bob": 50]))).get()
+            let perWriter = 25
+            let seqs = try await withThrowingTaskGroup(of: UInt64.self) { group in
+                for index in 0..<(2 * perWriter) {
+                    let log = index % 2 == 0 ? first : second
+                    let edit = LeaderboardEdit.increment(Self.board(["Alice": 1, "Carol": 0.5]))
+                    group.addTask { try await commit(log, "sales", edit).get().seq }
+                }
+                return try await group.reduce(into: []) { $0.append($1) }
             }
-            return try await group.reduce(into: []) { $0.append($1) }
-        }
-        #expect(Set(seqs).count == 2 * perWriter, "every increment is its own change")
-        let expected: [String: Double] = ["Alice": 150, "Bob": 50, "Carol": 25]
-        let last = try #require(seqs.max())
-        for log in [first, second] {
-            #expect(await eventually(within: 10) { log.lastSeq >= last })
-            #expect(Self.scores(log.leaderboard("sales")) == expected)
+            #expect(Set(seqs).count == 2 * perWriter, "every increment is its own change")
+            let expected: [String: Double] = ["Alice": 150, "Bob": 50, "Carol": 25]
+            let last = try #require(seqs.max())
+            for log in [first, second] {
+                #expect(await log.waitForChanges { log.lastSeq >= last })
+                #expect(Self.scores(log.leaderboard("sales")) == expected)
+            }
         }
     }
 
     @Test("an edit whose board would hold more than the limit is refused naming the field, and nothing is stored",
           arguments: Backend.available)
     func limit(backend: Backend) async throws {
-        let fixture = try ChangeLogContractTests.Fixture(backend)
-        let log = try fixture.open()
-        defer { log.close() }
-        let stored = try await commit(log, "sales", .replace(Self.board(["Alice": 1, "Bob": 2])), limit: 2).get()
-        #expect(await eventually(within: 10) { log.lastSeq == stored.seq })
-        let refused = await commit(log, "sales", .increment(Self.board(["Carol": 1])), limit: 2)
-        guard case .failure(.refused(let refusal)) = refused else {
-            Issue.record("expected a refusal, got \(refused)")
-            return
+        try await ChangeLogContractTests.Fixture.withLog(backend) { (_, log) async throws in
+            let stored = try await commit(log, "sales", .replace(Self.board(["Alice": 1, "Bob": 2])), limit: 2).get()
+            #expect(await log.waitForChanges { log.lastSeq == stored.seq })
+            let refused = await commit(log, "sales", .increment(Self.board(["Carol": 1])), limit: 2)
+            guard case .failure(.refused(let refusal)) = refused else {
+                Issue.record("expected a refusal, got \(refused)")
+                return
+            }
+            #expect(refusal.field == "increment")
+            let marker = try await withCheckedContinuation { continuation in
+                log.commit(.text(StoredText(id: "notice", text: "after", seq: 0, updatedAt: 0))) { continuation.resume(returning: $0) }
+            }.get()
+            #expect(marker.lastSeq == stored.seq + 1, "the refused edit took no sequence number")
+            #expect(Self.scores(log.leaderboard("sales")) == ["Alice": 1, "Bob": 2])
         }
-        #expect(refusal.field == "increment")
-        let marker = try await withCheckedContinuation { continuation in
-            log.commit(.text(StoredText(id: "notice", text: "after", seq: 0, updatedAt: 0))) { continuation.resume(returning: $0) }
-        }.get()
-        #expect(marker.lastSeq == stored.seq + 1, "the refused edit took no sequence number")
-        #expect(Self.scores(log.leaderboard("sales")) == ["Alice": 1, "Bob": 2])
     }
 
     @Test("an edit the backend cannot make durable is refused and left out of every later total",
           arguments: Backend.available)
     func refusedUnderFaults(backend: Backend) async throws {
-        let fixture = try ChangeLogContractTests.Fixture(backend)
-        let log = try fixture.open()
-        defer { log.close() }
-        _ = try await commit(log, "sales", .replace(Self.board(["Alice": 1]))).get()
-        fixture.breakDown()
-        let refused = await commit(log, "sales", .increment(Self.board(["Alice": 100])))
-        guard case .failure(.store) = refused else {
-            Issue.record("expected the store to refuse, got \(refused)")
-            return
+        try await ChangeLogContractTests.Fixture.withLog(backend) { (fixture, log) async throws in
+            _ = try await commit(log, "sales", .replace(Self.board(["Alice": 1]))).get()
+            fixture.breakDown()
+            let refused = await commit(log, "sales", .increment(Self.board(["Alice": 100])))
+            guard case .failure(.store) = refused else {
+                Issue.record("expected the store to refuse, got \(refused)")
+                return
+            }
+            try fixture.heal()
+            var again: StoredLeaderboard?
+            let deadline = Date().addingTimeInterval(20)
+            while again == nil, Date() < deadline {
+                if case .success(let board) = await commit(log, "sales", .increment(Self.board(["Alice": 2]))) { again = board }
+                try? await Task.sleep(for: .milliseconds(100))
+            }
+            let board = try #require(again, "the log takes edits again once the backend is back")
+            #expect(Self.scores(board) == ["Alice": 3], "the refused increment is in no total")
         }
-        try fixture.heal()
-        var again: StoredLeaderboard?
-        let deadline = Date().addingTimeInterval(20)
-        while again == nil, Date() < deadline {
-            if case .success(let board) = await commit(log, "sales", .increment(Self.board(["Alice": 2]))) { again = board }
-            try? await Task.sleep(for: .milliseconds(100))
-        }
-        let board = try #require(again, "the log takes edits again once the backend is back")
-        #expect(Self.scores(board) == ["Alice": 3], "the refused increment is in no total")
     }
 
     @Test("a retry with the same Idempotency-Key, on this node or another, gets the first board and seq and adds nothing",
           arguments: Backend.available)
     func idempotentRetry(backend: Backend) async throws {
-        let fixture = try ChangeLogContractTests.Fixture(backend)
-        let first = try fixture.open()
-        let second = backend == .redis ? try fixture.open() : first
-        defer {
-            first.close()
-            if backend == .redis { second.close() }
-        }
-        _ = try await commit(first, "sales", .replace(Self.board(["Alice": 10]))).get()
-        let retried = LeaderboardCommitRequest(
-            id: "sales", edit: .increment(Self.board(["Alice": 5, "Bob": 1])), limit: 1_000, requestKey: "sale-42")
-        let original = try await commit(first, retried).get()
-        #expect(!original.replayed && Self.scores(original.board) == ["Alice": 15, "Bob": 1])
-        _ = try await commit(first, "sales", .increment(Self.board(["Alice": 1]))).get()
-        for log in [first, second] {
-            let again = try await commit(log, retried).get()
-            #expect(again.replayed, "a retry is answered, not applied")
-            #expect(again.board.seq == original.board.seq && Self.scores(again.board) == ["Alice": 15, "Bob": 1])
-        }
-        let marker = try await withCheckedContinuation { continuation in
-            first.commit(.text(StoredText(id: "notice", text: "after", seq: 0, updatedAt: 0))) {
-                continuation.resume(returning: $0)
+        try await withWriters(backend) { (first, second) async throws in
+            _ = try await commit(first, "sales", .replace(Self.board(["Alice": 10]))).get()
+            let retried = LeaderboardCommitRequest(
+                id: "sales", edit: .increment(Self.board(["Alice": 5, "Bob": 1])), limit: 1_000, requestKey: "sale-42")
+            let original = try await commit(first, retried).get()
+            #expect(!original.replayed && Self.scores(original.board) == ["Alice": 15, "Bob": 1])
+            _ = try await commit(first, "sales", .increment(Self.board(["Alice": 1]))).get()
+            for log in [first, second] {
+                let again = try await commit(log, retried).get()
+                #expect(again.replayed, "a retry is answered, not applied")
+                #expect(again.board.seq == original.board.seq && Self.scores(again.board) == ["Alice": 15, "Bob": 1])
             }
-        }.get()
-        #expect(marker.lastSeq == original.board.seq + 2, "the retries took no sequence number")
-        for log in [first, second] {
-            #expect(await eventually(within: 10) { log.lastSeq >= marker.lastSeq })
-            #expect(Self.scores(log.leaderboard("sales")) == ["Alice": 16, "Bob": 1], "counted once")
+            let marker = try await withCheckedContinuation { continuation in
+                first.commit(.text(StoredText(id: "notice", text: "after", seq: 0, updatedAt: 0))) {
+                    continuation.resume(returning: $0)
+                }
+            }.get()
+            #expect(marker.lastSeq == original.board.seq + 2, "the retries took no sequence number")
+            for log in [first, second] {
+                #expect(await log.waitForChanges { log.lastSeq >= marker.lastSeq })
+                #expect(Self.scores(log.leaderboard("sales")) == ["Alice": 16, "Bob": 1], "counted once")
+            }
         }
     }
 
     @Test("an Idempotency-Key used again for a different edit or board is refused naming it, and nothing is stored",
           arguments: Backend.available)
     func keyReusedForAnotherRequest(backend: Backend) async throws {
-        let fixture = try ChangeLogContractTests.Fixture(backend)
-        let log = try fixture.open()
-        defer { log.close() }
-        let used = try await commit(
-            log, LeaderboardCommitRequest(id: "sales", edit: .increment(Self.board(["Alice": 1])), limit: 10, requestKey: "k")
-        ).get()
-        for other in [
-            LeaderboardCommitRequest(id: "sales", edit: .increment(Self.board(["Alice": 2])), limit: 10, requestKey: "k"),
-            LeaderboardCommitRequest(id: "team", edit: .increment(Self.board(["Alice": 1])), limit: 10, requestKey: "k"),
-            LeaderboardCommitRequest(id: "sales", edit: .replace(Self.board(["Alice": 1])), limit: 10, requestKey: "k"),
-        ] {
-            let refused = await commit(log, other)
-            guard case .failure(.refused(let refusal)) = refused else {
-                Issue.record("expected a refusal, got \(refused)")
-                continue
+        try await ChangeLogContractTests.Fixture.withLog(backend) { (_, log) async throws in
+            let used = try await commit(
+                log, LeaderboardCommitRequest(id: "sales", edit: .increment(Self.board(["Alice": 1])), limit: 10, requestKey: "k")
+            ).get()
+            for other in [
+                LeaderboardCommitRequest(id: "sales", edit: .increment(Self.board(["Alice": 2])), limit: 10, requestKey: "k"),
+                LeaderboardCommitRequest(id: "team", edit: .increment(Self.board(["Alice": 1])), limit: 10, requestKey: "k"),
+                LeaderboardCommitRequest(id: "sales", edit: .replace(Self.board(["Alice": 1])), limit: 10, requestKey: "k"),
+            ] {
+                let refused = await commit(log, other)
+                guard case .failure(.refused(let refusal)) = refused else {
+                    Issue.record("expected a refusal, got \(refused)")
+                    continue
+                }
+                #expect(refusal.field == "Idempotency-Key")
             }
-            #expect(refusal.field == "Idempotency-Key")
+            #expect(log.lastSeq == used.board.seq && log.leaderboard("team") == nil)
+            #expect(Self.scores(log.leaderboard("sales")) == ["Alice": 1])
         }
-        #expect(log.lastSeq == used.board.seq && log.leaderboard("team") == nil)
-        #expect(Self.scores(log.leaderboard("sales")) == ["Alice": 1])
     }
 
     @Test("the journal remembers a board's Idempotency-Key across a restart, from the journal and from the snapshot",

@@ -12,22 +12,6 @@ import Testing
 @testable import RollboardAPI
 @testable import RollboardServer
 
-private let file = "config/dashboards/demo.yaml"
-
-private func dashboard(tile: String) -> String {
-    let indented = tile.split(separator: "\n").map { "    " + $0 }.joined(separator: "\n")
-    return "id: demo\ntitle: Demo\ngrid: {columns: 4, rows: 3}\ntiles:\n  -\n\(indented)\n"
-}
-
-private func problems(tile: String) -> [String] {
-    do {
-        _ = try RollboardConfiguration.parse(serverYAML: nil, dashboards: [(file, dashboard(tile: tile))])
-        return []
-    } catch {
-        return error.problems
-    }
-}
-
 private func board(_ pairs: KeyValuePairs<String, Double>) -> [LeaderboardEntry] {
     pairs.map { LeaderboardEntry(name: $0.key, value: $0.value) }
 }
@@ -35,7 +19,7 @@ private func board(_ pairs: KeyValuePairs<String, Double>) -> [LeaderboardEntry]
 @Suite("Leaderboard tile")
 struct LeaderboardTileTests {
     func tile(_ yaml: String, entries: [LeaderboardEntry]?, at time: Double = 0) throws -> LeaderboardTile {
-        let configuration = try RollboardConfiguration.parse(serverYAML: nil, dashboards: [(file, dashboard(tile: yaml))])
+        let configuration = try OneTileDashboard.configuration(tile: yaml)
         let tile = try #require(configuration.dashboard("demo")?.tiles.first)
         guard case .leaderboard(let options) = tile.options else { throw AnimationError.invalidConfiguration }
         return try LeaderboardTile(
@@ -106,16 +90,9 @@ struct LeaderboardTileTests {
         ("id: l\ntype: leaderboard\ngoal: 4", #"config/dashboards/demo.yaml: tile "l": goal: is an option of odometer tiles, not leaderboard tiles (leaderboard options: size, format, grouping, easing, duration, prefix, suffix, compact, locale, groupSeparator, decimalSeparator, currency)"#),
     ]
 
-    @Test("a bad leaderboard is refused with a message naming the field", arguments: badLeaderboards)
-    func badLeaderboard(yaml: String, message: String) {
-        #expect(problems(tile: yaml) == [message])
-    }
-
     @Test("hello carries the size and timing; boards go to it as leaderboards")
     func hello() throws {
-        let configuration = try RollboardConfiguration.parse(
-            serverYAML: nil, dashboards: [(file, dashboard(tile: "id: sales\ntype: leaderboard\nsize: 5"))])
-        let json = configuration.json(try #require(configuration.dashboard("demo")?.tile("sales"))).serialized
+        let (configuration, json) = try OneTileDashboard.hello(tile: "id: sales\ntype: leaderboard\nsize: 5", id: "sales")
         #expect(json.contains(#""size":5,"duration":2,"locale":null"#), "\(json)")
         #expect(json.contains(#""queue":"fifo","maxLag":4"#), "\(json)")
         #expect(configuration.catalog.kind(of: "sales") == .leaderboard)

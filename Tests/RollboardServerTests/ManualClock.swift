@@ -1,4 +1,5 @@
 import Dispatch
+import RollboardTestSupport
 import Synchronization
 
 @testable import RollboardCore
@@ -13,12 +14,15 @@ import Synchronization
 @testable import RollboardServer
 
 /// A clock that stands still until the test moves it: its timers fire (on their queues) when ``advance(to:)``
-/// reaches the time they are armed for, and the test can read what they are armed for.
+/// reaches the time they are armed for, and the test can read what they are armed for. Arming a timer and a fired
+/// handler's return are ``changes`` a test can wait on.
 final class ManualClock: Sendable {
     private let state: Mutex<(now: Double, timers: [ManualTimer])>
+    let changes: Changes
 
-    init(at time: Double = 0) {
+    init(at time: Double = 0, changes: Changes = Changes()) {
         state = Mutex((time, []))
+        self.changes = changes
     }
 
     var now: Double { state.withLock { $0.now } }
@@ -28,7 +32,7 @@ final class ManualClock: Sendable {
         FrameClock(
             now: { [self] in now },
             makeTimer: { [self] queue in
-                let timer = ManualTimer(queue: queue)
+                let timer = ManualTimer(queue: queue, changes: changes)
                 state.withLock { $0.timers.append(timer) }
                 return timer
             })
@@ -37,6 +41,11 @@ final class ManualClock: Sendable {
     /// What each timer made on this clock is armed for, in the order they were made (`nil`: disarmed).
     var armed: [Double?] {
         state.withLock { $0.timers.map(\.armedFor) }
+    }
+
+    /// Waits until `condition` holds, checked after each timer is armed and after each handler that fired has run.
+    func wait(within seconds: Double = 10, until condition: () -> Bool) async -> Bool {
+        await changes.wait(within: seconds, until: condition)
     }
 
     /// Sets the clock to `time`, earlier or later, and fires nothing: a wall clock stepped by an operator or NTP.
@@ -57,25 +66,36 @@ final class ManualClock: Sendable {
 /// A timer of a ``ManualClock``.
 final class ManualTimer: ClockTimer {
     private let queue: DispatchQueue
+    private let changes: Changes
     private let state = Mutex<(armedFor: Double?, handler: (@Sendable () -> Void)?)>((nil, nil))
 
-    init(queue: DispatchQueue) {
+    init(queue: DispatchQueue, changes: Changes) {
         self.queue = queue
+        self.changes = changes
     }
 
     var armedFor: Double? { state.withLock { $0.armedFor } }
 
     func activate(_ handler: @escaping @Sendable () -> Void) { state.withLock { $0.handler = handler } }
-    func arm(at time: Double?) { state.withLock { $0.armedFor = time } }
+    func arm(at time: Double?) {
+        state.withLock { $0.armedFor = time }
+        changes.changed()
+    }
+
     func cancel() { state.withLock { $0 = (nil, nil) } }
 
-    /// Runs the handler on the timer's queue if the timer is armed for `time` or earlier (it is then disarmed).
+    /// Runs the handler on the timer's queue if the timer is armed for `time` or earlier (it is then disarmed), and
+    /// tells the clock's ``Changes`` once it has run.
     func fire(ifDueAt time: Double) {
         let handler: (@Sendable () -> Void)? = state.withLock { state in
             guard let armed = state.armedFor, armed <= time else { return nil }
             state.armedFor = nil
             return state.handler
         }
-        if let handler { queue.async(execute: handler) }
+        guard let handler else { return }
+        queue.async { [changes] in
+            handler()
+            changes.changed()
+        }
     }
 }

@@ -162,7 +162,8 @@ struct MetricSeriesTests {
                 node, MetricCommitRequest(metrics: [IncrementTests.increment("orders", 1)])
             ).get()
         }
-        #expect(await eventually(within: 10) { a.lastSeq == 30 && b.lastSeq == 30 })
+        #expect(await a.waitForChanges { a.lastSeq == 30 })
+        #expect(await b.waitForChanges { b.lastSeq == 30 })
         let late = try fixture.open()
         defer { late.close() }
         #expect(a.snapshot.series("orders").raw.count == 30)

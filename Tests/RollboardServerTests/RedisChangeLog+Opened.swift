@@ -22,8 +22,11 @@ extension RedisChangeLog {
     ) throws -> RedisChangeLog {
         let log = try RedisChangeLog(
             settings: settings, idempotencyBudget: idempotencyBudget, logger: logger, clock: clock)
+        // The feed turns live after the link stopped refusing changes: its observers are the event to check on.
+        let feed = Changes()
+        log.observeFeed { _ in feed.changed() }
         log.start()
-        guard eventuallyBlocking(within: 10, { log.failure == nil && log.isFeedLive }) else {
+        guard feed.waitBlocking(within: 10, until: { log.failure == nil && log.isFeedLive }) else {
             log.close()
             throw NotOpened(description: "the Redis change log did not open: \(log.failure.map { "\($0)" } ?? "feed not live")")
         }

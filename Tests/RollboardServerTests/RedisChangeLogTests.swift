@@ -44,11 +44,17 @@ struct RedisChangeLogTests {
         try await body(redis, a, b)
     }
 
+    /// Runs `body` with a Redis server of its own and one node on it, closed afterwards.
+    private func withNode(_ body: (RedisServerProcess, RedisChangeLog) async throws -> Void) async throws {
+        let redis = try RedisServerProcess.forChangeLog()
+        let a = try node(redis)
+        defer { a.close() }
+        try await body(redis, a)
+    }
+
     /// Every change a node's subscribers are told of, in order.
-    private func record(_ log: RedisChangeLog) -> Synchronized<[StoreChange]> {
-        let seen = Synchronized<[StoreChange]>([])
-        log.subscribe { change in seen.update { $0.append(change) } }
-        return seen
+    private func record(_ log: RedisChangeLog) -> HeardChanges {
+        HeardChanges(log)
     }
 
     private func append(_ log: RedisChangeLog, _ id: String, _ value: Double) async -> Result<[StoredMetric], StoreError> {
@@ -78,9 +84,10 @@ struct RedisChangeLogTests {
             }
             #expect((try? command.get())?.seq == 41)
             #expect((try? slides.get())?.seq == 42)
-            #expect(await eventually { seenA.update { $0.count } == 42 && seenB.update { $0.count } == 42 })
-            let orderA = seenA.update { $0 }
-            #expect(orderA == seenB.update { $0 })
+            #expect(await seenA.wait { seenA.all.count == 42 })
+            #expect(await seenB.wait { seenB.all.count == 42 })
+            let orderA = seenA.all
+            #expect(orderA == seenB.all)
             #expect(orderA.map(\.lastSeq) == Array(1...42))
             #expect(orderA[40] == .carousel(try command.get()))
             #expect(a.current("m1") == b.current("m1"))
@@ -90,28 +97,27 @@ struct RedisChangeLogTests {
 
     @Test("a node that starts later loads the latest values, texts, wheels and slides, and the shared epoch")
     func lateStart() async throws {
-        let redis = try RedisServerProcess.forChangeLog()
-        let a = try node(redis)
-        defer { a.close() }
-        _ = await append(a, "revenue", 10)
-        let last = await append(a, "revenue", 20)
-        _ = await withCheckedContinuation { continuation in
-            a.setWheel("status", target: .index(2)) { continuation.resume(returning: $0) }
+        try await withNode { (redis: RedisServerProcess, a: RedisChangeLog) async throws in
+            _ = await append(a, "revenue", 10)
+            let last = await append(a, "revenue", 20)
+            _ = await withCheckedContinuation { continuation in
+                a.setWheel("status", target: .index(2)) { continuation.resume(returning: $0) }
+            }
+            _ = await withCheckedContinuation { continuation in
+                a.setText("notice", text: "Freeze", color: "#e67e22") { continuation.resume(returning: $0) }
+            }
+            let late = try node(redis)
+            defer { late.close() }
+            #expect(late.epoch == a.epoch)
+            #expect(late.current("revenue") == (try last.get()).first)
+            #expect(late.wheel("status")?.target == .index(2))
+            #expect(late.text("notice")?.color == "#e67e22")
+            #expect(late.lastSeq == 4)
+            #expect(late.history("revenue").map(\.value) == [10, 20], "the history is read back from the stream")
+            let seen = record(late)
+            _ = await append(a, "revenue", 30)
+            #expect(await seen.wait { seen.all.map(\.lastSeq) == [5] })
         }
-        _ = await withCheckedContinuation { continuation in
-            a.setText("notice", text: "Freeze", color: "#e67e22") { continuation.resume(returning: $0) }
-        }
-        let late = try node(redis)
-        defer { late.close() }
-        #expect(late.epoch == a.epoch)
-        #expect(late.current("revenue") == (try last.get()).first)
-        #expect(late.wheel("status")?.target == .index(2))
-        #expect(late.text("notice")?.color == "#e67e22")
-        #expect(late.lastSeq == 4)
-        #expect(late.history("revenue").map(\.value) == [10, 20], "the history is read back from the stream")
-        let seen = record(late)
-        _ = await append(a, "revenue", 30)
-        #expect(await eventually { seen.update { $0.map(\.lastSeq) } == [5] })
     }
 
     @Test("a node that starts while Redis is away serves, refuses changes and is not live, then opens when Redis answers")
@@ -125,6 +131,8 @@ struct RedisChangeLogTests {
         let late = try RedisChangeLog(settings: RedisSettings(url: redis.url, keyPrefix: "test"), logger: Self.logger)
         defer { late.close() }
         let heard = record(late)
+        let lateFeed = Changes()
+        late.observeFeed { _ in lateFeed.changed() }
         late.start()  // returns at once: nothing here waits for Redis
         #expect(late.epoch == "" && !late.isFeedLive)
         #expect(late.failure != nil)
@@ -135,10 +143,10 @@ struct RedisChangeLogTests {
                 "a failed opening says why")
 
         try redis.start()
-        #expect(await eventually(within: 10) { late.failure == nil && late.isFeedLive }, "opens once Redis answers")
+        #expect(await lateFeed.wait { late.failure == nil && late.isFeedLive }, "opens once Redis answers")
         #expect(late.epoch == a.epoch)
         #expect(late.current("revenue")?.value == 42)
-        let told = heard.update { $0 }
+        let told = heard.all
         #expect(told.count == 1, "the loaded value is told once: \(told)")
         guard case .metrics(let metrics)? = told.first else {
             Issue.record("a metric change was told: \(told)")
@@ -157,7 +165,7 @@ struct RedisChangeLogTests {
                 a.commandPlaylist("wall", action: .show(entry: 1)) { continuation.resume(returning: $0) }
             }.get()
             #expect(held.seq == 1)
-            #expect(await eventually { seenB.update { $0 } == [.playlist(held)] })
+            #expect(await seenB.wait { seenB.all == [.playlist(held)] })
             #expect(b.snapshot.playlistCommands("wall") == [held])
             let late = try node(redis)
             defer { late.close() }
@@ -179,31 +187,30 @@ struct RedisChangeLogTests {
                 }.get())
             }
             #expect(commands.map(\.seq) == [1, 2, 3])
-            #expect(await eventually { seenB.update { $0 } == commands.map(StoreChange.screens) })
+            #expect(await seenB.wait { seenB.all == commands.map(StoreChange.screens) })
         }
     }
 
     @Test("a node that starts after the stream was trimmed takes the trimmed ids' latest values from the hash")
     func startAfterTrim() async throws {
-        let redis = try RedisServerProcess.forChangeLog()
-        let a = try node(redis)
-        defer { a.close() }
-        _ = await append(a, "revenue", 10)
-        _ = await append(a, "orders", 5)
-        _ = await append(a, "revenue", 20)
-        let raw = RedisConnection(configuration: .init(url: try RedisURL(redis.url)), logger: Self.logger)
-        defer { raw.close() }
-        let trimmed = await withCheckedContinuation { continuation in
-            raw.connect { _ in raw.send(["XTRIM", "{test}:changes", "MAXLEN", "0"]) { continuation.resume(returning: $0) } }
+        try await withNode { (redis: RedisServerProcess, a: RedisChangeLog) async throws in
+            _ = await append(a, "revenue", 10)
+            _ = await append(a, "orders", 5)
+            _ = await append(a, "revenue", 20)
+            let raw = RedisConnection(configuration: .init(url: try RedisURL(redis.url)), logger: Self.logger)
+            defer { raw.close() }
+            let trimmed = await withCheckedContinuation { continuation in
+                raw.connect { _ in raw.send(["XTRIM", "{test}:changes", "MAXLEN", "0"]) { continuation.resume(returning: $0) } }
+            }
+            #expect((try? trimmed.get())?.integerValue == 3)
+            _ = await append(a, "revenue", 30)
+            let late = try node(redis)
+            defer { late.close() }
+            #expect(late.current("orders")?.value == 5)
+            #expect(late.current("orders")?.seq == 2)
+            #expect(late.history("revenue").map(\.value) == [30])
+            #expect(late.lastSeq == 4)
         }
-        #expect((try? trimmed.get())?.integerValue == 3)
-        _ = await append(a, "revenue", 30)
-        let late = try node(redis)
-        defer { late.close() }
-        #expect(late.current("orders")?.value == 5)
-        #expect(late.current("orders")?.seq == 2)
-        #expect(late.history("revenue").map(\.value) == [30])
-        #expect(late.lastSeq == 4)
     }
 
     @Test("nodes with another key prefix are another cluster")
@@ -224,8 +231,14 @@ struct RedisChangeLogTests {
     @Test("while Redis is down changes are refused as unreachable and screens hear the feed is stale; after, nothing acknowledged is lost")
     func outage() async throws {
         try await withTwoNodes { redis, a, b throws in
+            // Each node drops its feed after it refuses changes, and takes it up again after it stopped refusing.
             let feed = Synchronized<[Bool]>([])
-            b.observeFeed { live in feed.update { $0.append(live) } }
+            let feeds = Changes()
+            a.observeFeed { _ in feeds.changed() }
+            b.observeFeed { live in
+                feed.update { $0.append(live) }
+                feeds.changed()
+            }
             let seenB = record(b)
             var acknowledged: [UInt64] = []
             for value in 1...5 {
@@ -238,12 +251,12 @@ struct RedisChangeLogTests {
                 return
             }
             #expect(error.isUnreachable)
-            #expect(await eventually { feed.update { $0 } == [false] && a.failure != nil })
+            #expect(await feeds.wait { feed.update { $0 } == [false] && a.failure != nil })
             try redis.start()
-            #expect(await eventually(within: 15) { a.failure == nil && b.failure == nil && feed.update { $0 } == [false, true] })
+            #expect(await feeds.wait(within: 15) { a.failure == nil && b.failure == nil && feed.update { $0 } == [false, true] })
             if case .success(let stored) = await append(a, "orders", 6) { acknowledged.append(stored[0].seq) }
             #expect(acknowledged == Array(1...6))
-            #expect(await eventually { seenB.update { $0.map(\.lastSeq) } == acknowledged })
+            #expect(await seenB.wait { seenB.all.map(\.lastSeq) == acknowledged })
             #expect(b.current("orders")?.value == 6)
             #expect(b.statistics.disconnections == 1)
         }
@@ -276,7 +289,7 @@ struct RedisChangeLogTests {
         try await withTwoNodes { redis, a, b throws in
             for value in 1...3 { _ = await append(a, "orders", Double(value)) }
             _ = await append(a, "revenue", 7)
-            #expect(await eventually { b.lastSeq == 4 })
+            #expect(await b.waitForChanges { b.lastSeq == 4 })
             let seenB = record(b)
             // Ten sequence numbers drawn whose entries are gone, as when the stream was trimmed past a node's position.
             let raw = RedisConnection(configuration: .init(url: try RedisURL(redis.url)), logger: Self.logger)
@@ -289,49 +302,50 @@ struct RedisChangeLogTests {
             #expect((try? drawn.get())?.integerValue == 14)
             let last = await append(a, "orders", 42)
             #expect((try? last.get())?.first?.seq == 15)
-            #expect(await eventually { b.lastSeq == 15 })
+            #expect(await b.waitForChanges { b.lastSeq == 15 })
             #expect(b.current("orders")?.value == 42)
             #expect(b.current("revenue")?.value == 7)
             // Change 4 may still be on its way to subscribers when `lastSeq` reads 4 (the model is updated first).
             #expect(
-                seenB.update { $0.map(\.lastSeq).filter { $0 > 4 } } == [15], "only what changed since seq 4 is told, once")
+                seenB.all.map(\.lastSeq).filter { $0 > 4 } == [15], "only what changed since seq 4 is told, once")
         }
     }
 
     @Test("a node that starts on Redis builds its window, chart and trend tiles again once the log has loaded the series")
     func tilesReadTheLoadedSeries() async throws {
-        let redis = try RedisServerProcess.forChangeLog()
-        let a = try node(redis)
-        defer { a.close() }
-        for amount in [3.0, 4.0, 5.0] {
-            let committed = await withCheckedContinuation { continuation in
-                a.commitMetrics(MetricCommitRequest(metrics: [MetricUpdate(id: "orders", value: 0, increment: amount).stored])) {
-                    continuation.resume(returning: $0)
+        try await withNode { (redis: RedisServerProcess, a: RedisChangeLog) async throws in
+            for amount in [3.0, 4.0, 5.0] {
+                let committed = await withCheckedContinuation { continuation in
+                    a.commitMetrics(MetricCommitRequest(metrics: [MetricUpdate(id: "orders", value: 0, increment: amount).stored])) {
+                        continuation.resume(returning: $0)
+                    }
                 }
+                #expect((try? committed.get()) != nil)
             }
-            #expect((try? committed.get()) != nil)
+            // A second node, started the way `serve` starts one: its hubs are built before its log opens.
+            let configuration = try RollboardConfiguration.parse(serverYAML: nil, dashboards: [("d/shop.yaml", """
+                id: shop
+                tiles:
+                  - {id: today, type: counter, metric: orders, format: "%d", window: today, aggregate: sum}
+                  - {id: line, type: chart, metric: orders, window: last 1h, step: 1m}
+                  - {id: total, type: counter, metric: orders, format: "%d", trend: 1h}
+                """)])
+            let b = try RedisChangeLog(settings: RedisSettings(url: redis.url, keyPrefix: "test"), logger: Self.logger)
+            defer { b.close() }
+            let directory = try DashboardDirectory(
+                configuration: configuration, store: b, metrics: ServerMetrics(), logger: Self.logger)
+            let feed = Changes()
+            b.observeFeed { _ in feed.changed() }
+            b.start()
+            #expect(await feed.wait { b.isFeedLive })
+            let screen = RecordingSink()
+            _ = try #require(directory.hub("shop")).connect(screen, fps: nil)
+            #expect(await screen.wait { screen.messages.contains { $0.contains(#""type":"hello""#) } })
+            let fullHello = try #require(screen.messages.last { $0.contains(#""type":"hello""#) })
+            let hello = String(fullHello[try #require(fullHello.range(of: #""tiles":{"#, options: .backwards)).lowerBound...])
+            #expect(hello.contains(#""today":{"text":"12""#), "today's sum is the three increments: \(hello)")
+            #expect(hello.contains(#""total":{"text":"12""#), "\(hello)")
+            #expect(hello.contains(#""line":{"#) && !hello.contains(#""line":null"#), "the chart has its point: \(hello)")
         }
-        // A second node, started the way `serve` starts one: its hubs are built before its log opens.
-        let configuration = try RollboardConfiguration.parse(serverYAML: nil, dashboards: [("d/shop.yaml", """
-            id: shop
-            tiles:
-              - {id: today, type: counter, metric: orders, format: "%d", window: today, aggregate: sum}
-              - {id: line, type: chart, metric: orders, window: last 1h, step: 1m}
-              - {id: total, type: counter, metric: orders, format: "%d", trend: 1h}
-            """)])
-        let b = try RedisChangeLog(settings: RedisSettings(url: redis.url, keyPrefix: "test"), logger: Self.logger)
-        defer { b.close() }
-        let directory = try DashboardDirectory(
-            configuration: configuration, store: b, metrics: ServerMetrics(), logger: Self.logger)
-        b.start()
-        #expect(await eventually { b.isFeedLive })
-        let screen = RecordingSink()
-        _ = try #require(directory.hub("shop")).connect(screen, fps: nil)
-        #expect(await eventually { screen.messages.contains { $0.contains(#""type":"hello""#) } })
-        let fullHello = try #require(screen.messages.last { $0.contains(#""type":"hello""#) })
-        let hello = String(fullHello[try #require(fullHello.range(of: #""tiles":{"#, options: .backwards)).lowerBound...])
-        #expect(hello.contains(#""today":{"text":"12""#), "today's sum is the three increments: \(hello)")
-        #expect(hello.contains(#""total":{"text":"12""#), "\(hello)")
-        #expect(hello.contains(#""line":{"#) && !hello.contains(#""line":null"#), "the chart has its point: \(hello)")
     }
 }

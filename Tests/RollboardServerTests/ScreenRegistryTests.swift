@@ -1,4 +1,3 @@
-import Logging
 import Testing
 
 @testable import RollboardCore
@@ -14,24 +13,13 @@ import Testing
 
 @Suite("Screen registry")
 struct ScreenRegistryTests {
-    private func makeHub() -> DashboardHub {
-        DashboardHub(
-            dashboardID: "ops",
-            helloDashboard: #"{"id":"ops","title":"Ops","tiles":[{"id":"a","type":"counter"}]}"#,
-            tiles: [RampTile(tileID: "a", from: 1, to: 1)],
-            tilesByMetric: ["orders": ["a"]],
-            configuration: .init(defaultFPS: 30, slowClientTimeout: 10),
-            clock: .monotonic(),
-            metrics: ServerMetrics(),
-            logger: Logger(label: "test")
-        )
-    }
+    private let hub = DashboardHub.ops()
 
     @Test("a screen's reports keep its latest paint figures and its first script error")
     func reportsKeepLatestFiguresAndFirstError() {
         let registry = ScreenRegistry()
         let id = registry.add(
-            dashboard: "ops", name: "Lobby TV", address: "10.0.0.7", userAgent: "TV", connectedAt: 0, hub: makeHub(),
+            dashboard: "ops", name: "Lobby TV", address: "10.0.0.7", userAgent: "TV", connectedAt: 0, hub: hub,
             sessionID: 1)
         #expect(registry.screen(id)?.paintedFPS == nil && registry.screen(id)?.scriptError == nil)
 
@@ -49,7 +37,7 @@ struct ScreenRegistryTests {
     func unreadableTilesAreKeptOnce() {
         let registry = ScreenRegistry()
         let id = registry.add(
-            dashboard: "ops", name: "Lobby TV", address: nil, userAgent: nil, connectedAt: 0, hub: makeHub(),
+            dashboard: "ops", name: "Lobby TV", address: nil, userAgent: nil, connectedAt: 0, hub: hub,
             sessionID: 1)
         #expect(registry.record(.init(paintedFPS: 30), for: id) == nil, "no tile named: nothing to log")
         let first = registry.record(.init(unreadableTile: "notice"), for: id)
@@ -64,7 +52,7 @@ struct ScreenRegistryTests {
     func reportForGoneScreenIsDropped() {
         let registry = ScreenRegistry()
         let id = registry.add(
-            dashboard: "ops", name: nil, address: nil, userAgent: nil, connectedAt: 0, hub: makeHub(), sessionID: 1)
+            dashboard: "ops", name: nil, address: nil, userAgent: nil, connectedAt: 0, hub: hub, sessionID: 1)
         registry.remove(id)
         registry.record(.init(paintedFPS: 10), for: id)
         #expect(registry.screen(id) == nil)

@@ -18,7 +18,20 @@ import Testing
 /// The source driver on a manual clock with scripted fetches and a real journal: what reaches the store, when it
 /// fetches, and what it reports.
 @Suite("SourceDriver")
-struct SourceDriverTests {
+final class SourceDriverTests {
+    /// The journal each test's driver commits to, in a folder of its own.
+    let folder = TemporaryDirectory()
+    let store: MetricStore
+
+    init() throws {
+        store = try MetricStore(directory: folder.path, logger: Logger(label: "test"))
+    }
+
+    deinit {
+        store.close()
+        folder.remove()
+    }
+
     /// Fetch results handed out in order, and how many fetches were made.
     final class ScriptedFetches: Sendable {
         private let state: Mutex<(results: [Result<[String: Double], SourceFailure>], count: Int)>
@@ -51,10 +64,6 @@ struct SourceDriverTests {
 
     @Test("fetches at start and each period on the injected clock, commits changed values only, reports health once")
     func schedule() async throws {
-        let folder = TemporaryDirectory()
-        defer { folder.remove() }
-        let store = try MetricStore(directory: folder.path, logger: Logger(label: "test"))
-        defer { store.close() }
         let clock = ManualClock(at: 100)
         let fetches = ScriptedFetches([
             .success(["visitors": 5]), .success(["visitors": 5]), .failure(.status(503)), .success(["visitors": 7]),
@@ -64,44 +73,45 @@ struct SourceDriverTests {
             Self.source,
             environment: SourceDriver.Environment(
                 changeLog: store, clock: clock.clock, wallClock: { 1_700_000_000 }, catalog: { Self.catalog },
-                fetch: { _ in fetches.next() }, onHealth: { _, turned in health.withLock { $0.append(turned) } },
+                fetch: { _ in fetches.next() },
+                onHealth: { _, turned in
+                    health.withLock { $0.append(turned) }
+                    clock.changes.changed()
+                },
                 logger: Logger(label: "test")))
         driver.start()
-        #expect(await eventually { store.current("visitors")?.value == 5 && clock.armed == [110] })
+        #expect(await clock.wait { store.current("visitors")?.value == 5 && clock.armed == [110] })
         #expect(health.withLock { $0 } == [.up])
         #expect(driver.status.nextFetch == 1_700_000_010)
 
         clock.advance(to: 110)
-        #expect(await eventually { fetches.count == 2 && clock.armed == [120] })
+        #expect(await clock.wait { fetches.count == 2 && clock.armed == [120] })
         #expect(store.history("visitors").count == 1, "the same value is not committed again")
 
         clock.advance(to: 120)
-        #expect(await eventually { health.withLock { $0 } == [.up, .down("upstream answered HTTP 503")] })
-        #expect(await eventually { clock.armed == [121] }, "retried after 1 s")
+        #expect(await clock.wait { health.withLock { $0 } == [.up, .down("upstream answered HTTP 503")] })
+        #expect(await clock.wait { clock.armed == [121] }, "retried after 1 s")
         #expect(store.current("visitors")?.value == 5, "the last value stays")
         #expect(driver.status.lastError?.reason == "upstream answered HTTP 503")
 
         clock.advance(to: 121)
-        #expect(await eventually { store.current("visitors")?.value == 7 })
-        #expect(await eventually { health.withLock { $0 } == [.up, .down("upstream answered HTTP 503"), .up] })
+        #expect(await clock.wait { store.current("visitors")?.value == 7 })
+        #expect(await clock.wait { health.withLock { $0 } == [.up, .down("upstream answered HTTP 503"), .up] })
         #expect(driver.status.fetches == 4)
         driver.stop()
     }
 
     @Test("a value the tile cannot show is refused like a bad post: nothing stored, the source down with the reason")
     func refusedValue() async throws {
-        let folder = TemporaryDirectory()
-        defer { folder.remove() }
-        let store = try MetricStore(directory: folder.path, logger: Logger(label: "test"))
-        defer { store.close() }
         let clock = ManualClock(at: 0)
         let driver = SourceDriver(
             Self.source,
             environment: SourceDriver.Environment(
                 changeLog: store, clock: clock.clock, wallClock: { 0 }, catalog: { Self.catalog },
-                fetch: { _ in .success(["visitors": 1e300]) }, onHealth: { _, _ in }, logger: Logger(label: "test")))
+                fetch: { _ in .success(["visitors": 1e300]) }, onHealth: { _, _ in clock.changes.changed() },
+                logger: Logger(label: "test")))
         driver.start()
-        #expect(await eventually { driver.status.health.name == "down" })
+        #expect(await clock.wait { driver.status.health.name == "down" })
         #expect(driver.status.health.reason?.hasPrefix("refused: visitors: ") == true, "\(driver.status.health)")
         #expect(store.current("visitors") == nil)
         driver.stop()
@@ -109,28 +119,29 @@ struct SourceDriverTests {
 
     @Test("a source removed from the configuration while down clears its tiles' mark; one polled elsewhere does not")
     func removalClearsHealth() async throws {
-        let folder = TemporaryDirectory()
-        defer { folder.remove() }
-        let store = try MetricStore(directory: folder.path, logger: Logger(label: "test"))
-        defer { store.close() }
         let health = Mutex<[SourceHealth]>([])
+        let reported = Changes()
         let scheduler = SourceScheduler(
             environment: SourceDriver.Environment(
                 changeLog: store, clock: ManualClock(at: 0).clock, wallClock: { 0 }, catalog: { Self.catalog },
-                fetch: { _ in .failure(.invalidJSON) }, onHealth: { _, turned in health.withLock { $0.append(turned) } },
+                fetch: { _ in .failure(.invalidJSON) },
+                onHealth: { _, turned in
+                    health.withLock { $0.append(turned) }
+                    reported.changed()
+                },
                 logger: Logger(label: "test")),
             leased: true)
         scheduler.apply([Self.source])
         #expect(scheduler.statuses.map(\.polledHere) == [false], "under a lease, nothing is polled before it is held")
         scheduler.setPolled("stats", true)
-        #expect(await eventually { health.withLock { $0 } == [.down("answer is not JSON")] })
+        #expect(await reported.wait { health.withLock { $0 } == [.down("answer is not JSON")] })
         scheduler.setPolled("stats", false)
         #expect(scheduler.statuses.map(\.polledHere) == [false])
         scheduler.setPolled("stats", true)
         // Lost and held again: no clearing between the two reports (the node that polls next says how it is).
-        #expect(await eventually { health.withLock { $0 }.count >= 2 })
+        #expect(await reported.wait { health.withLock { $0 }.count >= 2 })
         #expect(health.withLock { $0 } == [.down("answer is not JSON"), .down("answer is not JSON")])
         scheduler.apply([])
-        #expect(await eventually { health.withLock { $0 }.last == .unknown })
+        #expect(await reported.wait { health.withLock { $0 }.last == .unknown })
     }
 }

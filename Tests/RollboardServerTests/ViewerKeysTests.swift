@@ -143,9 +143,13 @@ struct ViewerKeysTests {
             + SHA256.hex(secret) + #""}]}"#
         try folder.write("viewer-keys.json", Array(file.utf8))
         let log = try store()
-        let keys = ViewerKeys(changeLog: log, logger: logger)
+        // The import says in the log when it has renamed the file: that message is the event to wait for.
+        let recording = Logger.recording("test.keys")
+        let keys = ViewerKeys(changeLog: log, logger: recording.logger)
         keys.importLegacyFile(folder.path + "/viewer-keys.json")
-        #expect(await eventually { FileManager.default.fileExists(atPath: folder.path + "/viewer-keys.json.imported") })
+        #expect(await recording.changes.wait {
+            FileManager.default.fileExists(atPath: folder.path + "/viewer-keys.json.imported")
+        })
         #expect(keys.match(secret)?.id == "k0123456789ab")
         #expect(!FileManager.default.fileExists(atPath: folder.path + "/viewer-keys.json"))
         log.close()

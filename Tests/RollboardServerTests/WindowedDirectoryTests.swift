@@ -56,7 +56,7 @@ struct WindowedDirectoryTests {
             clock: frames.clock, wall: wall.clock)
         let sink = RecordingSink()
         _ = try #require(directory.hub("kasse")).connect(sink, fps: nil)
-        #expect(await eventually { !sink.messages.isEmpty })
+        #expect(await sink.wait { !sink.messages.isEmpty })
         let hello = sink.messages.first ?? ""
         #expect(hello.contains(
             #""heute":{"text":"12","target":12,"trend":"up","delta":2,"deltaText":"+20 %","sense":"better","versus":"this time yesterday","updatedAt":"#),
@@ -66,16 +66,16 @@ struct WindowedDirectoryTests {
         // The hub's timer is armed on its injected clock: the compared number's refresh, and the midnight 14 hours on.
         let midnight = WindowedTileTests.march30Midnight - tenOClock
         #expect(midnight == 14 * 3_600)
-        #expect(await eventually { frames.armed.contains { $0 != nil && $0! <= midnight } }, "\(frames.armed)")
+        #expect(await frames.wait { frames.armed.contains { $0 != nil && $0! <= midnight } }, "\(frames.armed)")
         // The wall clock moves with the hub's (the hub reads it again on every tick).
         wall.advance(to: tenOClock + midnight - 1)
         frames.advance(to: midnight - 1)
         // After that tick (the compared number still 10) the next wake-up is the midnight itself, not a minute later.
-        #expect(await eventually { frames.armed.contains(midnight) }, "\(frames.armed)")
+        #expect(await frames.wait { frames.armed.contains(midnight) }, "\(frames.armed)")
         #expect(!sink.texts.contains { $0.contains(#""heute":null"#) }, "nothing resets before midnight")
         wall.advance(to: tenOClock + midnight)
         frames.advance(to: midnight)
-        let reset = await eventually {
+        let reset = await sink.wait {
             sink.texts.contains { $0.contains(#""heute":null"#) && $0.contains(#""tag":null"#) }
         }
         #expect(reset, "\(sink.texts.suffix(3))")
@@ -108,10 +108,10 @@ struct WindowedDirectoryTests {
         defer { store.close(); try? FileManager.default.removeItem(atPath: folder) }
         let sink = RecordingSink()
         _ = try #require(directory.hub("uhr")).connect(sink, fps: nil)
-        #expect(await eventually { sink.messages.first?.contains(#""time":"10:00:00""#) == true }, "\(sink.messages)")
+        #expect(await sink.wait { sink.messages.first?.contains(#""time":"10:00:00""#) == true }, "\(sink.messages)")
         wall.step(to: ten + 1 + step)
         frames.advance(to: 1)
-        #expect(await eventually { sink.texts.contains { $0.contains(#""time":"\#(shown)""#) } }, "\(sink.texts.dropFirst())")
+        #expect(await sink.wait { sink.texts.contains { $0.contains(#""time":"\#(shown)""#) } }, "\(sink.texts.dropFirst())")
     }
 
     @Test("when the system clock is stepped, a carousel turning on it takes the new phase; one a command moved does not",
@@ -128,7 +128,7 @@ struct WindowedDirectoryTests {
         func pageShown() async -> String {
             let screen = RecordingSink()
             _ = hub.connect(screen, fps: nil)
-            _ = await eventually { screen.messages.first != nil }
+            _ = await screen.wait { screen.messages.first != nil }
             let hello = screen.messages.first ?? ""
             return hello.range(of: #""page":[0-9]+"#, options: .regularExpression).map { String(hello[$0]) } ?? hello
         }
@@ -149,26 +149,22 @@ struct WindowedDirectoryTests {
 
     @Test("when the system clock is stepped back, a hub that wakes at the old midnight waits for the real one")
     func steppedBack() async throws {
-        let ten = WindowedTileTests.march29Midnight + 9 * 3_600
-        let frames = ManualClock(at: 0)
-        let wall = ManualClock(at: ten)
-        let (directory, store, folder) = try Self.directory(Self.kasse, "kasse", frames: frames, wall: wall, commitAt: ten - 60)
-        defer { store.close(); try? FileManager.default.removeItem(atPath: folder) }
-        let hub = try #require(directory.hub("kasse"))
-        let sink = RecordingSink()
-        _ = hub.connect(sink, fps: nil)
-        #expect(await eventually { sink.messages.first?.contains(#""heute":{"text":"5""#) == true }, "\(sink.messages)")
-        let oldMidnight = WindowedTileTests.march30Midnight - ten
-        #expect(await eventually { frames.armed.contains(oldMidnight) }, "\(frames.armed)")
-        // The wall clock was stepped back an hour meanwhile: at the old midnight it reads 23:00.
-        wall.step(to: WindowedTileTests.march30Midnight - 3_600)
-        frames.advance(to: oldMidnight)
-        #expect(await eventually { frames.armed.contains(oldMidnight + 3_600) }, "\(frames.armed)")
-        #expect(!sink.texts.contains { $0.contains(#""heute":null"#) }, "at 23:00 the day's sum stands")
-        wall.step(to: WindowedTileTests.march30Midnight)
-        frames.advance(to: oldMidnight + 3_600)
-        #expect(await eventually { sink.texts.contains { $0.contains(#""heute":null"#) } },
-                "at the real midnight it resets: \(sink.texts.dropFirst())")
+        try await Self.withKasseAtTen { (hub: DashboardHub, frames: ManualClock, wall: ManualClock) async throws in
+            let sink = RecordingSink()
+            _ = hub.connect(sink, fps: nil)
+            #expect(await sink.wait { sink.messages.first?.contains(#""heute":{"text":"5""#) == true }, "\(sink.messages)")
+            let oldMidnight = WindowedTileTests.march30Midnight - Self.tenOClock
+            #expect(await frames.wait { frames.armed.contains(oldMidnight) }, "\(frames.armed)")
+            // The wall clock was stepped back an hour meanwhile: at the old midnight it reads 23:00.
+            wall.step(to: WindowedTileTests.march30Midnight - 3_600)
+            frames.advance(to: oldMidnight)
+            #expect(await frames.wait { frames.armed.contains(oldMidnight + 3_600) }, "\(frames.armed)")
+            #expect(!sink.texts.contains { $0.contains(#""heute":null"#) }, "at 23:00 the day's sum stands")
+            wall.step(to: WindowedTileTests.march30Midnight)
+            frames.advance(to: oldMidnight + 3_600)
+            #expect(await sink.wait { sink.texts.contains { $0.contains(#""heute":null"#) } },
+                    "at the real midnight it resets: \(sink.texts.dropFirst())")
+        }
     }
 
     @Test("when the system clock is stepped back across midnight, the window is the day the clock reads again")
@@ -186,28 +182,38 @@ struct WindowedDirectoryTests {
         frames.step(to: 1)
         let sink = RecordingSink()
         _ = hub.connect(sink, fps: nil)
-        #expect(await eventually { sink.messages.first != nil })
+        #expect(await sink.wait { sink.messages.first != nil })
         #expect(sink.messages.first?.contains(#""heute":{"text":"0","target":5,"#) == true, "counts to 5: \(sink.messages)")
         // The hub then wakes at that day's midnight, about an hour and a half away, not a day and a half.
         frames.advance(to: 3)
         let midnight = WindowedTileTests.march28Midnight - (wall.now - frames.now)
-        #expect(await eventually { frames.armed.contains { $0.map { abs($0 - midnight) < 0.01 } == true } }, "\(frames.armed)")
+        #expect(await frames.wait { frames.armed.contains { $0.map { abs($0 - midnight) < 0.01 } == true } }, "\(frames.armed)")
     }
 
     @Test("when the system clock is stepped forward past midnight, a screen that connects to a sleeping hub sees the new day")
     func steppedForward() async throws {
-        let ten = WindowedTileTests.march29Midnight + 9 * 3_600
+        try await Self.withKasseAtTen { (hub: DashboardHub, frames: ManualClock, wall: ManualClock) async throws in
+            // An hour on the hub's clock, and the wall clock jumps to 00:30 the next day.
+            wall.step(to: WindowedTileTests.march30Midnight + 1_800)
+            frames.step(to: 3_600)
+            let sink = RecordingSink()
+            _ = hub.connect(sink, fps: nil)
+            #expect(await sink.wait { sink.messages.first?.contains(#""heute":null"#) == true }, "\(sink.messages)")
+        }
+    }
+
+    /// 29 March 10:00 CEST.
+    static let tenOClock = WindowedTileTests.march29Midnight + 9 * 3_600
+
+    /// Runs `body` with the kasse dashboard's hub, its day's sum 5 committed at 09:59, on a frame clock at 0 and a
+    /// wall clock at ``tenOClock``.
+    static func withKasseAtTen(_ body: (DashboardHub, ManualClock, ManualClock) async throws -> Void) async throws {
         let frames = ManualClock(at: 0)
-        let wall = ManualClock(at: ten)
-        let (directory, store, folder) = try Self.directory(Self.kasse, "kasse", frames: frames, wall: wall, commitAt: ten - 60)
+        let wall = ManualClock(at: tenOClock)
+        let (made, store, folder) = try Self.directory(
+            kasse, "kasse", frames: frames, wall: wall, commitAt: tenOClock - 60)
         defer { store.close(); try? FileManager.default.removeItem(atPath: folder) }
-        let hub = try #require(directory.hub("kasse"))
-        // An hour on the hub's clock, and the wall clock jumps to 00:30 the next day.
-        wall.step(to: WindowedTileTests.march30Midnight + 1_800)
-        frames.step(to: 3_600)
-        let sink = RecordingSink()
-        _ = hub.connect(sink, fps: nil)
-        #expect(await eventually { sink.messages.first?.contains(#""heute":null"#) == true }, "\(sink.messages)")
+        try await body(try #require(made.hub("kasse")), frames, wall)
     }
 
     static let kasse = """

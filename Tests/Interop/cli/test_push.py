@@ -10,16 +10,13 @@ hint's advice then fixes.
 Usage: test_push.py --binary .build/debug/rollboard
 """
 
-import argparse
 import json
 import os
-import shutil
 import subprocess
 import sys
-import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "server"))
-from rollboard_process import Checks, RollboardProcess  # noqa: E402
+from rollboard_process import Checks, RollboardProcess, served_checks  # noqa: E402
 
 TOKEN = "push-cli-producer-token-0123456789abcdef"
 REPOSITORY = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
@@ -250,26 +247,13 @@ def certificates(push: Push, server: RollboardProcess, checks: Checks) -> None:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--binary", required=True)
-    arguments = parser.parse_args()
-    checks = Checks()
-    folder = tempfile.mkdtemp(prefix="rollboard-push-")
-    try:
-        server = RollboardProcess(os.path.abspath(arguments.binary), os.path.join(folder, "data"), TOKEN,
-                                  config=os.path.join(REPOSITORY, "config"))
-        server.start()
-        try:
-            push = Push(os.path.abspath(arguments.binary), server, os.path.join(folder, "work"))
-            writes(push, server, checks)
-            batches(push, server, checks)
-            refusals(push, server, checks)
-            certificates(push, server, checks)
-        finally:
-            server.stop()
-    finally:
-        shutil.rmtree(folder, ignore_errors=True)
-    return checks.finish()
+    with served_checks("rollboard-push-", TOKEN, config=os.path.join(REPOSITORY, "config")) as run:
+        push = Push(run.arguments.binary, run.server, os.path.join(run.folder, "work"))
+        writes(push, run.server, run.checks)
+        batches(push, run.server, run.checks)
+        refusals(push, run.server, run.checks)
+        certificates(push, run.server, run.checks)
+    return run.checks.finish()
 
 
 if __name__ == "__main__":

@@ -6,44 +6,28 @@ source on a host that does not resolve is reached through `http_proxy` (the upst
 Usage: test_sources_check.py --binary .build/debug/rollboard
 """
 
-import argparse
 import os
-import socket
 import subprocess
 import sys
 import tempfile
-import time
 import urllib.request
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "server"))
 
-from rollboard_process import Checks, free_port  # noqa: E402
+from rollboard_process import Checks, free_port, binary_arguments, wait_until_listening, write_file as write  # noqa: E402
 
 UPSTREAM = os.path.join(os.path.dirname(HERE), "sources", "upstream.py")
 
 
-def write(path: str, text: str) -> None:
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    with open(path, "w") as handle:
-        handle.write(text)
-
-
 def main() -> int:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--binary", required=True)
-    arguments = parser.parse_args()
+    arguments = binary_arguments()
     checks = Checks()
     folder = tempfile.mkdtemp(prefix="rollboard-sources-check-")
     port = free_port()
     upstream = subprocess.Popen([sys.executable, UPSTREAM, "--port", str(port)])
     try:
-        for _ in range(100):
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-                break
-            except OSError:
-                time.sleep(0.1)
+        wait_until_listening(port)
         urllib.request.urlopen(urllib.request.Request(f"http://127.0.0.1:{port}/set?v=321.5", data=b"",
                                                       method="POST"), timeout=5).read()
         config = os.path.join(folder, "config")

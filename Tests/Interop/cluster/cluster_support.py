@@ -6,6 +6,7 @@ context, the protocol 2 decoder)."""
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import http.client
 import json
@@ -14,6 +15,7 @@ import shutil
 import signal
 import socket
 import subprocess
+import tempfile
 import time
 
 import websockets
@@ -23,7 +25,7 @@ REPOSITORY = os.path.abspath(os.path.join(HERE, "..", "..", ".."))
 import sys  # noqa: E402
 
 sys.path.insert(0, os.path.join(REPOSITORY, "Tests", "Interop", "server"))
-from rollboard_process import Checks, RollboardProcess, free_port, insecure_client_context  # noqa: E402,F401
+from rollboard_process import Checks, RollboardProcess, free_port, insecure_client_context, terminate  # noqa: E402,F401
 from screen_state import ScreenState  # noqa: E402
 
 CONTEXT = insecure_client_context()
@@ -70,14 +72,7 @@ class RedisServer:
 
     def stop(self, timeout: float = 15.0) -> int | None:
         """SIGTERM: a clean shutdown (the append-only file is flushed). Returns the exit status."""
-        if self.process and self.process.poll() is None:
-            self.process.send_signal(signal.SIGTERM)
-            try:
-                self.process.wait(timeout=timeout)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait(timeout=5)
-        return self.process.returncode if self.process else None
+        return terminate(self.process, timeout)
 
     def alive(self) -> bool:
         return bool(self.process) and self.process.poll() is None
@@ -188,13 +183,7 @@ class ClusterNode(RollboardProcess):
         if not self.process:
             return None
         if self.process.poll() is None:
-            self.process.send_signal(signal.SIGTERM)
-            try:
-                self.process.wait(timeout=timeout)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait(timeout=5)
-            self.exit_codes.append(self.process.returncode)
+            self.exit_codes.append(terminate(self.process, timeout))
         return self.process.returncode
 
     def alive(self) -> bool:
@@ -219,6 +208,47 @@ class ClusterNode(RollboardProcess):
             return response.status, response.read().decode(errors="replace")
         finally:
             connection.close()
+
+
+def begin_run(prefix: str, redis_server: str) -> tuple[Checks, str, RedisServer, list, float]:
+    """A cluster script's run: its checks, a fresh folder (`prefix`…), a Redis server to start there, the list its
+    nodes go in, and when it started."""
+    folder = tempfile.mkdtemp(prefix=prefix)
+    return Checks(), folder, RedisServer(redis_server, os.path.join(folder, "redis")), [], time.monotonic()
+
+
+def cluster_arguments(description: str, add_arguments=None) -> argparse.Namespace:
+    """A cluster script's arguments: `--binary` (made absolute), `--redis-server`, and what `add_arguments` adds."""
+    parser = argparse.ArgumentParser(description=description)
+    parser.add_argument("--binary", required=True)
+    parser.add_argument("--redis-server", default="redis-server")
+    if add_arguments:
+        add_arguments(parser)
+    arguments = parser.parse_args()
+    arguments.binary = os.path.abspath(arguments.binary)
+    return arguments
+
+
+def start_node(nodes: list, binary: str, folder: str, token: str, redis_url: str, config: str,
+               name: str) -> ClusterNode:
+    """Starts the node `name` (data in `folder`/`name`, log in `folder`/`name`.log), put in `nodes` first so that a
+    start that fails still stops it."""
+    node = ClusterNode(binary, os.path.join(folder, name), token, redis_url, config=config, name=name)
+    node.log_path = os.path.join(folder, f"{name}.log")
+    nodes.append(node)
+    node.start()
+    return node
+
+
+def clean_up(checks: Checks, nodes: list, redis: RedisServer, folder: str, started: float) -> None:
+    """After a run whose nodes were stopped: stops Redis, prints each node's log tail if a check failed, how long the
+    run took, and removes the run's folder."""
+    redis.stop()
+    if checks.failed:
+        for node in nodes:
+            print(f"---- {node.name} log (tail)\n{node.read_log()[-2000:]}")
+    print(f"run took {time.monotonic() - started:.1f} s")
+    shutil.rmtree(folder, ignore_errors=True)
 
 
 def https_request(port: int, method: str, path: str, body: object | None = None, token: str | None = None,

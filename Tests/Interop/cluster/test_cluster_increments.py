@@ -18,20 +18,18 @@ Prints PASS/FAIL lines and `N passed, M failed`; exit 1 on any failure.
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import concurrent.futures
 import os
 import random
-import shutil
 import sys
-import tempfile
 import threading
 import time
 import traceback
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from cluster_support import Checks, ClusterNode, RedisServer, Screen, write_config  # noqa: E402
+from cluster_support import (  # noqa: E402
+    Checks, ClusterNode, Screen, begin_run, clean_up, cluster_arguments, start_node, write_config)
 
 TOKEN = "cluster-increment-token-0123456789abcdef"
 DASHBOARD = """id: tally
@@ -187,38 +185,22 @@ async def scenario(nodes: list[ClusterNode], per_writer: int, checks: Checks) ->
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--binary", required=True)
-    parser.add_argument("--redis-server", default="redis-server")
-    parser.add_argument("--per-writer", type=int, default=25)
-    arguments = parser.parse_args()
-    binary = os.path.abspath(arguments.binary)
-    checks = Checks()
-    folder = tempfile.mkdtemp(prefix="rollboard-cluster-increments-")
-    redis = RedisServer(arguments.redis_server, os.path.join(folder, "redis"))
-    nodes: list[ClusterNode] = []
-    started = time.monotonic()
+    arguments = cluster_arguments(
+        __doc__.split("\n\n")[0], lambda parser: parser.add_argument("--per-writer", type=int, default=25))
+    binary = arguments.binary
+    checks, folder, redis, nodes, started = begin_run("rollboard-cluster-increments-", arguments.redis_server)
     try:
         config = write_config(folder, DASHBOARD, "tally")
         redis.start()
         for index in range(3):
-            node = ClusterNode(binary, os.path.join(folder, f"node{index}"), TOKEN, redis.url, config=config,
-                               name=f"node{index}")
-            node.log_path = os.path.join(folder, f"node{index}.log")
-            nodes.append(node)
-            node.start()
+            start_node(nodes, binary, folder, TOKEN, redis.url, config, f"node{index}")
         asyncio.run(scenario(nodes, arguments.per_writer, checks))
     except Exception:  # noqa: BLE001
         checks.check(False, "the scenario ran to its end", traceback.format_exc())
     finally:
         for node in nodes:
             node.stop()
-        redis.stop()
-        if checks.failed:
-            for node in nodes:
-                print(f"---- {node.name} log (tail)\n{node.read_log()[-2000:]}")
-        print(f"run took {time.monotonic() - started:.1f} s")
-        shutil.rmtree(folder, ignore_errors=True)
+        clean_up(checks, nodes, redis, folder, started)
     return checks.finish()
 
 

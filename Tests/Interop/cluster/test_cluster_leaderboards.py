@@ -9,14 +9,11 @@ Usage: test_cluster_leaderboards.py --binary .build/debug/rollboard [--redis-ser
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import json
 import os
 import random
-import shutil
 import sys
-import tempfile
 import time
 import traceback
 from concurrent.futures import ThreadPoolExecutor
@@ -24,7 +21,8 @@ from concurrent.futures import ThreadPoolExecutor
 import websockets
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from cluster_support import CONTEXT, Checks, ClusterNode, RedisServer, write_config  # noqa: E402
+from cluster_support import (  # noqa: E402
+    CONTEXT, Checks, ClusterNode, begin_run, clean_up, cluster_arguments, start_node, write_config)
 from screen_state import ScreenState  # noqa: E402
 
 TOKEN = "cluster-board-token-0123456789abcdef"
@@ -156,32 +154,18 @@ async def scenario(nodes: list[ClusterNode], checks: Checks) -> dict[str, float]
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--binary", required=True)
-    parser.add_argument("--redis-server", default="redis-server")
-    arguments = parser.parse_args()
-    binary = os.path.abspath(arguments.binary)
-    checks = Checks()
-    folder = tempfile.mkdtemp(prefix="rollboard-boards-")
-    redis = RedisServer(arguments.redis_server, os.path.join(folder, "redis"))
-    nodes: list[ClusterNode] = []
-    started = time.monotonic()
+    arguments = cluster_arguments(__doc__.split("\n\n")[0])
+    binary = arguments.binary
+    checks, folder, redis, nodes, started = begin_run("rollboard-boards-", arguments.redis_server)
     try:
         config = write_config(folder, DASHBOARD, DASHBOARD_ID)
         redis.start()
         for index in range(3):
-            node = ClusterNode(binary, os.path.join(folder, f"node{index}"), TOKEN, redis.url, config=config,
-                               name=f"node{index}")
-            node.log_path = os.path.join(folder, f"node{index}.log")
-            nodes.append(node)
-            node.start()
+            start_node(nodes, binary, folder, TOKEN, redis.url, config, f"node{index}")
         expected = asyncio.run(scenario(nodes, checks))
 
         trimmed = redis.command("XTRIM", "{rollboard}:changes", "MAXLEN", "0")
-        late = ClusterNode(binary, os.path.join(folder, "late"), TOKEN, redis.url, config=config, name="late")
-        late.log_path = os.path.join(folder, "late.log")
-        nodes.append(late)
-        late.start()
+        late = start_node(nodes, binary, folder, TOKEN, redis.url, config, "late")
         board = (late.request("GET", "/api/v1/leaderboards/leaders")[1] or {}).get("entries")
         checks.check(isinstance(trimmed, int) and trimmed > 0 and board == expected,
                      "a node started after the stream was trimmed to nothing reads the same totals from Redis's "
@@ -195,12 +179,7 @@ def main() -> int:
         for node in nodes:
             code = node.stop()
             checks.check(code == 0, f"{node.name} exits 0 on SIGTERM", f"exit={code}")
-        redis.stop()
-        if checks.failed:
-            for node in nodes:
-                print(f"---- {node.name} log (tail)\n{node.read_log()[-2000:]}")
-        print(f"run took {time.monotonic() - started:.1f} s")
-        shutil.rmtree(folder, ignore_errors=True)
+        clean_up(checks, nodes, redis, folder, started)
     return checks.finish()
 
 

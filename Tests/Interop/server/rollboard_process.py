@@ -1,13 +1,21 @@
 """Starts and stops a real `rollboard serve` process for the interop tests."""
 
+import argparse
+import asyncio
+import contextlib
 import json
 import os
+import shutil
 import signal
 import socket
 import ssl
 import subprocess
+import tempfile
 import time
+import types
 import urllib.request
+
+REPOSITORY = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 
 
 def insecure_client_context() -> ssl.SSLContext:
@@ -38,6 +46,133 @@ class Checks:
         """Prints the closing line; the script's exit status."""
         print(f"{self.passed} passed, {self.failed} failed")
         return 0 if self.failed == 0 else 1
+
+
+def binary_arguments(add_arguments=None) -> argparse.Namespace:
+    """The script's arguments: `--binary`, the rollboard to run, and whatever `add_arguments(parser)` adds."""
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--binary", required=True)
+    if add_arguments:
+        add_arguments(parser)
+    arguments = parser.parse_args()
+    arguments.binary = os.path.abspath(arguments.binary)
+    return arguments
+
+
+async def until(condition, seconds: float = 10.0, every: float = 0.1) -> bool:
+    """Whether `condition()` holds within `seconds`, asked every `every` seconds (for a real server's state)."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if condition():
+            return True
+        await asyncio.sleep(every)
+    return condition()
+
+
+class Background:
+    """A peer whose `run()` coroutine runs as an asyncio task between `start()` and `stop()`."""
+
+    task: asyncio.Task | None = None
+
+    def start(self):
+        self.task = asyncio.create_task(self.run())
+        return self
+
+    def stop(self) -> None:
+        if self.task and not self.task.done():
+            self.task.cancel()
+
+
+@contextlib.contextmanager
+def scratch_folder(prefix: str):
+    """A fresh temporary folder, removed afterwards whatever happens."""
+    folder = tempfile.mkdtemp(prefix=prefix)
+    try:
+        yield folder
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def write_config(folder: str, files: dict | None = None, whole: bool = True, server_settings: str = "") -> str:
+    """`folder`/config: the repository's configuration (`whole`) or only its server.yaml, with `server_settings`
+    added to server.yaml and `files` (paths in the configuration, and their text) written over it."""
+    config = os.path.join(folder, "config")
+    if whole:
+        shutil.copytree(os.path.join(REPOSITORY, "config"), config)
+    else:
+        os.makedirs(config)
+        shutil.copy(os.path.join(REPOSITORY, "config", "server.yaml"), config)
+    if server_settings:
+        with open(os.path.join(config, "server.yaml"), "a", encoding="utf-8") as handle:
+            handle.write("\n" + server_settings)
+    for path, text in (files or {}).items():
+        os.makedirs(os.path.dirname(os.path.join(config, path)), exist_ok=True)
+        with open(os.path.join(config, path), "w", encoding="utf-8") as handle:
+            handle.write(text)
+    return config
+
+
+@contextlib.contextmanager
+def serving(binary: str, token: str, folder: str, config: str | None = None, environment: dict | None = None):
+    """A started `rollboard serve` with its data in `folder`/data, stopped afterwards whatever happens."""
+    server = RollboardProcess(binary, os.path.join(folder, "data"), token, config=config, environment=environment)
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@contextlib.contextmanager
+def served_checks(prefix: str, token: str, files: dict | None = None, whole: bool = True, server_settings: str = "",
+                  config: str | None = None, environment: dict | None = None, add_arguments=None):
+    """One script's run against one server: its arguments, its checks, a fresh folder (`prefix`…) with a
+    configuration (`config`, or one `write_config` writes) and a started server on it, all undone afterwards. Yields
+    them as `arguments`, `checks`, `folder`, `config` and `server`."""
+    arguments = binary_arguments(add_arguments)
+    checks = Checks()
+    with scratch_folder(prefix) as folder:
+        config = config or write_config(folder, files, whole, server_settings)
+        with serving(arguments.binary, token, folder, config, environment) as server:
+            yield types.SimpleNamespace(arguments=arguments, checks=checks, folder=folder, config=config, server=server)
+
+
+def stop_and_report(server: "RollboardProcess | None", checks: Checks) -> None:
+    """Stops `server`, if it was made, and prints the tail of its log when a check failed."""
+    if server:
+        server.stop()
+        if checks.failed:
+            print(server.read_log()[-3000:])
+
+
+def wait_until_listening(port: int, host: str = "127.0.0.1") -> bool:
+    """Whether something accepts connections on `host`:`port` within about 10 s (a child process starting up)."""
+    for _ in range(100):
+        try:
+            socket.create_connection((host, port), timeout=0.2).close()
+            return True
+        except OSError:
+            time.sleep(0.1)
+    return False
+
+
+def write_file(path: str, text: str) -> None:
+    """Writes `text` to `path`, making its folders."""
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w") as handle:
+        handle.write(text)
+
+
+def terminate(process: subprocess.Popen | None, timeout: float) -> int | None:
+    """Ends `process` with SIGTERM, or SIGKILL once `timeout` seconds pass; its exit status (None if never started)."""
+    if process and process.poll() is None:
+        process.send_signal(signal.SIGTERM)
+        try:
+            process.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(timeout=10)
+    return process.returncode if process else None
 
 
 def free_port() -> int:
@@ -94,12 +229,7 @@ class RollboardProcess:
             self.process.wait(timeout=10)
 
     def stop(self) -> None:
-        if self.process and self.process.poll() is None:
-            self.process.send_signal(signal.SIGTERM)
-            try:
-                self.process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.kill()
+        terminate(self.process, 10)
 
     def read_log(self) -> str:
         try:

@@ -11,22 +11,18 @@ A server runs on a copy of config/ with a second dashboard. Then:
 Usage: test_config_reload.py --binary .build/debug/rollboard
 """
 
-import argparse
 import asyncio
 import json
 import os
-import shutil
 import signal
 import sys
-import tempfile
-import time
 
 import websockets
 
-from rollboard_process import Checks, RollboardProcess, insecure_client_context
+from rollboard_process import (
+    Checks, RollboardProcess, insecure_client_context, served_checks, until)
 
 TOKEN = "config-reload-producer-token-0123456789"
-REPOSITORY = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 SECOND = "id: second\ntitle: Second\ntiles:\n  - {id: tickets, type: counter}\n"
 
 
@@ -52,15 +48,6 @@ class Screen:
 
     def start(self) -> None:
         self.task = asyncio.create_task(self.run())
-
-
-async def until(condition, seconds: float = 10.0) -> bool:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if condition():
-            return True
-        await asyncio.sleep(0.05)
-    return condition()
 
 
 async def scenario(server: RollboardProcess, config: str, checks: Checks) -> None:
@@ -107,25 +94,9 @@ async def scenario(server: RollboardProcess, config: str, checks: Checks) -> Non
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--binary", required=True)
-    arguments = parser.parse_args()
-    checks = Checks()
-    folder = tempfile.mkdtemp(prefix="rollboard-reload-")
-    try:
-        config = os.path.join(folder, "config")
-        shutil.copytree(os.path.join(REPOSITORY, "config"), config)
-        with open(os.path.join(config, "dashboards", "second.yaml"), "w") as handle:
-            handle.write(SECOND)
-        server = RollboardProcess(arguments.binary, os.path.join(folder, "data"), TOKEN, config=config)
-        server.start()
-        try:
-            asyncio.run(scenario(server, config, checks))
-        finally:
-            server.stop()
-    finally:
-        shutil.rmtree(folder, ignore_errors=True)
-    return checks.finish()
+    with served_checks("rollboard-reload-", TOKEN, {"dashboards/second.yaml": SECOND}) as run:
+        asyncio.run(scenario(run.server, run.config, run.checks))
+    return run.checks.finish()
 
 
 if __name__ == "__main__":

@@ -5,7 +5,6 @@ hello with the last acknowledged value). When space returns the store accepts po
 after a SIGKILL and a restart every acknowledged value is there. Needs root (it mounts a tmpfs).
 """
 
-import argparse
 import asyncio
 import json
 import os
@@ -17,7 +16,7 @@ import time
 
 import websockets
 
-from rollboard_process import Checks, RollboardProcess, insecure_client_context
+from rollboard_process import Checks, RollboardProcess, binary_arguments, insecure_client_context
 
 
 async def hello(port: int) -> dict:
@@ -46,10 +45,7 @@ def fill(path: str) -> int:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--binary", required=True)
-    parser.add_argument("--size", default="16m", help="size of the tmpfs")
-    args = parser.parse_args()
+    args = binary_arguments(lambda parser: parser.add_argument("--size", default="16m", help="size of the tmpfs"))
     token = "full-disk-token-" + str(random.randrange(10**9))
     checks = Checks()
     check = checks.check

@@ -1,12 +1,10 @@
 """Graceful shutdown under load: SIGTERM stops accepting, answers the posts in flight, closes every screen with
 1001 and exits 0 within the configured deadline; every value answered 202 is there after a restart."""
 
-import argparse
 import asyncio
 import json
 import os
 import random
-import shutil
 import signal
 import sys
 import tempfile
@@ -15,7 +13,7 @@ import time
 
 import websockets
 
-from rollboard_process import Checks, RollboardProcess, insecure_client_context
+from rollboard_process import Checks, RollboardProcess, binary_arguments, insecure_client_context, write_config
 
 
 async def screen(port: int, ready: asyncio.Event, results: list) -> None:
@@ -48,23 +46,19 @@ def producer(server: RollboardProcess, token: str, stop: threading.Event, acknow
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--binary", required=True)
-    parser.add_argument("--screens", type=int, default=50)
-    parser.add_argument("--producers", type=int, default=8)
-    parser.add_argument("--deadline", type=float, default=10.0, help="shutdownTimeout written into server.yaml")
-    args = parser.parse_args()
+    def options(parser) -> None:
+        parser.add_argument("--screens", type=int, default=50)
+        parser.add_argument("--producers", type=int, default=8)
+        parser.add_argument("--deadline", type=float, default=10.0, help="shutdownTimeout written into server.yaml")
+
+    args = binary_arguments(options)
 
     token = "shutdown-test-token-" + str(random.randrange(10**9))
     checks = Checks()
     check = checks.check
 
     with tempfile.TemporaryDirectory() as data_dir:
-        config = os.path.join(data_dir, "config")
-        repository = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
-        shutil.copytree(os.path.join(repository, "config"), config)
-        with open(os.path.join(config, "server.yaml"), "a") as handle:
-            handle.write(f"\nshutdownTimeout: {args.deadline}\n")
+        config = write_config(data_dir, server_settings=f"shutdownTimeout: {args.deadline}\n")
         server = RollboardProcess(args.binary, os.path.join(data_dir, "data"), token, config=config)
         server.start()
 

@@ -12,18 +12,14 @@
 Usage: test_idempotency_limits.py --binary .build/debug/rollboard
 """
 
-import argparse
 import http.client
 import json
-import os
 import random
-import shutil
 import sys
-import tempfile
 
-from rollboard_process import Checks, RollboardProcess, insecure_client_context
+from rollboard_process import (
+    Checks, RollboardProcess, insecure_client_context, served_checks)
 
-REPOSITORY = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", ".."))
 BUDGET = 65536
 
 
@@ -148,26 +144,13 @@ def budget(server: RollboardProcess, token: str, checks: Checks) -> None:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--binary", required=True)
-    args = parser.parse_args()
-
-    checks = Checks()
     token = "idempotency-limits-token-" + str(random.randrange(10**9))
-    with tempfile.TemporaryDirectory() as folder:
-        config = os.path.join(folder, "config")
-        shutil.copytree(os.path.join(REPOSITORY, "config"), config)
-        with open(os.path.join(config, "server.yaml"), "a", encoding="utf-8") as handle:
-            handle.write(f"\njournalCompactionBytes: 4096\nidempotencyMemoryBytes: {BUDGET}\n")
-        server = RollboardProcess(args.binary, os.path.join(folder, "data"), token, config=config)
-        server.start()
-        try:
-            repeated_event_id(server, token, checks)
-            header_cases(server, token, checks)
-            budget(server, token, checks)
-        finally:
-            server.stop()
-    return checks.finish()
+    settings = f"journalCompactionBytes: 4096\nidempotencyMemoryBytes: {BUDGET}\n"
+    with served_checks("rollboard-idempotency-", token, server_settings=settings) as run:
+        repeated_event_id(run.server, token, run.checks)
+        header_cases(run.server, token, run.checks)
+        budget(run.server, token, run.checks)
+    return run.checks.finish()
 
 
 if __name__ == "__main__":

@@ -12,47 +12,32 @@ SIGKILL (first answers, counted once) and `rollboard push --leaderboard --add --
 nothing.
 """
 
-import argparse
 import concurrent.futures
 import os
 import random
-import shutil
 import subprocess
 import sys
-import tempfile
 import threading
 import time
 
-from rollboard_process import Checks, RollboardProcess
+from rollboard_process import Checks, RollboardProcess, served_checks
 
-REPOSITORY = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", ".."))
 METRIC = "orders"
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--binary", required=True)
-    parser.add_argument("--writers", type=int, default=6)
-    parser.add_argument("--seconds", type=float, default=3.0)
-    args = parser.parse_args()
+    def options(parser) -> None:
+        parser.add_argument("--writers", type=int, default=6)
+        parser.add_argument("--seconds", type=float, default=3.0)
 
-    checks = Checks()
     token = "increment-test-token-" + str(random.randrange(10**9))
-    with tempfile.TemporaryDirectory() as folder:
-        config = os.path.join(folder, "config")
-        shutil.copytree(os.path.join(REPOSITORY, "config"), config)
-        with open(os.path.join(config, "server.yaml"), "a", encoding="utf-8") as handle:
-            handle.write("\njournalCompactionBytes: 4096\n")
-        server = RollboardProcess(args.binary, os.path.join(folder, "data"), token, config=config)
-        server.start()
-        try:
-            crash_and_retry(server, token, args, checks)
-            command_line(server, token, args.binary, checks)
-            leaderboard_across_kill(server, token, args.binary, checks)
-            refusals(server, token, checks)
-        finally:
-            server.stop()
-    return checks.finish()
+    with served_checks("rollboard-increments-", token, server_settings="journalCompactionBytes: 4096\n",
+                       add_arguments=options) as run:
+        crash_and_retry(run.server, token, run.arguments, run.checks)
+        command_line(run.server, token, run.arguments.binary, run.checks)
+        leaderboard_across_kill(run.server, token, run.arguments.binary, run.checks)
+        refusals(run.server, token, run.checks)
+    return run.checks.finish()
 
 
 def post(server: RollboardProcess, token: str, key: str, amount: float, timeout: float = 5):

@@ -8,7 +8,6 @@ and its resident memory must fall back near that level once the load stops (the 
 returns free memory every 10 s).
 """
 
-import argparse
 import base64
 import http.client
 import json
@@ -22,7 +21,7 @@ import tempfile
 import threading
 import time
 
-from rollboard_process import Checks, RollboardProcess, insecure_client_context
+from rollboard_process import Checks, RollboardProcess, binary_arguments, insecure_client_context
 
 
 CONTEXT = insecure_client_context()  # made once and shared by every cycle
@@ -151,14 +150,14 @@ def run_cycles(server: RollboardProcess, token: str, count: int, threads: int) -
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--binary", required=True)
-    parser.add_argument("--cycles", type=int, default=3000)
-    parser.add_argument("--threads", type=int, default=4)
-    parser.add_argument("--settle", type=float, default=30.0, help="seconds to wait for memory to fall back")
-    parser.add_argument("--no-memory-check", action="store_true",
-                        help="skip the resident-memory check (AddressSanitizer keeps freed memory in quarantine)")
-    args = parser.parse_args()
+    def options(parser) -> None:
+        parser.add_argument("--cycles", type=int, default=3000)
+        parser.add_argument("--threads", type=int, default=4)
+        parser.add_argument("--settle", type=float, default=30.0, help="seconds to wait for memory to fall back")
+        parser.add_argument("--no-memory-check", action="store_true",
+                            help="skip the resident-memory check (AddressSanitizer keeps freed memory in quarantine)")
+
+    args = binary_arguments(options)
 
     token = "leak-soak-token-" + str(random.randrange(10**9))
     checks = Checks()

@@ -15,21 +15,18 @@ fraction, signed.
 Usage: test_live_numbers.py --binary .build/debug/rollboard [--seconds 60]
 """
 
-import argparse
 import asyncio
 import os
-import shutil
 import sys
-import tempfile
 import time
 
 import websockets
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from rollboard_process import Checks, RollboardProcess, insecure_client_context  # noqa: E402
+from rollboard_process import (  # noqa: E402
+    Checks, RollboardProcess, insecure_client_context, served_checks)
 from screen_state import ScreenState  # noqa: E402
 
-REPOSITORY = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", ".."))
 TOKEN = "live-numbers-token-0123456789abcdef"
 POLICIES = ["fifo", "latest", "retarget"]
 MAX_DURATION = 3.0
@@ -221,27 +218,11 @@ async def scenario(server: RollboardProcess, seconds: int, checks: Checks) -> No
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--binary", required=True)
-    parser.add_argument("--seconds", type=int, default=60)
-    arguments = parser.parse_args()
-    checks = Checks()
-    folder = tempfile.mkdtemp(prefix="rollboard-live-")
-    try:
-        config = os.path.join(folder, "config")
-        os.makedirs(os.path.join(config, "dashboards"))
-        shutil.copy(os.path.join(REPOSITORY, "config", "server.yaml"), config)
-        with open(os.path.join(config, "dashboards", "live.yaml"), "w") as handle:
-            handle.write(DASHBOARD)
-        server = RollboardProcess(arguments.binary, os.path.join(folder, "data"), TOKEN, config=config)
-        server.start()
-        try:
-            asyncio.run(scenario(server, arguments.seconds, checks))
-        finally:
-            server.stop()
-    finally:
-        shutil.rmtree(folder, ignore_errors=True)
-    return checks.finish()
+    seconds = (lambda parser: parser.add_argument("--seconds", type=int, default=60))
+    with served_checks("rollboard-live-", TOKEN, {"dashboards/live.yaml": DASHBOARD}, whole=False,
+                       add_arguments=seconds) as run:
+        asyncio.run(scenario(run.server, run.arguments.seconds, run.checks))
+    return run.checks.finish()
 
 
 if __name__ == "__main__":

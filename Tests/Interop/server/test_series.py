@@ -10,18 +10,14 @@ largest double is read as rollups (it aborted the process too).
 Usage: test_series.py --binary .build/debug/rollboard
 """
 
-import argparse
 import http.client
 import json
-import os
 import random
-import shutil
 import sys
-import tempfile
 
-from rollboard_process import Checks, RollboardProcess, insecure_client_context
+from rollboard_process import (
+    Checks, RollboardProcess, insecure_client_context, served_checks)
 
-REPOSITORY = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", ".."))
 METRIC = "orders"
 
 # (query, the parameter the refusal must name)
@@ -162,26 +158,16 @@ def overflowing_rollup(server: RollboardProcess, token: str, checks: Checks) -> 
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--binary", required=True)
-    args = parser.parse_args()
-    checks = Checks()
     token = "series-test-token-" + str(random.randrange(10**9))
-    with tempfile.TemporaryDirectory() as folder:
-        config = os.path.join(folder, "config")
-        shutil.copytree(os.path.join(REPOSITORY, "config"), config)
-        server = RollboardProcess(args.binary, os.path.join(folder, "data"), token, config=config)
-        server.start()
-        try:
-            status, first = server.request("POST", f"/api/v1/metrics/{METRIC}", {"value": 1}, token=token)
-            checks.check(status == 202, "a first value is accepted", f"{status} {first}")
-            hostile_queries(server, checks)
-            if server.process.poll() is None and status == 202:
-                pages(server, token, checks, [first["seq"]])
-            if server.process.poll() is None:
-                overflowing_rollup(server, token, checks)
-        finally:
-            server.stop()
+    with served_checks("rollboard-series-", token) as run:
+        server, checks = run.server, run.checks
+        status, first = server.request("POST", f"/api/v1/metrics/{METRIC}", {"value": 1}, token=token)
+        checks.check(status == 202, "a first value is accepted", f"{status} {first}")
+        hostile_queries(server, checks)
+        if server.process.poll() is None and status == 202:
+            pages(server, token, checks, [first["seq"]])
+        if server.process.poll() is None:
+            overflowing_rollup(server, token, checks)
     return checks.finish()
 
 

@@ -16,22 +16,19 @@ the last values, and the frames sent with the stream's context must be smaller t
 Usage: test_shared_frames.py --binary .build/debug/rollboard
 """
 
-import argparse
 import asyncio
 import os
-import shutil
 import sys
-import tempfile
 
 import websockets
 from websockets.extensions import permessage_deflate
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from rollboard_process import Checks, RollboardProcess, insecure_client_context  # noqa: E402
+from rollboard_process import (  # noqa: E402
+    Checks, RollboardProcess, insecure_client_context, served_checks)
 from screen_state import ScreenState  # noqa: E402
 
 TOKEN = "shared-frames-producer-token-0123456789"
-REPOSITORY = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 TILES = [f"k{index}" for index in range(1, 5)]
 DASHBOARD = """id: shared
 title: Shared frames
@@ -178,26 +175,9 @@ async def scenario(server: RollboardProcess, checks: Checks) -> None:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--binary", required=True)
-    arguments = parser.parse_args()
-    checks = Checks()
-    folder = tempfile.mkdtemp(prefix="rollboard-shared-")
-    try:
-        config = os.path.join(folder, "config")
-        os.makedirs(os.path.join(config, "dashboards"))
-        shutil.copy(os.path.join(REPOSITORY, "config", "server.yaml"), config)
-        with open(os.path.join(config, "dashboards", "shared.yaml"), "w") as handle:
-            handle.write(DASHBOARD)
-        server = RollboardProcess(arguments.binary, os.path.join(folder, "data"), TOKEN, config=config)
-        server.start()
-        try:
-            asyncio.run(scenario(server, checks))
-        finally:
-            server.stop()
-    finally:
-        shutil.rmtree(folder, ignore_errors=True)
-    return checks.finish()
+    with served_checks("rollboard-shared-", TOKEN, {"dashboards/shared.yaml": DASHBOARD}, whole=False) as run:
+        asyncio.run(scenario(run.server, run.checks))
+    return run.checks.finish()
 
 
 if __name__ == "__main__":

@@ -13,18 +13,17 @@ Against the real server, read by a Python `websockets` screen (Tests/Interop/ser
 Usage: test_shown_values.py --binary .build/debug/rollboard
 """
 
-import argparse
 import asyncio
 import json
 import os
 import shutil
 import sys
-import tempfile
-import time
 
 import websockets
 
-from rollboard_process import Checks, RollboardProcess, insecure_client_context
+from rollboard_process import (
+    Background, Checks, RollboardProcess, binary_arguments, insecure_client_context, scratch_folder, serving, until,
+    write_config)
 from screen_state import ScreenState, long_form
 
 TOKEN = "shown-values-producer-token-0123456789"
@@ -54,7 +53,7 @@ def odometer_text(state: dict) -> str:
     return (MINUS if state.get("negative") else "") + digits
 
 
-class Screen:
+class Screen(Background):
     """One `websockets` screen of `zahlen`, its tiles' states kept as frames patch them."""
 
     def __init__(self, port: int):
@@ -71,23 +70,6 @@ class Screen:
                 if shown and shown.get("type") in ("hello", "frame"):
                     for tile in self.state.wire:
                         self.tiles[tile] = long_form(self.state.wire[tile])
-
-    def start(self) -> "Screen":
-        self.task = asyncio.create_task(self.run())
-        return self
-
-    def stop(self) -> None:
-        if self.task and not self.task.done():
-            self.task.cancel()
-
-
-async def until(condition, seconds: float = 10.0) -> bool:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if condition():
-            return True
-        await asyncio.sleep(0.05)
-    return condition()
 
 
 async def numbers(server: RollboardProcess, checks: Checks) -> None:
@@ -179,26 +161,14 @@ def locales(binary: str, folder: str, checks: Checks) -> None:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--binary", required=True)
-    arguments = parser.parse_args()
+    arguments = binary_arguments()
     checks = Checks()
-    folder = tempfile.mkdtemp(prefix="rollboard-shown-")
-    try:
-        config = os.path.join(folder, "config")
-        shutil.copytree(os.path.join(REPOSITORY, "config"), config)
-        with open(os.path.join(config, "dashboards", "zahlen.yaml"), "w", encoding="utf-8") as handle:
-            handle.write(DASHBOARD)
-        server = RollboardProcess(arguments.binary, os.path.join(folder, "data"), TOKEN, config=config)
-        server.start()
-        try:
+    with scratch_folder("rollboard-shown-") as folder:
+        config = write_config(folder, {"dashboards/zahlen.yaml": DASHBOARD})
+        with serving(arguments.binary, TOKEN, folder, config) as server:
             asyncio.run(numbers(server, checks))
             texts(server, checks)
-        finally:
-            server.stop()
         locales(arguments.binary, folder, checks)
-    finally:
-        shutil.rmtree(folder, ignore_errors=True)
     return checks.finish()
 
 

@@ -2,7 +2,6 @@
 certificate to new connections, while a screen connected before keeps its connection; a broken key is refused and
 the old certificate stays in use."""
 
-import argparse
 import asyncio
 import hashlib
 import json
@@ -17,7 +16,7 @@ import time
 
 import websockets
 
-from rollboard_process import Checks, RollboardProcess, insecure_client_context
+from rollboard_process import Checks, RollboardProcess, binary_arguments, insecure_client_context
 
 
 def fingerprint(port: int) -> str:
@@ -36,9 +35,7 @@ def wait_for(condition, seconds: float = 5.0) -> bool:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--binary", required=True)
-    args = parser.parse_args()
+    args = binary_arguments()
     token = "tls-reload-token-" + str(random.randrange(10**9))
     checks = Checks()
     check = checks.check

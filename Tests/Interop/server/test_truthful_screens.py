@@ -19,23 +19,19 @@ wheel, a counter) and `lager`, both public at first. Then:
 Usage: test_truthful_screens.py --binary .build/debug/rollboard
 """
 
-import argparse
 import asyncio
 import json
 import os
-import shutil
 import signal
 import sys
-import tempfile
-import time
 
 import websockets
 
-from rollboard_process import Checks, RollboardProcess, insecure_client_context
+from rollboard_process import (
+    Background, Checks, RollboardProcess, insecure_client_context, served_checks, until)
 
 TOKEN = "truthful-producer-token-0123456789"
 ADMIN = "truthful-admin-token-0123456789abcdef"
-REPOSITORY = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 FIRMA = """id: firma
 title: Firma
 locale: de-DE
@@ -52,7 +48,7 @@ RUNDGANG = "id: rundgang\ntitle: Rundgang\nentries:\n  - {dashboard: firma, seco
 LAGER = "id: lager\ntitle: Lager\ntiles:\n  - {id: paletten, type: counter, format: \"%d\"}\n"
 
 
-class Screen:
+class Screen(Background):
     """A screen that records its `hello`s, the tile states its frames patch in, and how it was closed."""
 
     def __init__(self, port: int, dashboard: str, key: str | None = None, playlist: bool = False):
@@ -88,25 +84,8 @@ class Screen:
         except websockets.InvalidStatus as refused:
             self.close_code = refused.response.status_code
 
-    def start(self) -> "Screen":
-        self.task = asyncio.create_task(self.run())
-        return self
-
-    def stop(self) -> None:
-        if self.task and not self.task.done():
-            self.task.cancel()
-
     def tile(self, tile: str) -> object:
         return self.hellos[-1]["tiles"].get(tile, "missing") if self.hellos else "no hello"
-
-
-async def until(condition, seconds: float = 10.0) -> bool:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if condition():
-            return True
-        await asyncio.sleep(0.05)
-    return condition()
 
 
 def post(server: RollboardProcess, path: str, body: dict):
@@ -263,32 +242,12 @@ async def operators(server: RollboardProcess, checks: Checks) -> None:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--binary", required=True)
-    arguments = parser.parse_args()
-    checks = Checks()
-    folder = tempfile.mkdtemp(prefix="rollboard-truthful-")
-    try:
-        config = os.path.join(folder, "config")
-        shutil.copytree(os.path.join(REPOSITORY, "config"), config)
-        for name, text in (("firma.yaml", FIRMA), ("lager.yaml", LAGER)):
-            with open(os.path.join(config, "dashboards", name), "w", encoding="utf-8") as handle:
-                handle.write(text)
-        os.makedirs(os.path.join(config, "playlists"), exist_ok=True)
-        with open(os.path.join(config, "playlists", "rundgang.yaml"), "w", encoding="utf-8") as handle:
-            handle.write(RUNDGANG)
-        server = RollboardProcess(arguments.binary, os.path.join(folder, "data"), TOKEN, config=config,
-                                  environment={"ROLLBOARD_ADMIN_TOKEN": ADMIN})
-        server.start()
-        try:
-            asyncio.run(operators(server, checks))
-            asyncio.run(wheel_and_delta(server, config, checks))
-            asyncio.run(narrowing(server, config, checks))
-        finally:
-            server.stop()
-    finally:
-        shutil.rmtree(folder, ignore_errors=True)
-    return checks.finish()
+    files = {"dashboards/firma.yaml": FIRMA, "dashboards/lager.yaml": LAGER, "playlists/rundgang.yaml": RUNDGANG}
+    with served_checks("rollboard-truthful-", TOKEN, files, environment={"ROLLBOARD_ADMIN_TOKEN": ADMIN}) as run:
+        asyncio.run(operators(run.server, run.checks))
+        asyncio.run(wheel_and_delta(run.server, run.config, run.checks))
+        asyncio.run(narrowing(run.server, run.config, run.checks))
+    return run.checks.finish()
 
 
 if __name__ == "__main__":

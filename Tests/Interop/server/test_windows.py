@@ -25,13 +25,12 @@ import os
 import shutil
 import sys
 import tempfile
-import time
 
 import websockets
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
 
-from rollboard_process import Checks, RollboardProcess, insecure_client_context
+from rollboard_process import Background, Checks, RollboardProcess, insecure_client_context, until
 from screen_state import patch
 
 TOKEN = "windows-producer-token-0123456789"
@@ -58,7 +57,7 @@ tiles:
 """
 
 
-class Screen:
+class Screen(Background):
     """A screen of `kasse` that keeps every tile's state as its `hello` and frames leave it."""
 
     def __init__(self, port: int):
@@ -80,23 +79,6 @@ class Screen:
                 elif "f" in data:
                     for tile, entry in data.get("t", {}).items():
                         self.states[tile] = patch(self.states.get(tile), entry)
-
-    def start(self) -> "Screen":
-        self.task = asyncio.create_task(self.run())
-        return self
-
-    def stop(self) -> None:
-        if self.task and not self.task.done():
-            self.task.cancel()
-
-
-async def until(condition, seconds: float = 10.0) -> bool:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if condition():
-            return True
-        await asyncio.sleep(0.05)
-    return condition()
 
 
 def increment(server: RollboardProcess, amount: float, checks: Checks) -> None:

@@ -15,25 +15,22 @@ One well-behaved source (every 2 s) and one per hostile upstream (every 10 s, ti
 Usage: test_json_sources.py --binary .build/debug/rollboard
 """
 
-import argparse
 import asyncio
 import json
 import os
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
 import time
 import urllib.request
 
-import websockets
-
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "server"))
 
-from rollboard_process import Checks, RollboardProcess, free_port, insecure_client_context  # noqa: E402
-from screen_state import patch  # noqa: E402
+from rollboard_process import (  # noqa: E402
+    Checks, RollboardProcess, binary_arguments, free_port, stop_and_report, until, wait_until_listening)
+from source_screen import SourceScreen  # noqa: E402
 
 TOKEN = "json-sources-producer-token-0123456789"
 ADMIN = "json-sources-admin-token-0123456789abcdef"
@@ -78,46 +75,6 @@ def write_config(folder: str, port: int, tls_port: int, badjson_path: str = "/in
                          f"metrics:\n  - {{metric: {name}, pointer: {pointer}}}\n")
 
 
-class Screen:
-    """A screen of the ops dashboard: tile states as frames patch them, frame arrival times, `sources` messages."""
-
-    def __init__(self, port: int):
-        self.uri = f"wss://127.0.0.1:{port}/ws?dashboard=ops"
-        self.origin = f"https://127.0.0.1:{port}"
-        self.states: dict = {}
-        self.frame_times: list[float] = []
-        self.stale: dict = {}
-        self.task = None
-
-    async def run(self) -> None:
-        async with websockets.connect(self.uri, ssl=insecure_client_context(), origin=self.origin) as connection:
-            async for message in connection:
-                if not isinstance(message, str):
-                    continue
-                parsed = json.loads(message)
-                if parsed.get("type") in ("hello", "state"):
-                    self.states = dict(parsed.get("tiles") or {})
-                elif parsed.get("type") == "sources":
-                    self.stale = parsed["stale"]
-                elif "f" in parsed:
-                    self.frame_times.append(time.monotonic())
-                    for tile, entry in (parsed.get("t") or {}).items():
-                        self.states[tile] = patch(self.states.get(tile), entry)
-
-    def target(self, tile: str):
-        state = self.states.get(tile)
-        return state.get("target") if isinstance(state, dict) else None
-
-
-async def until(condition, seconds: float) -> bool:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if condition():
-            return True
-        await asyncio.sleep(0.1)
-    return condition()
-
-
 def fetch_json(url: str):
     with urllib.request.urlopen(url, timeout=5) as response:
         return json.loads(response.read())
@@ -130,12 +87,7 @@ async def scenario(binary: str, checks: Checks) -> None:
                                  "--tls-port", str(tls_port), "--tls-dir", os.path.join(folder, "tls")])
     server = None
     try:
-        for _ in range(100):
-            try:
-                socket.create_connection(("127.0.0.1", tls_port), timeout=0.2).close()
-                break
-            except OSError:
-                time.sleep(0.1)
+        wait_until_listening(tls_port)
         urllib.request.urlopen(urllib.request.Request(f"http://127.0.0.1:{port}/set?v=123.5", data=b"",
                                                       method="POST"), timeout=5).read()
         config = os.path.join(folder, "config")
@@ -143,7 +95,7 @@ async def scenario(binary: str, checks: Checks) -> None:
         server = RollboardProcess(binary, os.path.join(folder, "data"), TOKEN, config=config,
                                   environment={"SRC_TOKEN": SECRET})
         server.start()
-        screen = Screen(server.port)
+        screen = SourceScreen(server.port, "ops")
         screen.task = asyncio.create_task(screen.run())
 
         checks.check(await until(lambda: screen.target("good") == 123.5, 15), "the good source's value reaches a screen",
@@ -209,18 +161,13 @@ async def scenario(binary: str, checks: Checks) -> None:
                      f"{screen.states.get('badjson')}")
         screen.task.cancel()
     finally:
-        if server:
-            server.stop()
-            if checks.failed:
-                print(server.read_log()[-3000:])
+        stop_and_report(server, checks)
         upstream.kill()
         upstream.wait()
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--binary", required=True)
-    arguments = parser.parse_args()
+    arguments = binary_arguments()
     checks = Checks()
     asyncio.run(scenario(arguments.binary, checks))
     return checks.finish()

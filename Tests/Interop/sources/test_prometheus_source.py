@@ -12,9 +12,7 @@ Prometheus runs with its own configuration and data folder in a temporary folder
 Usage: test_prometheus_source.py --binary .build/debug/rollboard [--prometheus /usr/bin/prometheus]
 """
 
-import argparse
 import asyncio
-import json
 import os
 import subprocess
 import sys
@@ -22,53 +20,15 @@ import tempfile
 import time
 import urllib.request
 
-import websockets
-
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "server"))
 
-from rollboard_process import Checks, RollboardProcess, free_port, insecure_client_context  # noqa: E402
-from screen_state import patch  # noqa: E402
+from rollboard_process import (  # noqa: E402
+    Checks, RollboardProcess, binary_arguments, free_port, stop_and_report, until)
+from source_screen import SourceScreen  # noqa: E402
 
 TOKEN = "prometheus-source-producer-token-0123456789"
 ADMIN = "prometheus-source-admin-token-0123456789abcd"
-
-
-class Screen:
-    """A screen of the dashboard: tile states as frames patch them, and the last `sources` message."""
-
-    def __init__(self, port: int):
-        self.uri = f"wss://127.0.0.1:{port}/ws?dashboard=prom"
-        self.origin = f"https://127.0.0.1:{port}"
-        self.states: dict = {}
-        self.stale: dict = {}
-
-    async def run(self) -> None:
-        async with websockets.connect(self.uri, ssl=insecure_client_context(), origin=self.origin) as connection:
-            async for message in connection:
-                if not isinstance(message, str):
-                    continue
-                parsed = json.loads(message)
-                if parsed.get("type") in ("hello", "state"):
-                    self.states = dict(parsed.get("tiles") or {})
-                elif parsed.get("type") == "sources":
-                    self.stale = parsed["stale"]
-                elif "f" in parsed:
-                    for tile, entry in (parsed.get("t") or {}).items():
-                        self.states[tile] = patch(self.states.get(tile), entry)
-
-    def target(self, tile: str):
-        state = self.states.get(tile)
-        return state.get("target") if isinstance(state, dict) else None
-
-
-async def until(condition, seconds: float) -> bool:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if condition():
-            return True
-        await asyncio.sleep(0.2)
-    return condition()
 
 
 class Prometheus:
@@ -148,7 +108,7 @@ async def scenario(binary: str, prometheus_binary: str, checks: Checks) -> None:
                          "metrics:\n  - {metric: broken, query: 'sum(('}\n")
         server = RollboardProcess(binary, os.path.join(folder, "data"), TOKEN, config=config)
         server.start()
-        screen = Screen(server.port)
+        screen = SourceScreen(server.port, "prom")
         task = asyncio.create_task(screen.run())
 
         checks.check(await until(lambda: screen.target("fixture") == 42, 30), "the query's value reaches the screen",
@@ -184,10 +144,7 @@ async def scenario(binary: str, prometheus_binary: str, checks: Checks) -> None:
         checks.check('rollboard_source_up{source="prom"} 1' in metrics_text(server), "rollboard_source_up is 1 again")
         task.cancel()
     finally:
-        if server:
-            server.stop()
-            if checks.failed:
-                print(server.read_log()[-3000:])
+        stop_and_report(server, checks)
         prometheus.stop()
         exporter.kill()
         exporter.wait()
@@ -205,10 +162,7 @@ def urllib_set(port: int, value: float) -> None:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--binary", required=True)
-    parser.add_argument("--prometheus", default="/usr/bin/prometheus")
-    arguments = parser.parse_args()
+    arguments = binary_arguments(lambda parser: parser.add_argument("--prometheus", default="/usr/bin/prometheus"))
     checks = Checks()
     asyncio.run(scenario(arguments.binary, arguments.prometheus, checks))
     return checks.finish()

@@ -11,66 +11,25 @@ against the scripted upstream, which counts its requests. Checks:
 Usage: test_source_cluster.py --binary .build/debug/rollboard [--redis-server redis-server]
 """
 
-import argparse
 import asyncio
 import json
 import os
-import socket
 import subprocess
 import sys
 import tempfile
 import time
 import urllib.request
 
-import websockets
-
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "server"))
 
-from rollboard_process import Checks, RollboardProcess, free_port, insecure_client_context  # noqa: E402
-from screen_state import patch  # noqa: E402
+from rollboard_process import (  # noqa: E402
+    Checks, RollboardProcess, binary_arguments, free_port, until, wait_until_listening)
+from source_screen import SourceScreen  # noqa: E402
 
 TOKEN = "source-cluster-producer-token-0123456789"
 ADMIN = "source-cluster-admin-token-0123456789abcdef"
 EVERY = 2.0
-
-
-class Screen:
-    def __init__(self, port: int):
-        self.uri = f"wss://127.0.0.1:{port}/ws?dashboard=ops"
-        self.origin = f"https://127.0.0.1:{port}"
-        self.states: dict = {}
-        self.stale: dict = {}
-
-    async def run(self) -> None:
-        try:
-            async with websockets.connect(self.uri, ssl=insecure_client_context(), origin=self.origin) as connection:
-                async for message in connection:
-                    if not isinstance(message, str):
-                        continue
-                    parsed = json.loads(message)
-                    if parsed.get("type") in ("hello", "state"):
-                        self.states = dict(parsed.get("tiles") or {})
-                    elif parsed.get("type") == "sources":
-                        self.stale = parsed["stale"]
-                    elif "f" in parsed:
-                        for tile, entry in (parsed.get("t") or {}).items():
-                            self.states[tile] = patch(self.states.get(tile), entry)
-        except (OSError, websockets.ConnectionClosed):
-            pass
-
-    def target(self):
-        state = self.states.get("pulled")
-        return state.get("target") if isinstance(state, dict) else None
-
-
-async def until(condition, seconds: float) -> bool:
-    deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
-        if condition():
-            return True
-        await asyncio.sleep(0.1)
-    return condition()
 
 
 def upstream_count(port: int) -> int:
@@ -105,12 +64,7 @@ async def scenario(binary: str, redis_binary: str, checks: Checks) -> None:
     nodes = []
     try:
         for port in (redis_port, upstream_port):
-            for _ in range(100):
-                try:
-                    socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-                    break
-                except OSError:
-                    time.sleep(0.1)
+            wait_until_listening(port)
         upstream_set(upstream_port, 5)
         config = os.path.join(folder, "config")
         os.makedirs(os.path.join(config, "dashboards"))
@@ -127,7 +81,7 @@ async def scenario(binary: str, redis_binary: str, checks: Checks) -> None:
                                     extra_arguments=["--redis", f"redis://127.0.0.1:{redis_port}"])
             node.start()
             nodes.append(node)
-        screens = [Screen(node.port) for node in nodes]
+        screens = [SourceScreen(node.port, "ops") for node in nodes]
         tasks = [asyncio.create_task(screen.run()) for screen in screens]
 
         checks.check(await until(lambda: sum(polled_here(node) for node in nodes) == 1, 10),
@@ -138,8 +92,9 @@ async def scenario(binary: str, redis_binary: str, checks: Checks) -> None:
         checks.check(4 <= asked <= 8, f"the upstream is asked about once per period by the cluster ({asked} in 6 periods)")
         checks.check(sum(polled_here(node) for node in nodes) == 1, "still one poller after 6 periods")
         upstream_set(upstream_port, 10)
-        checks.check(await until(lambda: all(screen.target() == 10 for screen in screens), 10),
-                     "a new value reaches a screen on every node", f"{[screen.target() for screen in screens]}")
+        checks.check(await until(lambda: all(screen.target("pulled") == 10 for screen in screens), 10),
+                     "a new value reaches a screen on every node",
+                     f"{[screen.target('pulled') for screen in screens]}")
 
         upstream_fail(upstream_port, True)
         reason = {"pulled": "upstream answered HTTP 503"}
@@ -166,8 +121,9 @@ async def scenario(binary: str, redis_binary: str, checks: Checks) -> None:
                      f"after SIGKILL of the poller another node polls within two periods ({elapsed:.1f} s)")
         upstream_set(upstream_port, 20)
         left = [screen for node, screen in zip(nodes, screens) if node is not holder]
-        checks.check(await until(lambda: all(screen.target() == 20 for screen in left), 10),
-                     "a new value reaches the screens of the nodes left", f"{[screen.target() for screen in left]}")
+        checks.check(await until(lambda: all(screen.target("pulled") == 20 for screen in left), 10),
+                     "a new value reaches the screens of the nodes left",
+                     f"{[screen.target('pulled') for screen in left]}")
         before = upstream_count(upstream_port)
         await asyncio.sleep(5 * EVERY)
         asked = upstream_count(upstream_port) - before
@@ -187,10 +143,7 @@ async def scenario(binary: str, redis_binary: str, checks: Checks) -> None:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--binary", required=True)
-    parser.add_argument("--redis-server", default="redis-server")
-    arguments = parser.parse_args()
+    arguments = binary_arguments(lambda parser: parser.add_argument("--redis-server", default="redis-server"))
     checks = Checks()
     asyncio.run(scenario(arguments.binary, arguments.redis_server, checks))
     return checks.finish()

@@ -16,10 +16,8 @@ Traffic goes to loopback only; proxies in the environment are ignored (unset for
 Usage: test_source_redirects.py --binary .build/debug/rollboard
 """
 
-import argparse
 import json
 import os
-import socket
 import subprocess
 import sys
 import tempfile
@@ -30,7 +28,8 @@ import urllib.request
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "server"))
 
-from rollboard_process import Checks, RollboardProcess, free_port  # noqa: E402
+from rollboard_process import (  # noqa: E402
+    Checks, RollboardProcess, binary_arguments, free_port, wait_until_listening, write_file as write)
 
 TOKEN = "source-redirects-producer-token-0123456789"
 ADMIN = "source-redirects-admin-token-0123456789abcdef"
@@ -40,12 +39,8 @@ BEARER = "bearer-from-the-environment-0815"
 
 def start_upstream(host: str, port: int) -> subprocess.Popen:
     process = subprocess.Popen([sys.executable, os.path.join(HERE, "upstream.py"), "--host", host, "--port", str(port)])
-    for _ in range(100):
-        try:
-            socket.create_connection((host, port), timeout=0.2).close()
-            return process
-        except OSError:
-            time.sleep(0.1)
+    if wait_until_listening(port, host):
+        return process
     raise RuntimeError(f"upstream on {host}:{port} did not listen")
 
 
@@ -54,16 +49,8 @@ def seen(host: str, port: int) -> list:
         return json.loads(response.read())
 
 
-def write(path: str, text: str) -> None:
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    with open(path, "w") as handle:
-        handle.write(text)
-
-
 def main() -> int:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--binary", required=True)
-    arguments = parser.parse_args()
+    arguments = binary_arguments()
     for name in list(os.environ):
         if "proxy" in name.lower():
             del os.environ[name]
