@@ -19,6 +19,8 @@ import Synchronization
 final class ManualClock: Sendable {
     private let state: Mutex<(now: Double, timers: [ManualTimer])>
     let changes: Changes
+    /// Handlers fired and not yet returned.
+    private let firing = FiringCount()
 
     init(at time: Double = 0, changes: Changes = Changes()) {
         state = Mutex((time, []))
@@ -32,7 +34,7 @@ final class ManualClock: Sendable {
         FrameClock(
             now: { [self] in now },
             makeTimer: { [self] queue in
-                let timer = ManualTimer(queue: queue, changes: changes)
+                let timer = ManualTimer(queue: queue, changes: changes, firing: firing)
                 state.withLock { $0.timers.append(timer) }
                 return timer
             })
@@ -46,6 +48,14 @@ final class ManualClock: Sendable {
     /// Waits until `condition` holds, checked after each timer is armed and after each handler that fired has run.
     func wait(within seconds: Double = 10, until condition: () -> Bool) async -> Bool {
         await changes.wait(within: seconds, until: condition)
+    }
+
+    /// Waits until every handler fired so far has returned (and so has armed its timer again), then moves the clock
+    /// to `time`: what a service does at one instant is done before the next instant comes.
+    func advanceWhenSettled(to time: Double) async -> Bool {
+        let settled = await changes.wait { firing.count.load(ordering: .acquiring) == 0 }
+        advance(to: time)
+        return settled
     }
 
     /// Sets the clock to `time`, earlier or later, and fires nothing: a wall clock stepped by an operator or NTP.
@@ -67,11 +77,13 @@ final class ManualClock: Sendable {
 final class ManualTimer: ClockTimer {
     private let queue: DispatchQueue
     private let changes: Changes
+    private let firing: FiringCount?
     private let state = Mutex<(armedFor: Double?, handler: (@Sendable () -> Void)?)>((nil, nil))
 
-    init(queue: DispatchQueue, changes: Changes) {
+    init(queue: DispatchQueue, changes: Changes, firing: FiringCount? = nil) {
         self.queue = queue
         self.changes = changes
+        self.firing = firing
     }
 
     var armedFor: Double? { state.withLock { $0.armedFor } }
@@ -93,9 +105,16 @@ final class ManualTimer: ClockTimer {
             return state.handler
         }
         guard let handler else { return }
-        queue.async { [changes] in
+        firing?.count.add(1, ordering: .releasing)
+        queue.async { [changes, firing] in
             handler()
+            firing?.count.subtract(1, ordering: .releasing)
             changes.changed()
         }
     }
+}
+
+/// How many handlers of a ``ManualClock``'s timers have fired and not yet returned.
+final class FiringCount: Sendable {
+    let count = Atomic<Int>(0)
 }

@@ -57,7 +57,9 @@ struct NodeOnManualClockTests {
     @Test("a node passes a source failure and recovery, a local midnight, a summer-time change and a playlist turn")
     func aDayOnTheClock() async throws {
         let start = Self.midnight - 60  // 23:59:00 CET on 28 March
-        let clock = ManualClock(at: start)
+        // Every wait below wakes on an event: a timer armed or fired, a message to a screen, a change told by the log.
+        let changes = Changes()
+        let clock = ManualClock(at: start, changes: changes)
         let folder = TemporaryDirectory()
         defer { folder.remove() }
         let fetches = SourceDriverTests.ScriptedFetches([
@@ -81,62 +83,63 @@ struct NodeOnManualClockTests {
         let node = try RollboardNode(options, logger: logger)
         try node.start()
         defer { node.stop() }
-        let kasse = RecordingSink()
+        node.changeLog.subscribe { _ in changes.changed() }
+        let kasse = RecordingSink(changes: changes)
         _ = try #require(node.directory.hub("kasse")).connect(kasse, fps: nil)
 
         // The source: fetched at start, failing at its next period, retried a second later.
-        #expect(await eventually { node.changeLog.snapshot.current("visitors")?.value == 5 })
-        #expect(await eventually { clock.armed.contains(start + 30) }, "\(clock.armed)")
-        clock.advance(to: start + 30)
-        #expect(await eventually { node.sources.statuses.first?.health == .down("upstream answered HTTP 503") })
+        #expect(await changes.wait { node.changeLog.snapshot.current("visitors")?.value == 5 })
+        #expect(await changes.wait { clock.armed.contains(start + 30) }, "\(clock.armed)")
+        #expect(await clock.advanceWhenSettled(to: start + 30))
+        #expect(await changes.wait { node.sources.statuses.first?.health == .down("upstream answered HTTP 503") })
         let stale = #"{"type":"sources","stale":{"besucher":"upstream answered HTTP 503"}}"#
-        #expect(await eventually { kasse.texts.contains(stale) }, "the tile is marked stale, with the reason")
-        #expect(await eventually { clock.armed.contains(start + 31) }, "retried after 1 s: \(clock.armed)")
-        clock.advance(to: start + 31)
-        #expect(await eventually { node.changeLog.snapshot.current("visitors")?.value == 7 })
-        #expect(await eventually { node.sources.statuses.first?.health == .up })
-        #expect(await eventually { kasse.texts.contains(#"{"type":"sources","stale":{}}"#) }, "and no longer")
+        #expect(await changes.wait { kasse.texts.contains(stale) }, "the tile is marked stale, with the reason")
+        #expect(await changes.wait { clock.armed.contains(start + 31) }, "retried after 1 s: \(clock.armed)")
+        #expect(await clock.advanceWhenSettled(to: start + 31))
+        #expect(await changes.wait { node.changeLog.snapshot.current("visitors")?.value == 7 })
+        #expect(await changes.wait { node.sources.statuses.first?.health == .up })
+        #expect(await changes.wait { kasse.texts.contains(#"{"type":"sources","stale":{}}"#) }, "and no longer")
 
         // Local midnight: today's sum starts afresh at 00:00 Berlin time, stamped by the node's wall clock.
         try await commit(node, verkauf: 12)
-        #expect(await eventually { clock.armed.contains { $0 != nil && $0! <= start + 32 } }, "the hub's next frame")
-        clock.advance(to: start + 32)
-        #expect(await eventually { kasse.texts.contains { $0.contains(#""heute":"#) && $0.contains("12") } })
-        clock.advance(to: Self.midnight)
-        #expect(await eventually { kasse.texts.contains { $0.contains(#""heute":null"#) } }, "\(kasse.texts.suffix(2))")
-        #expect(await eventually { kasse.texts.contains { $0.contains(#""time":"00:00:00""#) } })
+        #expect(await changes.wait { clock.armed.contains { $0 != nil && $0! <= start + 32 } }, "the hub's next frame")
+        #expect(await clock.advanceWhenSettled(to: start + 32))
+        #expect(await changes.wait { kasse.texts.contains { $0.contains(#""heute":"#) && $0.contains("12") } })
+        #expect(await clock.advanceWhenSettled(to: Self.midnight))
+        #expect(await changes.wait { kasse.texts.contains { $0.contains(#""heute":null"#) } }, "\(kasse.texts.suffix(2))")
+        #expect(await changes.wait { kasse.texts.contains { $0.contains(#""time":"00:00:00""#) } })
 
         // Summer time: the clock tile goes from 01:59:59 to 03:00:00; the day does not reset.
         try await commit(node, verkauf: 3)
-        clock.advance(to: Self.midnight + 7_199)
-        #expect(await eventually { kasse.texts.contains { $0.contains(#""time":"01:59:59""#) } })
+        #expect(await clock.advanceWhenSettled(to: Self.midnight + 7_199))
+        #expect(await changes.wait { kasse.texts.contains { $0.contains(#""time":"01:59:59""#) } })
         let beforeChange = kasse.texts.count
-        clock.advance(to: Self.midnight + 7_200)
-        #expect(await eventually { kasse.texts.dropFirst(beforeChange).contains { $0.contains(#""03:00:00""#) } })
+        #expect(await clock.advanceWhenSettled(to: Self.midnight + 7_200))
+        #expect(await changes.wait { kasse.texts.dropFirst(beforeChange).contains { $0.contains(#""03:00:00""#) } }, "\(kasse.texts.suffix(3)) \(clock.armed)")
         #expect(!kasse.texts.dropFirst(beforeChange).contains { $0.contains(#""heute":null"#) })
 
         // The 23-hour day ends at the next local midnight, not 24 hours after the last.
-        clock.advance(to: Self.nextMidnight - 1)
-        #expect(await eventually { kasse.texts.contains { $0.contains(#""time":"23:59:59""#) } })
+        #expect(await clock.advanceWhenSettled(to: Self.nextMidnight - 1))
+        #expect(await changes.wait { kasse.texts.contains { $0.contains(#""time":"23:59:59""#) } })
         let beforeMidnight = kasse.texts.count
         #expect(!kasse.texts.dropFirst(beforeChange).contains { $0.contains(#""heute":null"#) })
-        clock.advance(to: Self.nextMidnight)
-        #expect(await eventually { kasse.texts.dropFirst(beforeMidnight).contains { $0.contains(#""heute":null"#) } })
+        #expect(await clock.advanceWhenSettled(to: Self.nextMidnight))
+        #expect(await changes.wait { kasse.texts.dropFirst(beforeMidnight).contains { $0.contains(#""heute":null"#) } })
         #expect(Self.nextMidnight - Self.midnight == 23 * 3_600)
 
         // The playlist: a turn is 15 s on the wall clock, from a multiple of 15; a screen sees kasse, lobby, kasse.
         let turn = (Self.nextMidnight / 15).rounded(.up) * 15 + 15
-        clock.advance(to: turn - 1)
-        let screen = RecordingSink()
+        #expect(await clock.advanceWhenSettled(to: turn - 1))
+        let screen = RecordingSink(changes: changes)
         let playlist = try #require(node.directory.playlist("wall"))
         _ = playlist.connect(screen, fps: nil, calm: false, name: nil, address: nil, userAgent: nil)
-        #expect(await eventually { hellos(screen) == ["lobby"] }, "\(hellos(screen))")
-        #expect(await eventually { clock.armed.contains(turn) })
-        clock.advance(to: turn)
-        #expect(await eventually { hellos(screen) == ["lobby", "kasse"] }, "\(hellos(screen))")
-        #expect(await eventually { clock.armed.contains(turn + 10) })
-        clock.advance(to: turn + 10)
-        #expect(await eventually { hellos(screen) == ["lobby", "kasse", "lobby"] }, "\(hellos(screen))")
+        #expect(await changes.wait { hellos(screen) == ["lobby"] }, "\(hellos(screen))")
+        #expect(await changes.wait { clock.armed.contains(turn) })
+        #expect(await clock.advanceWhenSettled(to: turn))
+        #expect(await changes.wait { hellos(screen) == ["lobby", "kasse"] }, "\(hellos(screen))")
+        #expect(await changes.wait { clock.armed.contains(turn + 10) })
+        #expect(await clock.advanceWhenSettled(to: turn + 10))
+        #expect(await changes.wait { hellos(screen) == ["lobby", "kasse", "lobby"] }, "\(hellos(screen))")
     }
 
     @Test("a lease on the node's clock runs out when Redis stops answering: polling stops then, not before")

@@ -38,16 +38,22 @@ struct RedisChangeLogClosingTests {
         kill(pid, SIGSTOP)
         defer { kill(pid, SIGCONT) }
         let answered = Mutex<Result<[StoredMetric], StoreError>?>(nil)
-        log.append([MetricUpdate(id: "m", value: 1)]) { result in answered.withLock { $0 = result } }
+        log.append([MetricUpdate(id: "m", value: 1)]) { result in
+            answered.withLock { $0 = result }
+            clock.changes.changed()
+        }
         #expect(await eventually { log.unconfirmedSeconds != nil }, "the write is in flight")
 
         let closed = Mutex(false)
-        log.close { closed.withLock { $0 = true } }
-        #expect(await eventually { clock.armed.contains(2) }, "the link's timer, armed for the grace: \(clock.armed)")
+        log.close {
+            closed.withLock { $0 = true }
+            clock.changes.changed()
+        }
+        #expect(await clock.changes.wait { clock.armed.contains(2) }, "the link's timer, armed for the grace: \(clock.armed)")
         #expect(!closed.withLock { $0 } && answered.withLock { $0 } == nil, "nothing is answered before the grace")
         clock.advance(to: 2)
-        #expect(await eventually { closed.withLock { $0 } }, "closed once the grace is over")
-        #expect(await eventually { answered.withLock { $0 } != nil }, "and the write in flight is answered (refused)")
+        #expect(await clock.changes.wait { closed.withLock { $0 } }, "closed once the grace is over")
+        #expect(await clock.changes.wait { answered.withLock { $0 } != nil }, "and the write in flight is answered (refused)")
         #expect(log.failure == .closed)
     }
 }
