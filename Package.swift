@@ -59,6 +59,15 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // The blocking client (rollboard push, the tests' and benchmarks' clients): its caller's thread waits.
+        .target(
+            name: "RollboardClient",
+            dependencies: [
+                "RollboardNet",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         .target(
             name: "RollboardRedis",
             dependencies: [
@@ -212,6 +221,7 @@ let package = Package(
         .executableTarget(
             name: "rollboard",
             dependencies: [
+                "RollboardClient",
                 "RollboardCore", "RollboardConfig", "RollboardStore", "RollboardMetrics", "RollboardRedisLog", "RollboardAccess", "RollboardHub", "RollboardSources", "RollboardAPI", "RollboardServer",
                 "RollboardNet",
                 "RollboardRedis",
@@ -233,6 +243,7 @@ let package = Package(
         .executableTarget(
             name: "NetBenchmark",
             dependencies: [
+                "RollboardClient",
                 "RollboardNet",
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -242,6 +253,7 @@ let package = Package(
         .executableTarget(
             name: "DashboardBenchmark",
             dependencies: [
+                "RollboardClient",
                 "RollboardCore", "RollboardConfig", "RollboardStore", "RollboardMetrics", "RollboardRedisLog", "RollboardAccess", "RollboardHub", "RollboardSources", "RollboardAPI", "RollboardServer",
                 "RollboardNet",
                 "COpenSSL",
@@ -269,7 +281,7 @@ let package = Package(
         ),
         .testTarget(
             name: "RollboardNetTests",
-            dependencies: ["RollboardNet", "RollboardRedis", "COpenSSL", "RollboardTestSupport"],
+            dependencies: ["RollboardNet", "RollboardClient", "RollboardRedis", "COpenSSL", "RollboardTestSupport"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
@@ -281,7 +293,7 @@ let package = Package(
             name: "RollboardServerTests",
             dependencies: [
                 "RollboardCore", "RollboardConfig", "RollboardStore", "RollboardMetrics", "RollboardRedisLog", "RollboardAccess", "RollboardHub", "RollboardSources", "RollboardAPI", "RollboardServer",
-                "RollboardNet", "RollboardRedis", "RollboardAnimation", "RollboardFetch",
+                "RollboardNet", "RollboardClient", "RollboardRedis", "RollboardAnimation", "RollboardFetch",
                 "RollboardTestSupport", "CMalloc",
             ],
             swiftSettings: swiftSettings

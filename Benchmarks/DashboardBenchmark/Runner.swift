@@ -2,6 +2,7 @@ import COpenSSL
 import Dispatch
 import Foundation
 import RollboardNet
+import RollboardClient
 import Synchronization
 
 #if canImport(Glibc)

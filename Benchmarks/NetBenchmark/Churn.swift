@@ -16,6 +16,7 @@
 import Dispatch
 import Foundation
 import RollboardNet
+import RollboardClient
 import Synchronization
 
 #if canImport(Glibc)

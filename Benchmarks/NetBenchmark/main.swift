@@ -17,6 +17,7 @@ import Dispatch
 import Foundation
 import Logging
 import RollboardNet
+import RollboardClient
 
 #if canImport(Glibc)
 import Glibc

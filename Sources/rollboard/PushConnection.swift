@@ -7,6 +7,7 @@ import RollboardCore
 import RollboardHub
 import RollboardMetrics
 import RollboardNet
+import RollboardClient
 import RollboardRedisLog
 import RollboardServer
 import RollboardSources

@@ -2,6 +2,7 @@ import RollboardTestSupport
 import Testing
 
 @testable import RollboardNet
+@testable import RollboardClient
 
 /// The command-line client's blocking API over an outbound `Connection`, against real listeners.
 @Suite("Client connection", .serialized)

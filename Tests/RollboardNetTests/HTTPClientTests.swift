@@ -1,6 +1,7 @@
 import Testing
 
 @testable import RollboardNet
+@testable import RollboardClient
 
 @Suite("HTTP client")
 struct HTTPClientTests {

@@ -4,6 +4,7 @@ import RollboardTestSupport
 import Synchronization
 import Testing
 @testable import RollboardNet
+@testable import RollboardClient
 
 /// WebSocket connections over real loopback sockets (plain and TLS), through `Server` and `WebSocket`.
 @Suite("Server WebSocket over sockets", .serialized)

@@ -1,3 +1,4 @@
+import RollboardClient
 import RollboardNet
 import Testing
 

@@ -1,6 +1,7 @@
 import Synchronization
 import Testing
 
+import RollboardClient
 import RollboardNet
 import RollboardTestSupport
 

@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import Logging
+import RollboardClient
 import RollboardNet
 import RollboardTestSupport
 import Testing

@@ -1,5 +1,6 @@
 import Dispatch
 import Logging
+import RollboardClient
 import RollboardNet
 import RollboardTestSupport
 import Testing

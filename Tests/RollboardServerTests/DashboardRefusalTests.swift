@@ -1,4 +1,5 @@
 import Testing
+import RollboardClient
 import RollboardNet
 
 @testable import RollboardCore

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import RollboardNet
+import RollboardClient
 
 @testable import RollboardCore
 @testable import RollboardConfig

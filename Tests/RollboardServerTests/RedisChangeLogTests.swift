@@ -13,6 +13,7 @@ import Testing
 @testable import RollboardSources
 @testable import RollboardAPI
 @testable import RollboardServer
+import RollboardClient
 import RollboardNet
 import RollboardRedis
 import RollboardTestSupport

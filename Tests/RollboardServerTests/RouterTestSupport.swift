@@ -1,4 +1,5 @@
 import Logging
+import RollboardClient
 import RollboardNet
 import Synchronization
 

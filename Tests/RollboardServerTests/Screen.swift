@@ -1,5 +1,6 @@
 import Foundation
 import RollboardNet
+import RollboardClient
 import Testing
 
 /// A dashboard screen: a WebSocket client that keeps every tile's state as protocol 2 patches it, and hands the tests

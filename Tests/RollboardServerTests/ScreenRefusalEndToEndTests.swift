@@ -1,4 +1,5 @@
 import Foundation
+import RollboardClient
 import RollboardNet
 import RollboardTestSupport
 import Testing

@@ -5,7 +5,7 @@ public struct ClientError: Error, CustomStringConvertible, Equatable {
     /// certificate, expired, or for another name), as opposed to the server being unreachable or misbehaving.
     public let isCertificateRejected: Bool
 
-    init(_ description: String, isCertificateRejected: Bool = false) {
+    package init(_ description: String, isCertificateRejected: Bool = false) {
         self.description = description
         self.isCertificateRejected = isCertificateRejected
     }
@@ -15,12 +15,12 @@ public struct ClientError: Error, CustomStringConvertible, Equatable {
     }
 
     /// The server's certificate did not verify; `reason` is OpenSSL's, e.g. `self-signed certificate`.
-    static func certificateRejected(_ reason: String) -> ClientError {
+    package static func certificateRejected(_ reason: String) -> ClientError {
         ClientError("TLS handshake failed: certificate verify failed (\(reason))", isCertificateRejected: true)
     }
 
-    static let timedOut = ClientError("timed out waiting for the server")
-    static let closedEarly = ClientError("the server closed the connection before the reply was complete")
+    package static let timedOut = ClientError("timed out waiting for the server")
+    package static let closedEarly = ClientError("the server closed the connection before the reply was complete")
 }
 
 #if canImport(Glibc)

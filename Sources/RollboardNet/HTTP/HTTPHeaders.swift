@@ -71,7 +71,7 @@ extension StringProtocol {
     }
 
     /// The text without leading and trailing spaces and tabs.
-    func trimmingWhitespace() -> Substring {
+    package func trimmingWhitespace() -> Substring {
         let text = Substring(self)
         let isBlank: (Character) -> Bool = { $0 == " " || $0 == "\t" }
         guard let first = text.firstIndex(where: { !isBlank($0) }) else { return text[text.endIndex...] }

@@ -20,7 +20,7 @@ package final class Connection: @unchecked Sendable {  // Mutable state is confi
         var lowWatermark = ServerConfiguration.Defaults.outboundLowWatermark
         /// Beyond this many buffered bytes the peer is taken to be stuck and the connection is dropped.
         var maxBufferedBytes = 64 * 1024 * 1024
-        var tlsHandshakeTimeout: Duration = .seconds(10)
+        package var tlsHandshakeTimeout: Duration = .seconds(10)
         /// How long a closing connection may take to flush and see the peer's FIN.
         var closeTimeout: Duration = .seconds(5)
         /// How long an outbound TCP connect may take.

@@ -63,7 +63,7 @@ package final class TLSConnection {
     }
 
     /// Whether `text` is an IPv4 or IPv6 literal.
-    static func isIPAddress(_ text: String) -> Bool {
+    package static func isIPAddress(_ text: String) -> Bool {
         var address = in6_addr()
         return inet_pton(AF_INET, text, &address) == 1 || inet_pton(AF_INET6, text, &address) == 1
     }

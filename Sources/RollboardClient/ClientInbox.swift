@@ -1,3 +1,4 @@
+public import RollboardNet
 import Dispatch
 import Synchronization
 

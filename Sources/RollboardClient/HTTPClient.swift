@@ -1,3 +1,4 @@
+public import RollboardNet
 /// A one-request-per-connection HTTP/1.1 client for command-line tools and tests.
 public struct HTTPClient: Sendable {
     public var host: String

@@ -1,3 +1,4 @@
+public import RollboardNet
 /// A blocking WebSocket client (RFC 6455, no extensions) for command-line tools and tests.
 ///
 /// Used from one thread at a time.
