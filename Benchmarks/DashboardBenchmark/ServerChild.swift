@@ -7,9 +7,6 @@ import RollboardConfig
 import RollboardCore
 import RollboardHub
 import RollboardServer
-import RollboardMetrics
-import RollboardRedisLog
-import RollboardSources
 import RollboardStore
 
 #if canImport(Glibc)

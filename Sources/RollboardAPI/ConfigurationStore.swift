@@ -3,10 +3,8 @@ public import RollboardAccess
 public import RollboardConfig
 public import RollboardCore
 public import RollboardHub
-public import RollboardMetrics
 public import RollboardNet
 public import RollboardRedisLog
-public import RollboardSources
 public import RollboardStore
 import Synchronization
 

@@ -1,11 +1,5 @@
-package import RollboardAccess
 package import RollboardConfig
-package import RollboardCore
 package import RollboardHub
-package import RollboardMetrics
-package import RollboardRedisLog
-package import RollboardSources
-package import RollboardStore
 
 /// Counters of the producer API since start (for `GET /metrics`).
 public struct ProducerAPIStatistics: Sendable, Equatable {

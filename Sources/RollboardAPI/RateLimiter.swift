@@ -1,10 +1,6 @@
 package import RollboardAccess
 package import RollboardConfig
 package import RollboardCore
-package import RollboardHub
-package import RollboardMetrics
-package import RollboardRedisLog
-package import RollboardSources
 package import RollboardStore
 import Synchronization
 

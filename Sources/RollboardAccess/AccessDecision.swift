@@ -1,6 +1,3 @@
-package import RollboardCore
-package import RollboardConfig
-package import RollboardStore
 
 /// Whether a request may see a dashboard (or a value it shows).
 package enum AccessDecision: Equatable {

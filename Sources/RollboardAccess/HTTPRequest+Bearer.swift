@@ -1,7 +1,6 @@
 package import RollboardConfig
 package import RollboardCore
 import RollboardNet
-package import RollboardStore
 
 extension HTTPRequest {
     /// The token of an `Authorization: Bearer TOKEN` header, or `nil` when there is no such header.

@@ -1,4 +1,3 @@
-package import RollboardCore
 
 /// The admin tokens in force: from `server.yaml`, from `ROLLBOARD_ADMIN_TOKEN`, or generated on first start.
 ///

@@ -1,4 +1,3 @@
-package import RollboardCore
 
 /// What a producer tells a carousel to do; committed to the change log as an event (``StoredCarouselCommand``).
 public enum CarouselAction: Sendable, Equatable {

@@ -1,5 +1,4 @@
 public import RollboardAnimation
-package import RollboardCore
 
 /// Options of a `carousel` tile: slides that advance on their own every `interval` seconds.
 public struct CarouselOptions: Sendable, Equatable {

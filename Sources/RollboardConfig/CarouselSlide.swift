@@ -1,4 +1,3 @@
-package import RollboardCore
 
 /// One slide of a carousel: an image (a path under `public/`, or a URL path) or a text.
 public enum CarouselSlide: Sendable, Equatable {

@@ -1,4 +1,3 @@
-package import RollboardCore
 
 /// How a chart draws its points.
 public enum ChartStyle: String, Sendable, Equatable, CaseIterable {

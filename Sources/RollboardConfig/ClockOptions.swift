@@ -1,4 +1,3 @@
-package import RollboardCore
 
 /// Options of a `clock` tile: the time (and the date) in the dashboard's time zone, turning on the server's clock.
 public struct ClockOptions: Sendable, Equatable {

@@ -1,4 +1,3 @@
-package import RollboardCore
 
 /// Everything wrong with a configuration, one line per problem, each naming the file, the tile (if any) and the field.
 ///

@@ -1,4 +1,3 @@
-package import RollboardCore
 
 /// Collects configuration problems while a file is read, so that one run reports all of them.
 final class ConfigurationProblems {

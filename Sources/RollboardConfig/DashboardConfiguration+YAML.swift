@@ -1,4 +1,3 @@
-package import RollboardCore
 import Yams
 
 extension DashboardConfiguration {

@@ -1,4 +1,3 @@
-package import RollboardCore
 
 /// One dashboard from `config/dashboards/*.yaml`: a grid of tiles.
 public struct DashboardConfiguration: Sendable, Equatable {

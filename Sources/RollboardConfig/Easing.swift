@@ -1,4 +1,3 @@
-package import RollboardCore
 
 /// The easing curves of a counter (rate 3).
 public enum Easing: String, Sendable, Equatable, CaseIterable {

@@ -1,4 +1,3 @@
-package import RollboardCore
 
 /// How a gauge draws its dial.
 public enum GaugeStyle: String, Sendable, Equatable, CaseIterable {

@@ -1,4 +1,3 @@
-package import RollboardCore
 
 /// The number of columns and rows of a dashboard's grid.
 public struct GridSize: Sendable, Equatable {

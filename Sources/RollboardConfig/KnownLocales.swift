@@ -1,5 +1,4 @@
 import Foundation
-package import RollboardCore
 import RollboardNet
 
 /// The languages a clock writes its time and date in, and a dashboard names for its clocks and its page: a BCP 47

@@ -1,5 +1,4 @@
 public import RollboardAnimation
-package import RollboardCore
 
 /// How an odometer or counter writes its number: a locale's separators and currency position, or separators of its
 /// own.

@@ -1,4 +1,3 @@
-package import RollboardCore
 
 /// A bearer token that may write values, optionally only for some metric ids.
 public struct ProducerToken: Sendable, Equatable {

@@ -1,4 +1,3 @@
-package import RollboardCore
 
 /// Why the producer token could not be loaded or generated.
 public struct ProducerTokenError: Error, Sendable, Equatable, CustomStringConvertible {

@@ -1,4 +1,3 @@
-package import RollboardCore
 
 /// Where several nodes share their change log (`redis:` in `server.yaml`, or `serve --redis`): absent, the node
 /// keeps its own journal.

@@ -1,4 +1,3 @@
-package import RollboardCore
 import RollboardNet
 
 extension ServerSettings {

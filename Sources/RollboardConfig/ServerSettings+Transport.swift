@@ -1,4 +1,3 @@
-package import RollboardCore
 public import RollboardNet
 
 extension ServerSettings {

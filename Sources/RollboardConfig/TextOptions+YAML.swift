@@ -1,4 +1,3 @@
-package import RollboardCore
 
 extension TextOptions {
     /// Reads `text` (a ``DisplayText/text``, empty allowed) and `align` (`left`, `center`, `right`); `nil` when one is wrong

@@ -1,4 +1,3 @@
-package import RollboardCore
 
 /// Options of a `text` tile: a short message that producers set (`POST /api/v1/texts/{id}`).
 public struct TextOptions: Sendable, Equatable {

@@ -1,5 +1,4 @@
 public import RollboardAnimation
-package import RollboardCore
 
 /// One tile of a dashboard: what it shows, where, and how it animates.
 public struct TileConfiguration: Sendable, Equatable {

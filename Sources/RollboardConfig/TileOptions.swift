@@ -1,4 +1,3 @@
-package import RollboardCore
 
 /// A tile's type together with the options of that type.
 public enum TileOptions: Sendable, Equatable {

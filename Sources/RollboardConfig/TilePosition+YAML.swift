@@ -1,4 +1,3 @@
-package import RollboardCore
 
 extension TilePosition {
     init?(reader: YAMLMappingReader, gridColumns: Int, gridRows: Int?) {

@@ -1,4 +1,3 @@
-package import RollboardCore
 
 /// Where a tile sits in the grid: 1-based column and row of its top-left cell, and its size in cells.
 public struct TilePosition: Sendable, Equatable {

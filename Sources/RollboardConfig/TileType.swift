@@ -1,4 +1,3 @@
-package import RollboardCore
 
 /// The kinds of tile.
 public enum TileType: String, Sendable, Equatable, CaseIterable {

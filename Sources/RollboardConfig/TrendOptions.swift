@@ -1,4 +1,3 @@
-package import RollboardCore
 
 /// An odometer's or counter's `trend: 24h`: a sparkline under the number, one point per bucket of the metric's series
 /// over the last so long (the bucket's last value; a bucket with no change is a gap).

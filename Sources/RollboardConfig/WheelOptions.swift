@@ -1,5 +1,4 @@
 public import RollboardAnimation
-package import RollboardCore
 
 /// Options of a `wheel` tile: a position over a list of strings.
 public struct WheelOptions: Sendable, Equatable {

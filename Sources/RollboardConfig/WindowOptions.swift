@@ -1,4 +1,3 @@
-package import RollboardCore
 
 /// A number tile's `window`: it shows its metric reduced over a stretch of time (`aggregate`, by default the newest
 /// value in it) instead of the latest value, and with `compare` its change arrow compares with the same moment of an

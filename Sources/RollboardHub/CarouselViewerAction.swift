@@ -1,8 +1,3 @@
-package import RollboardAccess
-package import RollboardConfig
-package import RollboardCore
-package import RollboardMetrics
-package import RollboardStore
 
 /// What a carousel can be told to do.
 package enum CarouselViewerAction: String, Sendable, Equatable, CaseIterable {

@@ -1,7 +1,4 @@
-package import RollboardAccess
 package import RollboardConfig
-package import RollboardCore
-package import RollboardMetrics
 package import RollboardStore
 
 /// The latest stored changes a hub's tiles took, each with the tile as it was just before it, so that a screen that

@@ -1,7 +1,5 @@
-package import RollboardAccess
 package import RollboardConfig
 package import RollboardCore
-package import RollboardMetrics
 package import RollboardStore
 
 /// A message a screen sends to the server (wire protocol version 2; `report` added within it: an older server ignores

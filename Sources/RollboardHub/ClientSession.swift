@@ -1,8 +1,5 @@
-package import RollboardAccess
 package import RollboardConfig
-package import RollboardCore
 package import RollboardMetrics
-package import RollboardStore
 
 /// One connected screen as the hub sees it: its frame rate, whether it is in step with its stream, and the tiles a
 /// viewer moved on this screen alone.

@@ -1,7 +1,4 @@
 package import RollboardAccess
-package import RollboardConfig
-package import RollboardCore
-package import RollboardMetrics
 import RollboardNet
 package import RollboardStore
 

@@ -1,7 +1,4 @@
-package import RollboardAccess
 package import RollboardConfig
-package import RollboardCore
-package import RollboardMetrics
 package import RollboardStore
 
 /// The frames of every screen of one dashboard at one frame rate and motion: the tile states the stream last sent,

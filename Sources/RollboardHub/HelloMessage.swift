@@ -1,8 +1,5 @@
-package import RollboardCore
 package import RollboardConfig
 package import RollboardStore
-package import RollboardMetrics
-package import RollboardAccess
 
 /// What a screen is told first (docs/protocol.md, `hello`), as ``HubStateMachine/connect(_:fps:calm:since:now:)``
 /// decides it; ``ScreenMessageEncoder/hello(_:)`` writes it.

@@ -1,6 +1,5 @@
 package import RollboardAccess
 package import RollboardConfig
-package import RollboardCore
 package import RollboardMetrics
 package import RollboardStore
 

@@ -1,8 +1,3 @@
-package import RollboardCore
-package import RollboardConfig
-package import RollboardStore
-package import RollboardMetrics
-package import RollboardAccess
 
 /// Whether each screen's connection can take another message, as the driver tells it: a screen over its outbound
 /// watermark is full until it drains. The state is the machine's; each tick reads it (``tickStream(_:now:)``): a full

@@ -1,7 +1,3 @@
-package import RollboardAccess
-package import RollboardConfig
-package import RollboardCore
-package import RollboardMetrics
 package import RollboardStore
 
 /// One tile's animation as one client sees it: it takes changes and tells its state at any time.

@@ -1,8 +1,5 @@
-package import RollboardCore
 package import RollboardConfig
 package import RollboardStore
-package import RollboardMetrics
-package import RollboardAccess
 
 /// Which dashboards show each metric, so that a committed change goes only to the hubs of the dashboards whose tiles
 /// show its metric: a change that no dashboard shows touches no hub. Built from the configuration, again on every

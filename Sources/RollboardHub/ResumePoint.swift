@@ -1,7 +1,4 @@
-package import RollboardAccess
 package import RollboardConfig
-package import RollboardCore
-package import RollboardMetrics
 package import RollboardStore
 
 /// Where a screen's view of the store stands: the store's epoch and the sequence number of the last stored change it

@@ -1,7 +1,6 @@
 package import RollboardAccess
 package import RollboardConfig
 package import RollboardCore
-package import RollboardMetrics
 package import RollboardStore
 import Synchronization
 

@@ -1,8 +1,4 @@
-package import RollboardAccess
-package import RollboardConfig
-package import RollboardCore
 package import RollboardMetrics
-package import RollboardStore
 
 /// What the hub knows of one connected screen, for the list of screens.
 package struct ScreenStatus: Equatable, Sendable {

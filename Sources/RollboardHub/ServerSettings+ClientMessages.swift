@@ -1,8 +1,4 @@
-package import RollboardAccess
 package import RollboardConfig
-package import RollboardCore
-package import RollboardMetrics
-package import RollboardStore
 
 extension ServerSettings.Limits {
     /// What one screen may send before it is closed with 1008.

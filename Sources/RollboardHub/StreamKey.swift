@@ -1,8 +1,3 @@
-package import RollboardAccess
-package import RollboardConfig
-package import RollboardCore
-package import RollboardMetrics
-package import RollboardStore
 
 /// Which ``FrameStream`` a screen is on: its frame rate, and whether it is calm (reduced motion: only final states,
 /// no frames in between).

@@ -1,7 +1,3 @@
-package import RollboardAccess
-package import RollboardConfig
-package import RollboardCore
-package import RollboardMetrics
 package import RollboardStore
 
 /// A tile that reads the wall clock (a clock's time, a window's midnight, a chart's buckets) as the hub's clock plus

@@ -1,7 +1,3 @@
-package import RollboardAccess
-package import RollboardConfig
-package import RollboardCore
-package import RollboardMetrics
 package import RollboardStore
 
 /// A live tile that also changes with time by itself, not only with changes: a number tile's `window` resets at

@@ -1,6 +1,4 @@
-package import RollboardCore
 package import RollboardConfig
-package import RollboardStore
 
 /// What a Redis change log measured since it opened, for `/metrics`.
 public struct RedisStatistics: Sendable, Equatable {

@@ -1,5 +1,3 @@
-package import RollboardCore
-package import RollboardConfig
 package import RollboardStore
 
 /// Whether a source's last fetch gave its values.

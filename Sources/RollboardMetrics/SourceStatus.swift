@@ -1,4 +1,3 @@
-public import RollboardCore
 public import RollboardConfig
 public import RollboardStore
 

@@ -1,7 +1,5 @@
 import Dispatch
 package import RollboardConfig
-package import RollboardCore
-package import RollboardMetrics
 package import RollboardStore
 import Synchronization
 

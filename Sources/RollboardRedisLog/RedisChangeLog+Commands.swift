@@ -1,6 +1,4 @@
 package import RollboardConfig
-package import RollboardCore
-package import RollboardMetrics
 package import RollboardRedis
 package import RollboardStore
 import Synchronization

@@ -1,7 +1,6 @@
 public import RollboardAnimation
 public import RollboardConfig
 public import RollboardCore
-package import RollboardMetrics
 public import RollboardStore
 
 // Leaderboard edits on Redis: the node resolves the edit against the newest board it knows and appends the whole

@@ -1,7 +1,6 @@
 public import RollboardAnimation
 public import RollboardConfig
 public import RollboardCore
-package import RollboardMetrics
 public import RollboardRedis
 public import RollboardStore
 import Synchronization

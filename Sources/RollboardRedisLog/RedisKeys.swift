@@ -1,7 +1,6 @@
 import RollboardAnimation
 package import RollboardConfig
 package import RollboardCore
-package import RollboardMetrics
 import RollboardNet
 import RollboardRedis
 package import RollboardStore

@@ -1,5 +1,4 @@
 package import RollboardConfig
-package import RollboardCore
 package import RollboardMetrics
 package import RollboardStore
 

@@ -1,12 +1,9 @@
-package import RollboardAPI
 package import RollboardAccess
 package import RollboardConfig
 package import RollboardCore
 package import RollboardHub
-package import RollboardMetrics
 import RollboardNet
 package import RollboardRedisLog
-package import RollboardSources
 package import RollboardStore
 
 /// Why `/d/ID` is not shown: an unknown dashboard (404), a missing viewer key (401) or a refused one (403). A browser

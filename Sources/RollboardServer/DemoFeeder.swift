@@ -1,7 +1,5 @@
 public import Dispatch
 public import Logging
-public import RollboardAPI
-public import RollboardAccess
 public import RollboardAnimation
 public import RollboardConfig
 public import RollboardCore

@@ -1,11 +1,5 @@
-package import RollboardAPI
-package import RollboardAccess
 package import RollboardConfig
-package import RollboardCore
 package import RollboardHub
-package import RollboardMetrics
-package import RollboardRedisLog
-package import RollboardSources
 package import RollboardStore
 
 /// How `serve --demo` moves one value: a total that only climbs, or a level that walks around its mean and is pulled

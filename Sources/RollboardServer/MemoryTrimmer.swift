@@ -1,13 +1,7 @@
 import CMalloc
 import Dispatch
-package import RollboardAPI
-package import RollboardAccess
 package import RollboardConfig
 package import RollboardCore
-package import RollboardHub
-package import RollboardMetrics
-package import RollboardRedisLog
-package import RollboardSources
 package import RollboardStore
 
 #if canImport(Glibc)

@@ -1,12 +1,7 @@
 import Foundation
-package import RollboardAPI
 package import RollboardAccess
 package import RollboardConfig
-package import RollboardCore
 package import RollboardHub
-package import RollboardMetrics
-package import RollboardRedisLog
-package import RollboardSources
 package import RollboardStore
 
 /// Which browser pages may open a dashboard WebSocket, judged by the request's `Origin` and `Host` headers.

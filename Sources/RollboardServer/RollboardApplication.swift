@@ -9,7 +9,6 @@ public import RollboardHub
 public import RollboardMetrics
 public import RollboardNet
 public import RollboardRedisLog
-public import RollboardSources
 public import RollboardStore
 
 /// Rollboard's answer to every request on its port: the API (its router), the pages, `/metrics`, and dashboard

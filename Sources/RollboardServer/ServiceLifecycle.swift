@@ -1,12 +1,5 @@
 import Logging
-package import RollboardAPI
-package import RollboardAccess
-package import RollboardConfig
 package import RollboardCore
-package import RollboardHub
-package import RollboardMetrics
-package import RollboardRedisLog
-package import RollboardSources
 package import RollboardStore
 import Synchronization
 

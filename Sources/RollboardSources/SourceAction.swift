@@ -1,5 +1,3 @@
-public import RollboardConfig
-public import RollboardCore
 public import RollboardMetrics
 package import RollboardRedisLog
 public import RollboardStore

@@ -1,7 +1,6 @@
 package import RollboardConfig
 package import RollboardCore
 package import RollboardMetrics
-package import RollboardRedisLog
 package import RollboardStore
 
 /// Reading a source's values out of an upstream's answer: pure, so every way an answer can be wrong is tested

@@ -1,5 +1,4 @@
 public import RollboardConfig
-public import RollboardCore
 public import RollboardFetch
 public import RollboardMetrics
 package import RollboardRedisLog

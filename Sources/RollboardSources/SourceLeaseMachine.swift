@@ -1,7 +1,6 @@
 package import RollboardConfig
 package import RollboardCore
 package import RollboardMetrics
-package import RollboardRedisLog
 package import RollboardStore
 
 /// Which sources this node polls when several nodes share one Redis, as a pure state machine: each source has a lease

@@ -2,7 +2,6 @@ public import Logging
 public import RollboardConfig
 public import RollboardCore
 public import RollboardMetrics
-package import RollboardRedisLog
 public import RollboardStore
 import Synchronization
 

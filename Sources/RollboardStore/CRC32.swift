@@ -1,5 +1,4 @@
 package import RollboardCore
-package import RollboardConfig
 
 /// CRC-32 (IEEE 802.3, reflected polynomial 0xEDB88320), as zlib and PNG compute it.
 enum CRC32 {

@@ -1,5 +1,3 @@
-package import RollboardCore
-package import RollboardConfig
 
 /// A part that writes another kind's part and then more (kind 9 after kind 1, kind 14 after kind 11): its sequence
 /// number and commit time are its base part's.

@@ -1,5 +1,4 @@
 package import RollboardCore
-package import RollboardConfig
 
 /// What the journal asks before each of its file operations: the error to fail it with, as a full disk or a
 /// descriptor limit would, so that what the store does when the disk says no can be shown without a failing disk.

@@ -1,5 +1,3 @@
-package import RollboardCore
-package import RollboardConfig
 
 /// A file operation of the journal that a fault (``JournalFaults``) can hit.
 package enum JournalOperation: Hashable, Sendable {

@@ -1,4 +1,3 @@
-package import RollboardCore
 package import RollboardConfig
 
 /// The journal and snapshot forms of producer-fed text: a text tile's message (record kind 3) and a carousel's

@@ -1,4 +1,3 @@
-package import RollboardCore
 package import RollboardConfig
 
 /// The journal's upkeep, without I/O or clocks: when to compact it into the snapshot, when to try again a journal

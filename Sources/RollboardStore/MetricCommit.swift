@@ -1,4 +1,3 @@
-package import RollboardCore
 package import RollboardConfig
 
 /// A metric batch as the API hands it to ``ChangeLog/commitMetrics(_:completion:)``: values and increments, with

@@ -1,5 +1,3 @@
-package import RollboardCore
-package import RollboardConfig
 
 /// One past value of a metric.
 public struct MetricHistoryEntry: Sendable, Equatable {

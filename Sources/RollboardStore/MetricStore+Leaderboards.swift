@@ -1,4 +1,3 @@
-package import RollboardCore
 package import RollboardConfig
 
 // Leaderboard edits on the journal: resolved and numbered under the lock that numbers every change, so the boards

@@ -1,6 +1,5 @@
 public import RollboardAnimation
 package import RollboardConfig
-package import RollboardCore
 
 /// A new value for one metric, as a producer posted it.
 public struct MetricUpdate: Sendable, Equatable {

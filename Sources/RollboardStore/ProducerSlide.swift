@@ -1,4 +1,3 @@
-package import RollboardCore
 package import RollboardConfig
 
 /// One slide of a carousel as a producer set it: a text, or an image by URL.

@@ -1,4 +1,3 @@
-public import RollboardCore
 public import RollboardConfig
 
 /// How much of each metric's series the change log keeps (see ``MetricSeries``).

@@ -1,4 +1,3 @@
-package import RollboardCore
 package import RollboardConfig
 
 /// One committed change: what the change log appends, the journal and the Redis stream hold (see

@@ -1,5 +1,3 @@
-package import RollboardCore
-package import RollboardConfig
 
 /// A kind of ``StoreChange`` as its codec sees it: the kind byte that starts its journal record, whether it holds
 /// a batch of parts or exactly one, and how its parts are taken out of and put back into the change. The kinds are

@@ -1,5 +1,3 @@
-package import RollboardCore
-package import RollboardConfig
 
 /// Counters of a store since it opened.
 public struct StoreStatistics: Sendable, Equatable {

@@ -1,5 +1,3 @@
-package import RollboardCore
-package import RollboardConfig
 
 /// A change part that is an operator's action (to screens, to a viewer key), written `seq: UInt64 | action: UInt8 |
 /// id | the action's own fields | updatedAt: Float64`: the type writes and reads the action, this the rest.

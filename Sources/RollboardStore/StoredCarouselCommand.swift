@@ -1,4 +1,3 @@
-public import RollboardCore
 public import RollboardConfig
 
 /// A producer's committed command to a carousel: an event in the change log's sequence.

@@ -1,4 +1,3 @@
-package import RollboardCore
 package import RollboardConfig
 
 /// One part of a ``StoreChange`` (a metric of a batch, or the one wheel target, text, slides, command or viewer key

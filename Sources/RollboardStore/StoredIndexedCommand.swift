@@ -1,4 +1,3 @@
-package import RollboardCore
 package import RollboardConfig
 
 /// A stored command to one carousel or playlist whose action is one of a few plain ones or one that carries an index

@@ -1,6 +1,5 @@
 public import RollboardAnimation
 package import RollboardConfig
-package import RollboardCore
 
 /// A leaderboard's latest durable board: every entry, whole. An increment is resolved into the board it leaves
 /// before it is committed (see `LeaderboardEdit`), so the journal, the Redis stream and the latest-values hash all

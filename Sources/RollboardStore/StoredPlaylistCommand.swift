@@ -1,5 +1,3 @@
-package import RollboardCore
-package import RollboardConfig
 
 /// An operator's committed command to a playlist: an event in the change log's sequence, applied by every node at the
 /// moment it was committed, so every node's screens hold, resume or switch together.

@@ -1,4 +1,3 @@
-package import RollboardCore
 package import RollboardConfig
 
 /// An operator's committed command to the screens of a dashboard or playlist: an event in the change log's sequence,

@@ -1,4 +1,3 @@
-package import RollboardCore
 package import RollboardConfig
 
 /// A carousel's latest durable slides, as a producer set them (replacing the configured ones).

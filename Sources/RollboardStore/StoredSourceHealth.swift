@@ -1,4 +1,3 @@
-package import RollboardCore
 package import RollboardConfig
 
 /// A scheduled source's health turned (docs/sources.md): committed by the node that polls it, so that the screens of

@@ -1,4 +1,3 @@
-package import RollboardCore
 package import RollboardConfig
 
 /// A text tile's latest durable message.

@@ -1,4 +1,3 @@
-package import RollboardCore
 package import RollboardConfig
 
 /// A wheel's latest durable target.

@@ -1,5 +1,3 @@
-package import RollboardCore
-package import RollboardConfig
 
 /// Where a producer wants a wheel to go: a fraction of the way round, or a label's index.
 public enum WheelTarget: Sendable, Equatable {

@@ -1,16 +1,13 @@
 import ArgumentParser
 import Foundation
-import RollboardAPI
 import RollboardAccess
 import RollboardConfig
 import RollboardCore
 import RollboardHub
-import RollboardMetrics
 import RollboardNet
 import RollboardClient
 import RollboardRedisLog
 import RollboardServer
-import RollboardSources
 import RollboardStore
 
 /// Where `rollboard push` posts and how: the server's URL, the producer token, the certificate to trust.

@@ -10,7 +10,6 @@ import RollboardHub
 import RollboardMetrics
 import RollboardNet
 import RollboardRedis
-import RollboardRedisLog
 import RollboardServer
 import RollboardSources
 import RollboardStore

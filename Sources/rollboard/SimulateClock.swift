@@ -7,7 +7,6 @@ import RollboardCore
 import RollboardHub
 import RollboardMetrics
 import RollboardNet
-import RollboardRedisLog
 import RollboardServer
 import RollboardSources
 import RollboardStore

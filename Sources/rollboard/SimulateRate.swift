@@ -1,14 +1,6 @@
 import ArgumentParser
-import RollboardAPI
-import RollboardAccess
 import RollboardConfig
-import RollboardCore
 import RollboardHub
-import RollboardMetrics
-import RollboardRedisLog
-import RollboardServer
-import RollboardSources
-import RollboardStore
 
 /// `--fps`, shared by every `rollboard simulate` kind: frames per second, by default the server's for a screen that
 /// does not ask.

@@ -1,4 +1,3 @@
-import RollboardClient
 import RollboardNet
 import Testing
 

@@ -5,16 +5,11 @@ import RollboardClient
 import RollboardNet
 import RollboardTestSupport
 
-@testable import RollboardCore
 @testable import RollboardConfig
 @testable import RollboardStore
-@testable import RollboardMetrics
-@testable import RollboardRedisLog
-@testable import RollboardAccess
 @testable import RollboardHub
 @testable import RollboardSources
 @testable import RollboardAPI
-@testable import RollboardServer
 
 /// A write's wait for the store within the commit timeout: the machine on explicit times, and its driver on a manual
 /// clock. Whichever answers first is the only answer.

@@ -1,16 +1,9 @@
 import Testing
-import RollboardClient
 import RollboardNet
 
-@testable import RollboardCore
 @testable import RollboardConfig
 @testable import RollboardStore
-@testable import RollboardMetrics
-@testable import RollboardRedisLog
-@testable import RollboardAccess
 @testable import RollboardHub
-@testable import RollboardSources
-@testable import RollboardAPI
 @testable import RollboardServer
 
 @Suite("Dashboard refusal pages")

@@ -6,7 +6,6 @@ import Yams
 @testable import RollboardConfig
 @testable import RollboardStore
 @testable import RollboardMetrics
-@testable import RollboardRedisLog
 @testable import RollboardAccess
 @testable import RollboardHub
 @testable import RollboardSources

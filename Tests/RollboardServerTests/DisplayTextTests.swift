@@ -4,12 +4,8 @@ import Testing
 @testable import RollboardConfig
 @testable import RollboardStore
 @testable import RollboardMetrics
-@testable import RollboardRedisLog
-@testable import RollboardAccess
 @testable import RollboardHub
-@testable import RollboardSources
 @testable import RollboardAPI
-@testable import RollboardServer
 
 /// A text of `count` characters, each `a` under a stack of combining marks: one character reads as many bytes.
 private func stacked(_ count: Int, marks: Int) -> String {

@@ -2,16 +2,10 @@ import RollboardClient
 import RollboardNet
 import Testing
 
-@testable import RollboardCore
 @testable import RollboardConfig
 @testable import RollboardStore
-@testable import RollboardMetrics
 @testable import RollboardRedisLog
-@testable import RollboardAccess
 @testable import RollboardHub
-@testable import RollboardSources
-@testable import RollboardAPI
-@testable import RollboardServer
 
 /// A stream message handed to many sinks at once, without the driver asking what kind each sink is.
 @Suite("Frame batch")

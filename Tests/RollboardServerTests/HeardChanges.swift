@@ -3,13 +3,9 @@ import RollboardTestSupport
 @testable import RollboardCore
 @testable import RollboardConfig
 @testable import RollboardStore
-@testable import RollboardMetrics
 @testable import RollboardRedisLog
 @testable import RollboardAccess
 @testable import RollboardHub
-@testable import RollboardSources
-@testable import RollboardAPI
-@testable import RollboardServer
 
 /// What a change log tells its subscribers, recorded for a test that waits on it. A log applies a change before it
 /// tells it, so each change told is also the event to check the log's own state again (`lastSeq`, a current value).

@@ -1,7 +1,6 @@
 import Testing
 
 @testable import RollboardNet
-@testable import RollboardCore
 @testable import RollboardConfig
 @testable import RollboardStore
 @testable import RollboardMetrics

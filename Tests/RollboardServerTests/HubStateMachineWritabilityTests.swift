@@ -1,6 +1,5 @@
 import Testing
 
-@testable import RollboardCore
 @testable import RollboardConfig
 @testable import RollboardStore
 @testable import RollboardMetrics

@@ -10,7 +10,6 @@ import Synchronization
 @testable import RollboardRedisLog
 @testable import RollboardAccess
 @testable import RollboardHub
-@testable import RollboardSources
 @testable import RollboardAPI
 @testable import RollboardServer
 

@@ -5,11 +5,7 @@ import Testing
 @testable import RollboardStore
 @testable import RollboardMetrics
 @testable import RollboardRedisLog
-@testable import RollboardAccess
-@testable import RollboardHub
 @testable import RollboardSources
-@testable import RollboardAPI
-@testable import RollboardServer
 
 /// The journal's upkeep, driven with explicit sizes and monotonic times: no disk, no clocks, no sleeping.
 @Suite("Journal upkeep")

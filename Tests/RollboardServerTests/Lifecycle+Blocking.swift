@@ -1,14 +1,6 @@
 import Dispatch
 
-@testable import RollboardCore
-@testable import RollboardConfig
 @testable import RollboardStore
-@testable import RollboardMetrics
-@testable import RollboardRedisLog
-@testable import RollboardAccess
-@testable import RollboardHub
-@testable import RollboardSources
-@testable import RollboardAPI
 @testable import RollboardServer
 
 // Stopping, waited for: production code stops by completions (nothing waits); tests stop a node or close a log and

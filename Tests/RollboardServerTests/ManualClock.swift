@@ -5,13 +5,8 @@ import Synchronization
 @testable import RollboardCore
 @testable import RollboardConfig
 @testable import RollboardStore
-@testable import RollboardMetrics
-@testable import RollboardRedisLog
 @testable import RollboardAccess
 @testable import RollboardHub
-@testable import RollboardSources
-@testable import RollboardAPI
-@testable import RollboardServer
 
 /// A clock that stands still until the test moves it: its timers fire (on their queues) when ``advance(to:)``
 /// reaches the time they are armed for, and the test can read what they are armed for. Arming a timer and a fired

@@ -1,13 +1,5 @@
-@testable import RollboardCore
 @testable import RollboardConfig
 @testable import RollboardStore
-@testable import RollboardMetrics
-@testable import RollboardRedisLog
-@testable import RollboardAccess
-@testable import RollboardHub
-@testable import RollboardSources
-@testable import RollboardAPI
-@testable import RollboardServer
 
 extension MetricStore {
     /// `append`, awaiting its completion.

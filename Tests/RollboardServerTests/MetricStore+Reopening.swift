@@ -1,13 +1,6 @@
 import RollboardTestSupport
 
-@testable import RollboardCore
-@testable import RollboardConfig
 @testable import RollboardStore
-@testable import RollboardMetrics
-@testable import RollboardRedisLog
-@testable import RollboardAccess
-@testable import RollboardHub
-@testable import RollboardSources
 @testable import RollboardAPI
 @testable import RollboardServer
 

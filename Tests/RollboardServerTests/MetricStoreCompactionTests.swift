@@ -9,7 +9,6 @@ import Testing
 @testable import RollboardHub
 @testable import RollboardSources
 @testable import RollboardAPI
-@testable import RollboardServer
 
 @Suite("Compaction keeps every value, history and sequence number, and older snapshots still load")
 final class MetricStoreCompactionTests: StoreFolderTest {

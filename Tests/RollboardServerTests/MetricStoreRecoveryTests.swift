@@ -7,7 +7,6 @@ import Testing
 @testable import RollboardRedisLog
 @testable import RollboardAccess
 @testable import RollboardHub
-@testable import RollboardSources
 @testable import RollboardAPI
 @testable import RollboardServer
 

@@ -10,7 +10,6 @@ import Testing
 @testable import RollboardHub
 @testable import RollboardSources
 @testable import RollboardAPI
-@testable import RollboardServer
 
 @Suite("Every change a store commits is numbered in one sequence and told to subscribers in order")
 final class MetricStoreSequenceTests: StoreFolderTest {

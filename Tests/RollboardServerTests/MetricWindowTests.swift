@@ -1,16 +1,11 @@
 import Foundation
 import Testing
 
-@testable import RollboardCore
 @testable import RollboardConfig
 @testable import RollboardStore
-@testable import RollboardMetrics
-@testable import RollboardRedisLog
 @testable import RollboardAccess
 @testable import RollboardHub
-@testable import RollboardSources
 @testable import RollboardAPI
-@testable import RollboardServer
 
 /// Windows over a metric's series in Europe/Berlin, with explicit instants, across both daylight-saving changes of
 /// 2026 (29 March: 23-hour day; 25 October: 25-hour day): where a window starts, when it resets, the compared

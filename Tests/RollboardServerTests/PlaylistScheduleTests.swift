@@ -8,8 +8,6 @@ import Testing
 @testable import RollboardAccess
 @testable import RollboardHub
 @testable import RollboardSources
-@testable import RollboardAPI
-@testable import RollboardServer
 
 @Suite("PlaylistSchedule")
 struct PlaylistScheduleTests {

@@ -6,12 +6,9 @@ import Testing
 @testable import RollboardConfig
 @testable import RollboardStore
 @testable import RollboardMetrics
-@testable import RollboardRedisLog
-@testable import RollboardAccess
 @testable import RollboardHub
 @testable import RollboardSources
 @testable import RollboardAPI
-@testable import RollboardServer
 
 /// A body the slides or text endpoint must refuse, with the status, error and detail it gets.
 struct RefusedTextBody: Sendable, CustomTestStringConvertible {

@@ -4,13 +4,8 @@ import RollboardTestSupport
 @testable import RollboardCore
 @testable import RollboardConfig
 @testable import RollboardStore
-@testable import RollboardMetrics
 @testable import RollboardRedisLog
-@testable import RollboardAccess
 @testable import RollboardHub
-@testable import RollboardSources
-@testable import RollboardAPI
-@testable import RollboardServer
 
 extension RedisChangeLog {
     /// A log on `settings` that was started and has opened (Redis answered, the latest values are loaded), as a node

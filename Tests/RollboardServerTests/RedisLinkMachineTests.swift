@@ -5,11 +5,9 @@ import Testing
 @testable import RollboardStore
 @testable import RollboardMetrics
 @testable import RollboardRedisLog
-@testable import RollboardAccess
 @testable import RollboardHub
 @testable import RollboardSources
 @testable import RollboardAPI
-@testable import RollboardServer
 
 /// The Redis change log's link, driven with explicit monotonic times and jitter: no Redis, no clocks, no sleeping.
 @Suite("Redis link machine")

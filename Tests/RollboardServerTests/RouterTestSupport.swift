@@ -1,16 +1,13 @@
 import Logging
-import RollboardClient
 import RollboardNet
 import Synchronization
 
 @testable import RollboardCore
 @testable import RollboardConfig
 @testable import RollboardStore
-@testable import RollboardMetrics
 @testable import RollboardRedisLog
 @testable import RollboardAccess
 @testable import RollboardHub
-@testable import RollboardSources
 @testable import RollboardAPI
 @testable import RollboardServer
 

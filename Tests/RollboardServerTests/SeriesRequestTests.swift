@@ -3,13 +3,9 @@ import Testing
 @testable import RollboardCore
 @testable import RollboardConfig
 @testable import RollboardStore
-@testable import RollboardMetrics
-@testable import RollboardRedisLog
 @testable import RollboardAccess
 @testable import RollboardHub
-@testable import RollboardSources
 @testable import RollboardAPI
-@testable import RollboardServer
 
 /// The series query: `from` and `to` bounded to years 1970 to 9999 and read only as plain decimal seconds or a date
 /// that exists, before any conversion that could trap; `step`, `limit` and `after` in plain digits; every refusal a

@@ -8,7 +8,6 @@ import Testing
 @testable import RollboardAccess
 @testable import RollboardHub
 @testable import RollboardSources
-@testable import RollboardAPI
 @testable import RollboardServer
 
 /// Reading values out of an upstream's answer: JSON Pointers (RFC 6901) and Prometheus instant-query answers, and

@@ -1,15 +1,11 @@
 import Testing
 
-@testable import RollboardCore
 @testable import RollboardConfig
 @testable import RollboardStore
-@testable import RollboardMetrics
-@testable import RollboardRedisLog
 @testable import RollboardAccess
 @testable import RollboardHub
 @testable import RollboardSources
 @testable import RollboardAPI
-@testable import RollboardServer
 
 /// One poller per cluster: the lease schedule on explicit instants.
 @Suite("SourceLeaseMachine")

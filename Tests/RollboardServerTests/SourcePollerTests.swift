@@ -1,15 +1,12 @@
 import Testing
 
-@testable import RollboardCore
 @testable import RollboardConfig
 @testable import RollboardStore
 @testable import RollboardMetrics
 @testable import RollboardRedisLog
-@testable import RollboardAccess
 @testable import RollboardHub
 @testable import RollboardSources
 @testable import RollboardAPI
-@testable import RollboardServer
 
 /// The source schedule on explicit instants: when it fetches, what it commits, how it backs off and reports health.
 @Suite("SourcePoller")

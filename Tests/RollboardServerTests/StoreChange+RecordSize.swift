@@ -1,13 +1,4 @@
-@testable import RollboardCore
-@testable import RollboardConfig
 @testable import RollboardStore
-@testable import RollboardMetrics
-@testable import RollboardRedisLog
-@testable import RollboardAccess
-@testable import RollboardHub
-@testable import RollboardSources
-@testable import RollboardAPI
-@testable import RollboardServer
 
 extension StoreChange {
     /// The framed size of a one-metric record with the given id.

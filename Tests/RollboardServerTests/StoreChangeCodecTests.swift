@@ -5,7 +5,6 @@ import Testing
 @testable import RollboardConfig
 @testable import RollboardStore
 @testable import RollboardMetrics
-@testable import RollboardRedisLog
 @testable import RollboardAccess
 @testable import RollboardHub
 @testable import RollboardSources

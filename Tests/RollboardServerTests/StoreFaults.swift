@@ -2,15 +2,7 @@ import Dispatch
 import Synchronization
 
 @testable import RollboardCore
-@testable import RollboardConfig
 @testable import RollboardStore
-@testable import RollboardMetrics
-@testable import RollboardRedisLog
-@testable import RollboardAccess
-@testable import RollboardHub
-@testable import RollboardSources
-@testable import RollboardAPI
-@testable import RollboardServer
 
 /// Failures injected into the store's file operations, so tests can prove what the store does when the disk says no
 /// (a full disk, no descriptors left, a sync that never returns) without making the machine's disk fail.

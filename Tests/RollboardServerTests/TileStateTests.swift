@@ -1,7 +1,6 @@
 import Foundation
 import Testing
 
-@testable import RollboardCore
 @testable import RollboardConfig
 @testable import RollboardStore
 @testable import RollboardMetrics
@@ -9,7 +8,6 @@ import Testing
 @testable import RollboardAccess
 @testable import RollboardHub
 @testable import RollboardSources
-@testable import RollboardAPI
 @testable import RollboardServer
 
 @Suite("Tile state")

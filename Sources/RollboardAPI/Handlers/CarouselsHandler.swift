@@ -2,10 +2,7 @@ package import RollboardAccess
 package import RollboardConfig
 package import RollboardCore
 package import RollboardHub
-package import RollboardMetrics
 import RollboardNet
-package import RollboardRedisLog
-package import RollboardSources
 package import RollboardStore
 
 /// `/api/v1/carousels/{id}` (next, previous, go to a slide) and `/api/v1/carousels/{id}/slides` (the slides a

@@ -1,9 +1,4 @@
-package import RollboardAccess
 package import RollboardConfig
-package import RollboardCore
-package import RollboardHub
-package import RollboardMetrics
-package import RollboardRedisLog
 package import RollboardSources
 package import RollboardStore
 

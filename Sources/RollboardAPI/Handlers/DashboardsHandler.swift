@@ -2,10 +2,7 @@ package import RollboardAccess
 package import RollboardConfig
 package import RollboardCore
 package import RollboardHub
-package import RollboardMetrics
 import RollboardNet
-package import RollboardRedisLog
-package import RollboardSources
 package import RollboardStore
 
 /// `/api/v1/dashboards` (the dashboards and playlists a reader may see) and `/api/v1/dashboards/{id}` (one, once

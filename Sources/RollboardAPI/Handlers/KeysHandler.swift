@@ -3,10 +3,8 @@ package import RollboardAccess
 package import RollboardConfig
 package import RollboardCore
 package import RollboardHub
-package import RollboardMetrics
 import RollboardNet
 package import RollboardRedisLog
-package import RollboardSources
 package import RollboardStore
 
 /// `/api/v1/admin/keys` and `/api/v1/admin/keys/{id}`: viewer keys created (their secret shown once), listed and

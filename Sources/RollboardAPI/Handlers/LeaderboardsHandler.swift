@@ -6,7 +6,6 @@ package import RollboardHub
 package import RollboardMetrics
 import RollboardNet
 package import RollboardRedisLog
-package import RollboardSources
 package import RollboardStore
 
 /// `/api/v1/leaderboards/{id}`: a leaderboard's board, read and written (answered `202` once durable).

@@ -6,7 +6,6 @@ package import RollboardHub
 package import RollboardMetrics
 import RollboardNet
 package import RollboardRedisLog
-package import RollboardSources
 package import RollboardStore
 
 /// `/api/v1/metrics` and `/api/v1/metrics/{id}`: the values a reader may see, one metric with its history, and

@@ -4,7 +4,6 @@ package import RollboardAccess
 package import RollboardConfig
 package import RollboardCore
 package import RollboardHub
-package import RollboardMetrics
 import RollboardNet
 package import RollboardRedisLog
 package import RollboardSources

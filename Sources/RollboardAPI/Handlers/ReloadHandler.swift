@@ -1,13 +1,7 @@
 import Dispatch
-package import RollboardAccess
 package import RollboardConfig
-package import RollboardCore
-package import RollboardHub
-package import RollboardMetrics
 import RollboardNet
-package import RollboardRedisLog
 package import RollboardSources
-package import RollboardStore
 
 /// `POST /api/v1/admin/reload`: reads the configuration folder again and puts it in force, or refuses it whole.
 struct ReloadHandler: Sendable {

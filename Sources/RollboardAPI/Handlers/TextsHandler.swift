@@ -1,11 +1,5 @@
-package import RollboardAccess
 package import RollboardConfig
-package import RollboardCore
-package import RollboardHub
-package import RollboardMetrics
 import RollboardNet
-package import RollboardRedisLog
-package import RollboardSources
 package import RollboardStore
 
 /// `/api/v1/texts/{id}`: a text tile's message, read and set (answered `202` once durable).

@@ -2,10 +2,7 @@ package import RollboardAccess
 package import RollboardConfig
 package import RollboardCore
 package import RollboardHub
-package import RollboardMetrics
 import RollboardNet
-package import RollboardRedisLog
-package import RollboardSources
 package import RollboardStore
 
 /// A JSON body within the configuration's `limits.maxBodyBytes`: a media type other than `application/json` is 415,

@@ -1,12 +1,4 @@
-package import RollboardAccess
-package import RollboardConfig
-package import RollboardCore
-package import RollboardHub
-package import RollboardMetrics
 import RollboardNet
-package import RollboardRedisLog
-package import RollboardSources
-package import RollboardStore
 
 /// A check that something the route names exists (a dashboard's hub, a playlist, a screen), answered 404 before the
 /// body is looked at.

@@ -1,11 +1,7 @@
 package import RollboardAccess
 package import RollboardConfig
 package import RollboardCore
-package import RollboardHub
-package import RollboardMetrics
 import RollboardNet
-package import RollboardRedisLog
-package import RollboardSources
 package import RollboardStore
 
 /// The producer scope: the request must carry `Authorization: Bearer <producer token>` (401 otherwise); the token

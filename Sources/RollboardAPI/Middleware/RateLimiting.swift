@@ -1,12 +1,6 @@
-package import RollboardAccess
 package import RollboardConfig
 package import RollboardCore
-package import RollboardHub
-package import RollboardMetrics
 import RollboardNet
-package import RollboardRedisLog
-package import RollboardSources
-package import RollboardStore
 
 /// Each producer token's requests per second (`limits.producerRequestsPerSecond`, bursts of twice that): over it,
 /// 429 with `Retry-After`. Runs after ``ProducerAuthentication``, whose token it counts.

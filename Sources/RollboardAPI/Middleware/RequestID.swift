@@ -1,11 +1,5 @@
-package import RollboardAccess
 package import RollboardConfig
 package import RollboardCore
-package import RollboardHub
-package import RollboardMetrics
-package import RollboardRedisLog
-package import RollboardSources
-package import RollboardStore
 import Synchronization
 
 /// Names each request for the logs and the `X-Request-Id` response header: the caller's own id when it is a sane

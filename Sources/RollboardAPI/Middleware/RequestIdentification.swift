@@ -3,10 +3,7 @@ package import RollboardAccess
 package import RollboardConfig
 package import RollboardCore
 package import RollboardHub
-package import RollboardMetrics
 import RollboardNet
-package import RollboardRedisLog
-package import RollboardSources
 package import RollboardStore
 
 /// Names each request for the logs and the `X-Request-Id` response header (the caller's own sane id, else a new

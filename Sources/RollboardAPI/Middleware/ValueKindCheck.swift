@@ -1,11 +1,8 @@
 package import RollboardAccess
 package import RollboardConfig
-package import RollboardCore
 package import RollboardHub
 package import RollboardMetrics
 import RollboardNet
-package import RollboardRedisLog
-package import RollboardSources
 package import RollboardStore
 
 /// The route's `:id` must be a value of `kind` that some tile shows: else 404 `unknown_<kind>`, naming the route of

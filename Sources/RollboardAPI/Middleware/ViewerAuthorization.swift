@@ -2,10 +2,7 @@ package import RollboardAccess
 package import RollboardConfig
 package import RollboardCore
 package import RollboardHub
-package import RollboardMetrics
 import RollboardNet
-package import RollboardRedisLog
-package import RollboardSources
 package import RollboardStore
 
 /// The viewer scope: a read of a dashboard, or of a value some dashboard shows (the route's `:id`), needs what that

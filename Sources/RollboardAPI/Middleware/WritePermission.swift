@@ -1,12 +1,5 @@
-package import RollboardAccess
 package import RollboardConfig
-package import RollboardCore
-package import RollboardHub
-package import RollboardMetrics
 import RollboardNet
-package import RollboardRedisLog
-package import RollboardSources
-package import RollboardStore
 
 /// A producer token restricted to some ids may write only those: the route's `:id` must be one (403 otherwise).
 /// Runs after ``ProducerAuthentication``.

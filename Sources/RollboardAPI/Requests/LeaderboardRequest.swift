@@ -3,10 +3,7 @@ import RollboardAnimation
 package import RollboardConfig
 package import RollboardCore
 package import RollboardHub
-package import RollboardMetrics
 import RollboardNet
-package import RollboardRedisLog
-package import RollboardSources
 package import RollboardStore
 
 /// Reads a leaderboard write: `{"entries":{"Alice":12,…}}` (replace the board) or `{"increment":{"Alice":1,…}}`

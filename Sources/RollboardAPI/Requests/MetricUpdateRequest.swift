@@ -1,12 +1,8 @@
-package import RollboardAccess
 import RollboardAnimation
 package import RollboardConfig
 package import RollboardCore
-package import RollboardHub
 package import RollboardMetrics
 import RollboardNet
-package import RollboardRedisLog
-package import RollboardSources
 package import RollboardStore
 
 /// The bodies of metric writes, checked field by field against the catalog of what the tiles can show:

@@ -2,10 +2,7 @@ package import RollboardAccess
 package import RollboardConfig
 package import RollboardCore
 package import RollboardHub
-package import RollboardMetrics
 import RollboardNet
-package import RollboardRedisLog
-package import RollboardSources
 package import RollboardStore
 
 /// The query of `GET /api/v1/metrics/{id}/series`: `from` and `to` (ISO 8601 UTC like `2026-11-26T09:00:00Z`, or

@@ -1,11 +1,6 @@
-package import RollboardAccess
 package import RollboardConfig
 package import RollboardCore
-package import RollboardHub
-package import RollboardMetrics
 import RollboardNet
-package import RollboardRedisLog
-package import RollboardSources
 package import RollboardStore
 
 /// The body of `POST /api/v1/wheels/{id}`: exactly one of `progress` (0 to 1), `index` (one of the wheel's

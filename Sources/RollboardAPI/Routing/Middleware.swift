@@ -1,12 +1,4 @@
-package import RollboardAccess
-package import RollboardConfig
-package import RollboardCore
-package import RollboardHub
-package import RollboardMetrics
 import RollboardNet
-package import RollboardRedisLog
-package import RollboardSources
-package import RollboardStore
 
 /// A step every request of a route (or of a group of routes) passes before its handler: it may refuse the request
 /// by throwing, answer it itself, pass it on (`next`) with a richer context, or look at the answer on its way back

@@ -2,10 +2,8 @@ package import RollboardAccess
 package import RollboardConfig
 package import RollboardCore
 package import RollboardHub
-package import RollboardMetrics
 import RollboardNet
 package import RollboardRedisLog
-package import RollboardSources
 package import RollboardStore
 
 /// A response callback: called exactly once, on any queue.

@@ -1,11 +1,4 @@
-package import RollboardAccess
-package import RollboardConfig
-package import RollboardCore
-package import RollboardHub
-package import RollboardMetrics
 import RollboardNet
-package import RollboardRedisLog
-package import RollboardSources
 package import RollboardStore
 
 /// One row of the route table: the methods and path it answers, the middleware its requests pass, and its handler.

@@ -1,11 +1,5 @@
-package import RollboardAccess
 package import RollboardConfig
-package import RollboardCore
-package import RollboardHub
-package import RollboardMetrics
 import RollboardNet
-package import RollboardRedisLog
-package import RollboardSources
 package import RollboardStore
 
 /// Routes that share a part of the path space and the middleware that runs before any of them is matched (an admin

@@ -1,12 +1,5 @@
-package import RollboardAccess
-package import RollboardConfig
 package import RollboardCore
-package import RollboardHub
-package import RollboardMetrics
 import RollboardNet
-package import RollboardRedisLog
-package import RollboardSources
-package import RollboardStore
 
 /// A path such as `/api/v1/metrics/:id`: literal segments and named parameters (`:name`), compared segment by
 /// segment. Empty segments do not count, so `/api/v1/metrics/` and `/api//v1/metrics` are `/api/v1/metrics`.

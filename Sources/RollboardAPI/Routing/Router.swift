@@ -1,13 +1,10 @@
 import Dispatch
 import Logging
-package import RollboardAccess
 package import RollboardConfig
 package import RollboardCore
 package import RollboardHub
-package import RollboardMetrics
 public import RollboardNet
 package import RollboardRedisLog
-package import RollboardSources
 package import RollboardStore
 
 /// The API's one router: a table of routes in groups, the middleware around them, and one configuration snapshot per

@@ -1,4 +1,3 @@
-package import RollboardCore
 public import RollboardFetch
 
 /// A scheduled source from `config/sources/ID.yaml`: an upstream polled every `every` seconds whose answer gives

@@ -1,5 +1,4 @@
 import Foundation
-package import RollboardCore
 
 #if canImport(Glibc)
     import Glibc

@@ -1,5 +1,4 @@
 package import Foundation
-package import RollboardCore
 
 /// A tile's window over its metric's series, computed in the dashboard's time zone: where the window starts and ends
 /// at a given moment (calendar periods start at local midnight, on Monday for weeks and on the 1st for months, and

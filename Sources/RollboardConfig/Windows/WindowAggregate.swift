@@ -1,4 +1,3 @@
-package import RollboardCore
 
 /// How a tile's window reduces its metric's changes to one number (`aggregate`).
 package enum WindowAggregate: String, CaseIterable, Sendable {

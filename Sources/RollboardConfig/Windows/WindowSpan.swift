@@ -1,4 +1,3 @@
-package import RollboardCore
 
 /// The stretch of time a tile's `window` names: a calendar period in the dashboard's time zone (`today`,
 /// `yesterday`, `thisWeek` from Monday, `thisMonth`), or the last so many minutes, hours or days (`"last 15m"`,

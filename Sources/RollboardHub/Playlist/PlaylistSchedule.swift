@@ -1,7 +1,4 @@
-package import RollboardAccess
 package import RollboardConfig
-package import RollboardCore
-package import RollboardMetrics
 package import RollboardStore
 
 /// Which entry of a playlist shows at any moment, read off the wall clock against one shared epoch: every screen,

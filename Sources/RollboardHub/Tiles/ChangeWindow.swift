@@ -1,7 +1,4 @@
-package import RollboardAccess
 package import RollboardConfig
-package import RollboardCore
-package import RollboardMetrics
 package import RollboardStore
 
 /// When a tile that does not move by itself shows a producer's change: it says it may change from the change on,

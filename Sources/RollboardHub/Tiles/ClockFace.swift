@@ -1,8 +1,6 @@
 public import Foundation
-package import RollboardAccess
 package import RollboardConfig
 package import RollboardCore
-package import RollboardMetrics
 package import RollboardStore
 
 /// How a clock writes one instant: the time (hours, minutes and, when asked, seconds) and the date, in one time zone

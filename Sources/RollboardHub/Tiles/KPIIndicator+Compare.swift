@@ -1,9 +1,7 @@
 import Foundation
-package import RollboardAccess
 import RollboardAnimation
 package import RollboardConfig
 package import RollboardCore
-package import RollboardMetrics
 import RollboardNet
 package import RollboardStore
 

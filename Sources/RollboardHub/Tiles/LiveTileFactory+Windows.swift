@@ -1,8 +1,6 @@
 import Logging
-package import RollboardAccess
 package import RollboardConfig
 package import RollboardCore
-package import RollboardMetrics
 package import RollboardStore
 
 extension LiveTileFactory {

@@ -3,7 +3,6 @@ package import RollboardAccess
 import RollboardAnimation
 package import RollboardConfig
 package import RollboardCore
-package import RollboardMetrics
 package import RollboardStore
 
 /// Builds each tile's live animation from its configuration and the store's current values.

@@ -1,9 +1,6 @@
-package import RollboardAccess
 import RollboardAnimation
 package import RollboardConfig
 package import RollboardCore
-package import RollboardMetrics
-package import RollboardStore
 
 extension NumberFormat {
     /// How a KPI indicator writes the change of a number shown in this format: the same decimal places, separators

@@ -1,8 +1,6 @@
 package import RollboardAccess
 import RollboardAnimation
 package import RollboardConfig
-package import RollboardCore
-package import RollboardMetrics
 package import RollboardStore
 
 /// A number tile as one screen sees it, odometer or counter: its queue of changes to the metric's value, with the

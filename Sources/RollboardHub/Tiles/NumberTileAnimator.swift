@@ -2,7 +2,6 @@ package import RollboardAccess
 import RollboardAnimation
 package import RollboardConfig
 package import RollboardCore
-package import RollboardMetrics
 import RollboardNet
 package import RollboardStore
 

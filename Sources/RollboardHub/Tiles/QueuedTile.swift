@@ -1,8 +1,5 @@
-package import RollboardAccess
 import RollboardAnimation
 package import RollboardConfig
-package import RollboardCore
-package import RollboardMetrics
 package import RollboardStore
 
 /// A live tile whose changes play through an `AnimationQueue` (odometer, counter, wheel).

@@ -1,8 +1,6 @@
 package import RollboardAccess
 import RollboardAnimation
 package import RollboardConfig
-package import RollboardCore
-package import RollboardMetrics
 package import RollboardStore
 
 /// An odometer's or counter's sparkline (`trend: 24h`): the last value of each bucket of its metric's series, read

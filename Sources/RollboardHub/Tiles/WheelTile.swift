@@ -1,8 +1,5 @@
-package import RollboardAccess
 import RollboardAnimation
 package import RollboardConfig
-package import RollboardCore
-package import RollboardMetrics
 package import RollboardStore
 
 /// A wheel tile as one screen sees it: a position over its contents that eases towards each target.

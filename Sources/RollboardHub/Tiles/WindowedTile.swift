@@ -1,8 +1,6 @@
 package import RollboardAccess
 import RollboardAnimation
 package import RollboardConfig
-package import RollboardCore
-package import RollboardMetrics
 package import RollboardStore
 
 /// An odometer, counter or gauge that shows a window of its metric (``WindowedValue``) instead of its latest value:

@@ -1,4 +1,3 @@
-public import RollboardCore
 public import RollboardConfig
 
 /// The one pipe every change goes through: values, wheel targets, texts, slides, carousel, playlist and screen

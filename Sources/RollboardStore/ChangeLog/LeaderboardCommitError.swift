@@ -1,5 +1,3 @@
-package import RollboardCore
-package import RollboardConfig
 
 /// Why a leaderboard edit was not committed.
 public enum LeaderboardCommitError: Error, Sendable, Equatable {

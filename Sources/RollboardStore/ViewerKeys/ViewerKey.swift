@@ -1,4 +1,3 @@
-package import RollboardCore
 package import RollboardConfig
 
 /// A viewer key as the server keeps it: its id, name and grants, and only the SHA-256 of the secret.

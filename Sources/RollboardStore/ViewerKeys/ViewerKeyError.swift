@@ -1,5 +1,3 @@
-package import RollboardCore
-package import RollboardConfig
 
 /// Why the viewer keys could not be loaded or changed.
 public struct ViewerKeyError: Error, Equatable, CustomStringConvertible {

@@ -1,6 +1,5 @@
 import Foundation
 package import RollboardConfig
-package import RollboardCore
 
 extension MetricWindow {
     /// The window's number at `now`, or `nil` when the window holds no change (the screen shows "—"). Uses the raw

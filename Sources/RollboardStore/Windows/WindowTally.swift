@@ -1,4 +1,3 @@
-package import RollboardCore
 package import RollboardConfig
 
 /// What a window holds, kept so that one more change updates it in constant time: how many changes, the sum of their

@@ -1,4 +1,3 @@
-package import RollboardCore
 package import RollboardConfig
 
 /// The number one tile's window shows, kept up to date in wall-clock seconds since 1970: each committed change is
