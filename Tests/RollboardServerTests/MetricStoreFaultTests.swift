@@ -128,7 +128,8 @@ final class MetricStoreFaultTests: StoreFolderTest {
     func stuckSyncIsVisible() async throws {
         let faults = StoreFaults()
         faults.stall(.sync)
-        let store = try open(faults: faults)
+        let clock = ManualClock(at: 100)
+        let store = try open(faults: faults, upkeepClock: clock.clock)
         #expect(store.unconfirmedSeconds == nil)
         let done = Synchronized(false)
         let answered = Changes()
@@ -136,7 +137,10 @@ final class MetricStoreFaultTests: StoreFolderTest {
             done.update { $0 = true }
             answered.changed()
         }
-        #expect(await eventually { (store.unconfirmedSeconds ?? 0) > 0.3 })
+        #expect(await faults.changes.wait { faults.stalled == 1 }, "the sync is stuck")
+        #expect(store.unconfirmedSeconds == 0)
+        clock.step(to: 100.5)
+        #expect(store.unconfirmedSeconds == 0.5, "the wait grows with the store's clock")
         #expect(!done.update { $0 })
         faults.release()
         #expect(await answered.wait { done.update { $0 } })

@@ -1,4 +1,5 @@
 import Dispatch
+import RollboardTestSupport
 import Synchronization
 
 @testable import RollboardCore
@@ -14,6 +15,12 @@ final class StoreFaults: JournalFaults {
     }
 
     private let faults = Mutex<[JournalOperation: Fault]>([:])
+    private let stalledNow = Mutex(0)
+    /// Told when a stalled operation starts to wait and when it goes on.
+    let changes = Changes()
+
+    /// How many operations are waiting in a stall now.
+    var stalled: Int { stalledNow.withLock { $0 } }
 
     /// Makes the next `times` calls of `operation` fail with `code`.
     func inject(_ operation: JournalOperation, errno code: Int32, times: Int = 1) {
@@ -46,8 +53,12 @@ final class StoreFaults: JournalFaults {
         }
         guard let due else { return }
         if let hold = due.hold {
+            stalledNow.withLock { $0 += 1 }
+            changes.changed()
             hold.wait()
             hold.signal()
+            stalledNow.withLock { $0 -= 1 }
+            changes.changed()
         }
         if due.code != 0 { throw Errno(due.code) }
     }
