@@ -123,6 +123,7 @@ struct ChangeLogContractTests {
             StoredLeaderboard(
                 id: "sales", entries: [.init(name: "Alice", value: 12), .init(name: "Bob", value: 9.5)], seq: 0,
                 updatedAt: 0)),
+        .sourceHealth(StoredSourceHealth(id: "stats", metrics: ["visitors"], reason: "upstream answered HTTP 503")),
     ]
 
     private func commit(_ log: any ChangeLog, _ change: StoreChange) async -> Result<StoreChange, StoreError> {
