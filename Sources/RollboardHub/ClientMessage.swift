@@ -22,7 +22,7 @@ package enum ClientMessage: Equatable {
     /// What a screen says of itself: the frames it painted per second and what painting one cost it, or the first
     /// script error it met. A report carries at least one of them.
     package struct Report: Equatable, Sendable {
-        /// Frames painted per second, over the screen's last few seconds (0…60).
+        /// Frames painted per second, over the screen's last few seconds (0 to the top of the fps range).
         var paintedFPS: Double?
         /// Milliseconds of main-thread work per painted frame (0…10,000).
         var paintMilliseconds: Double?
@@ -53,8 +53,10 @@ package enum ClientMessage: Equatable {
         }
         switch type {
         case "fps":
-            guard let value = wholeNumber(object["value"]), (1...60).contains(value) else {
-                return .failure(ParseError(detail: "fps: \"value\" must be a whole number from 1 to 60"))
+            let rates = ServerSettings.Limits.fpsRange
+            guard let value = wholeNumber(object["value"]), rates.contains(value) else {
+                let detail = "fps: \"value\" must be a whole number from \(rates.lowerBound) to \(rates.upperBound)"
+                return .failure(ParseError(detail: detail))
             }
             return .success(.fps(value))
         case "pause":
@@ -88,8 +90,9 @@ package enum ClientMessage: Equatable {
     private static func report(_ object: JSONValue) -> Result<ClientMessage, ParseError> {
         var report = Report()
         if let value = object["fps"] {
-            guard let fps = finiteNumber(value), (0...60).contains(fps) else {
-                return .failure(ParseError(detail: "report: \"fps\" must be a number from 0 to 60"))
+            let highest = Double(ServerSettings.Limits.fpsRange.upperBound)
+            guard let fps = finiteNumber(value), (0...highest).contains(fps) else {
+                return .failure(ParseError(detail: "report: \"fps\" must be a number from 0 to \(Int(highest))"))
             }
             report.paintedFPS = fps
         }
