@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds a libFuzzer target for the server's JSON input — the producer API's parser or the screens' messages —
-# straight from the JSON sources of RollboardServer (their `import RollboardNet` dropped: the one type they use from
-# it, JSONText, is compiled in), and runs it.
+# straight from the JSON sources of the server's layers (RollboardCore's JSON, RollboardHub's screen messages; their
+# imports of RollboardNet and the layers dropped: what they use of them, JSONText among it, is compiled in), and runs it.
 # Usage: Fuzz/run-json.sh producer|client [seconds=60] [extra libFuzzer flags...]
 set -euo pipefail
 
@@ -19,18 +19,18 @@ out=${FUZZ_OUT:-.build/fuzz}
 sources="$out/json-sources-$name"
 mkdir -p "$out/corpus-$name" "$out/artifacts-$name" "$sources"
 rm -f "$sources"/*.swift
-for file in Sources/RollboardServer/API/JSONParser.swift Sources/RollboardServer/API/JSONValue.swift \
-    Sources/RollboardServer/API/JSONMember.swift Sources/RollboardServer/API/JSONNumber.swift \
-    Sources/RollboardServer/Hub/ClientMessage.swift Sources/RollboardServer/Hub/CarouselViewerAction.swift \
-    Sources/RollboardServer/Hub/String+VisibleText.swift; do
-    grep -v '^\(public \)\?import RollboardNet$' "$file" >"$sources/$(basename "$file")"
+for file in Sources/RollboardCore/JSON/JSONParser.swift Sources/RollboardCore/JSON/JSONValue.swift \
+    Sources/RollboardCore/JSON/JSONMember.swift Sources/RollboardCore/JSON/JSONNumber.swift \
+    Sources/RollboardCore/Time/FrameRates.swift Sources/RollboardCore/Text/String+VisibleText.swift \
+    Sources/RollboardHub/ClientMessage.swift Sources/RollboardHub/CarouselViewerAction.swift; do
+    grep -v '^\(public \|package \)\?import Rollboard[A-Za-z]*$' "$file" >"$sources/$(basename "$file")"
 done
 
 swiftc -O -g -sanitize=fuzzer,address -parse-as-library -swift-version 6 \
     -enable-upcoming-feature ExistentialAny \
     -enable-upcoming-feature MemberImportVisibility \
     -enable-upcoming-feature InternalImportsByDefault \
-    -module-name "${name}Fuzz" \
+    -module-name "${name}Fuzz" -package-name Rollboard \
     Sources/RollboardNet/HTTP/JSONText.swift "$sources"/*.swift "$harness" \
     -o "$out/fuzz-$name"
 

@@ -1,5 +1,5 @@
 // libFuzzer entry point for the messages screens send (ClientMessage), built by Fuzz/run-json.sh together with the
-// JSON sources of RollboardServer, so it can use internal types.
+// JSON sources of the server's layers, so it can use their internal types.
 
 /// Parses the input as a screen's text message; traps when the same text parses differently twice, when an `fps`
 /// value lies outside 1…60, or when a carousel `goto` has no page or a negative one.

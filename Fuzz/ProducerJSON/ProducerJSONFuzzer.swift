@@ -1,5 +1,5 @@
 // libFuzzer entry point for the producer API's JSON parser (JSONParser), built by Fuzz/run-json.sh together with
-// the JSON sources of RollboardServer, so it can use internal types.
+// the JSON sources of the server's layers, so it can use their internal types.
 
 /// Parses the input; traps when a document that parsed does not come back the same after serializing and parsing
 /// again, when serializing is not stable, or when an error's offset lies outside the input.

@@ -2,7 +2,7 @@
 """Router fuzzer: every route of a real `rollboard serve`, through the real request path (TLS, the HTTP parser, the
 router, middleware and handlers), with hostile path segments, query strings, headers and bodies.
 
-The route table is read from `Sources/RollboardServer/API/Routing/APIRoutes.swift`, so a new route is fuzzed without
+The route table is read from `Sources/RollboardAPI/Routing/APIRoutes.swift`, so a new route is fuzzed without
 touching this file; the page's routes (`/d/`, `/p/`, `/ws`, `/metrics`, static files) are added by hand. Requests go
 with no token, a producer token and an admin token. The fuzzer fails when:
 
@@ -89,7 +89,7 @@ def percent(text: str) -> str:
 
 def read_routes() -> list:
     """(method, pattern) of every API route, read from the route table, plus the page's own routes."""
-    with open(os.path.join(ROOT, "Sources/RollboardServer/API/Routing/APIRoutes.swift"), encoding="utf-8") as handle:
+    with open(os.path.join(ROOT, "Sources/RollboardAPI/Routing/APIRoutes.swift"), encoding="utf-8") as handle:
         source = handle.read()
     verbs = {"read": "GET", "post": "POST", "delete": "DELETE", "put": "PUT", "patch": "PATCH"}
     routes = [(verbs[verb], pattern) for verb, pattern in re.findall(r'\.(read|post|delete|put|patch)\("([^"]+)"', source)]

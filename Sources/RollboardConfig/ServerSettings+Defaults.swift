@@ -1,3 +1,4 @@
+package import RollboardCore
 import RollboardNet
 
 extension ServerSettings {
@@ -44,7 +45,7 @@ extension ServerSettings.Limits {
     }
 
     /// The frame rates a screen may get: `defaultFPS` and `maxFPS` lie in it, and no screen is driven faster.
-    public static let fpsRange = 1...60
+    public static let fpsRange: ClosedRange<Int> = FrameRates.range
 }
 
 extension RedisSettings {

@@ -1,4 +1,3 @@
-package import RollboardConfig
 package import RollboardCore
 package import RollboardStore
 
@@ -53,7 +52,7 @@ package enum ClientMessage: Equatable {
         }
         switch type {
         case "fps":
-            let rates = ServerSettings.Limits.fpsRange
+            let rates = FrameRates.range
             guard let value = wholeNumber(object["value"]), rates.contains(value) else {
                 let detail = "fps: \"value\" must be a whole number from \(rates.lowerBound) to \(rates.upperBound)"
                 return .failure(ParseError(detail: detail))
@@ -90,7 +89,7 @@ package enum ClientMessage: Equatable {
     private static func report(_ object: JSONValue) -> Result<ClientMessage, ParseError> {
         var report = Report()
         if let value = object["fps"] {
-            let highest = Double(ServerSettings.Limits.fpsRange.upperBound)
+            let highest = Double(FrameRates.range.upperBound)
             guard let fps = finiteNumber(value), (0...highest).contains(fps) else {
                 return .failure(ParseError(detail: "report: \"fps\" must be a number from 0 to \(Int(highest))"))
             }
