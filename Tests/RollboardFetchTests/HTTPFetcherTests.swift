@@ -8,21 +8,14 @@ import Testing
 struct HTTPFetcherTests {
     static let expectedJSON = #"{"data": {"visitors": [17, 42.5]}, "name": "wall", "flag": true}"#
 
-    @Test("a JSON answer arrives whole, with its status and media type")
-    func plainAnswer() throws {
+    /// `/json` plain; `/gzip` the same body gzip-encoded, refused (406) to a client that does not offer gzip.
+    @Test("a JSON answer arrives whole and decoded, with its status and media type", arguments: ["/json", "/gzip"])
+    func jsonAnswer(path: String) throws {
         let upstream = try ScriptedUpstream()
-        let response = try HTTPFetcher.perform(FetchRequest(url: upstream.url("/json"))).get()
+        let response = try HTTPFetcher.perform(FetchRequest(url: upstream.url(path))).get()
         #expect(response.status == 200)
         #expect(String(decoding: response.body, as: UTF8.self) == Self.expectedJSON)
         #expect(response.contentType == "application/json")
-    }
-
-    @Test("gzip is offered and the answer decoded (the upstream refuses a client that does not accept gzip)")
-    func gzipAnswer() throws {
-        let upstream = try ScriptedUpstream()
-        let response = try HTTPFetcher.perform(FetchRequest(url: upstream.url("/gzip"))).get()
-        #expect(response.status == 200)
-        #expect(String(decoding: response.body, as: UTF8.self) == Self.expectedJSON)
     }
 
     @Test("an error status is an answer for the caller to judge, not a transfer failure")

@@ -150,36 +150,33 @@ final class RecordingConnectionHandler: ConnectionHandler, @unchecked Sendable {
     var failure: ConnectionFailure? { state.withLock { $0.failure } }
     var tlsVersion: String? { state.withLock { $0.tlsVersion } }
 
-    func connectionDidConnect(_ connection: Connection) {
-        state.withLock { $0.events.append("connected") }
+    /// Records what `update` writes into the state and tells the waiters.
+    private func record(_ update: (inout State) -> Void) {
+        state.withLock { update(&$0) }
         changes.changed()
     }
+
+    func connectionDidConnect(_ connection: Connection) { record { $0.events.append("connected") } }
     func connectionDidBecomeActive(_ connection: Connection) {
         let version = connection.tlsVersion
-        state.withLock {
+        record {
             $0.events.append("active")
             $0.tlsVersion = version
         }
-        changes.changed()
     }
     func connection(_ connection: Connection, didRead bytes: UnsafeRawBufferPointer) {
-        state.withLock { $0.received.append(contentsOf: bytes) }
-        changes.changed()
+        record { $0.received.append(contentsOf: bytes) }
     }
-    func connectionDidReadEOF(_ connection: Connection) {
-        state.withLock { $0.events.append("eof") }
-        changes.changed()
-    }
+    func connectionDidReadEOF(_ connection: Connection) { record { $0.events.append("eof") } }
     func connectionDidDrain(_ connection: Connection) {}
     func connection(_ connection: Connection, tick now: ContinuousClock.Instant) {}
     func connectionShouldShutDown(_ connection: Connection) { connection.close() }
     func connectionDidClose(_ connection: Connection) {
         let failure = connection.failure
-        state.withLock {
+        record {
             $0.events.append("closed")
             $0.failure = failure
         }
-        changes.changed()
     }
 }
 

@@ -3,13 +3,36 @@ import RollboardTestSupport
 import Testing
 @testable import RollboardNet
 
+/// Sends `GET path` on `client` and reads its one response.
+private func get(_ path: String, on client: TestClient) throws -> (status: Int, head: String, body: String)? {
+    try client.write("GET \(path) HTTP/1.1\r\nHost: t\r\n\r\n")
+    return parseResponses(try client.read(until: { parseResponses($0).count == 1 })).first
+}
+
+/// Runs `body` with a client connected to a started test server configured by `configure`.
+private func withClient<T>(
+    configure: (inout ServerConfiguration) -> Void = { _ in }, _ body: (TestClient) throws -> T
+) throws -> T {
+    try withTestServer(configure: configure) { server, _ in try body(TestClient(port: server.localPort)) }
+}
+
+/// What a client reads, after sending `request` to a started test server configured by `configure`, until the server
+/// closes the connection.
+private func readUntilClosed(
+    after request: String, configure: (inout ServerConfiguration) -> Void = { _ in }
+) throws -> [UInt8] {
+    try withClient(configure: configure) { client in
+        try client.write(request)
+        return try client.readToEnd()
+    }
+}
+
 /// HTTP/1.1 connection handling over real loopback sockets.
 @Suite("Server HTTP over sockets", .serialized)
 struct ServerHTTPTests {
     @Test("keeps the connection alive across requests")
     func keepAlive() throws {
-        try withTestServer { server, _ in
-            let client = try TestClient(port: server.localPort)
+        try withClient { client in
             for path in ["/a", "/b", "/c"] {
                 try client.write("GET \(path) HTTP/1.1\r\nHost: test\r\n\r\n")
                 let bytes = try client.read(until: { parseResponses($0).count == 1 && $0.count > 100 })
@@ -23,8 +46,7 @@ struct ServerHTTPTests {
 
     @Test("answers pipelined requests in order even when the handler answers them out of order")
     func pipelining() throws {
-        try withTestServer { server, _ in
-            let client = try TestClient(port: server.localPort)
+        try withClient { client in
             try client.write(
                 "GET /slow HTTP/1.1\r\nHost: t\r\n\r\nGET /fast HTTP/1.1\r\nHost: t\r\n\r\nGET /last HTTP/1.1\r\nHost: t\r\n\r\n")
             let bytes = try client.read(until: { parseResponses($0).count == 3 && parseResponses($0)[2].body == "hello /last" })
@@ -41,16 +63,12 @@ struct ServerHTTPTests {
             try second.write("GET /b HTTP/1.1\r\nHost: t\r\n\r\n")
             _ = try first?.read(until: { parseResponses($0).count == 1 })
             _ = try second.read(until: { parseResponses($0).count == 1 })
-            let third = try TestClient(port: server.localPort)
-            let refusal = parseResponses(try third.readToEnd())
+            let refusal = parseResponses(try TestClient(port: server.localPort).readToEnd())
             #expect(refusal.map(\.status) == [503])
             #expect(refusal.first?.body.contains("\"too_many_connections\"") == true)
             first = nil
             #expect(eventuallyBlocking { server.connectionCount == 1 }, "open: \(server.connectionCount)")
-            let fourth = try TestClient(port: server.localPort)
-            try fourth.write("GET /c HTTP/1.1\r\nHost: t\r\n\r\n")
-            let bytes = try fourth.read(until: { parseResponses($0).count == 1 })
-            #expect(parseResponses(bytes).first?.body == "hello /c")
+            #expect(try get("/c", on: TestClient(port: server.localPort))?.body == "hello /c")
         }
     }
 
@@ -60,12 +78,10 @@ struct ServerHTTPTests {
             var clients: [TestClient] = []
             for index in 0..<3 {
                 let client = try TestClient(port: server.localPort)
-                try client.write("GET /\(index) HTTP/1.1\r\nHost: t\r\n\r\n")
-                #expect(parseResponses(try client.read(until: { parseResponses($0).count == 1 })).first?.status == 200)
+                #expect(try get("/\(index)", on: client)?.status == 200)
                 clients.append(client)
             }
-            let extra = try TestClient(port: server.localPort)
-            let refusal = parseResponses(try extra.readToEnd())
+            let refusal = parseResponses(try TestClient(port: server.localPort).readToEnd())
             #expect(refusal.map(\.status) == [503])
             #expect(refusal.first?.head.contains("Content-Type: application/json") == true)
             #expect(refusal.first?.head.contains("Connection: close") == true)
@@ -73,10 +89,7 @@ struct ServerHTTPTests {
 
             clients.removeFirst()
             #expect(eventuallyBlocking { server.connectionCount == 2 }, "open: \(server.connectionCount)")
-            let next = try TestClient(port: server.localPort)
-            try next.write("GET /next HTTP/1.1\r\nHost: t\r\n\r\n")
-            let answer = try next.read(until: { parseResponses($0).count == 1 })
-            #expect(parseResponses(answer).first?.body == "hello /next")
+            #expect(try get("/next", on: TestClient(port: server.localPort))?.body == "hello /next")
         }
     }
 
@@ -94,54 +107,41 @@ struct ServerHTTPTests {
 
     @Test("closes after answering a request that asks for it")
     func connectionClose() throws {
-        try withTestServer { server, _ in
-            let client = try TestClient(port: server.localPort)
-            try client.write("GET / HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n")
-            let responses = parseResponses(try client.readToEnd())
-            #expect(responses.count == 1)
-            #expect(responses.first?.head.contains("Connection: close") == true)
-        }
+        let responses = parseResponses(
+            try readUntilClosed(after: "GET / HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n"))
+        #expect(responses.count == 1)
+        #expect(responses.first?.head.contains("Connection: close") == true)
     }
 
     @Test("leaves the body out of a HEAD response")
     func head() throws {
-        try withTestServer { server, _ in
-            let client = try TestClient(port: server.localPort)
-            try client.write("HEAD /x HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n")
-            let text = String(decoding: try client.readToEnd(), as: UTF8.self)
-            #expect(text.contains("Content-Length: 8"))
-            #expect(text.hasSuffix("\r\n\r\n"))
-        }
+        let bytes = try readUntilClosed(after: "HEAD /x HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n")
+        let text = String(decoding: bytes, as: UTF8.self)
+        #expect(text.contains("Content-Length: 8"))
+        #expect(text.hasSuffix("\r\n\r\n"))
     }
 
     @Test("uses only the first of two responses to one request")
     func respondOnce() throws {
-        try withTestServer { server, _ in
-            let client = try TestClient(port: server.localPort)
-            try client.write("GET /twice HTTP/1.1\r\nHost: t\r\n\r\nGET /after HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n")
-            #expect(parseResponses(try client.readToEnd()).map(\.body) == ["first", "hello /after"])
-        }
+        let bytes = try readUntilClosed(
+            after: "GET /twice HTTP/1.1\r\nHost: t\r\n\r\nGET /after HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n")
+        #expect(parseResponses(bytes).map(\.body) == ["first", "hello /after"])
     }
 
     @Test("answers a request head that never completes with 408 and closes")
     func slowHead() throws {
-        try withTestServer(configure: { $0.requestHeadTimeout = .milliseconds(300) }) { server, _ in
-            let client = try TestClient(port: server.localPort)
-            try client.write("GET / HTTP/1.1\r\nHost: t\r\nX-Slow: ")
-            let responses = parseResponses(try client.readToEnd())
-            #expect(responses.map(\.status) == [408])
-            #expect(responses.first?.head.contains("Connection: close") == true)
-        }
+        let responses = parseResponses(
+            try readUntilClosed(
+                after: "GET / HTTP/1.1\r\nHost: t\r\nX-Slow: ", configure: { $0.requestHeadTimeout = .milliseconds(300) }))
+        #expect(responses.map(\.status) == [408])
+        #expect(responses.first?.head.contains("Connection: close") == true)
     }
 
     @Test("closes an idle keep-alive connection")
     func idleTimeout() throws {
-        try withTestServer(configure: { $0.idleTimeout = .milliseconds(300) }) { server, _ in
-            let client = try TestClient(port: server.localPort)
-            try client.write("GET / HTTP/1.1\r\nHost: t\r\n\r\n")
-            let responses = parseResponses(try client.readToEnd())
-            #expect(responses.map(\.status) == [200])
-        }
+        let responses = parseResponses(
+            try readUntilClosed(after: "GET / HTTP/1.1\r\nHost: t\r\n\r\n", configure: { $0.idleTimeout = .milliseconds(300) }))
+        #expect(responses.map(\.status) == [200])
     }
 
     @Test(
@@ -156,22 +156,15 @@ struct ServerHTTPTests {
             ("GET / HTTP/2.0\r\nHost: t\r\n\r\n", 505),
         ])
     func parseErrors(request: String, status: Int) throws {
-        try withTestServer { server, _ in
-            let client = try TestClient(port: server.localPort)
-            try client.write(request)
-            let responses = parseResponses(try client.readToEnd())
-            #expect(responses.map(\.status) == [status])
-            #expect(responses.first?.head.contains("Connection: close") == true)
-            #expect(responses.first?.body.contains("\"error\"") == true)
-        }
+        let responses = parseResponses(try readUntilClosed(after: request))
+        #expect(responses.map(\.status) == [status])
+        #expect(responses.first?.head.contains("Connection: close") == true)
+        #expect(responses.first?.body.contains("\"error\"") == true)
     }
 
     @Test("answers 408 only after the responses before it")
     func errorAfterPipelined() throws {
-        try withTestServer { server, _ in
-            let client = try TestClient(port: server.localPort)
-            try client.write("GET /ok HTTP/1.1\r\nHost: t\r\n\r\nGET / HTTP/9.9\r\nHost: t\r\n\r\n")
-            #expect(parseResponses(try client.readToEnd()).map(\.status) == [200, 505])
-        }
+        let bytes = try readUntilClosed(after: "GET /ok HTTP/1.1\r\nHost: t\r\n\r\nGET / HTTP/9.9\r\nHost: t\r\n\r\n")
+        #expect(parseResponses(bytes).map(\.status) == [200, 505])
     }
 }

@@ -6,6 +6,21 @@ import Synchronization
 import Testing
 @testable import RollboardNet
 
+/// Runs `body` with an echo server over TLS on a fresh self-signed certificate (its files removed afterwards).
+private func withTLSEchoServer(
+    configure: (inout ServerConfiguration) -> Void = { _ in }, _ body: (Server, TestCertificate) throws -> Void
+) throws {
+    let certificate = try TestCertificate()
+    defer { certificate.remove() }
+    try withEchoServer(tls: certificate.configuration, configure: configure) { server in try body(server, certificate) }
+}
+
+/// Whether `text` sent on `client` comes back whole from the echo server.
+private func echoes(_ text: String, on client: TestClient) throws -> Bool {
+    try client.write(text)
+    return try client.read(until: { $0.count >= text.utf8.count }) == Array(text.utf8)
+}
+
 /// The socket and TLS layers over real loopback sockets, with a raw echo handler (no HTTP).
 @Suite("Server sockets and TLS", .serialized)
 struct ServerSocketTests {
@@ -14,8 +29,7 @@ struct ServerSocketTests {
         try withEchoServer { server in
             #expect(server.localPort > 0)
             let client = try TestClient(port: server.localPort)
-            try client.write("hello")
-            #expect(try client.read(until: { $0.count >= 5 }) == Array("hello".utf8))
+            #expect(try echoes("hello", on: client))
         }
     }
 
@@ -24,8 +38,7 @@ struct ServerSocketTests {
         try withEchoServer(configure: { $0.host = "::" }) { server in
             for host in ["127.0.0.1", "::1"] {
                 let client = try TestClient(host: host, port: server.localPort)
-                try client.write(host)
-                #expect(try client.read(until: { $0.count >= host.utf8.count }) == Array(host.utf8))
+                #expect(try echoes(host, on: client))
             }
         }
     }
@@ -42,14 +55,12 @@ struct ServerSocketTests {
             let refused = try TestClient(host: "127.0.0.1", port: server.localPort)
             #expect(try refused.readToEnd().isEmpty)
             let ipv6 = try TestClient(host: "::1", port: server.localPort)
-            try ipv6.write("v6")
-            #expect(try ipv6.read(until: { $0.count >= 2 }) == Array("v6".utf8))
+            #expect(try echoes("v6", on: ipv6))
 
             first = nil
             #expect(eventuallyBlocking { server.connectionCount == 1 }, "open: \(server.connectionCount)")
             let again = try TestClient(host: "127.0.0.1", port: server.localPort)
-            try again.write("back")
-            #expect(try again.read(until: { $0.count >= 4 }) == Array("back".utf8))
+            #expect(try echoes("back", on: again))
         }
     }
 
@@ -96,9 +107,7 @@ struct ServerSocketTests {
         "plain HTTP on the TLS port is answered in clear text with a 400 that says to use https, then closed",
         arguments: ["GET / HTTP/1.1", "POST /api/v1/metrics/x HTTP/1.1", "HEAD /healthz HTTP/1.0"])
     func plainHTTPOnTLSPort(requestLine: String) throws {
-        let certificate = try TestCertificate()
-        defer { certificate.remove() }
-        try withEchoServer(tls: certificate.configuration) { server in
+        try withTLSEchoServer { server, _ in
             let client = try TestClient(port: server.localPort)
             try client.write(requestLine + "\r\nHost: localhost\r\n\r\n")
             let answer = String(decoding: try client.readToEnd(), as: UTF8.self)
@@ -113,23 +122,18 @@ struct ServerSocketTests {
 
     @Test("speaks TLS 1.3 with ALPN http/1.1 over a socket")
     func tlsEcho() throws {
-        let certificate = try TestCertificate()
-        defer { certificate.remove() }
-        try withEchoServer(tls: certificate.configuration) { server in
+        try withTLSEchoServer { server, _ in
             let client = try TestClient(port: server.localPort, tls: TLSContext())
             #expect(client.protocolVersion == "TLSv1.3")
             #expect(client.negotiatedProtocol == "http/1.1")
             let message = String(repeating: "tls bytes ", count: 10_000)
-            try client.write(message)
-            #expect(try client.read(until: { $0.count >= message.utf8.count }) == Array(message.utf8))
+            #expect(try echoes(message, on: client))
         }
     }
 
     @Test("a reloaded certificate serves new connections while open ones keep working")
     func reloadsCertificate() throws {
-        let certificate = try TestCertificate()
-        defer { certificate.remove() }
-        try withEchoServer(tls: certificate.configuration) { server in
+        try withTLSEchoServer { server, certificate in
             let before = try TestClient(port: server.localPort, tls: TLSContext())
             let first = try #require(before.peerCertificate)
             try SelfSignedCertificate.generate(
@@ -138,16 +142,13 @@ struct ServerSocketTests {
             let after = try TestClient(port: server.localPort, tls: TLSContext())
             #expect(after.peerCertificate != nil)
             #expect(after.peerCertificate != first)
-            try before.write("still here")
-            #expect(try before.read(until: { $0.count >= 10 }) == Array("still here".utf8))
+            #expect(try echoes("still here", on: before))
         }
     }
 
     @Test("a certificate that cannot be loaded is refused and the server keeps the one it has")
     func badReloadKeepsCertificate() throws {
-        let certificate = try TestCertificate()
-        defer { certificate.remove() }
-        try withEchoServer(tls: certificate.configuration) { server in
+        try withTLSEchoServer { server, certificate in
             let first = try #require(try TestClient(port: server.localPort, tls: TLSContext()).peerCertificate)
             try Data("not a key".utf8).write(to: URL(fileURLWithPath: certificate.keyPath))
             #expect(throws: TLSError.self) { try server.reloadTLS() }
@@ -157,9 +158,7 @@ struct ServerSocketTests {
 
     @Test("refuses a TLS 1.1 client over a socket")
     func refusesTLS11() throws {
-        let certificate = try TestCertificate()
-        defer { certificate.remove() }
-        try withEchoServer(tls: certificate.configuration) { server in
+        try withTLSEchoServer { server, _ in
             let legacy = try TLSContext(clientMinimumVersion: TLS1_VERSION, maximumVersion: TLS1_1_VERSION)
             #expect(throws: TLSError.self) { _ = try TestClient(port: server.localPort, tls: legacy) }
         }
@@ -167,12 +166,9 @@ struct ServerSocketTests {
 
     @Test("sends close_notify when it closes a TLS connection")
     func closeNotify() throws {
-        let certificate = try TestCertificate()
-        defer { certificate.remove() }
-        try withEchoServer(tls: certificate.configuration) { server in
+        try withTLSEchoServer { server, _ in
             let client = try TestClient(port: server.localPort, tls: TLSContext())
-            try client.write("bye")
-            #expect(try client.read(until: { $0.count >= 3 }) == Array("bye".utf8))
+            #expect(try echoes("bye", on: client))
             shutdown(client.fd, Int32(SHUT_WR))  // the echo handler closes on EOF
             #expect(try client.readToEnd().isEmpty)
         }
@@ -240,8 +236,7 @@ struct ServerSocketTests {
         #expect(stuckConnection.bufferedBytes > 64 * 1024)
 
         let other = try TestClient(port: server.localPort)
-        try other.write("still served")
-        #expect(try other.read(until: { $0.count >= 12 }) == Array("still served".utf8))
+        #expect(try echoes("still served", on: other))
 
         var drained = 0
         while drained < 8 << 20 {

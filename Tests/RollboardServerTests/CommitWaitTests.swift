@@ -39,13 +39,19 @@ struct CommitWaitTests {
         #expect(answers == [first], "exactly one answer")
     }
 
+    /// The driver's `respond`, answering within `seconds` on `clock`, and the status codes it has answered with.
+    private func driver(within seconds: Double, on clock: ManualClock) -> (Respond, Synchronized<[Int]>) {
+        let heard = Synchronized<[Int]>([])
+        let respond = CommitDeadline.answer(within: seconds, clock: clock.clock) { response in
+            heard.update { $0.append(response.status.code) }
+        }
+        return (respond, heard)
+    }
+
     @Test("the driver answers 503 commit_timeout once when its clock reaches the deadline, and drops the store's late answer")
     func driverTimesOutOnce() async {
         let clock = ManualClock(at: 10)
-        let heard = Synchronized<[Int]>([])
-        let respond = CommitDeadline.answer(within: 0.5, clock: clock.clock) { response in
-            heard.update { $0.append(response.status.code) }
-        }
+        let (respond, heard) = driver(within: 0.5, on: clock)
         #expect(clock.armed == [10.5])
         clock.advance(to: 10.49)
         #expect(heard.update { $0 }.isEmpty, "nothing before the deadline")
@@ -59,10 +65,7 @@ struct CommitWaitTests {
     @Test("the driver passes the store's answer on and disarms its timer")
     func driverDelivers() async {
         let clock = ManualClock(at: 0)
-        let heard = Synchronized<[Int]>([])
-        let respond = CommitDeadline.answer(within: 3, clock: clock.clock) { response in
-            heard.update { $0.append(response.status.code) }
-        }
+        let (respond, heard) = driver(within: 3, on: clock)
         respond(HTTPResponse(status: .accepted))
         #expect(heard.update { $0 } == [202] && clock.armed == [nil])
         clock.advance(to: 5)

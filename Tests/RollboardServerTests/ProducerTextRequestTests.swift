@@ -129,22 +129,23 @@ struct ProducerTextRequestTests {
         try JSONParser.parse(Array(body.utf8))
     }
 
-    @Test("a bad slides body is refused with the status, error and field path it deserves", arguments: RefusedTextBody.slides)
-    func refusedSlides(_ refused: RefusedTextBody) throws {
+    /// Expects `read` to refuse `refused.body` with the status, error and detail `refused` names.
+    private func expectRefused(_ refused: RefusedTextBody, by read: (JSONValue) throws -> Void) throws {
         let body = try parse(refused.body)
-        let error = #expect(throws: APIError.self) { try ProducerTextRequest.slides(body) }
+        let error = #expect(throws: APIError.self) { try read(body) }
         #expect(error?.status.code == refused.status)
         #expect(error?.code == refused.error)
         #expect(error?.detail == refused.detail)
     }
 
+    @Test("a bad slides body is refused with the status, error and field path it deserves", arguments: RefusedTextBody.slides)
+    func refusedSlides(_ refused: RefusedTextBody) throws {
+        try expectRefused(refused) { _ = try ProducerTextRequest.slides($0) }
+    }
+
     @Test("a bad text body is refused with the status, error and field it deserves", arguments: RefusedTextBody.texts)
     func refusedText(_ refused: RefusedTextBody) throws {
-        let body = try parse(refused.body)
-        let error = #expect(throws: APIError.self) { try ProducerTextRequest.text(body) }
-        #expect(error?.status.code == refused.status)
-        #expect(error?.code == refused.error)
-        #expect(error?.detail == refused.detail)
+        try expectRefused(refused) { _ = try ProducerTextRequest.text($0) }
     }
 
     @Test("slides of every kind are read in order, with their colours and alt texts; a null or empty alt is none")

@@ -6,10 +6,12 @@ A test calls `run(description, prepare, scenario, admin_token=…)`: `prepare(co
 """
 
 import argparse
+import contextlib
 import os
 import shutil
 import sys
 import tempfile
+import time
 
 from selenium.common.exceptions import WebDriverException
 
@@ -17,6 +19,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "server"))
 sys.path.insert(0, HERE)
 from rollboard_process import Checks, RollboardProcess  # noqa: E402
+from test_dashboard import start_browser  # noqa: E402
 
 REPOSITORY = os.path.dirname(os.path.dirname(os.path.dirname(HERE)))
 PRODUCER_TOKEN = "browser-session-producer-token-0123456789"
@@ -25,6 +28,42 @@ PRODUCER_TOKEN = "browser-session-producer-token-0123456789"
 def body_data(driver, name):
     """`document.body.dataset[name]`, or None."""
     return driver.execute_script(f"return document.body ? document.body.dataset.{name} ?? null : null")
+
+
+@contextlib.contextmanager
+def browsers(arguments, count):
+    """`count` Chromium sessions, each quit on leaving whatever happens."""
+    drivers = []
+    try:
+        for _ in range(count):
+            drivers.append(start_browser(arguments))
+        yield drivers
+    finally:
+        for driver in drivers:
+            driver.quit()
+
+
+def watch_both(driver, calm, read, settled, seconds, every):
+    """Reads both screens in turn with `read`, every `every` s, until both states are `settled` or `seconds` pass (so
+    the calm screen is seen during the motion too); every state of each and the last one of each."""
+    states, calm_states = [], []
+    state, calm_state = {}, {}
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline and not (settled(state) and settled(calm_state)):
+        state = read(driver)
+        calm_state = read(calm)
+        states.append(state)
+        calm_states.append(calm_state)
+        time.sleep(every)
+    return states, calm_states, state, calm_state
+
+
+def save_report(driver, checks, name):
+    """Saves the page's screenshot as reports/browser/`name` and checks the browser logged no script error."""
+    os.makedirs(os.path.join(REPOSITORY, "reports", "browser"), exist_ok=True)
+    driver.save_screenshot(os.path.join(REPOSITORY, "reports", "browser", name))
+    errors = [entry for entry in driver.get_log("browser") if entry.get("level") == "SEVERE"]
+    checks.check(not errors, "no script error on the page", f"{errors}")
 
 
 def run(description, prepare, scenario, admin_token=None, extra_arguments=None, server_arguments=None) -> int:

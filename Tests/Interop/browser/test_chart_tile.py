@@ -26,9 +26,9 @@ import os
 import sys
 import time
 
-from browser_session import PRODUCER_TOKEN as TOKEN, REPOSITORY, body_data, run
+from browser_session import PRODUCER_TOKEN as TOKEN, body_data, browsers, run, save_report, watch_both
 from rollboard_process import Checks, RollboardProcess
-from test_dashboard import post_json, start_browser, wait_for
+from test_dashboard import post_json, wait_for
 
 LAYOUT = """
 id: charts
@@ -101,9 +101,7 @@ def known(state):
 
 def scenario(server: RollboardProcess, arguments, checks: Checks) -> None:
     base = server.base_url
-    driver = start_browser(arguments)
-    calm = start_browser(arguments)
-    try:
+    with browsers(arguments, 2) as (driver, calm):
         # Two posts must land in one minute and the third in the next: start at least 8 s before a minute ends.
         if time.time() % 60 > 52:
             time.sleep(60 - time.time() % 60 + 0.3)
@@ -133,19 +131,11 @@ def scenario(server: RollboardProcess, arguments, checks: Checks) -> None:
 
         time.sleep(60 - time.time() % 60 + 0.3)
         status, body = post_json(base, TOKEN, "/api/v1/metrics/level", {"value": 80}, arguments.timeout)
-        states, calm_states = [], []
-        state, calm_state = {}, {}
 
         def settled(s):
             return known(s) == [40, 80] and s.get("shift") == 0 and s.get("text") == "80"
 
-        deadline = time.monotonic() + arguments.timeout
-        while time.monotonic() < deadline and not (settled(state) and settled(calm_state)):
-            state = chart(driver)
-            calm_state = chart(calm)
-            states.append(state)
-            calm_states.append(calm_state)
-            time.sleep(0.02)
+        states, calm_states, state, calm_state = watch_both(driver, calm, chart, settled, arguments.timeout, 0.02)
         values = (state.get("values") or "").split(",")
         checks.check(status == 202 and settled(state) and len(values) == 10 and values[-2:] == ["40", "80"]
                      and state.get("low") == 40 and state.get("high") == 80,
@@ -202,13 +192,7 @@ def scenario(server: RollboardProcess, arguments, checks: Checks) -> None:
                      "an odometer with trend: 24h shows no sparkline before a value, then 24 hourly points: the newest "
                      "drawn, the others gaps", f"before {spark_before}, after {spark}")
 
-        os.makedirs(os.path.join(REPOSITORY, "reports", "browser"), exist_ok=True)
-        driver.save_screenshot(os.path.join(REPOSITORY, "reports", "browser", "chart-tile.png"))
-        errors = [entry for entry in driver.get_log("browser") if entry.get("level") == "SEVERE"]
-        checks.check(not errors, "no script error on the page", f"{errors}")
-    finally:
-        driver.quit()
-        calm.quit()
+        save_report(driver, checks, "chart-tile.png")
 
 
 if __name__ == "__main__":

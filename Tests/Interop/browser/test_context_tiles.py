@@ -31,9 +31,9 @@ import time
 from datetime import datetime, timezone
 from zoneinfo import ZoneInfo
 
-from browser_session import PRODUCER_TOKEN as TOKEN, REPOSITORY, body_data, run
+from browser_session import PRODUCER_TOKEN as TOKEN, body_data, browsers, run, save_report, watch_both
 from rollboard_process import Checks, RollboardProcess
-from test_dashboard import post_json, start_browser, wait_for
+from test_dashboard import post_json, wait_for
 
 LAYOUT = """
 id: context
@@ -176,15 +176,7 @@ def check_leaderboard(base, driver, calm, arguments, checks: Checks) -> None:
                 and all(row["line"] in (0, 1, 2) and row["opacity"] == 1 for row in s.get("each", [])))
 
     # Both screens are sampled in turn while the rows move, so the calm one is seen during the motion too.
-    states, calm_states = [], []
-    state, calm_state = {}, {}
-    deadline = time.monotonic() + arguments.timeout
-    while time.monotonic() < deadline and not (settled(state) and settled(calm_state)):
-        state = board(driver)
-        calm_state = board(calm)
-        states.append(state)
-        calm_states.append(calm_state)
-        time.sleep(0.01)
+    states, calm_states, state, calm_state = watch_both(driver, calm, board, settled, arguments.timeout, 0.01)
     final = {row["name"]: (row["rank"], row["line"], row["text"]) for row in state.get("each", [])}
     checks.check(status == 202 and body.get("entries") == {"Dave": 45, "Carol": 35, "Alice": 30, "Bob": 20}
                  and final == {"Dave": ("1", 0, "45"), "Carol": ("2", 1, "35"), "Alice": ("3", 2, "30")},
@@ -229,9 +221,7 @@ def scale(transform):
 
 def scenario(server: RollboardProcess, arguments, checks: Checks) -> None:
     base = server.base_url
-    driver = start_browser(arguments)
-    calm = start_browser(arguments)
-    try:
+    with browsers(arguments, 2) as (driver, calm):
         driver.get(f"{base}/d/context")
         calm.get(f"{base}/d/context?motion=reduced")
         opened = wait_for(lambda: body_data(driver, "connection") == "open"
@@ -274,13 +264,7 @@ def scenario(server: RollboardProcess, arguments, checks: Checks) -> None:
         check_clock(driver, calm, checks)
         check_leaderboard(base, driver, calm, arguments, checks)
 
-        os.makedirs(os.path.join(REPOSITORY, "reports", "browser"), exist_ok=True)
-        driver.save_screenshot(os.path.join(REPOSITORY, "reports", "browser", "context-tiles.png"))
-        errors = [entry for entry in driver.get_log("browser") if entry.get("level") == "SEVERE"]
-        checks.check(not errors, "no script error on the page", f"{errors}")
-    finally:
-        driver.quit()
-        calm.quit()
+        save_report(driver, checks, "context-tiles.png")
 
 
 if __name__ == "__main__":

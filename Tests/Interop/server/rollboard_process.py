@@ -59,6 +59,25 @@ def binary_arguments(add_arguments=None) -> argparse.Namespace:
     return arguments
 
 
+def config_folder(folder: str, admin_token: str) -> str:
+    """`folder`/config with empty dashboards/ and sources/ and a server.yaml that names `admin_token`; its path."""
+    config = os.path.join(folder, "config")
+    os.makedirs(os.path.join(config, "dashboards"))
+    os.makedirs(os.path.join(config, "sources"))
+    with open(os.path.join(config, "server.yaml"), "w") as handle:
+        handle.write(f"adminTokens: [{admin_token}]\n")
+    return config
+
+
+def run_with_tool(scenario, option: str, default: str) -> int:
+    """Parses `--binary` and `option` (the path of a tool the scenario starts, `default` if not given), runs
+    `scenario(binary, tool, checks)` and returns the exit status."""
+    arguments = binary_arguments(lambda parser: parser.add_argument(option, default=default))
+    checks = Checks()
+    asyncio.run(scenario(arguments.binary, getattr(arguments, option.lstrip("-").replace("-", "_")), checks))
+    return checks.finish()
+
+
 async def until(condition, seconds: float = 10.0, every: float = 0.1) -> bool:
     """Whether `condition()` holds within `seconds`, asked every `every` seconds (for a real server's state)."""
     deadline = time.monotonic() + seconds

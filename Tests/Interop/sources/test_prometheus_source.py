@@ -24,7 +24,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "server"))
 
 from rollboard_process import (  # noqa: E402
-    Checks, RollboardProcess, binary_arguments, free_port, stop_and_report, until)
+    Checks, RollboardProcess, config_folder, free_port, run_with_tool, stop_and_report, until)
 from source_screen import SourceScreen  # noqa: E402
 
 TOKEN = "prometheus-source-producer-token-0123456789"
@@ -87,11 +87,7 @@ async def scenario(binary: str, prometheus_binary: str, checks: Checks) -> None:
         started = time.monotonic()
         checks.check(await until(prometheus.ready, 60), "Prometheus starts on loopback",
                      f"after {time.monotonic() - started:.1f} s")
-        config = os.path.join(folder, "config")
-        os.makedirs(os.path.join(config, "dashboards"))
-        os.makedirs(os.path.join(config, "sources"))
-        with open(os.path.join(config, "server.yaml"), "w") as handle:
-            handle.write(f"adminTokens: [{ADMIN}]\n")
+        config = config_folder(folder, ADMIN)
         with open(os.path.join(config, "dashboards", "prom.yaml"), "w") as handle:
             handle.write("id: prom\ntitle: Prometheus\ntiles:\n"
                          "  - {id: fixture, type: odometer, metric: fixture, decimals: 0}\n"
@@ -161,12 +157,5 @@ def urllib_set(port: int, value: float) -> None:
     raise RuntimeError("the exporter did not answer")
 
 
-def main() -> int:
-    arguments = binary_arguments(lambda parser: parser.add_argument("--prometheus", default="/usr/bin/prometheus"))
-    checks = Checks()
-    asyncio.run(scenario(arguments.binary, arguments.prometheus, checks))
-    return checks.finish()
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run_with_tool(scenario, "--prometheus", "/usr/bin/prometheus"))

@@ -24,7 +24,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "server"))
 
 from rollboard_process import (  # noqa: E402
-    Checks, RollboardProcess, binary_arguments, free_port, until, wait_until_listening)
+    Checks, RollboardProcess, config_folder, free_port, run_with_tool, until, wait_until_listening)
 from source_screen import SourceScreen  # noqa: E402
 
 TOKEN = "source-cluster-producer-token-0123456789"
@@ -66,11 +66,7 @@ async def scenario(binary: str, redis_binary: str, checks: Checks) -> None:
         for port in (redis_port, upstream_port):
             wait_until_listening(port)
         upstream_set(upstream_port, 5)
-        config = os.path.join(folder, "config")
-        os.makedirs(os.path.join(config, "dashboards"))
-        os.makedirs(os.path.join(config, "sources"))
-        with open(os.path.join(config, "server.yaml"), "w") as handle:
-            handle.write(f"adminTokens: [{ADMIN}]\n")
+        config = config_folder(folder, ADMIN)
         with open(os.path.join(config, "dashboards", "ops.yaml"), "w") as handle:
             handle.write("id: ops\ntitle: Ops\ntiles:\n  - {id: pulled, type: odometer, metric: pulled, decimals: 0}\n")
         with open(os.path.join(config, "sources", "pulled.yaml"), "w") as handle:
@@ -142,12 +138,5 @@ async def scenario(binary: str, redis_binary: str, checks: Checks) -> None:
         redis.wait()
 
 
-def main() -> int:
-    arguments = binary_arguments(lambda parser: parser.add_argument("--redis-server", default="redis-server"))
-    checks = Checks()
-    asyncio.run(scenario(arguments.binary, arguments.redis_server, checks))
-    return checks.finish()
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run_with_tool(scenario, "--redis-server", "redis-server"))
