@@ -177,11 +177,14 @@ struct RedisConnectionTests {
         defer { server.stop() }
         let redis = try await connected(to: server)
         let disconnects = Mutex<[RedisError]>([])
-        redis.onDisconnect { error in disconnects.withLock { $0.append(error) } }
+        let answered = Changes()
+        redis.onDisconnect { error in
+            disconnects.withLock { $0.append(error) }
+            answered.changed()
+        }
 
         let started = ContinuousClock.now
         let results = Mutex<[String: Result<RedisReply, RedisError>]>([:])
-        let answered = Changes()
         redis.send(["BLPOP", "nothing", "10"], timeout: 0.3) { result in
             results.withLock { $0["BLPOP"] = result }
             answered.changed()
@@ -190,7 +193,7 @@ struct RedisConnectionTests {
             results.withLock { $0["PING"] = result }
             answered.changed()
         }
-        #expect(await answered.wait { results.withLock { $0.count == 2 } })
+        #expect(await answered.wait { results.withLock { $0.count == 2 } && disconnects.withLock { !$0.isEmpty } })
         let elapsed = ContinuousClock.now - started
         #expect(results.withLock { $0["BLPOP"] }?.failure?.kind == .timedOut)
         #expect(results.withLock { $0["PING"] }?.failure?.kind == .timedOut)
