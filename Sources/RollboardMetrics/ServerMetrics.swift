@@ -115,6 +115,11 @@ public final class ServerMetrics: Sendable {
             lines.append("# TYPE \(name) \(type)")
             for (suffix, value) in samples { lines.append("\(name)\(suffix) \(value)") }
         }
+        /// A histogram's samples: the cumulative count at each bound, then every observation's count and their sum.
+        func histogram(_ bounds: [Double], _ counts: [Int], count: Int, sum: Double) -> [(String, String)] {
+            zip(bounds, counts).map { bound, cumulative in ("_bucket{le=\"\(bound)\"}", "\(cumulative)") }
+                + [("_bucket{le=\"+Inf\"}", "\(count)"), ("_sum", "\(sum)"), ("_count", "\(count)")]
+        }
         metric("rollboard_connections", "gauge", "Open client connections (HTTP and WebSocket).",
                [("", "\(snapshot.connectionCounter?() ?? 0)")])
         metric("rollboard_websocket_sessions", "gauge", "Dashboard screens connected over WebSocket.",
@@ -131,14 +136,9 @@ public final class ServerMetrics: Sendable {
                [("", "\(snapshot.postsAccepted)")])
         metric("rollboard_posts_refused_total", "counter", "Producer writes refused, by status code.",
                snapshot.postsRefused.sorted { $0.key < $1.key }.map { ("{status=\"\($0.key)\"}", "\($0.value)") })
-        var buckets: [(String, String)] = []
-        for (index, bound) in Self.commitLatencyBuckets.enumerated() {
-            buckets.append(("_bucket{le=\"\(bound)\"}", "\(snapshot.commitLatencyCounts[index])"))
-        }
-        buckets.append(("_bucket{le=\"+Inf\"}", "\(snapshot.commitCount)"))
-        buckets.append(("_sum", "\(snapshot.commitLatencySum)"))
-        buckets.append(("_count", "\(snapshot.commitCount)"))
-        metric("rollboard_store_commit_seconds", "histogram", "Latency of durable store commits.", buckets)
+        metric("rollboard_store_commit_seconds", "histogram", "Latency of durable store commits.",
+               histogram(Self.commitLatencyBuckets, snapshot.commitLatencyCounts, count: snapshot.commitCount,
+                         sum: snapshot.commitLatencySum))
         metric("rollboard_tile_queue_length", "gauge", "Changes waiting in the tiles' animation queues, per dashboard.",
                snapshot.queueLengths.sorted { $0.key < $1.key }.map {
                    ("{dashboard=\"\($0.key)\"}", "\($0.value)")
@@ -146,15 +146,10 @@ public final class ServerMetrics: Sendable {
         if let redis = snapshot.redisStatistics?() {
             metric("rollboard_redis_up", "gauge", "Whether this node's connections to Redis are up.",
                    [("", redis.isUp ? "1" : "0")])
-            var latency: [(String, String)] = []
-            for (index, bound) in RedisStatistics.latencyBuckets.enumerated() {
-                latency.append(("_bucket{le=\"\(bound)\"}", "\(redis.commandLatencyCounts[index])"))
-            }
-            latency.append(("_bucket{le=\"+Inf\"}", "\(redis.commandCount)"))
-            latency.append(("_sum", "\(redis.commandSeconds)"))
-            latency.append(("_count", "\(redis.commandCount)"))
             metric("rollboard_redis_command_seconds", "histogram",
-                   "Latency of Redis commands (appends and pings), as this node measured it.", latency)
+                   "Latency of Redis commands (appends and pings), as this node measured it.",
+                   histogram(RedisStatistics.latencyBuckets, redis.commandLatencyCounts, count: redis.commandCount,
+                             sum: redis.commandSeconds))
             metric("rollboard_stream_lag_seconds", "gauge",
                    "Seconds between the newest change read from the shared stream being committed and this node reading it.",
                    [("", "\(redis.streamLagSeconds)")])

@@ -43,10 +43,8 @@ extension RedisChangeLog {
         let remembering =
             request.memoryKey.map { [RedisKeys.RememberedKey(key: $0, offset: 0, answer: RememberedAnswer(stamped))] }
             ?? []
-        send(
-            record, latest: RedisKeys.latestEntries(of: record), policies: nil,
-            guards: [RedisKeys.Guard(field: field, seq: base?.seq ?? 0)], remembering: remembering
-        ) { [weak self] result in
+        send(record, guards: [RedisKeys.Guard(field: field, seq: base?.seq ?? 0)], remembering: remembering) {
+            [weak self] result in
             switch result {
             case .failure(let error):
                 completion(.failure(.store(error)))

@@ -62,11 +62,7 @@ extension RedisChangeLog {
                 .init(key: IdempotencyMemory.eventKey(id), offset: metric.seq, answer: RememberedAnswer([alone])))
         }
         let keysSent = remembering
-        let policies = metrics.contains { $0.policy != nil } ? metrics.map { $0.policy?.rawValue ?? "" } : nil
-        send(
-            change, latest: RedisKeys.latestEntries(of: change), policies: policies, guards: guards,
-            remembering: remembering
-        ) { [weak self] result in
+        send(change, guards: guards, remembering: remembering) { [weak self] result in
             switch result {
             case .failure(let error):
                 completion(.failure(.store(error)))

@@ -26,12 +26,11 @@ extension RedisChangeLog {
         case stale(latest: [String: StoreChange?], remembered: [Int: RememberedAnswer])
     }
 
-    /// Runs the append script: the record's sequence numbers, one stream entry, the latest-value fields, and the
-    /// idempotency keys in `remembering`, unless a field in `guards` changed or a key exists.
+    /// Runs the append script: the record's sequence numbers, one stream entry, the latest-value fields (with a metric
+    /// batch's update policies), and the idempotency keys in `remembering`, unless a field in `guards` changed or a key
+    /// exists.
     func send(
         _ record: StoreChange,
-        latest: [RedisKeys.LatestEntry],
-        policies: [String]?,
         guards: [RedisKeys.Guard] = [],
         remembering: [RedisKeys.RememberedKey] = [],
         completion: @escaping @Sendable (Result<AppendReply, StoreError>) -> Void
@@ -54,6 +53,11 @@ extension RedisChangeLog {
             return
         case .success(let admission):
             (writer, ticket, generation) = admission
+        }
+        let latest = RedisKeys.latestEntries(of: record)
+        var policies: [String]?
+        if case .metrics(let metrics) = record, metrics.contains(where: { $0.policy != nil }) {
+            policies = metrics.map { $0.policy?.rawValue ?? "" }
         }
         var arguments: [[UInt8]] = [
             Array("EVAL".utf8), Array(RedisKeys.appendScript.utf8), Array("\(6 + remembering.count)".utf8),

@@ -187,11 +187,7 @@ public final class RedisChangeLog: ChangeLog {
         _ change: StoreChange, completion: @escaping @Sendable (Result<StoreChange, StoreError>) -> Void
     ) {
         let stamped = change.stamped(at: clock())
-        var policies: [String]?
-        if case .metrics(let metrics) = stamped, metrics.contains(where: { $0.policy != nil }) {
-            policies = metrics.map { $0.policy?.rawValue ?? "" }
-        }
-        send(stamped, latest: RedisKeys.latestEntries(of: stamped), policies: policies) { result in
+        send(stamped) { result in
             completion(
                 result.flatMap { reply in
                     guard case .appended(let first) = reply else {

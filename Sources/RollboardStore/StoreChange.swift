@@ -39,38 +39,38 @@ public enum StoreChange: Sendable, Equatable {
         StoreChangeKind(
             batchTag: 1, StoredMetric.self, make: { .metrics($0) },
             take: { if case .metrics(let parts) = $0 { parts } else { nil } }),
-        StoreChangeKind(
-            tag: 2, StoredWheel.self, make: { .wheel($0) }, take: { if case .wheel(let part) = $0 { part } else { nil } }),
-        StoreChangeKind(
-            tag: 3, StoredText.self, make: { .text($0) }, take: { if case .text(let part) = $0 { part } else { nil } }),
-        StoreChangeKind(
-            tag: 4, StoredSlides.self, make: { .slides($0) },
-            take: { if case .slides(let part) = $0 { part } else { nil } }),
-        StoreChangeKind(
-            tag: 5, StoredCarouselCommand.self, make: { .carousel($0) },
-            take: { if case .carousel(let part) = $0 { part } else { nil } }),
-        StoreChangeKind(
-            tag: 6, StoredPlaylistCommand.self, make: { .playlist($0) },
-            take: { if case .playlist(let part) = $0 { part } else { nil } }),
-        StoreChangeKind(
-            tag: 7, StoredScreenCommand.self, make: { .screens($0) },
-            take: { if case .screens(let part) = $0 { part } else { nil } }),
-        StoreChangeKind(
-            tag: 8, StoredViewerKey.self, make: { .viewerKey($0) },
-            take: { if case .viewerKey(let part) = $0 { part } else { nil } }),
-        StoreChangeKind(
-            tag: 13, StoredSourceHealth.self, make: { .sourceHealth($0) },
-            take: { if case .sourceHealth(let part) = $0 { part } else { nil } }),
+        StoreChangeKind(tag: 2, StoredWheel.self, make: { .wheel($0) }),
+        StoreChangeKind(tag: 3, StoredText.self, make: { .text($0) }),
+        StoreChangeKind(tag: 4, StoredSlides.self, make: { .slides($0) }),
+        StoreChangeKind(tag: 5, StoredCarouselCommand.self, make: { .carousel($0) }),
+        StoreChangeKind(tag: 6, StoredPlaylistCommand.self, make: { .playlist($0) }),
+        StoreChangeKind(tag: 7, StoredScreenCommand.self, make: { .screens($0) }),
+        StoreChangeKind(tag: 8, StoredViewerKey.self, make: { .viewerKey($0) }),
+        StoreChangeKind(tag: 13, StoredSourceHealth.self, make: { .sourceHealth($0) }),
         StoreChangeKind(
             tag: 14, KeyedLeaderboard.self, make: { .leaderboard($0.base) },
             take: { change in
                 guard case .leaderboard(let board) = change, board.requestKey != nil else { return nil }
                 return KeyedLeaderboard(board)
             }),
-        StoreChangeKind(
-            tag: 11, StoredLeaderboard.self, make: { .leaderboard($0) },
-            take: { if case .leaderboard(let part) = $0 { part } else { nil } }),
+        StoreChangeKind(tag: 11, StoredLeaderboard.self, make: { .leaderboard($0) }),
     ]
+
+    /// The one part of any change but a metric batch.
+    var singlePart: (any StoredChangePart)? {
+        switch self {
+        case .metrics: nil
+        case .wheel(let part): part
+        case .text(let part): part
+        case .slides(let part): part
+        case .carousel(let part): part
+        case .playlist(let part): part
+        case .screens(let part): part
+        case .viewerKey(let part): part
+        case .sourceHealth(let part): part
+        case .leaderboard(let part): part
+        }
+    }
 
     /// This change's kind and its parts, in sequence order.
     var kindAndParts: (kind: StoreChangeKind, parts: [any StoredChangePart]) {

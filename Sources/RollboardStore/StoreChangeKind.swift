@@ -26,6 +26,11 @@ struct StoreChangeKind: Sendable {
         readPart = { Part(reader: &$0) }
     }
 
+    /// A kind whose change holds one `Part`, the change's ``StoreChange/singlePart`` when it is one.
+    init<Part: StoredChangePart>(tag: UInt8, _ part: Part.Type, make: @escaping @Sendable (Part) -> StoreChange) {
+        self.init(tag: tag, part, make: make, take: { $0.singlePart as? Part })
+    }
+
     /// A kind whose change holds a batch of `Part`s.
     init<Part: StoredChangePart>(
         batchTag tag: UInt8, _: Part.Type, make: @escaping @Sendable ([Part]) -> StoreChange,

@@ -23,9 +23,7 @@ struct SimulateCarousel: ParsableCommand {
     @OptionGroup var rate: SimulateRate
 
     func run() throws {
-        guard seconds.isFinite && seconds >= 0 && seconds <= 86_400 else {
-            throw ValidationError("--seconds must be 0…86400, not \(seconds)")
-        }
+        try SimulateOutput.validate(seconds: seconds)
         let carousel = try Carousel(configuration: CarouselConfiguration(slides: slides, interval: interval, transition: transition))
         try SimulateOutput.frames(
             fps: rate.fps,

@@ -39,10 +39,7 @@ struct SimulateChart: ParsableCommand {
     @OptionGroup var rate: SimulateRate
 
     func run() throws {
-        guard let easing = CounterEasing(rawValue: easing) else {
-            let names = CounterEasing.allCases.map(\.rawValue).joined(separator: ", ")
-            throw ValidationError("--easing must be one of \(names), not \"\(easing)\"")
-        }
+        let easing = try SimulateOutput.easing(easing)
         let values = try from.split(separator: ",", omittingEmptySubsequences: false).map { item -> Double? in
             if item.isEmpty { return nil }
             guard let value = Double(item), value.isFinite else {

@@ -37,9 +37,7 @@ struct SimulateClock: ParsableCommand {
     var seconds: Double = 5
 
     func run() throws {
-        guard seconds.isFinite && seconds >= 0 && seconds <= 86_400 else {
-            throw ValidationError("--seconds must be 0…86400, not \(seconds)")
-        }
+        try SimulateOutput.validate(seconds: seconds)
         if let problem = KnownLocales.problem(with: locale) {
             throw ValidationError("--locale: \(problem)")
         }

@@ -15,11 +15,7 @@ struct SimulateCount: ParsableArguments {
 
     /// `--easing` as the animation's easing, or a usage error naming the ones there are.
     func parsedEasing() throws -> CounterEasing {
-        guard let parsed = CounterEasing(rawValue: easing) else {
-            let names = CounterEasing.allCases.map(\.rawValue).joined(separator: ", ")
-            throw ValidationError("--easing must be one of \(names), not \"\(easing)\"")
-        }
-        return parsed
+        try SimulateOutput.easing(easing)
     }
 
     /// Prints one line per frame while `animator` moves from `from` to `to` (posted at t = 0), until it rests.

@@ -26,9 +26,7 @@ struct SimulateGauge: ParsableCommand {
     @OptionGroup var rate: SimulateRate
 
     func run() throws {
-        guard duration.isFinite, duration >= CounterConfiguration.minimumDuration else {
-            throw ValidationError("--duration must be at least \(CounterConfiguration.minimumDuration) seconds, not \(duration)")
-        }
+        try SimulateOutput.validate(duration: duration)
         let counter = CounterConfiguration(
             duration: duration, easing: try count.parsedEasing(), format: try NumberFormat(format: format))
         let gauge = try Gauge(configuration: GaugeConfiguration(counter: counter, scale: GaugeScale(min: min, max: max)))

@@ -40,13 +40,8 @@ struct SimulateLeaderboard: ParsableCommand {
     }
 
     func run() throws {
-        guard let easing = CounterEasing(rawValue: easing) else {
-            let names = CounterEasing.allCases.map(\.rawValue).joined(separator: ", ")
-            throw ValidationError("--easing must be one of \(names), not \"\(easing)\"")
-        }
-        guard duration.isFinite, duration >= CounterConfiguration.minimumDuration else {
-            throw ValidationError("--duration must be at least \(CounterConfiguration.minimumDuration) seconds, not \(duration)")
-        }
+        let easing = try SimulateOutput.easing(easing)
+        try SimulateOutput.validate(duration: duration)
         let counter = CounterConfiguration(duration: duration, easing: easing, format: try NumberFormat(format: format))
         let leaderboard: Leaderboard
         do {

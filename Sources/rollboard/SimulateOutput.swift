@@ -45,6 +45,29 @@ enum SimulateOutput {
         }
     }
 
+    /// Throws unless `seconds` (`--seconds`, how long to simulate) is 0…86400.
+    static func validate(seconds: Double) throws {
+        guard seconds.isFinite && seconds >= 0 && seconds <= 86_400 else {
+            throw ValidationError("--seconds must be 0…86400, not \(seconds)")
+        }
+    }
+
+    /// `--easing` as the animation's easing, or a usage error naming the ones there are.
+    static func easing(_ name: String) throws -> CounterEasing {
+        guard let easing = CounterEasing(rawValue: name) else {
+            let names = CounterEasing.allCases.map(\.rawValue).joined(separator: ", ")
+            throw ValidationError("--easing must be one of \(names), not \"\(name)\"")
+        }
+        return easing
+    }
+
+    /// Throws unless `duration` (`--duration` of a count) is at least ``CounterConfiguration/minimumDuration``.
+    static func validate(duration: Double) throws {
+        guard duration.isFinite, duration >= CounterConfiguration.minimumDuration else {
+            throw ValidationError("--duration must be at least \(CounterConfiguration.minimumDuration) seconds, not \(duration)")
+        }
+    }
+
     /// `value` rounded to 4 decimal places, printed without trailing zeros (`2.01`, `5`, `-0.5`).
     static func number(_ value: Double) -> String {
         let scaled = (value * 10_000).rounded()

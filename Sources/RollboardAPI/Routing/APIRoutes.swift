@@ -44,39 +44,23 @@ enum APIRoutes {
         return RouteGroup(
             claims: isProducerPath, middleware: [metrics],
             routes: [
-                .read("/healthz") { health.health($0, $1) },
-                .read("/readyz") { context, respond throws(APIError) in try health.readiness(context, respond) },
-                .read("/api/v1/metrics") { values.list($0, $1) },
-                .post("/api/v1/metrics", authenticated + [BodyLimit()]) { context, respond throws(APIError) in
-                    try values.postBatch(context, respond)
-                },
-                .read("/api/v1/metrics/:id", read(.metric)) { values.get($0, $1) },
-                .read("/api/v1/metrics/:id/series", read(.metric)) { context, respond throws(APIError) in
-                    try values.series(context, respond)
-                },
-                .post("/api/v1/metrics/:id", write(.metric)) { context, respond throws(APIError) in
-                    try values.post(context, respond)
-                },
-                .read("/api/v1/wheels/:id", read(.wheel)) { wheels.get($0, $1) },
-                .post("/api/v1/wheels/:id", write(.wheel)) { context, respond throws(APIError) in
-                    try wheels.post(context, respond)
-                },
-                .post("/api/v1/carousels/:id", write(.carousel)) { context, respond throws(APIError) in
-                    try carousels.command(context, respond)
-                },
-                .post("/api/v1/carousels/:id/slides", write(.carousel)) { context, respond throws(APIError) in
-                    try carousels.slides(context, respond)
-                },
-                .read("/api/v1/texts/:id", read(.text)) { texts.get($0, $1) },
-                .post("/api/v1/texts/:id", write(.text)) { context, respond throws(APIError) in
-                    try texts.post(context, respond)
-                },
-                .read("/api/v1/leaderboards/:id", read(.leaderboard)) { leaderboards.get($0, $1) },
-                .post("/api/v1/leaderboards/:id", write(.leaderboard)) { context, respond throws(APIError) in
-                    try leaderboards.post(context, respond)
-                },
-                .read("/api/v1/dashboards") { dashboards.list($0, $1) },
-                .read("/api/v1/dashboards/:id", [ViewerAuthorization(target: .dashboard)]) { dashboards.get($0, $1) },
+                .read("/healthz", [], health.health),
+                .read("/readyz", [], health.readiness),
+                .read("/api/v1/metrics", [], values.list),
+                .post("/api/v1/metrics", authenticated + [BodyLimit()], values.postBatch),
+                .read("/api/v1/metrics/:id", read(.metric), values.get),
+                .read("/api/v1/metrics/:id/series", read(.metric), values.series),
+                .post("/api/v1/metrics/:id", write(.metric), values.post),
+                .read("/api/v1/wheels/:id", read(.wheel), wheels.get),
+                .post("/api/v1/wheels/:id", write(.wheel), wheels.post),
+                .post("/api/v1/carousels/:id", write(.carousel), carousels.command),
+                .post("/api/v1/carousels/:id/slides", write(.carousel), carousels.slides),
+                .read("/api/v1/texts/:id", read(.text), texts.get),
+                .post("/api/v1/texts/:id", write(.text), texts.post),
+                .read("/api/v1/leaderboards/:id", read(.leaderboard), leaderboards.get),
+                .post("/api/v1/leaderboards/:id", write(.leaderboard), leaderboards.post),
+                .read("/api/v1/dashboards", [], dashboards.list),
+                .read("/api/v1/dashboards/:id", [ViewerAuthorization(target: .dashboard)], dashboards.get),
             ])
     }
 
@@ -91,45 +75,23 @@ enum APIRoutes {
         return RouteGroup(
             claims: isAdminPath, middleware: [authentication],
             routes: [
-                .read("/api/v1/admin/keys") { keys.list($0, $1) },
-                .post("/api/v1/admin/keys", [BodyLimit()]) { context, respond throws(APIError) in
-                    try keys.create(context, respond)
-                },
-                .delete("/api/v1/admin/keys/:id") { keys.revoke($0, $1) },
-                .read("/api/v1/screens") { screens.list($0, $1) },
-                .post("/api/v1/admin/dashboards/:id/reload", [hub]) { screens.reloadDashboard($0, $1) },
-                .post("/api/v1/admin/dashboards/:id/announce", [hub, BodyLimit()]) {
-                    context, respond throws(APIError) in try screens.announceOnDashboard(context, respond)
-                },
-                .post("/api/v1/admin/announce", [BodyLimit()]) { context, respond throws(APIError) in
-                    try screens.announceEverywhere(context, respond)
-                },
-                .post("/api/v1/admin/reload") { context, respond throws(APIError) in
-                    try reload.reload(context, respond)
-                },
-                .read("/api/v1/admin/playlists") { playlists.list($0, $1) },
-                .read("/api/v1/admin/sources") { sources.list($0, $1) },
-                .post("/api/v1/admin/playlists/:id/hold") { context, respond throws(APIError) in
-                    try playlists.hold(context, respond)
-                },
-                .post("/api/v1/admin/playlists/:id/resume") { context, respond throws(APIError) in
-                    try playlists.resume(context, respond)
-                },
-                .post("/api/v1/admin/playlists/:id/show", [playlist, BodyLimit()]) {
-                    context, respond throws(APIError) in try playlists.show(context, respond)
-                },
-                .post("/api/v1/admin/playlists/:id/announce", [playlist, BodyLimit()]) {
-                    context, respond throws(APIError) in try playlists.announce(context, respond)
-                },
-                .post("/api/v1/admin/playlists/:id/reload") { context, respond throws(APIError) in
-                    try playlists.reload(context, respond)
-                },
-                .post("/api/v1/admin/playlists/:id/:command", [playlist]) { context, respond throws(APIError) in
-                    try playlists.unknownCommand(context, respond)
-                },
-                .post("/api/v1/admin/screens/:id/identify", [screen, BodyLimit(allowsEmpty: true)]) {
-                    context, respond throws(APIError) in try screens.identify(context, respond)
-                },
+                .read("/api/v1/admin/keys", [], keys.list),
+                .post("/api/v1/admin/keys", [BodyLimit()], keys.create),
+                .delete("/api/v1/admin/keys/:id", [], keys.revoke),
+                .read("/api/v1/screens", [], screens.list),
+                .post("/api/v1/admin/dashboards/:id/reload", [hub], screens.reloadDashboard),
+                .post("/api/v1/admin/dashboards/:id/announce", [hub, BodyLimit()], screens.announceOnDashboard),
+                .post("/api/v1/admin/announce", [BodyLimit()], screens.announceEverywhere),
+                .post("/api/v1/admin/reload", [], reload.reload),
+                .read("/api/v1/admin/playlists", [], playlists.list),
+                .read("/api/v1/admin/sources", [], sources.list),
+                .post("/api/v1/admin/playlists/:id/hold", [], playlists.hold),
+                .post("/api/v1/admin/playlists/:id/resume", [], playlists.resume),
+                .post("/api/v1/admin/playlists/:id/show", [playlist, BodyLimit()], playlists.show),
+                .post("/api/v1/admin/playlists/:id/announce", [playlist, BodyLimit()], playlists.announce),
+                .post("/api/v1/admin/playlists/:id/reload", [], playlists.reload),
+                .post("/api/v1/admin/playlists/:id/:command", [playlist], playlists.unknownCommand),
+                .post("/api/v1/admin/screens/:id/identify", [screen, BodyLimit(allowsEmpty: true)], screens.identify),
             ])
     }
 }

@@ -81,11 +81,7 @@ package struct JSONParser {
         var members: [JSONMember] = []
         var keys: Set<String> = []
         skipWhitespace()
-        if current == UInt8(ascii: "}") {
-            position += 1
-            depth -= 1
-            return .object(members)
-        }
+        if closes(UInt8(ascii: "}")) { return .object(members) }
         while true {
             skipWhitespace()
             guard current == UInt8(ascii: "\"") else { throw failure("expected a string key") }
@@ -99,14 +95,8 @@ package struct JSONParser {
             position += 1
             skipWhitespace()
             members.append(JSONMember(key, try parseValue()))
-            skipWhitespace()
-            switch current {
-            case UInt8(ascii: ","): position += 1
-            case UInt8(ascii: "}"):
-                position += 1
-                depth -= 1
+            if try endsAfterItem(UInt8(ascii: "}"), otherwise: "expected ',' or '}' in an object") {
                 return .object(members)
-            default: throw failure("expected ',' or '}' in an object")
             }
         }
     }
@@ -116,24 +106,34 @@ package struct JSONParser {
         position += 1
         var items: [JSONValue] = []
         skipWhitespace()
-        if current == UInt8(ascii: "]") {
-            position += 1
-            depth -= 1
-            return .array(items)
-        }
+        if closes(UInt8(ascii: "]")) { return .array(items) }
         while true {
             skipWhitespace()
             items.append(try parseValue())
-            skipWhitespace()
-            switch current {
-            case UInt8(ascii: ","): position += 1
-            case UInt8(ascii: "]"):
-                position += 1
-                depth -= 1
+            if try endsAfterItem(UInt8(ascii: "]"), otherwise: "expected ',' or ']' in an array") {
                 return .array(items)
-            default: throw failure("expected ',' or ']' in an array")
             }
         }
+    }
+
+    /// Steps over `close` and out of the object or array it ends when it is the current byte.
+    private mutating func closes(_ close: UInt8) -> Bool {
+        guard current == close else { return false }
+        position += 1
+        depth -= 1
+        return true
+    }
+
+    /// After an item of an object or array: steps over a ',' (false: an item follows) or over `close` (true: the
+    /// object or array ends); fails with `reason` on anything else.
+    private mutating func endsAfterItem(_ close: UInt8, otherwise reason: String) throws(Failure) -> Bool {
+        skipWhitespace()
+        if current == UInt8(ascii: ",") {
+            position += 1
+            return false
+        }
+        guard closes(close) else { throw failure(reason) }
+        return true
     }
 
     private mutating func parseNumber() throws(Failure) -> JSONValue {

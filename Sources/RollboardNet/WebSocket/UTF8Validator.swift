@@ -7,15 +7,35 @@ struct UTF8Validator {
     /// States: `accept` between scalars; otherwise the continuation bytes still needed and the range the
     /// next one must fall in (narrower after E0, ED, F0 and F4 to forbid overlongs, surrogates and
     /// scalars above U+10FFFF).
-    private enum State: UInt8 {
+    private enum State {
         case accept
-        case oneMore  // 80...BF, then accept
-        case twoMore  // 80...BF, then oneMore
-        case threeMore  // 80...BF, then twoMore
-        case afterE0  // A0...BF, then oneMore
-        case afterED  // 80...9F, then oneMore
-        case afterF0  // 90...BF, then twoMore
-        case afterF4  // 80...8F, then twoMore
+        case oneMore
+        case twoMore
+        case threeMore
+        case afterE0
+        case afterED
+        case afterF0
+        case afterF4
+
+        /// The range the next continuation byte must fall in (any but `accept`).
+        var allowed: ClosedRange<UInt8> {
+            switch self {
+            case .accept, .oneMore, .twoMore, .threeMore: 0x80...0xBF
+            case .afterE0: 0xA0...0xBF
+            case .afterED: 0x80...0x9F
+            case .afterF0: 0x90...0xBF
+            case .afterF4: 0x80...0x8F
+            }
+        }
+
+        /// The state after that continuation byte.
+        var next: State {
+            switch self {
+            case .accept, .oneMore: .accept
+            case .twoMore, .afterE0, .afterED: .oneMore
+            case .threeMore, .afterF0, .afterF4: .twoMore
+            }
+        }
     }
 
     private var state = State.accept
@@ -52,21 +72,9 @@ struct UTF8Validator {
                 case 0xF4: current = .afterF4
                 default: return false
                 }
-            case .oneMore, .twoMore, .threeMore:
-                guard (0x80...0xBF).contains(byte) else { return false }
-                current = State(rawValue: current.rawValue - 1)!
-            case .afterE0:
-                guard (0xA0...0xBF).contains(byte) else { return false }
-                current = .oneMore
-            case .afterED:
-                guard (0x80...0x9F).contains(byte) else { return false }
-                current = .oneMore
-            case .afterF0:
-                guard (0x90...0xBF).contains(byte) else { return false }
-                current = .twoMore
-            case .afterF4:
-                guard (0x80...0x8F).contains(byte) else { return false }
-                current = .twoMore
+            default:
+                guard current.allowed.contains(byte) else { return false }
+                current = current.next
             }
         }
         state = current

@@ -167,18 +167,7 @@ struct WebSocketProtocolHandler {
             if case .open = state { actions.append(.send(WebSocketFrameEncoder.frame(.pong, payload: payload))) }
         case .close:
             let (code, reason) = try Self.parseClose(payload)
-            switch state {
-            case .open:
-                actions.append(.send(WebSocketFrameEncoder.close(code: code)))
-                actions.append(.closeConnection)
-                actions.append(.didClose(code: code, reason: reason))
-            case .closeSent(let ourCode, let ourReason, _):
-                actions.append(.closeConnection)
-                actions.append(.didClose(code: ourCode, reason: ourReason))
-            case .closed:
-                break
-            }
-            state = .closed
+            closeNow(answering: WebSocketFrameEncoder.close(code: code), code: code, reason: reason, actions: &actions)
         default:
             break  // Unsolicited pongs are allowed and ignored (RFC 6455 section 5.5.3).
         }
@@ -196,19 +185,30 @@ struct WebSocketProtocolHandler {
         return (code, String(decoding: reason, as: UTF8.self))
     }
 
-    private mutating func fail(_ error: WebSocketProtocolError, actions: inout [WebSocketAction]) {
+    /// Closes the connection at once, on the peer's close frame or a protocol error. While open, `answer` (our close
+    /// frame) is sent first and the session ends with `code` and `reason`; after our own close frame, with ours.
+    private mutating func closeNow(
+        answering answer: @autoclosure () -> [UInt8], code: WebSocketCloseCode?, reason: String,
+        actions: inout [WebSocketAction]
+    ) {
         switch state {
         case .open:
-            actions.append(.send(WebSocketFrameEncoder.close(code: error.closeCode, reason: error.reason)))
-            actions.append(.closeConnection)
-            actions.append(.didClose(code: error.closeCode, reason: error.reason))
-        case .closeSent(let code, let reason, _):
+            actions.append(.send(answer()))
             actions.append(.closeConnection)
             actions.append(.didClose(code: code, reason: reason))
+        case .closeSent(let ourCode, let ourReason, _):
+            actions.append(.closeConnection)
+            actions.append(.didClose(code: ourCode, reason: ourReason))
         case .closed:
             break
         }
         state = .closed
+    }
+
+    private mutating func fail(_ error: WebSocketProtocolError, actions: inout [WebSocketAction]) {
+        closeNow(
+            answering: WebSocketFrameEncoder.close(code: error.closeCode, reason: error.reason), code: error.closeCode,
+            reason: error.reason, actions: &actions)
         message = []
         inflater = nil
         isMessageInProgress = false
