@@ -17,6 +17,8 @@ public struct RollboardConfiguration: Sendable, Equatable {
     public let catalog: MetricCatalog
     /// Scheduled sources in file-name order (`config/sources/*.yaml`, optional).
     public var sources: [SourceConfiguration] = []
+    /// Webhook endpoints in file-name order (`config/webhooks/*.yaml`, optional).
+    public var webhooks: [WebhookConfiguration] = []
 
     /// Loads `<directory>/server.yaml` (optional: absent means every default), `<directory>/dashboards/*.yaml` and
     /// `<directory>/playlists/*.yaml` (optional folder), in file-name order, validating everything; the error lists
@@ -33,7 +35,8 @@ public struct RollboardConfiguration: Sendable, Equatable {
             serverYAML: serverYAML, serverFile: serverFile,
             dashboards: try yamlFiles(in: directory + "/dashboards", required: true),
             playlists: try yamlFiles(in: directory + "/playlists", required: false),
-            sources: try yamlFiles(in: directory + "/sources", required: false))
+            sources: try yamlFiles(in: directory + "/sources", required: false),
+            webhooks: try yamlFiles(in: directory + "/webhooks", required: false))
     }
 
     /// Every `*.yaml` (or `*.yml`) file in `folder` with its text, in file-name order; a missing folder is an error
@@ -71,7 +74,8 @@ public struct RollboardConfiguration: Sendable, Equatable {
         serverFile: String = "config/server.yaml",
         dashboards dashboardFiles: [(file: String, yaml: String)],
         playlists playlistFiles: [(file: String, yaml: String)] = [],
-        sources sourceFiles: [(file: String, yaml: String)] = []
+        sources sourceFiles: [(file: String, yaml: String)] = [],
+        webhooks webhookFiles: [(file: String, yaml: String)] = []
     ) throws(ConfigurationError) -> RollboardConfiguration {
         let problems = ConfigurationProblems()
         var server = ServerSettings()
@@ -117,9 +121,11 @@ public struct RollboardConfiguration: Sendable, Equatable {
             playlists.append(playlist)
         }
         let sources = SourceConfiguration.all(in: sourceFiles, catalog: catalog, problems: problems)
+        let webhooks = WebhookConfiguration.all(in: webhookFiles, catalog: catalog, problems: problems)
         guard problems.isEmpty else { throw ConfigurationError(problems: problems.lines) }
         return RollboardConfiguration(
-            server: server, dashboards: dashboards, playlists: playlists, catalog: catalog, sources: sources)
+            server: server, dashboards: dashboards, playlists: playlists, catalog: catalog, sources: sources,
+            webhooks: webhooks)
     }
 
     static func compose(_ yaml: String, file: String, problems: ConfigurationProblems) -> Node? {
@@ -138,7 +144,8 @@ public struct RollboardConfiguration: Sendable, Equatable {
     /// The same configuration with other server settings (command-line overrides such as `--port`).
     public func replacingServer(_ settings: ServerSettings) -> RollboardConfiguration {
         RollboardConfiguration(
-            server: settings, dashboards: dashboards, playlists: playlists, catalog: catalog, sources: sources)
+            server: settings, dashboards: dashboards, playlists: playlists, catalog: catalog, sources: sources,
+            webhooks: webhooks)
     }
 
     /// The playlist with the given id.
