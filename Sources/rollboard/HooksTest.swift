@@ -5,7 +5,8 @@ import RollboardCore
 
 /// `rollboard hooks test ID FILE`: runs a recorded payload through a webhook's rules and prints what it would post,
 /// one line per change, and the event id. Exit status 0 when the payload maps (or matches no rule), 1 otherwise
-/// (the configuration refused, no such webhook, an unreadable file, bad JSON, a pointer finding the wrong type).
+/// (the configuration refused, no such webhook, an unreadable file, bad JSON, a pointer finding the wrong type, a
+/// value set outright that a tile cannot show).
 struct HooksTest: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "test",
@@ -68,7 +69,19 @@ struct HooksTest: ParsableCommand {
         case (.success(let event), .success(let effects)):
             print("event " + (event.map { "\"\($0)\"" } ?? "(no event pointer)"))
             if effects.isEmpty { print("no rule matches: would be ignored") }
-            for effect in effects { print(effect.description) }
+            var refused = false
+            for effect in effects {
+                // A value set outright can be checked against the tiles now; an increment depends on the total.
+                if case .set(let metric, let value) = effect,
+                    let problem = loaded.catalog.problem(showing: value, as: metric)
+                {
+                    print("\(effect): would be refused: \(problem)")
+                    refused = true
+                } else {
+                    print(effect.description)
+                }
+            }
+            if refused { throw ExitCode(1) }
         }
     }
 }

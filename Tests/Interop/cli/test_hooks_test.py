@@ -25,6 +25,7 @@ def main() -> int:
           "id: sales\ntitle: Sales\ntiles:\n"
           "  - {id: orders, type: counter}\n"
           "  - {id: revenue, type: odometer, decimals: 2}\n"
+          "  - {id: narrow, type: odometer, decimals: 0, columns: 2}\n"
           "  - {id: top, type: leaderboard}\n")
     write(os.path.join(config, "webhooks", "stripe.yaml"),
           "verify: {preset: stripe, secret: '${ROLLBOARD_HOOKS_TEST_UNSET}'}\n"
@@ -38,13 +39,18 @@ def main() -> int:
           "    scale: 0.01\n"
           "  - when: {/type: charge.succeeded}\n"
           "    leaderboard: top\n"
-          "    name: /data/object/billing_details/name\n")
+          "    name: /data/object/billing_details/name\n"
+          "  - when: {/type: balance.available}\n"
+          "    set: narrow\n"
+          "    amount: /available\n")
     payloads = {
         "charge.json": '{"id": "evt_1", "type": "charge.succeeded", "data": {"object": {"amount": 1999, '
                        '"billing_details": {"name": "Ada"}}}}',
         "other.json": '{"id": "evt_2", "type": "customer.created"}',
         "stringy.json": '{"id": "evt_3", "type": "charge.succeeded", "data": {"object": {"amount": "1999"}}}',
         "broken.json": '{"id": "evt_4", "type": ',
+        "wide.json": '{"id": "evt_5", "type": "balance.available", "available": 12345}',
+        "fits.json": '{"id": "evt_6", "type": "balance.available", "available": 42}',
     }
     for name, text in payloads.items():
         write(os.path.join(folder, name), text)
@@ -74,6 +80,12 @@ def main() -> int:
     code, output = run("stripe", "broken.json")
     checks.check(code == 1 and output.startswith(os.path.join(folder, "broken.json") + ": invalid JSON:"),
                  "bad JSON: refused naming the file, exit 1", f"{code} {output!r}")
+    code, output = run("stripe", "fits.json")
+    checks.check(code == 0 and output == 'event "evt_6"\nset narrow to 42', "a value set outright that fits: exit 0",
+                 f"{code} {output!r}")
+    code, output = run("stripe", "wide.json")
+    checks.check(code == 1 and output.startswith('event "evt_5"\nset narrow to 12345: would be refused: 12345 is too wide'),
+                 "a value set outright that the tile cannot show: would be refused, exit 1", f"{code} {output!r}")
     code, output = run("stripe", "missing.json")
     checks.check(code == 1 and output.endswith("missing.json: no such file"), "a missing payload file: exit 1",
                  f"{code} {output!r}")
