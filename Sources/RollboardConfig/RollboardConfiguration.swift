@@ -20,9 +20,9 @@ public struct RollboardConfiguration: Sendable, Equatable {
     /// Webhook endpoints in file-name order (`config/webhooks/*.yaml`, optional).
     public var webhooks: [WebhookConfiguration] = []
 
-    /// Loads `<directory>/server.yaml` (optional: absent means every default), `<directory>/dashboards/*.yaml` and
-    /// `<directory>/playlists/*.yaml` (optional folder), in file-name order, validating everything; the error lists
-    /// every problem found.
+    /// Loads `<directory>/server.yaml` (optional: absent means every default), `<directory>/dashboards/*.yaml`,
+    /// `<directory>/playlists/*.yaml`, `<directory>/sources/*.yaml` and `<directory>/webhooks/*.yaml` (optional
+    /// folders), in file-name order, validating everything; the error lists every problem found.
     public static func load(directory: String = "config") throws(ConfigurationError) -> RollboardConfiguration {
         let serverFile = directory + "/server.yaml"
         let serverYAML: String?
