@@ -179,7 +179,7 @@ struct Serve: ParsableCommand {
                     _exit(0)
                 }
                 logger.info("shutting down", metadata: ["deadline": "\(shutdownTimeout) s"])
-                DispatchQueue.global().asyncAfter(deadline: .now() + shutdownTimeout) {
+                signalQueue.asyncAfter(deadline: .now() + shutdownTimeout) {
                     shutdownLogger.warning("shutdown deadline reached; exiting with work unfinished (acknowledged values are on disk)")
                     _exit(0)
                 }
@@ -204,7 +204,10 @@ struct Serve: ParsableCommand {
             _ = reloader?.reload()
         }
         reload.activate()
-        withExtendedLifetime((signals, reload, trimmer)) { dispatchMain() }
+        // `dispatchMain()` ends the main thread (pthread_exit) and serves the main queue from Dispatch's threads: what
+        // this frame holds for the life of the process is kept where every thread (and LeakSanitizer) still sees it.
+        ServeLifetime.keep([signals, reload, trimmer, signalQueue, node, reloader as Any, feeders])
+        dispatchMain()
     }
 
     /// The configured certificate files, or a self-signed pair generated into the data folder on first start.
@@ -230,4 +233,14 @@ struct Serve: ParsableCommand {
 /// returns to flush it).
 private func announce(_ line: String) {
     FileHandle.standardOutput.write(Data((line + "\n").utf8))
+}
+
+/// What `serve` keeps for the life of the process once the main thread has handed itself to Dispatch.
+enum ServeLifetime {
+    // Sendable: written once on the main thread before `dispatchMain()`, never read.
+    nonisolated(unsafe) private static var kept: [Any] = []
+
+    static func keep(_ objects: [Any]) {
+        kept = objects
+    }
 }

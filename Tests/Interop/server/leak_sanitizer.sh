@@ -14,7 +14,7 @@ log=$(mktemp)
 # made on Dispatch's threads, so no suppression covers it.
 suppressions=$(mktemp)
 echo 'leak:ParsableCommandPAAE4main' >"$suppressions"
-export LSAN_OPTIONS="suppressions=$suppressions:print_suppressions=0"
+export LSAN_OPTIONS="suppressions=$suppressions:print_suppressions=0${EXTRA_LSAN:+:$EXTRA_LSAN}"
 export ASAN_OPTIONS="detect_leaks=1:halt_on_error=1:log_path=$log"
 status=0
 "${VENV:-.venv}/bin/python" Tests/Interop/server/test_leak_soak.py --binary "$binary" --cycles "$cycles" --settle 2 \
