@@ -128,6 +128,24 @@ public struct RollboardConfiguration: Sendable, Equatable {
             webhooks: webhooks)
     }
 
+    /// The entries of `files` in order, each parsed by `make`; an entry whose id an earlier one has is reported (a
+    /// `noun` id used twice) and left out.
+    static func eachOnce<Entry>(
+        _ files: [(file: String, yaml: String)], noun: String, problems: ConfigurationProblems,
+        id: (Entry) -> String, file: (Entry) -> String, make: (Node, String) -> Entry?
+    ) -> [Entry] {
+        var entries: [Entry] = []
+        for (path, yaml) in files {
+            guard let node = compose(yaml, file: path, problems: problems), let entry = make(node, path) else { continue }
+            if let other = entries.first(where: { id($0) == id(entry) }) {
+                problems.report(path, "id", "duplicate \(noun) id \"\(id(entry))\", already used by \(file(other))")
+                continue
+            }
+            entries.append(entry)
+        }
+        return entries
+    }
+
     static func compose(_ yaml: String, file: String, problems: ConfigurationProblems) -> Node? {
         do {
             guard let node = try Yams.compose(yaml: yaml) else {

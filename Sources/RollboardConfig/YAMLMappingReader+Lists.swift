@@ -20,4 +20,13 @@ extension YAMLMappingReader {
         if !DashboardConfiguration.isValidID(id) { report("id", "\(DashboardConfiguration.idRule), got \"\(id)\"") }
         return id
     }
+
+    /// The mappings of the non-empty list under `key`, each read as `key[i]` (problems reported; an entry that is not
+    /// a mapping is left out).
+    func entries(_ key: String, listing item: String) -> [YAMLMappingReader] {
+        guard let nodes = requireNonEmpty(key, listing: item, sequence) else { return [] }
+        return nodes.enumerated().compactMap { index, node in
+            YAMLMappingReader(node, context: context, field: "\(key)[\(index)]", problems: problems)
+        }
+    }
 }

@@ -15,7 +15,7 @@ enum SourceAnswer {
         var values: [String: Double] = [:]
         for metric in metrics {
             let pointer = metric.pointer ?? ""
-            guard let found = try resolve(pointer, in: document) else {
+            guard let found = resolve(pointer, in: document) else {
                 throw .pointerFindsNothing(metric: metric.metric, pointer: pointer)
             }
             guard case .number(let number) = found else {
@@ -86,24 +86,9 @@ enum SourceAnswer {
     /// The most characters of Prometheus' error message a failure keeps.
     static let maxErrorMessage = 200
 
-    /// What `pointer` (RFC 6901) refers to in `document`; `nil` when it refers to nothing. A pointer that is not
-    /// well formed was refused with the configuration.
-    static func resolve(_ pointer: String, in document: JSONValue) throws(SourceFailure) -> JSONValue? {
-        guard let tokens = referenceTokens(pointer) else { return nil }
-        var current = document
-        for token in tokens {
-            switch current {
-            case .object(let members):
-                guard let member = members.first(where: { $0.key == token }) else { return nil }
-                current = member.value
-            case .array(let elements):
-                guard let index = arrayIndex(token), index < elements.count else { return nil }
-                current = elements[index]
-            default:
-                return nil
-            }
-        }
-        return current
+    /// What `pointer` (RFC 6901) refers to in `document` (``JSONPointer/resolve(_:in:)``).
+    static func resolve(_ pointer: String, in document: JSONValue) -> JSONValue? {
+        JSONPointer.resolve(pointer, in: document)
     }
 
     /// The pointer's reference tokens (``JSONPointer/referenceTokens(_:)``).
@@ -111,11 +96,4 @@ enum SourceAnswer {
         JSONPointer.referenceTokens(pointer)
     }
 
-    /// An array index token: `0`, or digits without a leading zero.
-    private static func arrayIndex(_ token: String) -> Int? {
-        guard !token.isEmpty, token.utf8.allSatisfy({ (0x30...0x39).contains($0) }),
-            token == "0" || !token.hasPrefix("0")
-        else { return nil }
-        return Int(token)
-    }
 }

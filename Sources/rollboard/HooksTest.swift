@@ -27,18 +27,9 @@ struct HooksTest: ParsableCommand {
     var config = "config"
 
     func run() throws {
-        let loaded: RollboardConfiguration
-        do {
-            loaded = try RollboardConfiguration.load(directory: config)
-        } catch {
-            print("configuration refused:\n" + error.problems.joined(separator: "\n"))
-            throw ExitCode(1)
-        }
-        guard let webhook = loaded.webhooks.first(where: { $0.id == id }) else {
-            let known = loaded.webhooks.map(\.id).joined(separator: ", ")
-            print("no webhook \"\(id)\" in \(config)/webhooks/" + (known.isEmpty ? "" : " (webhooks: \(known))"))
-            throw ExitCode(1)
-        }
+        let loaded = try CheckedConfiguration.load(config)
+        let webhook = try CheckedConfiguration.find(
+            id, in: loaded.webhooks, id: \.id, noun: "webhook", folder: config + "/webhooks")
         let body: [UInt8]
         do {
             guard let bytes = try readWholeFile(file) else {

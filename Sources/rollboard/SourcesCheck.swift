@@ -26,18 +26,9 @@ struct SourcesCheck: ParsableCommand {
     var config = "config"
 
     func run() throws {
-        let loaded: RollboardConfiguration
-        do {
-            loaded = try RollboardConfiguration.load(directory: config)
-        } catch {
-            print("configuration refused:\n" + error.problems.joined(separator: "\n"))
-            throw ExitCode(1)
-        }
-        guard let source = loaded.sources.first(where: { $0.id == id }) else {
-            let known = loaded.sources.map(\.id).joined(separator: ", ")
-            print("no source \"\(id)\" in \(config)/sources/" + (known.isEmpty ? "" : " (sources: \(known))"))
-            throw ExitCode(1)
-        }
+        let loaded = try CheckedConfiguration.load(config)
+        let source = try CheckedConfiguration.find(
+            id, in: loaded.sources, id: \.id, noun: "source", folder: config + "/sources")
         switch SourceFetch.perform(source) {
         case .failure(let failure):
             print("\(source.id) (\(source.kind.rawValue)): \(failure)")

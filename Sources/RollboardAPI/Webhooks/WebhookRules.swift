@@ -135,26 +135,9 @@ package struct WebhookRules: Sendable {
         pointer.isEmpty ? "\"\" (the whole document)" : pointer
     }
 
-    /// What `pointer` (RFC 6901) refers to in `document`; `nil` when it refers to nothing (a pointer that is not
-    /// well formed was refused with the configuration).
+    /// What `pointer` (RFC 6901) refers to in `document` (``JSONPointer/resolve(_:in:)``).
     package static func resolve(_ pointer: String, in document: JSONValue) -> JSONValue? {
-        guard let tokens = JSONPointer.referenceTokens(pointer) else { return nil }
-        var current = document
-        for token in tokens {
-            switch current {
-            case .object(let members):
-                guard let member = members.first(where: { $0.key == token }) else { return nil }
-                current = member.value
-            case .array(let elements):
-                guard !token.isEmpty, token.utf8.allSatisfy({ (0x30...0x39).contains($0) }),
-                    token == "0" || !token.hasPrefix("0"), let index = Int(token), index < elements.count
-                else { return nil }
-                current = elements[index]
-            default:
-                return nil
-            }
-        }
-        return current
+        JSONPointer.resolve(pointer, in: document)
     }
 }
 

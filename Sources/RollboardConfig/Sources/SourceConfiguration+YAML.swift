@@ -78,13 +78,8 @@ extension SourceConfiguration {
     }
 
     private static func metrics(_ reader: YAMLMappingReader, kind: Kind, catalog: MetricCatalog) -> [Metric] {
-        guard let nodes = reader.requireNonEmpty("metrics", listing: "metric", reader.sequence) else { return [] }
         var metrics: [Metric] = []
-        for (index, node) in nodes.enumerated() {
-            guard
-                let entry = YAMLMappingReader(
-                    node, context: reader.context, field: "metrics[\(index)]", problems: reader.problems)
-            else { continue }
+        for entry in reader.entries("metrics", listing: "metric") {
             if entry.node("leaderboard") != nil {
                 entry.report("leaderboard", "leaderboard entries are not supported yet; use metric")
                 continue
@@ -116,21 +111,18 @@ extension SourceConfiguration {
     static func all(
         in files: [(file: String, yaml: String)], catalog: MetricCatalog, problems: ConfigurationProblems
     ) -> [SourceConfiguration] {
-        var sources: [SourceConfiguration] = []
-        for (file, yaml) in files {
-            guard let node = RollboardConfiguration.compose(yaml, file: file, problems: problems),
-                let source = SourceConfiguration(node: node, file: file, catalog: catalog, problems: problems)
-            else { continue }
-            if let other = sources.first(where: { $0.id == source.id }) {
-                problems.report(file, "id", "duplicate source id \"\(source.id)\", already used by \(other.file)")
-                continue
-            }
+        let sources = RollboardConfiguration.eachOnce(
+            files, noun: "source", problems: problems, id: \.id, file: \.file
+        ) { node, file in
+            SourceConfiguration(node: node, file: file, catalog: catalog, problems: problems)
+        }
+        for (index, source) in sources.enumerated() {
             for id in source.metricIDs {
-                if let other = sources.first(where: { $0.metricIDs.contains(id) }) {
-                    problems.report(file, "metrics", "\"\(id)\" is already fed by source \"\(other.id)\" (\(other.file))")
+                if let other = sources[..<index].first(where: { $0.metricIDs.contains(id) }) {
+                    problems.report(
+                        source.file, "metrics", "\"\(id)\" is already fed by source \"\(other.id)\" (\(other.file))")
                 }
             }
-            sources.append(source)
         }
         return sources
     }

@@ -99,16 +99,7 @@ extension WebhookConfiguration {
     }
 
     private static func rules(_ reader: YAMLMappingReader, catalog: MetricCatalog) -> [Rule] {
-        guard let nodes = reader.requireNonEmpty("rules", listing: "rule", reader.sequence) else { return [] }
-        var rules: [Rule] = []
-        for (index, node) in nodes.enumerated() {
-            guard
-                let entry = YAMLMappingReader(
-                    node, context: reader.context, field: "rules[\(index)]", problems: reader.problems)
-            else { continue }
-            if let rule = Self.rule(entry, catalog: catalog) { rules.append(rule) }
-        }
-        return rules
+        reader.entries("rules", listing: "rule").compactMap { Self.rule($0, catalog: catalog) }
     }
 
     private static func rule(_ entry: YAMLMappingReader, catalog: MetricCatalog) -> Rule? {
@@ -195,17 +186,8 @@ extension WebhookConfiguration {
     static func all(
         in files: [(file: String, yaml: String)], catalog: MetricCatalog, problems: ConfigurationProblems
     ) -> [WebhookConfiguration] {
-        var webhooks: [WebhookConfiguration] = []
-        for (file, yaml) in files {
-            guard let node = RollboardConfiguration.compose(yaml, file: file, problems: problems),
-                let webhook = WebhookConfiguration(node: node, file: file, catalog: catalog, problems: problems)
-            else { continue }
-            if let other = webhooks.first(where: { $0.id == webhook.id }) {
-                problems.report(file, "id", "duplicate webhook id \"\(webhook.id)\", already used by \(other.file)")
-                continue
-            }
-            webhooks.append(webhook)
+        RollboardConfiguration.eachOnce(files, noun: "webhook", problems: problems, id: \.id, file: \.file) { node, file in
+            WebhookConfiguration(node: node, file: file, catalog: catalog, problems: problems)
         }
-        return webhooks
     }
 }

@@ -28,4 +28,31 @@ package enum JSONPointer {
         }
         return tokens
     }
+
+    /// What `pointer` refers to in `document`; `nil` when it refers to nothing or is not well formed. An array index
+    /// is decimal digits without a leading zero.
+    package static func resolve(_ pointer: String, in document: JSONValue) -> JSONValue? {
+        guard let tokens = referenceTokens(pointer) else { return nil }
+        var current = document
+        for token in tokens {
+            switch current {
+            case .object(let members):
+                guard let member = members.first(where: { $0.key == token }) else { return nil }
+                current = member.value
+            case .array(let elements):
+                guard let index = arrayIndex(token), index < elements.count else { return nil }
+                current = elements[index]
+            default:
+                return nil
+            }
+        }
+        return current
+    }
+
+    private static func arrayIndex(_ token: String) -> Int? {
+        guard !token.isEmpty, token.utf8.allSatisfy({ (0x30...0x39).contains($0) }),
+            token == "0" || !token.hasPrefix("0")
+        else { return nil }
+        return Int(token)
+    }
 }
