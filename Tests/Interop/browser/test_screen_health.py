@@ -29,7 +29,10 @@ from test_dashboard import normalised, start_browser, wait_for
 
 ADMIN = "screen-health-admin-token-0123456789"
 SERVER_FPS = 30
-THROTTLE = 12  # how many times slower the DevTools protocol makes the CPU for the weak screen
+THROTTLE = 12  # how many times slower the DevTools protocol makes the CPU for the weak screen, at first
+# A faster machine (or a newer Chromium) paints the demo within its budget even at 12 times slower: the throttle then
+# doubles, up to this, until the page is a weak screen; a page that never lowers its rate still fails.
+THROTTLE_MAX = 48
 
 
 def listed(server, name):
@@ -76,12 +79,17 @@ def scenario(server: RollboardProcess, arguments, checks: Checks) -> None:
                      "unthrottled, the page keeps 30 fps and reports its paint time and painted frames per second",
                      f"data-fps {body_data(driver, 'fps')!r}, listed {screen!r}")
 
-        driver.execute_cdp_cmd("Emulation.setCPUThrottlingRate", {"rate": THROTTLE})
-        lowered = wait_for(lambda: int(body_data(driver, "fps") or SERVER_FPS) < SERVER_FPS, 60)
-        rate = int(body_data(driver, "fps") or SERVER_FPS)
-        print(f"  throttled {THROTTLE}x: the page asked for {rate} fps (painted {body_data(driver, 'paintedFps')}, "
-              f"{body_data(driver, 'paintMs')} ms per frame)")
-        checks.check(bool(lowered), f"with the CPU {THROTTLE} times slower the page asks for a lower rate by itself",
+        throttle, lowered = THROTTLE, None
+        while True:
+            driver.execute_cdp_cmd("Emulation.setCPUThrottlingRate", {"rate": throttle})
+            lowered = wait_for(lambda: int(body_data(driver, "fps") or SERVER_FPS) < SERVER_FPS, 30)
+            rate = int(body_data(driver, "fps") or SERVER_FPS)
+            print(f"  throttled {throttle}x: the page asked for {rate} fps (painted {body_data(driver, 'paintedFps')}, "
+                  f"{body_data(driver, 'paintMs')} ms per frame)")
+            if lowered or throttle * 2 > THROTTLE_MAX:
+                break
+            throttle *= 2
+        checks.check(bool(lowered), f"with the CPU up to {throttle} times slower the page asks for a lower rate by itself",
                      f"data-fps {rate}, painted {body_data(driver, 'paintedFps')!r}, paint ms {body_data(driver, 'paintMs')!r}")
         # The page may step down again while the list catches up (6 fps, then 4): the list must show the rate the page
         # asks for at that moment, below the server's.
