@@ -14,7 +14,7 @@ swiftc -O -g -sanitize=fuzzer,address -parse-as-library -swift-version 6 \
     -enable-upcoming-feature ExistentialAny \
     -enable-upcoming-feature MemberImportVisibility \
     -enable-upcoming-feature InternalImportsByDefault \
-    -module-name HTTPParserFuzz \
+    -module-name HTTPParserFuzz -package-name Rollboard \
     "$http"/*.swift \
     "$fuzz_dir/HTTPParser/HTTPParserFuzzer.swift" \
     -o "$out/fuzz-http"

@@ -16,7 +16,7 @@ swiftc -O -g -sanitize=fuzzer,address -parse-as-library \
     -enable-upcoming-feature ExistentialAny \
     -enable-upcoming-feature MemberImportVisibility \
     -enable-upcoming-feature InternalImportsByDefault \
-    -module-name WebSocketFuzz \
+    -module-name WebSocketFuzz -package-name Rollboard \
     -I Sources/CZlib -I Sources/COpenSSL \
     Sources/RollboardNet/HTTP/*.swift \
     Sources/RollboardNet/WebSocket/*.swift \
