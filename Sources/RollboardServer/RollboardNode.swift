@@ -37,7 +37,7 @@ public final class RollboardNode: Sendable {
         /// manual clock.
         var clock = NodeClock.system
         /// How a source is fetched (blocking): over the network, or a test's script.
-        var fetch: @Sendable (SourceConfiguration) -> Result<[String: Double], SourceFailure> = {
+        var fetch: @Sendable (SourceConfiguration) -> Result<SourceValues, SourceFailure> = {
             SourceFetch.perform($0)
         }
 

@@ -31,7 +31,7 @@ public final class SourceScheduler: Sendable {
     /// A scheduler on the node's clock that fetches with `fetch` (for real outside tests).
     package convenience init(
         changeLog: any ChangeLog, clock: NodeClock,
-        fetch: @escaping @Sendable (SourceConfiguration) -> Result<[String: Double], SourceFailure>,
+        fetch: @escaping @Sendable (SourceConfiguration) -> Result<SourceValues, SourceFailure>,
         catalog: @escaping @Sendable () -> MetricCatalog, leased: Bool,
         onHealth: @escaping @Sendable (SourceConfiguration, SourceHealth) -> Void, logger: Logger
     ) {

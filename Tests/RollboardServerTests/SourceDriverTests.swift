@@ -34,15 +34,15 @@ final class SourceDriverTests {
 
     /// Fetch results handed out in order, and how many fetches were made.
     final class ScriptedFetches: Sendable {
-        private let state: Mutex<(results: [Result<[String: Double], SourceFailure>], count: Int)>
+        private let state: Mutex<(results: [Result<SourceValues, SourceFailure>], count: Int)>
 
-        init(_ results: [Result<[String: Double], SourceFailure>]) {
+        init(_ results: [Result<SourceValues, SourceFailure>]) {
             state = Mutex((results, 0))
         }
 
         var count: Int { state.withLock { $0.count } }
 
-        func next() -> Result<[String: Double], SourceFailure> {
+        func next() -> Result<SourceValues, SourceFailure> {
             state.withLock { state in
                 state.count += 1
                 return state.results.isEmpty ? .failure(.emptyResult) : state.results.removeFirst()
