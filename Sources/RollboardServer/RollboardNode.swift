@@ -118,7 +118,9 @@ public final class RollboardNode: Sendable {
                 catalog: { configurations.configuration.catalog }, leased: settings.redis != nil,
                 // Through the change log, so that the screens of every node show it.
                 onHealth: { source, health in
-                    let change = StoredSourceHealth(id: source.id, metrics: source.metricIDs, reason: health.reason)
+                    // Its leaderboards' tiles turn stale with its metrics' (a board's tile shows the board id).
+                    let change = StoredSourceHealth(
+                        id: source.id, metrics: source.metricIDs + source.leaderboardIDs, reason: health.reason)
                     changeLog.commit(.sourceHealth(change)) { result in
                         if case .failure(let error) = result {
                             logger.warning(
