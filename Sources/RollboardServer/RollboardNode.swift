@@ -115,7 +115,9 @@ public final class RollboardNode: Sendable {
                 clock: options.clock.monotonic, wall: options.clock.wall)
             let sources = SourceScheduler(
                 changeLog: changeLog, clock: options.clock, fetch: options.fetch,
-                catalog: { configurations.configuration.catalog }, leased: settings.redis != nil,
+                catalog: { configurations.configuration.catalog },
+                leaderboardLimit: { configurations.configuration.server.limits.maxLeaderboardEntries },
+                leased: settings.redis != nil,
                 // Through the change log, so that the screens of every node show it.
                 onHealth: { source, health in
                     // Its leaderboards' tiles turn stale with its metrics' (a board's tile shows the board id).

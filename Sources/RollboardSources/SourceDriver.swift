@@ -26,8 +26,8 @@ final class SourceDriver: @unchecked Sendable {  // Sendable: every var is touch
         /// Told each time a source's health turns (after it is logged).
         let onHealth: @Sendable (SourceConfiguration, SourceHealth) -> Void
         let logger: Logger
-        /// The most entries a leaderboard holds (`limits.maxLeaderboardEntries`).
-        var leaderboardLimit = ServerSettings.Limits.Defaults.maxLeaderboardEntries
+        /// The most entries a leaderboard holds (`limits.maxLeaderboardEntries` in force).
+        var leaderboardLimit: @Sendable () -> Int = { ServerSettings.Limits.Defaults.maxLeaderboardEntries }
     }
 
     private var configuration: SourceConfiguration
@@ -173,7 +173,7 @@ final class SourceDriver: @unchecked Sendable {  // Sendable: every var is touch
         guard let (id, entries) = boards.first else { return perform(poller.committed(now: environment.clock.now())) }
         let catalog = environment.catalog()
         let request = LeaderboardCommitRequest(
-            id: id, edit: .replace(entries), limit: environment.leaderboardLimit,
+            id: id, edit: .replace(entries), limit: environment.leaderboardLimit(),
             problem: { catalog.problem(showing: $0, as: id) })
         environment.changeLog.commitLeaderboard(request) { [self] result in
             queue.async { [self] in

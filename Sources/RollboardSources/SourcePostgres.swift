@@ -16,13 +16,20 @@ enum SourcePostgres {
     {
         guard let variable = source.dsnVariable else { throw .database("no dsn") }
         guard let dsn = environment(variable) else { throw .missingVariable(variable) }
-        let connection = try take(source.id, dsn: dsn, timeout: source.timeout)
+        let begin = "BEGIN; SET TRANSACTION READ ONLY; SET LOCAL statement_timeout = \(Int((source.timeout * 1000).rounded()))"
+        var (connection, kept) = try take(source.id, dsn: dsn, timeout: source.timeout)
+        var transaction = Transaction(connection: connection, timeout: source.timeout)
+        do {
+            try transaction.run(begin, single: false, target: source.id)
+        } catch {
+            // A kept connection the database closed since (a restart, a failover): one new one at once, rather than a
+            // failure and a retry later.
+            guard kept, !connection.isOpen else { throw error }
+            (connection, kept) = try take(source.id, dsn: dsn, timeout: source.timeout)
+            transaction = Transaction(connection: connection, timeout: source.timeout)
+            try transaction.run(begin, single: false, target: source.id)
+        }
         defer { give(source.id, dsn: dsn, connection) }
-        let transaction = Transaction(connection: connection, timeout: source.timeout)
-        let milliseconds = Int((source.timeout * 1000).rounded())
-        try transaction.run(
-            "BEGIN; SET TRANSACTION READ ONLY; SET LOCAL statement_timeout = \(milliseconds)", single: false,
-            target: source.id)
         do {
             var values = SourceValues()
             for metric in source.metrics {
@@ -48,13 +55,15 @@ enum SourcePostgres {
         removed?.connection.close()
     }
 
-    /// The source's kept connection to `dsn`, or a new one.
-    private static func take(_ source: String, dsn: String, timeout: Double) throws(SourceFailure) -> PostgresConnection {
+    /// The source's kept connection to `dsn` (`kept`: true), or a new one.
+    private static func take(_ source: String, dsn: String, timeout: Double) throws(SourceFailure)
+        -> (connection: PostgresConnection, kept: Bool)
+    {
         let found = kept.withLock { $0.removeValue(forKey: source) }
-        if let found, found.dsn == dsn, found.connection.isOpen { return found.connection }
+        if let found, found.dsn == dsn, found.connection.isOpen { return (found.connection, true) }
         found?.connection.close()
         do {
-            return try PostgresConnection(dsn: dsn, timeout: timeout + SourceConfiguration.Defaults.databaseGrace)
+            return (try PostgresConnection(dsn: dsn, timeout: timeout + SourceConfiguration.Defaults.databaseGrace), false)
         } catch {
             throw .database(error.description)
         }

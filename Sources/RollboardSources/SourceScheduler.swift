@@ -32,13 +32,13 @@ public final class SourceScheduler: Sendable {
     package convenience init(
         changeLog: any ChangeLog, clock: NodeClock,
         fetch: @escaping @Sendable (SourceConfiguration) -> Result<SourceValues, SourceFailure>,
-        catalog: @escaping @Sendable () -> MetricCatalog, leased: Bool,
-        onHealth: @escaping @Sendable (SourceConfiguration, SourceHealth) -> Void, logger: Logger
+        catalog: @escaping @Sendable () -> MetricCatalog, leaderboardLimit: @escaping @Sendable () -> Int,
+        leased: Bool, onHealth: @escaping @Sendable (SourceConfiguration, SourceHealth) -> Void, logger: Logger
     ) {
         self.init(
             environment: SourceDriver.Environment(
                 changeLog: changeLog, clock: clock.monotonic, wallClock: clock.wall.now, catalog: catalog,
-                fetch: fetch, onHealth: onHealth, logger: logger),
+                fetch: fetch, onHealth: onHealth, logger: logger, leaderboardLimit: leaderboardLimit),
             leased: leased)
     }
 

@@ -9,6 +9,8 @@ environment's dsn holds. Rollboard polls three sources every second. Checks:
 - a slow query (`pg_sleep`) is cut by the statement timeout: the source is down with the server's reason and
   `rollboard_source_up` is 0;
 - a query calling a function that inserts is refused by the read-only transaction, and nothing was inserted;
+- the database hung (SIGSTOP): the client's deadline cuts the fetch, the tiles turn stale, the server answers at once
+  meanwhile; SIGCONT: recovered;
 - the database stopped: the tiles turn stale with a reason; started again: the stale mark goes and the source is up;
 - the password appears in no log line and no answer.
 
@@ -21,6 +23,7 @@ import json
 import os
 import pwd
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -85,6 +88,14 @@ class Postgres:
     def stop(self) -> None:
         if os.path.exists(os.path.join(self.data, "postmaster.pid")):
             self.run("pg_ctl", "-D", self.data, "-m", "fast", "-w", "stop", check=False)
+
+    def signal_all(self, signal_number: int) -> None:
+        """Sends `signal_number` to the cluster's postmaster and each of its children (found by parent pid)."""
+        with open(os.path.join(self.data, "postmaster.pid")) as handle:
+            postmaster = int(handle.readline())
+        children = subprocess.run(["pgrep", "-P", str(postmaster)], stdout=subprocess.PIPE).stdout.decode().split()
+        for pid in [postmaster, *map(int, children)]:
+            os.kill(pid, signal_number)
 
     def sql(self, statements: str) -> str:
         environment = dict(os.environ, PGPASSWORD=PASSWORD)
@@ -190,6 +201,19 @@ async def scenario(binary: str, bin_dir: str, checks: Checks) -> None:
         checks.check('rollboard_source_up{source="sales"} 1' in text and 'rollboard_source_up{source="slow"} 0' in text
                      and 'rollboard_source_up{source="writer"} 0' in text,
                      "rollboard_source_up is 1 for the good source, 0 for the slow and the writing ones")
+
+        postgres.signal_all(signal.SIGSTOP)
+        hung = time.monotonic()
+        checks.check(await until(lambda: "orders" in screen.stale, 10),
+                     "a database that stops answering (SIGSTOP) is cut by the client's deadline and shown stale",
+                     f"after {time.monotonic() - hung:.1f} s: {screen.stale.get('orders')}")
+        asked = time.monotonic()
+        metrics_text(server)
+        checks.check(time.monotonic() - asked < 1, "meanwhile the server answers at once (libpq waits on the source's queue)",
+                     f"{time.monotonic() - asked:.2f} s")
+        postgres.signal_all(signal.SIGCONT)
+        checks.check(await until(lambda: "orders" not in screen.stale, 15), "it answers again (SIGCONT): recovered",
+                     f"{screen.stale}")
 
         postgres.stop()
         checks.check(await until(lambda: "orders" in screen.stale and "top" in screen.stale, 10),
