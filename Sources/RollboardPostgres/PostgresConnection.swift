@@ -16,6 +16,13 @@ public final class PostgresConnection: @unchecked Sendable {  // Sendable: hande
     /// `connect_timeout` in the dsn overrides).
     public init(dsn: String, timeout: Double) throws(PostgresError) {
         let deadline = Self.now() + timeout
+        // libpq's message for a string it cannot read quotes the string, which may hold the password.
+        var parseError: UnsafeMutablePointer<CChar>?
+        guard let options = PQconninfoParse(dsn, &parseError) else {
+            if let parseError { PQfreemem(parseError) }
+            throw .connect("libpq cannot read the connection string (its message is not shown: it quotes the string)")
+        }
+        PQconninfoFree(options)
         let keywords = ["connect_timeout", "dbname"]
         let values = ["\(max(2, Int(timeout.rounded(.up))))", dsn]
         let started: OpaquePointer? = Self.withCStrings(keywords) { keys in

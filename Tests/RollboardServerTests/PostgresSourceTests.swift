@@ -164,6 +164,16 @@ struct PostgresSourceTests {
         #expect(SourceFetch.perform(source, environment: { _ in nil }) == .failure(.missingVariable("SALES_DSN")))
     }
 
+    @Test("a connection string libpq cannot read is refused without quoting it, before any connection")
+    func unreadableDSN() {
+        #expect(throws: PostgresError.self) { try PostgresConnection(dsn: "host=127.0.0.1 hunter2", timeout: 1) }
+        do {
+            _ = try PostgresConnection(dsn: "host=127.0.0.1 hunter2", timeout: 1)
+        } catch {
+            #expect(!error.description.contains("hunter2"), "\(error)")
+        }
+    }
+
     @Test("libpq's and the server's messages are shown on one line, cut to 200 characters")
     func shownMessages() {
         #expect(PostgresError.shown("FATAL:  password authentication failed\n  for user \"app\"\n") == "FATAL: password authentication failed for user \"app\"")
