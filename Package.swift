@@ -45,6 +45,11 @@ let package = Package(
             pkgConfig: "libcurl",
             providers: [.apt(["libcurl4-openssl-dev"])]
         ),
+        .systemLibrary(
+            name: "CLibPQ",
+            pkgConfig: "libpq",
+            providers: [.apt(["libpq-dev"])]
+        ),
         .systemLibrary(name: "CMalloc"),
         .target(
             name: "RollboardAnimation",
@@ -80,6 +85,12 @@ let package = Package(
         .target(
             name: "RollboardFetch",
             dependencies: ["CCurl"],
+            swiftSettings: swiftSettings
+        ),
+        // PostgreSQL through libpq, for `postgres` sources: a connection whose every wait is bounded by a deadline.
+        .target(
+            name: "RollboardPostgres",
+            dependencies: ["CLibPQ"],
             swiftSettings: swiftSettings
         ),
         // The server, one target per layer; each sees only the layers below it (docs/architecture.md, "Modules").
@@ -173,6 +184,8 @@ let package = Package(
                 "RollboardConfig",
                 "RollboardStore",
                 "RollboardFetch",
+                "RollboardPostgres",
+                "RollboardAnimation",
                 "RollboardRedis",
                 "RollboardNet",
                 .product(name: "Logging", package: "swift-log"),
@@ -294,7 +307,7 @@ let package = Package(
             dependencies: [
                 "RollboardCore", "RollboardConfig", "RollboardStore", "RollboardMetrics", "RollboardRedisLog", "RollboardAccess", "RollboardHub", "RollboardSources", "RollboardAPI", "RollboardServer",
                 "RollboardNet", "RollboardClient", "RollboardRedis", "RollboardAnimation", "RollboardFetch",
-                "RollboardTestSupport", "CMalloc",
+                "RollboardPostgres", "RollboardTestSupport", "CMalloc",
             ],
             swiftSettings: swiftSettings
         ),

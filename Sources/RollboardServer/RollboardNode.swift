@@ -37,7 +37,7 @@ public final class RollboardNode: Sendable {
         /// manual clock.
         var clock = NodeClock.system
         /// How a source is fetched (blocking): over the network, or a test's script.
-        var fetch: @Sendable (SourceConfiguration) -> Result<[String: Double], SourceFailure> = {
+        var fetch: @Sendable (SourceConfiguration) -> Result<SourceValues, SourceFailure> = {
             SourceFetch.perform($0)
         }
 
@@ -115,10 +115,14 @@ public final class RollboardNode: Sendable {
                 clock: options.clock.monotonic, wall: options.clock.wall)
             let sources = SourceScheduler(
                 changeLog: changeLog, clock: options.clock, fetch: options.fetch,
-                catalog: { configurations.configuration.catalog }, leased: settings.redis != nil,
+                catalog: { configurations.configuration.catalog },
+                leaderboardLimit: { configurations.configuration.server.limits.maxLeaderboardEntries },
+                leased: settings.redis != nil,
                 // Through the change log, so that the screens of every node show it.
                 onHealth: { source, health in
-                    let change = StoredSourceHealth(id: source.id, metrics: source.metricIDs, reason: health.reason)
+                    // Its leaderboards' tiles turn stale with its metrics' (a board's tile shows the board id).
+                    let change = StoredSourceHealth(
+                        id: source.id, metrics: source.metricIDs + source.leaderboardIDs, reason: health.reason)
                     changeLog.commit(.sourceHealth(change)) { result in
                         if case .failure(let error) = result {
                             logger.warning(

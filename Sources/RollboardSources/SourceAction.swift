@@ -6,9 +6,9 @@ public import RollboardStore
 public enum SourceAction: Sendable, Equatable {
     /// Fetch the source now and answer with `fetched`.
     case fetch
-    /// Commit these values (only those that changed since the last commit) through the change log, then answer
+    /// Commit these values and boards (only those that changed since the last commit) through the change log, then answer
     /// with `committed` or `commitFailed`.
-    case commit([String: Double])
+    case commit(SourceValues)
     /// The source's health turned: log it once, set its gauge, tell its tiles.
     case health(SourceHealth)
     /// Call `timerFired` at this instant (monotonic seconds); replaces any earlier wake.

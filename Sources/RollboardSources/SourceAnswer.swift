@@ -11,7 +11,22 @@ enum SourceAnswer {
     static func jsonValues(_ body: [UInt8], metrics: [SourceConfiguration.Metric]) throws(SourceFailure)
         -> [String: Double]
     {
+        try jsonValues(parse(body), metrics: metrics)
+    }
+
+    /// A `json` source's metrics and leaderboards out of one answer.
+    static func jsonSourceValues(_ body: [UInt8], source: SourceConfiguration) throws(SourceFailure) -> SourceValues {
         let document = try parse(body)
+        var values = SourceValues(metrics: try jsonValues(document, metrics: source.metrics))
+        for board in source.leaderboards {
+            values.leaderboards[board.leaderboard] = try jsonLeaderboard(document, board, cap: source.maxRows)
+        }
+        return values
+    }
+
+    static func jsonValues(_ document: JSONValue, metrics: [SourceConfiguration.Metric]) throws(SourceFailure)
+        -> [String: Double]
+    {
         var values: [String: Double] = [:]
         for metric in metrics {
             let pointer = metric.pointer ?? ""
@@ -63,7 +78,7 @@ enum SourceAnswer {
     }
 
     /// The answer as JSON: it must be UTF-8 first.
-    private static func parse(_ body: [UInt8]) throws(SourceFailure) -> JSONValue {
+    static func parse(_ body: [UInt8]) throws(SourceFailure) -> JSONValue {
         guard String(validating: body, as: UTF8.self) != nil else { throw .invalidUTF8 }
         do {
             return try JSONParser.parse(body)

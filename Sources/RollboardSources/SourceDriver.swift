@@ -5,6 +5,7 @@ package import RollboardCore
 package import RollboardMetrics
 package import RollboardRedisLog
 package import RollboardStore
+import RollboardAnimation
 import Synchronization
 
 /// The live side of one source: drives a ``SourcePoller`` on its own serial queue with one timer on an injected
@@ -21,10 +22,12 @@ final class SourceDriver: @unchecked Sendable {  // Sendable: every var is touch
         /// The catalog in force: whether a tile can show a value.
         let catalog: @Sendable () -> MetricCatalog
         /// One fetch, blocking (``SourceFetch/perform(_:environment:)`` outside tests).
-        let fetch: @Sendable (SourceConfiguration) -> Result<[String: Double], SourceFailure>
+        let fetch: @Sendable (SourceConfiguration) -> Result<SourceValues, SourceFailure>
         /// Told each time a source's health turns (after it is logged).
         let onHealth: @Sendable (SourceConfiguration, SourceHealth) -> Void
         let logger: Logger
+        /// The most entries a leaderboard holds (`limits.maxLeaderboardEntries` in force).
+        var leaderboardLimit: @Sendable () -> Int = { ServerSettings.Limits.Defaults.maxLeaderboardEntries }
     }
 
     private var configuration: SourceConfiguration
@@ -59,9 +62,12 @@ final class SourceDriver: @unchecked Sendable {  // Sendable: every var is touch
     func start() {
         queue.async { [self] in
             let store = environment.changeLog.snapshot
-            var current: [String: Double] = [:]
+            var current = SourceValues()
             for id in configuration.metricIDs {
-                if let metric = store.current(id) { current[id] = metric.value }
+                if let metric = store.current(id) { current.metrics[id] = metric.value }
+            }
+            for id in configuration.leaderboardIDs {
+                if let board = store.leaderboard(id) { current.leaderboards[id] = board.entries }
             }
             perform(poller.start(now: environment.clock.now(), current: current))
         }
@@ -83,6 +89,8 @@ final class SourceDriver: @unchecked Sendable {  // Sendable: every var is touch
             let wasDown = poller.health.reason != nil
             _ = poller.stop()
             timer.cancel()
+            // After a fetch under way: the connection a postgres source keeps is closed.
+            fetchQueue.async { [id = configuration.id] in SourcePostgres.release(id) }
             if clearingHealth && wasDown { environment.onHealth(configuration, .unknown) }
         }
     }
@@ -118,7 +126,7 @@ final class SourceDriver: @unchecked Sendable {  // Sendable: every var is touch
         }
     }
 
-    private func fetched(_ result: Result<[String: Double], SourceFailure>) {
+    private func fetched(_ result: Result<SourceValues, SourceFailure>) {
         dispatchPrecondition(condition: .onQueue(queue))
         let now = environment.clock.now()
         let seconds = now - fetchStarted
@@ -137,19 +145,41 @@ final class SourceDriver: @unchecked Sendable {  // Sendable: every var is touch
         perform(poller.fetched(result, now: now))
     }
 
-    /// Commits `values` as one batch, refused whole (like a bad post) when a tile cannot show one of them.
-    private func commit(_ values: [String: Double]) {
+    /// Commits the metrics of `values` as one batch, refused whole (like a bad post) when a tile cannot show one of
+    /// them, then each leaderboard's whole board.
+    private func commit(_ values: SourceValues) {
         let catalog = environment.catalog()
-        for (id, value) in values.sorted(by: { $0.key < $1.key }) {
+        for (id, value) in values.metrics.sorted(by: { $0.key < $1.key }) {
             if let problem = catalog.problem(showing: value, as: id) {
                 return failCommit(.refused("\(id): \(problem)"))
             }
         }
-        let updates = values.sorted { $0.key < $1.key }.map { MetricUpdate(id: $0.key, value: $0.value) }
+        let updates = values.metrics.sorted { $0.key < $1.key }.map { MetricUpdate(id: $0.key, value: $0.value) }
+        let boards = values.leaderboards.sorted { $0.key < $1.key }
+        guard !updates.isEmpty else { return commitBoards(boards[...]) }
         environment.changeLog.append(updates) { [self] result in
             queue.async { [self] in
                 switch result {
-                case .success: perform(poller.committed(now: environment.clock.now()))
+                case .success: commitBoards(boards[...])
+                case .failure(let error): failCommit(.notCommitted("\(error)"))
+                }
+            }
+        }
+    }
+
+    /// Commits each board in turn, replacing it whole; the poller hears of the commit once the last one is durable.
+    private func commitBoards(_ boards: ArraySlice<(key: String, value: [LeaderboardEntry])>) {
+        dispatchPrecondition(condition: .onQueue(queue))
+        guard let (id, entries) = boards.first else { return perform(poller.committed(now: environment.clock.now())) }
+        let catalog = environment.catalog()
+        let request = LeaderboardCommitRequest(
+            id: id, edit: .replace(entries), limit: environment.leaderboardLimit(),
+            problem: { catalog.problem(showing: $0, as: id) })
+        environment.changeLog.commitLeaderboard(request) { [self] result in
+            queue.async { [self] in
+                switch result {
+                case .success: commitBoards(boards.dropFirst())
+                case .failure(.refused(let refusal)): failCommit(.refused("\(id): \(refusal.field) \(refusal.reason)"))
                 case .failure(let error): failCommit(.notCommitted("\(error)"))
                 }
             }

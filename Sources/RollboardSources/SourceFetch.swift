@@ -5,13 +5,13 @@ package import RollboardRedisLog
 public import RollboardStore
 
 /// One fetch of a source, blocking the calling thread: the requests its configuration makes (one for a `json`
-/// source, one per query for a `prometheus` one), each answer read into values. Run on a source's fetch queue, and by
-/// `rollboard sources check`.
+/// source, one per query for a `prometheus` one, one read-only transaction for a `postgres` one), each answer read
+/// into values. Run on a source's fetch queue, and by `rollboard sources check`.
 public enum SourceFetch {
-    /// The values of every metric of `source`, or why there are none.
+    /// The values of every metric and leaderboard of `source`, or why there are none.
     public static func perform(
         _ source: SourceConfiguration, environment: (String) -> String? = SourceHeader.processEnvironment
-    ) -> Result<[String: Double], SourceFailure> {
+    ) -> Result<SourceValues, SourceFailure> {
         Result { () throws(SourceFailure) in
             let headers = try source.headers.map { header throws(SourceFailure) in
                 FetchHeader(name: header.name, value: try header.value(environment: environment))
@@ -19,15 +19,17 @@ public enum SourceFetch {
             switch source.kind {
             case .json:
                 let body = try answer(request(source, url: source.url, headers: headers, body: source.body))
-                return try SourceAnswer.jsonValues(body, metrics: source.metrics)
+                return try SourceAnswer.jsonSourceValues(body, source: source)
             case .prometheus:
-                var values: [String: Double] = [:]
+                var values = SourceValues()
                 for metric in source.metrics {
                     let url = queryURL(base: source.url, query: metric.query ?? "")
-                    values[metric.metric] = try SourceAnswer.prometheusValue(
+                    values.metrics[metric.metric] = try SourceAnswer.prometheusValue(
                         answer(request(source, url: url, headers: headers, body: nil)))
                 }
                 return values
+            case .postgres:
+                return try SourcePostgres.perform(source, environment: environment)
             }
         }
     }

@@ -22,7 +22,7 @@ public struct SourcePoller: Sendable, Equatable {
         /// A fetch started at this instant is under way.
         case fetching(since: Double)
         /// Committed values wait for the change log's answer; the fetch had started at this instant.
-        case committing(since: Double, values: [String: Double])
+        case committing(since: Double, values: SourceValues)
         case stopped
     }
 
@@ -31,8 +31,8 @@ public struct SourcePoller: Sendable, Equatable {
     public private(set) var health: SourceHealth = .unknown
     /// Failures in a row since the last success.
     public private(set) var failures = 0
-    /// The last value committed (or found in the store at start) for each metric.
-    public private(set) var committed: [String: Double] = [:]
+    /// The last value committed (or found in the store at start) for each metric, and each leaderboard's board.
+    public private(set) var committed: SourceValues = SourceValues()
 
     public init(every: Double) {
         self.every = every
@@ -45,7 +45,7 @@ public struct SourcePoller: Sendable, Equatable {
 
     /// Starts polling: the first fetch is now. `current` holds the values the store has, so that an unchanged value
     /// is not posted again after a restart or a takeover.
-    public mutating func start(now: Double, current: [String: Double]) -> [SourceAction] {
+    public mutating func start(now: Double, current: SourceValues) -> [SourceAction] {
         guard phase == .idle else { return [] }
         committed = current
         phase = .fetching(since: now)
@@ -58,14 +58,14 @@ public struct SourcePoller: Sendable, Equatable {
         return [.fetch]
     }
 
-    /// A fetch's outcome: the values of every metric, or why there are none.
-    public mutating func fetched(_ result: Result<[String: Double], SourceFailure>, now: Double) -> [SourceAction] {
+    /// A fetch's outcome: the values of every metric and leaderboard, or why there are none.
+    public mutating func fetched(_ result: Result<SourceValues, SourceFailure>, now: Double) -> [SourceAction] {
         guard case .fetching(let since) = phase else { return [] }
         switch result {
         case .failure(let failure):
             return failed(failure, now: now)
         case .success(let values):
-            let changed = values.filter { committed[$0.key] != $0.value }
+            let changed = values.changed(since: committed)
             if changed.isEmpty { return succeeded(since: since, now: now) }
             phase = .committing(since: since, values: changed)
             return [.commit(changed)]
@@ -75,7 +75,7 @@ public struct SourcePoller: Sendable, Equatable {
     /// The change log took the values of the last `commit`.
     public mutating func committed(now: Double) -> [SourceAction] {
         guard case .committing(let since, let values) = phase else { return [] }
-        committed.merge(values) { $1 }
+        committed = committed.merging(values)
         return succeeded(since: since, now: now)
     }
 

@@ -31,14 +31,14 @@ public final class SourceScheduler: Sendable {
     /// A scheduler on the node's clock that fetches with `fetch` (for real outside tests).
     package convenience init(
         changeLog: any ChangeLog, clock: NodeClock,
-        fetch: @escaping @Sendable (SourceConfiguration) -> Result<[String: Double], SourceFailure>,
-        catalog: @escaping @Sendable () -> MetricCatalog, leased: Bool,
-        onHealth: @escaping @Sendable (SourceConfiguration, SourceHealth) -> Void, logger: Logger
+        fetch: @escaping @Sendable (SourceConfiguration) -> Result<SourceValues, SourceFailure>,
+        catalog: @escaping @Sendable () -> MetricCatalog, leaderboardLimit: @escaping @Sendable () -> Int,
+        leased: Bool, onHealth: @escaping @Sendable (SourceConfiguration, SourceHealth) -> Void, logger: Logger
     ) {
         self.init(
             environment: SourceDriver.Environment(
                 changeLog: changeLog, clock: clock.monotonic, wallClock: clock.wall.now, catalog: catalog,
-                fetch: fetch, onHealth: onHealth, logger: logger),
+                fetch: fetch, onHealth: onHealth, logger: logger, leaderboardLimit: leaderboardLimit),
             leased: leased)
     }
 

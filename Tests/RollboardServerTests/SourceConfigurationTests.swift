@@ -86,7 +86,7 @@ struct SourceConfigurationTests {
         "mistakes are named by file and field",
         arguments: [
             ("type: xml\nurl: http://a\nmetrics: [{metric: visitors, pointer: /a}]",
-             "config/sources/prod.yaml: type: must be one of json, prometheus, got \"xml\""),
+             "config/sources/prod.yaml: type: must be one of json, prometheus, postgres, got \"xml\""),
             ("type: json\nurl: file:///etc/passwd\nmetrics: [{metric: visitors, pointer: /a}]",
              "config/sources/prod.yaml: url: must be an http:// or https:// URL"),
             ("type: json\nurl: \"http://\"\nmetrics: [{metric: visitors, pointer: /a}]",
@@ -112,7 +112,7 @@ struct SourceConfigurationTests {
             ("type: json\nurl: http://a\nmetrics: []",
              "config/sources/prod.yaml: metrics: must list at least one metric"),
             ("type: prometheus\nurl: http://a\nmetrics: [{leaderboard: top, query: 'topk(3, x)', label: service}]",
-             "config/sources/prod.yaml: metrics[0].leaderboard: leaderboard entries are not supported yet; use metric"),
+             "config/sources/prod.yaml: metrics[0].leaderboard: is for json and postgres sources; a Prometheus query gives one number"),
             ("type: json\nurl: http://a\nmethod: DELETE\nmetrics: [{metric: visitors, pointer: /a}]",
              "config/sources/prod.yaml: method: must be GET or POST, got \"DELETE\""),
         ])

@@ -4,6 +4,7 @@ import RollboardTestSupport
 import Synchronization
 import Testing
 
+@testable import RollboardAnimation
 @testable import RollboardCore
 @testable import RollboardConfig
 @testable import RollboardStore
@@ -34,15 +35,15 @@ final class SourceDriverTests {
 
     /// Fetch results handed out in order, and how many fetches were made.
     final class ScriptedFetches: Sendable {
-        private let state: Mutex<(results: [Result<[String: Double], SourceFailure>], count: Int)>
+        private let state: Mutex<(results: [Result<SourceValues, SourceFailure>], count: Int)>
 
-        init(_ results: [Result<[String: Double], SourceFailure>]) {
+        init(_ results: [Result<SourceValues, SourceFailure>]) {
             state = Mutex((results, 0))
         }
 
         var count: Int { state.withLock { $0.count } }
 
-        func next() -> Result<[String: Double], SourceFailure> {
+        func next() -> Result<SourceValues, SourceFailure> {
             state.withLock { state in
                 state.count += 1
                 return state.results.isEmpty ? .failure(.emptyResult) : state.results.removeFirst()
@@ -114,6 +115,54 @@ final class SourceDriverTests {
         #expect(await clock.wait { driver.status.health.name == "down" })
         #expect(driver.status.health.reason?.hasPrefix("refused: visitors: ") == true, "\(driver.status.health)")
         #expect(store.current("visitors") == nil)
+        driver.stop()
+    }
+
+    @Test("a leaderboard's board is committed whole after the metrics, again only when it changed; past the limit refused")
+    func leaderboard() async throws {
+        let yaml = """
+            id: ops
+            title: Ops
+            tiles:
+              - {id: visitors, type: odometer, decimals: 0}
+              - {id: top, type: leaderboard}
+            """
+        let catalog = try RollboardConfiguration.parse(serverYAML: nil, dashboards: [("config/dashboards/ops.yaml", yaml)])
+            .catalog
+        var source = Self.source
+        source.leaderboards = [.init(leaderboard: "top", query: "SELECT name, score FROM t")]
+        let first: [LeaderboardEntry] = [.init(name: "ada", value: 3), .init(name: "bob", value: 1)]
+        let second: [LeaderboardEntry] = [.init(name: "bob", value: 4), .init(name: "ada", value: 3)]
+        let fetches = ScriptedFetches([
+            .success(SourceValues(metrics: ["visitors": 5], leaderboards: ["top": first])),
+            .success(SourceValues(metrics: ["visitors": 5], leaderboards: ["top": first])),
+            .success(SourceValues(metrics: ["visitors": 5], leaderboards: ["top": second])),
+            .success(SourceValues(metrics: ["visitors": 5], leaderboards: ["top": second + [.init(name: "cy", value: 1)]])),
+        ])
+        let clock = ManualClock(at: 0)
+        let driver = SourceDriver(
+            source,
+            environment: SourceDriver.Environment(
+                changeLog: store, clock: clock.clock, wallClock: { 0 }, catalog: { catalog },
+                fetch: { _ in fetches.next() }, onHealth: { _, _ in clock.changes.changed() },
+                logger: Logger(label: "test"), leaderboardLimit: { 2 }))
+        driver.start()
+        #expect(await clock.wait { store.leaderboard("top")?.entries == first && clock.armed == [10] })
+        #expect(store.current("visitors")?.value == 5)
+        let committed = try #require(store.leaderboard("top")?.seq)
+
+        clock.advance(to: 10)
+        #expect(await clock.wait { fetches.count == 2 && clock.armed == [20] })
+        #expect(store.leaderboard("top")?.seq == committed, "the same board is not committed again")
+
+        clock.advance(to: 20)
+        #expect(await clock.wait { store.leaderboard("top")?.entries == second && clock.armed == [30] })
+
+        clock.advance(to: 30)
+        #expect(await clock.wait { driver.status.health.name == "down" })
+        #expect(driver.status.health.reason?.hasPrefix("refused: top: entries 3 entries are more than the 2") == true,
+                "\(driver.status.health)")
+        #expect(store.leaderboard("top")?.entries == second, "the board keeps its last entries")
         driver.stop()
     }
 

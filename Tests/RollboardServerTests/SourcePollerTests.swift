@@ -38,9 +38,9 @@ struct SourcePollerTests {
 
     static func apply(_ input: Input, to poller: inout SourcePoller) -> [SourceAction] {
         switch input {
-        case .start(let now, let current): poller.start(now: now, current: current)
+        case .start(let now, let current): poller.start(now: now, current: SourceValues(metrics: current))
         case .timer(let now): poller.timerFired(now: now)
-        case .values(let values, let now): poller.fetched(.success(values), now: now)
+        case .values(let values, let now): poller.fetched(.success(SourceValues(metrics: values)), now: now)
         case .failure(let failure, let now): poller.fetched(.failure(failure), now: now)
         case .committed(let now): poller.committed(now: now)
         case .commitFailed(let failure, let now): poller.commitFailed(failure, now: now)

@@ -5,10 +5,13 @@ import Yams
 extension SourceConfiguration {
     static let keys = [
         "id", "type", "url", "method", "headers", "body", "every", "timeout", "maxBytes", "caFile", "redirects", "metrics",
+        "dsn", "maxRows",
     ]
+    /// The keys of an HTTP upstream (`json`, `prometheus`), refused for a `postgres` source.
+    static let httpKeys = ["url", "method", "headers", "body", "maxBytes", "caFile", "redirects"]
 
     /// Reads a source from the root node of its file; each metric must be shown by an odometer or counter tile of
-    /// `catalog`. `nil` when it has problems (reported).
+    /// `catalog`, each leaderboard by a leaderboard tile. `nil` when it has problems (reported).
     init?(node: Node, file: String, catalog: MetricCatalog, problems: ConfigurationProblems) {
         let before = problems.lines.count
         guard let reader = YAMLMappingReader(node, context: file, field: "", problems: problems) else { return nil }
@@ -22,8 +25,9 @@ extension SourceConfiguration {
                 reader.report("type", "must be one of \(Kind.allCases.map(\.rawValue).joined(separator: ", ")), got \"\(name)\"")
             }
         }
+        let http = kind != .postgres
         var url = ""
-        if reader.require("url"), let given = reader.string("url") {
+        if http, reader.require("url"), let given = reader.string("url") {
             url = given
             if given.contains(where: \.isWhitespace) {
                 reader.report("url", "must be an http:// or https:// URL")
@@ -37,6 +41,10 @@ extension SourceConfiguration {
                 }
             }
         }
+        if !http, let key = Self.httpKeys.first(where: { reader.node($0) != nil }) {
+            reader.report(key, "is for json and prometheus sources; a postgres source connects with its dsn")
+        }
+        let dsnVariable = Self.dsnVariable(reader, kind: kind)
         let method = reader.string("method") ?? Defaults.method
         if !["GET", "POST"].contains(method) { reader.report("method", "must be GET or POST, got \"\(method)\"") }
         if kind == .prometheus, reader.node("method") != nil || reader.node("body") != nil {
@@ -59,6 +67,7 @@ extension SourceConfiguration {
         if let given, given > every { reader.report("timeout", "must not be longer than every (\(formatNumber(every)) s)") }
         let timeout = given ?? min(Defaults.timeout, every)
         let maxBytes = reader.int("maxBytes", in: 1...(64 << 20)) ?? FetchRequest.Defaults.maxBytes
+        let maxRows = reader.int("maxRows", in: 1...100_000) ?? Defaults.maxRows
         let caFile = reader.string("caFile")
         var redirects = FetchRequest.Defaults.redirects
         if let name = reader.string("redirects") {
@@ -69,19 +78,44 @@ extension SourceConfiguration {
                 reader.report("redirects", "must be one of \(names), got \"\(name.prefix(100))\"")
             }
         }
-        let metrics = Self.metrics(reader, kind: kind, catalog: catalog)
+        let (metrics, leaderboards) = Self.targets(reader, kind: kind, catalog: catalog)
         guard problems.lines.count == before else { return nil }
         self.init(
-            id: id, kind: kind, url: url, method: kind == .prometheus ? "GET" : method, headers: headers, body: body,
+            id: id, kind: kind, url: url, method: kind == .json ? method : "GET", headers: headers, body: body,
             every: every, timeout: timeout, maxBytes: maxBytes, caFile: caFile, redirects: redirects, metrics: metrics,
-            file: file)
+            leaderboards: leaderboards, dsnVariable: dsnVariable, maxRows: maxRows, file: file)
     }
 
-    private static func metrics(_ reader: YAMLMappingReader, kind: Kind, catalog: MetricCatalog) -> [Metric] {
+    /// `postgres`: the variable `dsn: ${NAME}` names. Anything else there is refused without repeating it (it may be
+    /// a connection string with its password).
+    private static func dsnVariable(_ reader: YAMLMappingReader, kind: Kind) -> String? {
+        guard kind == .postgres else {
+            if reader.node("dsn") != nil { reader.report("dsn", "is for postgres sources") }
+            return nil
+        }
+        guard reader.require("dsn"), let dsn = reader.string("dsn") else { return nil }
+        let pieces = SourceHeader.pieces(of: dsn)
+        guard pieces.count == 1, case .variable(let name) = pieces[0] else {
+            reader.report(
+                "dsn", "must name an environment variable as ${NAME}; the connection string (with its password) does not belong in a file")
+            return nil
+        }
+        return name
+    }
+
+    private static func targets(_ reader: YAMLMappingReader, kind: Kind, catalog: MetricCatalog)
+        -> ([Metric], [Leaderboard])
+    {
         var metrics: [Metric] = []
+        var leaderboards: [Leaderboard] = []
         for entry in reader.entries("metrics", listing: "metric") {
             if entry.node("leaderboard") != nil {
-                entry.report("leaderboard", "leaderboard entries are not supported yet; use metric")
+                if let board = leaderboard(entry, kind: kind, catalog: catalog) {
+                    if leaderboards.contains(where: { $0.leaderboard == board.leaderboard }) {
+                        entry.report("leaderboard", "\"\(board.leaderboard)\" is listed twice")
+                    }
+                    leaderboards.append(board)
+                }
                 continue
             }
             let field = kind == .json ? "pointer" : "query"
@@ -94,16 +128,41 @@ extension SourceConfiguration {
             }
             if metrics.contains(where: { $0.metric == id }) { entry.report("metric", "\"\(id)\" is listed twice") }
             if kind == .json, JSONPointer.referenceTokens(locator) == nil {
-                entry.report("pointer", "must be a JSON Pointer: empty, or starting with / (~0 for ~, ~1 for /)")
+                entry.report("pointer", pointerRule)
             }
-            if kind == .prometheus, locator.allSatisfy(\.isWhitespace) {
+            if kind != .json, locator.allSatisfy(\.isWhitespace) {
                 entry.report("query", "must not be empty")
             }
-            metrics.append(
-                Metric(metric: id, pointer: kind == .json ? locator : nil, query: kind == .prometheus ? locator : nil))
+            metrics.append(Metric(metric: id, pointer: kind == .json ? locator : nil, query: kind != .json ? locator : nil))
         }
-        return metrics
+        return (metrics, leaderboards)
     }
+
+    /// A `leaderboard:` entry: a query (`postgres`) or an array of items and the pointers to each one's name and
+    /// score (`json`).
+    private static func leaderboard(_ entry: YAMLMappingReader, kind: Kind, catalog: MetricCatalog) -> Leaderboard? {
+        guard kind != .prometheus else {
+            entry.report("leaderboard", "is for json and postgres sources; a Prometheus query gives one number")
+            return nil
+        }
+        let fields = kind == .json ? ["items", "name", "score"] : ["query"]
+        entry.rejectUnknownKeys(allowed: ["leaderboard"] + fields)
+        guard let id = entry.string("leaderboard") else { return nil }
+        if catalog.kind(of: id) != .leaderboard {
+            entry.report("leaderboard", "\"\(id)\" is not shown by a leaderboard tile of any dashboard")
+        }
+        var found: [String: String] = [:]
+        for field in fields {
+            guard entry.require(field), let text = entry.string(field) else { continue }
+            if kind == .json, JSONPointer.referenceTokens(text) == nil { entry.report(field, pointerRule) }
+            if kind == .postgres, text.allSatisfy(\.isWhitespace) { entry.report(field, "must not be empty") }
+            found[field] = text
+        }
+        return Leaderboard(
+            leaderboard: id, query: found["query"], items: found["items"], name: found["name"], score: found["score"])
+    }
+
+    static let pointerRule = "must be a JSON Pointer: empty, or starting with / (~0 for ~, ~1 for /)"
 }
 
 extension SourceConfiguration {
@@ -117,8 +176,8 @@ extension SourceConfiguration {
             SourceConfiguration(node: node, file: file, catalog: catalog, problems: problems)
         }
         for (index, source) in sources.enumerated() {
-            for id in source.metricIDs {
-                if let other = sources[..<index].first(where: { $0.metricIDs.contains(id) }) {
+            for id in source.metricIDs + source.leaderboardIDs {
+                if let other = sources[..<index].first(where: { ($0.metricIDs + $0.leaderboardIDs).contains(id) }) {
                     problems.report(
                         source.file, "metrics", "\"\(id)\" is already fed by source \"\(other.id)\" (\(other.file))")
                 }

@@ -24,6 +24,15 @@ public enum SourceFailure: Error, Sendable, Equatable, CustomStringConvertible {
     case emptyResult
     /// The instant query's answer holds more than one series.
     case manySeries(Int)
+    /// The database could not be reached or dropped the connection (libpq's message; never the dsn).
+    case database(String)
+    /// The database refused a metric's or leaderboard's query, or gave no answer in time (the server's message:
+    /// a statement timeout, a write in the read-only transaction…).
+    case query(target: String, String)
+    /// A metric or leaderboard got an answer of the wrong shape: what it needs, and what came back.
+    case resultShape(target: String, expected: String, found: String)
+    /// A leaderboard got more rows (or items) than its cap (`maxRows`).
+    case tooManyRows(target: String, cap: Int)
     /// The tile cannot show the value (a post would be refused the same way).
     case refused(String)
     /// The change log did not take the value (Redis away, disk full).
@@ -44,6 +53,10 @@ public enum SourceFailure: Error, Sendable, Equatable, CustomStringConvertible {
         case .prometheusError(let type): "Prometheus error: \(type)"
         case .emptyResult: "query found no series"
         case .manySeries(let count): "query found \(count) series, not one"
+        case .database(let reason): "database: \(reason)"
+        case .query(let target, let reason): "\(target): \(reason)"
+        case .resultShape(let target, let expected, let found): "\(target): expected \(expected), got \(found)"
+        case .tooManyRows(let target, let cap): "\(target): more than \(cap) rows (maxRows)"
         case .refused(let reason): "refused: \(reason)"
         case .notCommitted(let reason): "not stored: \(reason)"
         }

@@ -4,6 +4,7 @@ One well-behaved source (every 2 s) and one per hostile upstream (every 10 s, ti
 
 - the good source's value reaches a screen and the store (`GET /api/v1/metrics/{id}` names the source); an unchanged
   value is not committed again; the header's `${SRC_TOKEN}` reached the upstream expanded;
+- a leaderboard fed by an array of objects (items/name/score pointers) reaches the screen and the store;
 - every hostile upstream (a response that never ends, 50 MB, a byte-per-second trickle, a redirect loop, a redirect to
   file://, invalid JSON, invalid UTF-8, an untrusted certificate, HTTP 500) is reported down with its reason in
   `GET /api/v1/admin/sources` and to the screens (`sources` message), within its bound;
@@ -55,7 +56,8 @@ def write_config(folder: str, port: int, tls_port: int, badjson_path: str = "/in
     os.makedirs(os.path.join(folder, "dashboards"), exist_ok=True)
     os.makedirs(os.path.join(folder, "sources"), exist_ok=True)
     tiles = ["  - {id: good, type: odometer, metric: good, decimals: 1}",
-             "  - {id: moving, type: odometer, metric: moving, decimals: 0}"]
+             "  - {id: moving, type: odometer, metric: moving, decimals: 0}",
+             "  - {id: committers, type: leaderboard}"]
     tiles += [f"  - {{id: {name}, type: counter, metric: {name}}}" for name, _, _, _ in HOSTILE]
     with open(os.path.join(folder, "dashboards", "ops.yaml"), "w") as handle:
         handle.write("id: ops\ntitle: Ops\ngrid: {columns: 4, rows: 4}\ntiles:\n" + "\n".join(tiles) + "\n")
@@ -65,6 +67,9 @@ def write_config(folder: str, port: int, tls_port: int, badjson_path: str = "/in
         handle.write(f"type: json\nurl: http://127.0.0.1:{port}/value\nevery: 2s\ntimeout: 2s\n"
                      'headers: {Authorization: "Bearer ${SRC_TOKEN}"}\n'
                      "metrics:\n  - {metric: good, pointer: /value}\n")
+    with open(os.path.join(folder, "sources", "board.yaml"), "w") as handle:
+        handle.write(f"type: json\nurl: http://127.0.0.1:{port}/board\nevery: 2s\ntimeout: 2s\n"
+                     "metrics:\n  - {leaderboard: committers, items: /data, name: /login, score: /count}\n")
     for name, path, secure, _ in HOSTILE:
         if name == "badjson":
             path = badjson_path
@@ -103,6 +108,12 @@ async def scenario(binary: str, checks: Checks) -> None:
         status, metric = server.request("GET", "/api/v1/metrics/good")
         checks.check(status == 200 and metric.get("value") == 123.5 and metric.get("source") == "good",
                      "GET /api/v1/metrics/good has the value and names its source", f"{status} {metric}")
+        checks.check(await until(lambda: '"ada"' in json.dumps(screen.states.get("committers"))
+                                 and '"bob"' in json.dumps(screen.states.get("committers")), 10),
+                     "a leaderboard fed by a JSON array of objects reaches the screen", f"{screen.states.get('committers')}")
+        status, board = server.request("GET", "/api/v1/leaderboards/committers", token=TOKEN)
+        checks.check(status == 200 and board.get("entries") == {"ada": 123.5, "bob": 2},
+                     "and the store, with each item's name and score", f"{status} {board}")
         seen = fetch_json(f"http://127.0.0.1:{port}/count")
         checks.check(seen["authorization"] == f"Bearer {SECRET}", "the header's ${SRC_TOKEN} reached the upstream",
                      f"{seen}")

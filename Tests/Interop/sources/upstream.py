@@ -10,6 +10,7 @@ store trusts. Paths:
     /value           {"value":V}: V set by POST /set?v=V (starts at 1), or 503 after POST /fail?on=1 (until
                      /fail?on=0); counts its requests
     /metrics         Prometheus text: fixture_value V (the value /set sets)
+    /board           {"data":[{"login":"ada","count":V},{"login":"bob","count":2}]}: a leaderboard's items (V as /set sets)
     /count           how many times /value was asked, and its last Authorization header: {"count":N,"authorization":…}
     /gzip            the /json body gzip-encoded, 406 unless the request accepts gzip
     /status/N        status N with a small JSON body
@@ -105,6 +106,11 @@ class Handler(http.server.BaseHTTPRequestHandler):
                 self.send_body(503, b'{"error":"failing as asked"}')
             else:
                 self.send_body(200, json.dumps({"value": value}).encode())
+        elif path == "/board":
+            with State.lock:
+                value = State.value
+            self.send_body(200, json.dumps({"data": [{"login": "ada", "count": value}, {"login": "bob", "count": 2}]})
+                           .encode())
         elif path == "/metrics":
             with State.lock:
                 value = State.value
