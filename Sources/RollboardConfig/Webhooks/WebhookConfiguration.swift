@@ -1,7 +1,10 @@
 /// A webhook endpoint from `config/webhooks/ID.yaml`: how a provider's signature is verified, where its event id is,
-/// and the rules that turn its events into changes (docs/webhooks.md). The `POST /hooks/ID` route itself is not
-/// served yet; `rollboard hooks test` runs a recorded payload through the rules.
+/// and the rules that turn its events into changes (docs/webhooks.md). It is served at `POST /hooks/ID`;
+/// `rollboard hooks test` runs a recorded payload through the rules.
 public struct WebhookConfiguration: Sendable, Equatable {
+    /// Where webhooks are served: `POST /hooks/ID`.
+    public static let pathPrefix = "/hooks/"
+
     /// What a webhook setting is when its file leaves it out, written here only.
     public enum Defaults {
         /// The largest body accepted (1 MiB; Stripe and GitHub events are far smaller).
