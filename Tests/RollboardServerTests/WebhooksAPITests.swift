@@ -46,6 +46,15 @@ private let unsetYAML = """
       - increment: orders
     """
 
+private let githubYAML = """
+    verify: {preset: github, secret: '${HOOK_SECRET}'}
+    event: {header: X-GitHub-Delivery}
+    rules:
+      - when: {/ref: refs/heads/main}
+        increment: orders
+        amount: /size
+    """
+
 private let charge = #"{"id":"evt_1","type":"charge.succeeded","data":{"object":{"amount":1999,"customer":"Ada"}}}"#
 
 /// An API over a fresh journal with a Stripe-style webhook, on a fixed wall clock and environment.
@@ -58,7 +67,10 @@ private final class WebhookFixture: Sendable {
     init() throws {
         let configuration = try RollboardConfiguration.parse(
             serverYAML: nil, dashboards: [("config/dashboards/sales.yaml", dashboardYAML)],
-            webhooks: [("config/webhooks/stripe.yaml", stripeYAML), ("config/webhooks/unset.yaml", unsetYAML)])
+            webhooks: [
+                ("config/webhooks/stripe.yaml", stripeYAML), ("config/webhooks/unset.yaml", unsetYAML),
+                ("config/webhooks/github.yaml", githubYAML),
+            ])
         store = try MetricStore(directory: folder.path, logger: Logger(label: "test"), clock: { now })
         var clock = NodeClock.system
         clock.wall = FrameClock(now: { now }, makeTimer: clock.wall.makeTimer)
@@ -81,9 +93,22 @@ private final class WebhookFixture: Sendable {
     }
 
     func post(_ webhook: String, _ body: String, signature: String?) async -> HTTPResponse {
+        await post(webhook, body, headers: signature.map { [("Stripe-Signature", $0)] } ?? [])
+    }
+
+    /// A GitHub-style delivery: `X-Hub-Signature-256: sha256=HEX` of the body, and its delivery id.
+    func postGitHub(_ body: String, delivery: String?) async -> HTTPResponse {
+        let digest = Digest.hmacSHA256(key: Array(secret.utf8), message: Array(body.utf8))
+        let signature = "sha256=" + digest.map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
+        return await post(
+            "github", body,
+            headers: [("X-Hub-Signature-256", signature)] + (delivery.map { [("X-GitHub-Delivery", $0)] } ?? []))
+    }
+
+    func post(_ webhook: String, _ body: String, headers extra: [(String, String)]) async -> HTTPResponse {
         var headers: HTTPHeaders = [:]
         headers.add(name: "Content-Type", value: "application/json")
-        if let signature { headers.add(name: "Stripe-Signature", value: signature) }
+        for (name, value) in extra { headers.add(name: name, value: value) }
         let request = HTTPRequest(method: "POST", target: "/hooks/\(webhook)", headers: headers, body: Array(body.utf8))
         return await withCheckedContinuation { continuation in
             api.handle(request) { continuation.resume(returning: $0) }
@@ -116,6 +141,21 @@ struct WebhooksAPITests {
         #expect(fixture.store.leaderboard("top")?.entries.map(\.name) == ["Ada"])
         #expect(fixture.store.leaderboard("top")?.entries.map(\.value) == [1])
         #expect(fixture.deliveries("accepted") == "2")
+    }
+
+    @Test("a GitHub delivery's id comes from its X-GitHub-Delivery header: a redelivery counts once, a new id again")
+    func gitHubDeliveries() async throws {
+        let fixture = try WebhookFixture()
+        let push = #"{"ref":"refs/heads/main","size":3}"#
+        for delivery in ["d-1", "d-1", "d-2"] {
+            let response = await fixture.postGitHub(push, delivery: delivery)
+            #expect(response.status == .accepted)
+            #expect(response.text.contains(#""event":"\#(delivery)""#))
+        }
+        #expect(fixture.store.current("orders")?.value == 6)
+        let missing = await fixture.postGitHub(push, delivery: nil)
+        #expect(missing.status == .unprocessableContent)
+        #expect(missing.text.contains("event: no X-GitHub-Delivery header"))
     }
 
     @Test("another event id counts again")

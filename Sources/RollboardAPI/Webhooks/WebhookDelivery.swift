@@ -75,7 +75,7 @@ struct WebhookDelivery {
         }
         let rules = WebhookRules(webhook)
         let event: String?
-        switch rules.eventID(in: document) {
+        switch rules.eventID(in: document, header: { request.headers[$0] }) {
         case .success(let id): event = id
         case .failure(let problem): return .refuse(.invalidValue(problem.message))
         }

@@ -48,10 +48,22 @@ package struct WebhookRules: Sendable {
         return .success(effects)
     }
 
-    /// The provider's event id (the idempotency key) at the `event` pointer: a string, or an integer written as
-    /// digits; `nil` when the webhook names no pointer.
-    package func eventID(in document: JSONValue) -> Result<String?, WebhookProblem> {
-        guard let pointer = configuration.event else { return .success(nil) }
+    /// The provider's event id (the idempotency key): at the `event` pointer, a string or an integer written as
+    /// digits; or in the `event` header (`header(name)` gives a request header's value); `nil` when the webhook names
+    /// neither.
+    package func eventID(in document: JSONValue, header: (String) -> String? = { _ in nil }) -> Result<
+        String?, WebhookProblem
+    > {
+        let pointer: String
+        switch configuration.event {
+        case nil: return .success(nil)
+        case .header(let name)?:
+            guard let value = header(name), !value.isEmpty else {
+                return .failure(WebhookProblem(message: "event: no \(name) header"))
+            }
+            return .success(value)
+        case .pointer(let path)?: pointer = path
+        }
         switch Self.resolve(pointer, in: document) {
         case .string(let text)? where !text.isEmpty:
             return .success(text)

@@ -34,6 +34,13 @@ public struct WebhookConfiguration: Sendable, Equatable {
         public var tolerance: Double
     }
 
+    /// Where a delivery's event id is: `event: /pointer` in the payload (Stripe's `/id`), or
+    /// `event: {header: NAME}` in a request header (GitHub's `X-GitHub-Delivery`).
+    public enum EventID: Sendable, Equatable {
+        case pointer(String)
+        case header(String)
+    }
+
     /// A value a `when` field must equal.
     public enum Expected: Sendable, Equatable, CustomStringConvertible {
         case string(String)
@@ -79,8 +86,8 @@ public struct WebhookConfiguration: Sendable, Equatable {
 
     public var id: String
     public var verify: Verification
-    /// The JSON Pointer to the provider's event id (the idempotency key), if the payload has one.
-    public var event: String?
+    /// Where the provider's event id (the idempotency key) is, if it sends one.
+    public var event: EventID?
     public var maxBodyBytes: Int
     public var rules: [Rule]
     /// The file it was read from, for messages.
