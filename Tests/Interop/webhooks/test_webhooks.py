@@ -13,6 +13,8 @@ a. One node on the journal: a charge is answered 202 and counts once through ret
    naming it; bad JSON is 422; an event no rule matches is 200 `ignored` and counted; an unset secret is 503 naming
    the variable. Then a delivery answered 202, SIGKILL straight after, restart, and the provider's retry: it counts
    once.
+   The README's GitHub push example (its shell block, pointed at the node's port) is answered 202 and counts on the
+   shipped `engineering` dashboard's `pushes`.
 b. Three nodes on one redis-server: the same Stripe event and the same GitHub delivery sent to each node count once,
    read on every node.
 
@@ -26,13 +28,14 @@ import hashlib
 import hmac
 import json
 import os
+import subprocess
 import sys
 import time
 import traceback
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "cluster"))
 from cluster_support import (  # noqa: E402
-    begin_run, clean_up, cluster_arguments, prometheus_value, start_node, write_config)
+    REPOSITORY, begin_run, clean_up, cluster_arguments, prometheus_value, start_node, write_config)
 
 TOKEN = "webhook-suite-token-0123456789abcdef"
 STRIPE_SECRET = "whsec_suite_stripe_0123456789"
@@ -122,8 +125,29 @@ def deliveries(node, webhook: str, outcome: str) -> float:
     return prometheus_value(text, name) or 0 if status == 200 else -1
 
 
+def readme_example() -> tuple[str, str]:
+    """The README's signed GitHub delivery (the shell block after "in another terminal") and its secret."""
+    with open(os.path.join(REPOSITORY, "README.md"), encoding="utf-8") as handle:
+        text = handle.read()
+    start = text.index("export GITHUB_WEBHOOK_SECRET=", text.index("and, in another terminal"))
+    block = text[start:text.index("```", start)]
+    return block, block.split("\n", 1)[0].split("=", 1)[1].strip()
+
+
+def readme_delivery(checks, node, block: str) -> None:
+    script = block.replace("curl -k https://localhost:8443", f"curl -sk -w ' %{{http_code}}' https://127.0.0.1:{node.port}")
+    run = subprocess.run(["bash", "-c", script], capture_output=True, text=True, timeout=20)
+    pushes = value(node, "pushes")
+    checks.check(run.returncode == 0 and run.stdout.endswith(" 202") and '"changes":2' in run.stdout and pushes == 1,
+                 "the README's GitHub push example, word for word, is answered 202 and counts 1 push",
+                 f"{run.returncode} {run.stdout!r} {run.stderr[-500:]!r} pushes={pushes}")
+
+
 def single_node(checks, nodes, binary: str, folder: str, config: str) -> None:
+    block, secret = readme_example()
+    os.environ["GITHUB_WEBHOOK_SECRET"] = secret
     node = start_node(nodes, binary, folder, TOKEN, None, config, "single")
+    readme_delivery(checks, node, block)
     body = charge("evt_suite_1")
     signed = stripe_headers(body)
     first = deliver(node, "shop", body, signed)
