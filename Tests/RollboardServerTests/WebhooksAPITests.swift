@@ -194,6 +194,16 @@ struct WebhooksAPITests {
         #expect(fixture.deliveries(outcome, webhook: webhook) == "1")
     }
 
+    @Test("a store that refuses the changes gets 503 (the provider retries) and the delivery is counted as failed")
+    func storeRefuses() async throws {
+        let fixture = try WebhookFixture()
+        fixture.store.close()
+        let response = await fixture.post("stripe", charge, signature: WebhookFixture.stripeSignature(charge))
+        #expect(response.status == .serviceUnavailable)
+        #expect(response.text.contains("the store is closed"))
+        #expect(fixture.deliveries("failed") == "1")
+    }
+
     @Test("an event no rule matches is answered 200 and counted as ignored")
     func ignored() async throws {
         let fixture = try WebhookFixture()
