@@ -224,13 +224,21 @@ struct WebhooksAPITests {
         #expect(!fixture.metrics.prometheusText().contains("webhook=\"nope\""))
     }
 
-    @Test("a value a tile cannot show is 422 naming the change")
-    func unshowableText() async throws {
+    @Test(
+        "a value a tile cannot show is 422 naming the pointer it came from and the change; nothing is committed",
+        arguments: [
+            (#"{"id":"evt_t","type":"notice","message":"a\u0007b"}"#, #"/message: set text notice to \"a\u0007b\": "#),
+            (
+                #"{"id":"evt_big","type":"charge.succeeded","data":{"object":{"amount":1e22,"customer":"Ada"}}}"#,
+                "/data/object/amount: metric revenue: "
+            ),
+        ])
+    func unshowable(body: String, detail: String) async throws {
         let fixture = try WebhookFixture()
-        let body = #"{"id":"evt_t","type":"notice","message":"a\u0007b"}"#
         let response = await fixture.post("stripe", body, signature: WebhookFixture.stripeSignature(body))
         #expect(response.status == .unprocessableContent)
-        #expect(response.text.contains("set text notice"), "\(response.text)")
+        #expect(response.text.contains(detail), "\(response.text)")
+        #expect(fixture.store.lastSeq == 0)
     }
 
     @Test(

@@ -10,10 +10,11 @@ package import RollboardStore
 struct WebhookDelivery {
     /// One durable commit of a delivery's changes.
     enum Commit: Sendable {
-        /// The metric changes, as one batch (one atomic change of the log).
-        case metrics(MetricCommitRequest)
-        /// One leaderboard's change.
-        case leaderboard(LeaderboardCommitRequest)
+        /// The metric changes, as one batch (one atomic change of the log), with each item's amount pointer (to name
+        /// it when the log refuses a total).
+        case metrics(MetricCommitRequest, amounts: [String?])
+        /// One leaderboard's change, with its amount pointer.
+        case leaderboard(LeaderboardCommitRequest, amount: String?)
         /// A text set (not remembered by key: setting it again leaves the same text).
         case text(id: String, text: String)
     }
@@ -79,7 +80,7 @@ struct WebhookDelivery {
         case .success(let id): event = id
         case .failure(let problem): return .refuse(.invalidValue(problem.message))
         }
-        switch rules.evaluate(document: document) {
+        switch rules.matches(in: document) {
         case .failure(let problem):
             return .refuse(.invalidValue(problem.message))
         case .success(let effects) where effects.isEmpty:
@@ -89,49 +90,50 @@ struct WebhookDelivery {
         }
     }
 
-    /// The commits of `effects`, or a refusal naming a value a tile cannot show.
-    private func plan(_ effects: [WebhookEffect], event: String?) -> Decision {
+    /// The commits of `effects`, or a refusal naming a value a tile cannot show (and the pointer it came from).
+    private func plan(
+        _ effects: [(rule: WebhookConfiguration.Rule, effect: WebhookEffect)], event: String?
+    ) -> Decision {
         let key = event.map { Self.idempotencyKey(webhook: webhook.id, event: $0) }
         var metrics: [StoredMetric] = []
-        var boards: [LeaderboardCommitRequest] = []
+        var amounts: [String?] = []
+        var boards: [Commit] = []
         var texts: [Commit] = []
         var plan = Plan(event: event, count: effects.count)
         let catalog = catalog
-        for effect in effects {
+        for (rule, effect) in effects {
+            func refusal(_ problem: String, _ pointer: String?) -> Decision {
+                .refuse(.invalidValue((pointer.map { "\($0): " } ?? "") + "\(effect): \(problem)"))
+            }
             switch effect {
             case .increment(let metric, let amount):
                 metrics.append(MetricUpdate(id: metric, value: 0, increment: amount).stored)
+                amounts.append(rule.amount)
             case .set(let metric, let value):
-                if let problem = catalog.problem(showing: value, as: metric) {
-                    return .refuse(.invalidValue("\(effect): \(problem)"))
-                }
+                if let problem = catalog.problem(showing: value, as: metric) { return refusal(problem, rule.amount) }
                 metrics.append(MetricUpdate(id: metric, value: value).stored)
+                amounts.append(rule.amount)
             case .addToLeaderboard(let id, let name, let amount):
-                if let problem = DisplayText.name.problem(with: name) {
-                    return .refuse(.invalidValue("\(effect): \(problem)"))
-                }
+                if let problem = DisplayText.name.problem(with: name) { return refusal(problem, rule.pointer) }
                 // Each board's commit is remembered under its own key: one key names one request.
                 let boardKey = key.map { "\($0)#\(boards.count)" }
-                boards.append(
-                    LeaderboardCommitRequest(
-                        id: id, edit: .increment([LeaderboardEntry(name: name, value: amount)]),
-                        limit: leaderboardLimit, requestKey: boardKey,
-                        problem: { catalog.problem(showing: $0, as: id) }))
+                let request = LeaderboardCommitRequest(
+                    id: id, edit: .increment([LeaderboardEntry(name: name, value: amount)]), limit: leaderboardLimit,
+                    requestKey: boardKey, problem: { catalog.problem(showing: $0, as: id) })
+                boards.append(.leaderboard(request, amount: rule.amount))
             case .setText(let id, let text):
                 if let problem = DisplayText.text.problem(with: text, allowsEmpty: true) {
-                    return .refuse(.invalidValue("\(effect): \(problem)"))
+                    return refusal(problem, rule.pointer)
                 }
                 texts.append(.text(id: id, text: text))
             }
         }
         if !metrics.isEmpty {
-            plan.commits.append(
-                .metrics(
-                    MetricCommitRequest(
-                        metrics: metrics, requestKey: key,
-                        problem: { id, total in catalog.problem(showing: total, as: id) })))
+            let request = MetricCommitRequest(
+                metrics: metrics, requestKey: key, problem: { id, total in catalog.problem(showing: total, as: id) })
+            plan.commits.append(.metrics(request, amounts: amounts))
         }
-        plan.commits += boards.map(Commit.leaderboard) + texts
+        plan.commits += boards + texts
         return .commit(plan)
     }
 

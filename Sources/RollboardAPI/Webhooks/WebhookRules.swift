@@ -38,10 +38,17 @@ package struct WebhookRules: Sendable {
     /// is ignored). A pointer that a matching rule needs and that finds nothing, or a value of the wrong type, is a
     /// problem naming the pointer.
     package func evaluate(document: JSONValue) -> Result<[WebhookEffect], WebhookProblem> {
-        var effects: [WebhookEffect] = []
+        matches(in: document).map { $0.map(\.effect) }
+    }
+
+    /// ``evaluate(document:)`` with the rule each effect comes from (to name its pointers in a refusal).
+    package func matches(in document: JSONValue) -> Result<
+        [(rule: WebhookConfiguration.Rule, effect: WebhookEffect)], WebhookProblem
+    > {
+        var effects: [(rule: WebhookConfiguration.Rule, effect: WebhookEffect)] = []
         for rule in configuration.rules where Self.matches(rule, document) {
             switch effect(of: rule, in: document) {
-            case .success(let effect): effects.append(effect)
+            case .success(let effect): effects.append((rule, effect))
             case .failure(let problem): return .failure(problem)
             }
         }

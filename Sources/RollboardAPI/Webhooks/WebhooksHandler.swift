@@ -70,26 +70,26 @@ struct WebhooksHandler: Sendable {
             commit(plan, webhook: webhook, step: step + 1, replayed: replayed && again, store: store, respond)
         }
         switch plan.commits[step] {
-        case .metrics(let request):
+        case .metrics(let request, let amounts):
             store.commitMetrics(request) { result in
                 switch result {
                 case .success(let outcome): next(outcome.replayed.allSatisfy { $0 })
                 case .failure(.store(let error)): respond(APIError.storeUnavailable(error).response)
                 case .failure(.refused(let item, let field, let reason)):
-                    let place = item.map { "metric \(request.metrics[$0].id)" } ?? field
+                    let place = item.map { Self.place(amounts[$0], "metric \(request.metrics[$0].id)") } ?? field
                     respond(APIError.invalidValue("\(place): \(reason)").response)
                 case .failure(.repeatedEventID):
                     preconditionFailure("a webhook's metric batch gives no eventId")
                 }
             }
-        case .leaderboard(let request):
+        case .leaderboard(let request, let amount):
             store.commitLeaderboard(request) { result in
                 switch result {
                 case .success(let outcome): next(outcome.replayed)
                 case .failure(.store(let error)): respond(APIError.storeUnavailable(error).response)
                 case .failure(.refused(let refusal)):
-                    respond(
-                        APIError.invalidValue("leaderboard \(request.id): \(refusal.field): \(refusal.reason)").response)
+                    let place = place(amount, "leaderboard \(request.id)")
+                    respond(APIError.invalidValue("\(place): \(refusal.field): \(refusal.reason)").response)
                 }
             }
         case .text(let id, let text):
@@ -100,6 +100,11 @@ struct WebhooksHandler: Sendable {
                 }
             }
         }
+    }
+
+    /// `what`, after the amount pointer its value came from, if any: `/data/object/amount: metric revenue`.
+    private static func place(_ pointer: String?, _ what: String) -> String {
+        (pointer.map { "\($0): " } ?? "") + what
     }
 
     /// `{"webhook":…,"event":…,…}` (`event` `null` when the webhook names none).

@@ -82,6 +82,15 @@ public struct WebhookConfiguration: Sendable, Equatable {
         public var amount: String?
         /// What the amount is multiplied by (Stripe's cents to units: 0.01).
         public var scale: Double
+
+        /// The pointer to the name (a leaderboard rule) or the text (a text rule), else `nil`.
+        public var pointer: String? {
+            switch action {
+            case .leaderboard(_, let name): name
+            case .text(_, let value): value
+            case .increment, .set: nil
+            }
+        }
     }
 
     public var id: String
