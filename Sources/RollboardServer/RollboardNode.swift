@@ -165,7 +165,8 @@ public final class RollboardNode: Sendable {
             let application = RollboardApplication(
                 configurations: configurations, api: api, directory: directory, metrics: metrics,
                 publicDirectory: options.publicDirectory, isSecure: options.tls != nil, logger: logger)
-            var transport = settings.transportConfiguration(tls: options.tls)
+            var transport = settings.transportConfiguration(
+                tls: options.tls, webhooks: options.configuration.webhooks)
             if let backlog = options.listenBacklog { transport.backlog = backlog }
             let server = Server(configuration: transport, logger: logger, handler: application)
             self.server = server

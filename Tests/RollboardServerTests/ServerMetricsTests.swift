@@ -52,8 +52,26 @@ struct ServerMetricsTests {
         let text = ServerMetrics().prometheusText()
         let types = text.split(separator: "\n").filter { $0.hasPrefix("# TYPE ") }
         let helps = text.split(separator: "\n").filter { $0.hasPrefix("# HELP ") }
-        #expect(types.count == 10)
+        #expect(types.count == 11)
         #expect(helps.count == types.count)
+    }
+
+    @Test("webhook deliveries are counted per webhook and outcome, in order")
+    func webhookDeliveries() {
+        let metrics = ServerMetrics()
+        metrics.webhookDelivered("stripe", outcome: .refused)
+        metrics.webhookDelivered("github", outcome: .accepted)
+        metrics.webhookDelivered("stripe", outcome: .refused)
+        metrics.webhookDelivered("stripe", outcome: .accepted)
+        let lines = metrics.prometheusText().split(separator: "\n").filter {
+            $0.hasPrefix("rollboard_webhook_deliveries_total{")
+        }
+        #expect(
+            lines == [
+                #"rollboard_webhook_deliveries_total{webhook="github",outcome="accepted"} 1"#,
+                #"rollboard_webhook_deliveries_total{webhook="stripe",outcome="accepted"} 1"#,
+                #"rollboard_webhook_deliveries_total{webhook="stripe",outcome="refused"} 2"#,
+            ])
     }
 
     @Test("a node on Redis adds whether Redis is up, its command latency, the stream lag and the queue lengths")

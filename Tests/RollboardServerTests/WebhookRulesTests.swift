@@ -116,6 +116,18 @@ struct WebhookRulesTests {
         #expect(try rules().eventID(in: document(json)) == expected)
     }
 
+    @Test("an event id from a header is the header's value; a missing or empty header is a problem naming it")
+    func eventIDFromHeader() throws {
+        var configuration = try rules().configuration
+        configuration.event = .header("X-GitHub-Delivery")
+        let rules = WebhookRules(configuration)
+        let body = try document("{}")
+        #expect(rules.eventID(in: body, header: { $0 == "X-GitHub-Delivery" ? "72d3162e" : nil }) == .success("72d3162e"))
+        let problem = Result<String?, WebhookProblem>.failure(WebhookProblem(message: "event: no X-GitHub-Delivery header"))
+        #expect(rules.eventID(in: body, header: { _ in nil }) == problem)
+        #expect(rules.eventID(in: body, header: { _ in "" }) == problem)
+    }
+
     @Test("pointers follow RFC 6901: escapes, array indexes without leading zeros")
     func pointers() throws {
         let value = try document(#"{"a/b":{"m~n":[10,20]},"":1}"#)

@@ -198,7 +198,7 @@ class ClusterNode(RollboardProcess):
 
     def request(self, method: str, path: str, body: object | None = None, token: str | None = None,
                 headers: dict | None = None, raw: bytes | None = None, timeout: float = 10.0):
-        return https_request(self.port, method, path, body, token, timeout=timeout, headers=headers)
+        return https_request(self.port, method, path, body, token, timeout=timeout, headers=headers, raw=raw)
 
     def text(self, path: str, timeout: float = 10.0) -> tuple[int, str]:
         connection = http.client.HTTPSConnection("127.0.0.1", self.port, context=CONTEXT, timeout=timeout)
@@ -253,16 +253,18 @@ def clean_up(checks: Checks, nodes: list, redis: RedisServer, folder: str, start
 
 def https_request(port: int, method: str, path: str, body: object | None = None, token: str | None = None,
                   timeout: float = 10.0, connection: http.client.HTTPSConnection | None = None,
-                  headers: dict | None = None):
+                  headers: dict | None = None, raw: bytes | None = None):
     """One request; `(status, parsed JSON or text)`. With `connection` the request reuses it (keep-alive);
-    `headers` are sent too (an `Idempotency-Key`)."""
+    `headers` are sent too (an `Idempotency-Key`); `raw` is sent as the body byte for byte (a signed webhook)."""
     own = connection is None
     if own:
         connection = http.client.HTTPSConnection("127.0.0.1", port, context=CONTEXT, timeout=timeout)
     try:
         headers = dict(headers or {})
-        data = None
-        if body is not None:
+        data = raw
+        if raw is not None:
+            headers.setdefault("Content-Type", "application/json")
+        elif body is not None:
             data = json.dumps(body).encode()
             headers["Content-Type"] = "application/json"
         if token:
