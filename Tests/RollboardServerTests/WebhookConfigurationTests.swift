@@ -4,7 +4,8 @@ import Testing
 @testable import RollboardCore
 
 private let dashboardFile = "config/dashboards/sales.yaml"
-private let dashboardYAML = """
+/// The sales dashboard every webhook suite's rules point at (WebhookRulesTests uses it too).
+let webhookSalesDashboardYAML = """
     id: sales
     title: Sales
     grid: {columns: 4, rows: 2}
@@ -17,7 +18,7 @@ private let dashboardYAML = """
     """
 
 private func parse(_ webhooks: [(String, String)]) throws(ConfigurationError) -> RollboardConfiguration {
-    try RollboardConfiguration.parse(serverYAML: nil, dashboards: [(dashboardFile, dashboardYAML)], webhooks: webhooks)
+    try RollboardConfiguration.parse(serverYAML: nil, dashboards: [(dashboardFile, webhookSalesDashboardYAML)], webhooks: webhooks)
 }
 
 private func problems(_ yaml: String, file: String = "config/webhooks/stripe.yaml") -> [String] {

@@ -4,16 +4,7 @@ import Testing
 @testable import RollboardConfig
 @testable import RollboardCore
 
-private let dashboardYAML = """
-    id: sales
-    title: Sales
-    grid: {columns: 4, rows: 1}
-    tiles:
-      - {id: orders, type: counter, position: {column: 1, row: 1}}
-      - {id: revenue, type: odometer, decimals: 2, position: {column: 2, row: 1}}
-      - {id: top, type: leaderboard, position: {column: 3, row: 1}}
-      - {id: notice, type: text, position: {column: 4, row: 1}}
-    """
+private let dashboardYAML = webhookSalesDashboardYAML
 
 private let webhookYAML = """
     verify: {preset: stripe, secret: '${STRIPE_SECRET}'}
