@@ -5,7 +5,8 @@ opens /d/demo with a name, a viewer key, a theme and kiosk. Then a page file cha
 same port (an upgrade):
 
 - the screen reconnects, sees the new build in the hello and reloads itself within the spread (a marker set in the
-  page is gone), on exactly the same address, with its name, key, theme and kiosk, now running the new build;
+  page is gone), on exactly the same address, with its name, key, theme and kiosk, now running the new build; so
+  does a playlist screen (/p/wall, a hello every 2 s), which follows its playlist again;
 - it does not reload a second time (the marker set again stays);
 - a screen opened on the new server (its build matches) never reloads;
 - no reload loop: a screen that already reloaded once for the new build (sessionStorage says so) and still runs the
@@ -30,6 +31,7 @@ from selenium.common.exceptions import WebDriverException
 from browser_session import PRODUCER_TOKEN, REPOSITORY, body_data, browsers
 from rollboard_process import Checks, RollboardProcess
 from test_dashboard import wait_for
+from test_remote_control import add_playlist
 
 ADMIN = "page-upgrade-admin-token-0123456789"
 SPREAD = 4.0
@@ -78,7 +80,7 @@ def scenario(server, public, arguments, checks, start_server):
     checks.check(status == 201, "an admin creates a viewer key for demo", f"got {status} {created}")
     key = created.get("key", "") if isinstance(created, dict) else ""
     address = f"{server.base_url}/d/demo?name=Wall%201&key={urllib.parse.quote(key)}&theme=light&kiosk"
-    with browsers(arguments, 3) as (old, fresh, stuck):
+    with browsers(arguments, 4) as (old, fresh, stuck, wall):
         old.get(address)
         opened = wait_for(lambda: body_data(old, "connection") == "open", arguments.timeout)
         checks.check(opened and body_data(old, "pageBuild") == build, "the screen opens, running the served build",
@@ -86,6 +88,10 @@ def scenario(server, public, arguments, checks, start_server):
         old.execute_script("window.rollboardMarker = 1")
         stuck.get(f"{server.base_url}/d/demo?name=Wall%203&key={urllib.parse.quote(key)}")
         wait_for(lambda: body_data(stuck, "connection") == "open", arguments.timeout)
+        wall_address = f"{server.base_url}/p/wall?name=Wall%204&theme=dark"
+        wall.get(wall_address)
+        wait_for(lambda: body_data(wall, "playlist") == "wall", arguments.timeout)
+        wall.execute_script("window.rollboardMarker = 1")
 
         with open(os.path.join(public, "css", "rollboard.css"), "a") as stylesheet:
             stylesheet.write("\n/* the next version */\n")
@@ -113,6 +119,10 @@ def scenario(server, public, arguments, checks, start_server):
                      f"{kept}")
         names = wait_for(lambda: "Wall 1" in listed_names(server), arguments.timeout)
         checks.check(bool(names), "the reloaded screen is listed under its name", f"{listed_names(server)}")
+        followed = wait_for(lambda: not marked(wall) and body_data(wall, "playlist") == "wall", arguments.timeout)
+        checks.check(followed and wall.current_url == wall_address and body_data(wall, "pageBuild") == new_build,
+                     "the playlist screen reloads too, on its address, and follows its playlist again",
+                     f"url={wall.current_url}, playlist={body_data(wall, 'playlist')!r}")
 
         old.execute_script("window.rollboardMarker = 1")
         fresh.get(f"{server.base_url}/d/demo?name=Wall%202&key={urllib.parse.quote(key)}")
@@ -129,7 +139,7 @@ def scenario(server, public, arguments, checks, start_server):
         checks.check(marked(stuck) and body_data(stuck, "upgrade") == "done" and body_data(stuck, "pageBuild") == build,
                      "no reload loop: a screen that reloaded once for this build and is still older stays as it is",
                      f"marker={marked(stuck)}, upgrade={body_data(stuck, 'upgrade')!r}")
-        errors = [entry for driver in (old, fresh, stuck) for entry in driver.get_log("browser") if entry.get("level") == "SEVERE"
+        errors = [entry for driver in (old, fresh, stuck, wall) for entry in driver.get_log("browser") if entry.get("level") == "SEVERE"
                   and "WebSocket" not in entry.get("message", "")]
         checks.check(not errors, "no script error on the pages", f"{errors}")
     return server
@@ -151,6 +161,7 @@ def main() -> int:
         shutil.copytree(os.path.join(REPOSITORY, "public"), public)
         config = os.path.join(folder, "config")
         shutil.copytree(os.path.join(REPOSITORY, "config"), config)
+        add_playlist(config)
         port = None
 
         def start_server():
