@@ -62,6 +62,32 @@ struct RedisUnknownChangeKindTests {
         #expect(later.current("orders")?.value == 42)
     }
 
+    @Test("a node starts on a stream that holds a page and more of entries of a kind it does not know")
+    func startsPastUnknownKinds() async throws {
+        let redis = try RedisServerProcess.forChangeLog()
+        let settings = RedisSettings(url: redis.url, keyPrefix: "test")
+        var quiet = Logger(label: "test.redis")
+        quiet.logLevel = .critical
+        let raw = RedisConnection(configuration: .init(url: try RedisURL(redis.url)), logger: quiet)
+        defer { raw.close() }
+        await connect(raw)
+        let script = """
+            for i = 1, 1001 do redis.call('XADD', KEYS[1], '*', 's', tostring(i), 'r', ARGV[1]) end
+            redis.call('SET', KEYS[2], '1001')
+            redis.call('HSET', KEYS[3], '_seq', '1001')
+            return 1
+            """
+        let added = await send(
+            raw, ["EVAL", script, "3", "{test}:changes", "{test}:seq", "{test}:latest"], [Self.unknownKind, 1])
+        #expect(added.integerValue == 1)
+        let node = try RedisChangeLog.opened(settings: settings, logger: quiet)
+        defer { node.close() }
+        #expect(node.lastSeq == 1001)
+        let last = await append(node, "orders", 5)
+        #expect((try? last.get())?.first?.seq == 1002)
+        #expect(await node.waitForChanges { node.current("orders")?.value == 5 })
+    }
+
     private func append(_ log: RedisChangeLog, _ id: String, _ value: Double) async -> Result<[StoredMetric], StoreError> {
         await withCheckedContinuation { continuation in
             log.append([MetricUpdate(id: id, value: value)]) { continuation.resume(returning: $0) }
