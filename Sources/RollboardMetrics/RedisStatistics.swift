@@ -17,6 +17,8 @@ public struct RedisStatistics: Sendable, Equatable {
     public var changesRead = 0
     /// Times the connection to Redis was lost.
     public var disconnections = 0
+    /// Changes read from the stream whose kind this node does not know (a newer node wrote them), skipped, by kind byte.
+    public var unknownChanges: [UInt8: Int] = [:]
 
     public init() {}
 

@@ -166,6 +166,9 @@ public final class ServerMetrics: Sendable {
                    [("", "\(redis.changesRead)")])
             metric("rollboard_redis_disconnections_total", "counter", "Times this node lost its connection to Redis.",
                    [("", "\(redis.disconnections)")])
+            metric("rollboard_redis_unknown_changes_total", "counter",
+                   "Changes read from the shared stream of a kind this node does not know (a newer node's), skipped.",
+                   redis.unknownChanges.sorted { $0.key < $1.key }.map { ("{kind=\"\($0.key)\"}", "\($0.value)") })
         }
         lines += SourceStatistics.prometheusLines(snapshot.sourceStatuses?() ?? [])
         return lines.joined(separator: "\n") + "\n"

@@ -187,7 +187,14 @@ extension RedisChangeLog {
             var model = model
             var next = start
             for entry in entries {
-                guard let decoded = RedisKeys.decodeEntry(entry) else { continue }
+                guard let decoded = RedisKeys.decodeEntry(entry) else {
+                    // A kind a newer node wrote (a rolling upgrade) is passed over, so a page of them is not read again.
+                    if let unknown = RedisKeys.decodeUnknownEntry(entry) {
+                        if unknown.firstSeq > lastSeq { return done(model) }
+                        next = "(" + unknown.id
+                    }
+                    continue
+                }
                 if decoded.firstSeq > lastSeq { return done(model) }
                 model.apply(decoded.record)
                 next = "(" + decoded.id

@@ -67,6 +67,9 @@ public final class RedisChangeLog: ChangeLog {
         var model: StoreModel
         /// The id of the last stream entry applied.
         var position: String
+        /// Whether the last entry read was of a kind this node does not know: the sequence numbers up to the next
+        /// entry's are that change's (it may be a batch), not a gap.
+        var skippedUnknownKind = false
         /// The link's lifecycle: losses, reconnections with backoff, catching up, closing.
         var link = RedisLinkMachine()
         /// Bumped on every loss and on closing: replies from an older connection are ignored.

@@ -17,6 +17,7 @@ import socket
 import subprocess
 import tempfile
 import time
+import traceback
 
 import websockets
 
@@ -249,6 +250,21 @@ def clean_up(checks: Checks, nodes: list, redis: RedisServer, folder: str, start
             print(f"---- {node.name} log (tail)\n{node.read_log()[-2000:]}")
     print(f"run took {time.monotonic() - started:.1f} s")
     shutil.rmtree(folder, ignore_errors=True)
+
+
+def run_cluster_scenario(checks: Checks, nodes: list, redis: RedisServer, folder: str, started: float,
+                         scenario) -> int:
+    """Runs `scenario()` (a cluster script's body), counts an exception as a failed check, then stops every node,
+    cleans up (`clean_up`) and returns the exit status."""
+    try:
+        scenario()
+    except Exception:  # noqa: BLE001
+        checks.check(False, "the scenario ran to its end", traceback.format_exc())
+    finally:
+        for node in nodes:
+            node.stop()
+        clean_up(checks, nodes, redis, folder, started)
+    return checks.finish()
 
 
 def https_request(port: int, method: str, path: str, body: object | None = None, token: str | None = None,

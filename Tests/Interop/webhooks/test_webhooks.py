@@ -31,11 +31,10 @@ import os
 import subprocess
 import sys
 import time
-import traceback
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "cluster"))
 from cluster_support import (  # noqa: E402
-    REPOSITORY, begin_run, clean_up, cluster_arguments, prometheus_value, start_node, write_config)
+    REPOSITORY, begin_run, cluster_arguments, prometheus_value, run_cluster_scenario, start_node, write_config)
 
 TOKEN = "webhook-suite-token-0123456789abcdef"
 STRIPE_SECRET = "whsec_suite_stripe_0123456789"
@@ -241,20 +240,15 @@ def main() -> int:
     checks, folder, redis, nodes, started = begin_run("rollboard-webhooks-", arguments.redis_server)
     os.environ["SUITE_STRIPE_SECRET"] = STRIPE_SECRET
     os.environ["SUITE_GITHUB_SECRET"] = GITHUB_SECRET
-    try:
+    def run() -> None:
         config = write_config(folder, DASHBOARD, DASHBOARD_ID)
         for name, text in [("shop", SHOP), ("gh", GH), ("unset", UNSET)]:
             with open(os.path.join(config, "webhooks", f"{name}.yaml"), "w") as handle:
                 handle.write(text)
         single_node(checks, nodes, arguments.binary, folder, config)
         cluster(checks, nodes, arguments.binary, folder, config, redis)
-    except Exception:  # noqa: BLE001
-        checks.check(False, "the scenario ran to its end", traceback.format_exc())
-    finally:
-        for node in nodes:
-            node.stop()
-        clean_up(checks, nodes, redis, folder, started)
-    return checks.finish()
+
+    return run_cluster_scenario(checks, nodes, redis, folder, started, run)
 
 
 if __name__ == "__main__":
