@@ -157,6 +157,16 @@ public final class ServerMetrics: Sendable {
                    [("", "\(redis.changesRead)")])
             metric("rollboard_redis_disconnections_total", "counter", "Times this node lost its connection to Redis.",
                    [("", "\(redis.disconnections)")])
+            let recovery = [
+                ("recoveries", "Times Redis lost the cluster's data and this node recovered (seeded or adopted).",
+                 redis.recoveries),
+                ("recovery_seeds", "Times this node seeded Redis from what it held.", redis.recoverySeeds),
+                ("recovery_lost_changes", "Changes this node had applied that the seeded state lacked.",
+                 redis.recoveryLostChanges),
+            ]
+            for (name, help, count) in recovery {
+                metric("rollboard_redis_\(name)_total", "counter", help, [("", "\(count)")])
+            }
         }
         lines += SourceStatistics.prometheusLines(snapshot.sourceStatuses?() ?? [])
         return lines.joined(separator: "\n") + "\n"

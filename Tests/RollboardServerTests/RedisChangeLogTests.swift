@@ -263,7 +263,7 @@ struct RedisChangeLogTests {
         }
     }
 
-    @Test("a Redis that comes back without its data is told apart from one out of reach: history lost, not unreachable")
+    @Test("a Redis that comes back without its data is seeded again by the node: the value and the sequence go on")
     func historyLost() async throws {
         let redis = try RedisServerProcess()  // persists nothing: a restart empties it
         let a = try node(redis)
@@ -272,17 +272,22 @@ struct RedisChangeLogTests {
             Issue.record("the first change was refused")
             return
         }
+        let epoch = a.epoch
         redis.kill()
         try redis.start()
-        #expect(await eventually(within: 15) { a.failure?.isHistoryLost == true })
-        guard case .failure(let error) = await append(a, "orders", 2) else {
-            Issue.record("a change was accepted by a Redis without the cluster's history")
+        #expect(await eventually(within: 15) { a.epoch != epoch && a.failure == nil })
+        #expect(a.current("orders")?.value == 1)
+        guard case .success(let stored) = await append(a, "orders", 2) else {
+            Issue.record("a change was refused after the recovery")
             return
         }
-        #expect(error.isHistoryLost)
-        #expect(!error.isUnreachable)
-        #expect(!error.description.contains("unreachable"), "\(error.description)")
-        #expect(APIError.storeUnavailable(error).code == "redis_history_lost")
+        #expect(stored.first?.seq == 2, "the sequence goes on from the node's")
+        #expect(a.statistics.recoveries == 1 && a.statistics.recoverySeeds == 1)
+        #expect(a.statistics.recoveryLostChanges == 0)
+        let refusal = StoreError.historyLost("epoch none instead of \(epoch)")
+        #expect(refusal.isHistoryLost && !refusal.isUnreachable)
+        #expect(refusal.description.contains("Redis lost its data; recovering"), "\(refusal.description)")
+        #expect(APIError.storeUnavailable(refusal).code == "redis_history_lost")
     }
 
     @Test("a gap in the sequence (changes the stream no longer holds) is bridged by the latest values")
