@@ -161,7 +161,9 @@ extension RedisChangeLog {
                             guard finding == .intact else {
                                 return report(
                                     .success(pair),
-                                    "epoch \(stored ?? "none") instead of \(epoch), sequence \(sequence) behind \(lastSeq)")
+                                    stored == epoch
+                                        ? "sequence \(sequence) behind this node's \(lastSeq)"
+                                        : "epoch \(stored ?? "none") instead of \(epoch)")
                             }
                             report(.success(pair), nil)
                         case (.failure(let error), _), (_, .failure(let error)):
