@@ -12,6 +12,9 @@ import Synchronization
 extension RedisChangeLog {
     typealias RecoveryAction = RedisRecoveryMachine.Action
 
+    /// How long a node's reported position counts for the seed (it reports again at each check, at least each second).
+    static let positionReportMilliseconds = 3_000
+
     /// Where a recovery started: the epoch and the last change this node had.
     struct RecoveryStart: Sendable {
         var epoch = ""
@@ -49,11 +52,17 @@ extension RedisChangeLog {
                     }
                 }
             case .tryLease(let milliseconds):
-                let token = state.withLock { $0.recoveryStart.token }
-                recoveryCall(generation, ["SET", keys.recoveryLease, token, "NX", "PX", "\(milliseconds)"]) {
-                    [self] reply in
-                    recoveryInput(generation) { state, now in
-                        state.recovery.leaseAnswered(granted: reply.string == "OK", now: now)
+                let (token, lastSeq) = state.withLock { ($0.recoveryStart.token, $0.model.lastSeq) }
+                let report = [
+                    "EVAL", RedisKeys.reportScript, "1", keys.recoveryPositions, token, "\(lastSeq)",
+                    "\(Self.positionReportMilliseconds)",
+                ]
+                recoveryCall(generation, report) { [self] _ in
+                    recoveryCall(generation, ["SET", keys.recoveryLease, token, "NX", "PX", "\(milliseconds)"]) {
+                        [self] reply in
+                        recoveryInput(generation) { state, now in
+                            state.recovery.leaseAnswered(granted: reply.string == "OK", now: now)
+                        }
                     }
                 }
             case .seed:
@@ -124,7 +133,9 @@ extension RedisChangeLog {
             }
             recoveryInput(generation) { state, now in
                 guard code == 1 else {
-                    return state.recovery.seedAnswered(code == 0 ? .anotherEpoch : .leaseLost, now: now)
+                    let answer: RedisRecoveryMachine.SeedAnswer =
+                        code == 0 ? .anotherEpoch : code == -2 ? .behind : .leaseLost
+                    return state.recovery.seedAnswered(answer, now: now)
                 }
                 state.epoch = newEpoch
                 state.position = "0"
@@ -134,29 +145,42 @@ extension RedisChangeLog {
         }
     }
 
-    /// Takes the epoch another node seeded: this node's state stays if it stands at the same change, else what Redis
-    /// holds replaces it (and the subscribers are told the values as they stand).
+    /// Takes the epoch another node seeded: a node that stands at the change the seed was made at keeps its state (its
+    /// history and series) and reads the new stream from its start; any other loads what Redis holds, and the
+    /// subscribers are told the values as they stand.
     private func adopt(_ epoch: String, generation: Int) {
-        guard let writer = state.withLock({ $0.generation == generation ? $0.writer : nil }) else { return }
-        Self.load(
-            writer, keys: keys, historyLimit: historyLimit, seriesLimits: seriesLimits,
-            { [weak self] error in self?.recoveryFailed(generation, "\(error)") }
-        ) { [weak self] loaded in
-            guard let self else { return }
-            queue.async { [self] in
-                let (actions, told) = state.withLock { state -> ([RecoveryAction], [StoreChange]) in
-                    guard state.generation == generation, state.link.phase == .recovering else { return ([], []) }
-                    let had = state.model.lastSeq
-                    state.statistics.recoveryLostChanges += Int(had > loaded.model.lastSeq ? had - loaded.model.lastSeq : 0)
-                    let replaced = had != loaded.model.lastSeq
-                    if replaced { state.model = loaded.model }
-                    state.epoch = epoch
-                    state.position = loaded.position
-                    return (state.recovery.adopted(), replaced ? loaded.latest.map(\.atRest) : [])
-                }
-                deliver(told)
-                performRecovery(actions, generation: generation)
+        let failed: @Sendable (RedisError) -> Void = { [weak self] error in self?.recoveryFailed(generation, "\(error)") }
+        recoveryCall(generation, ["GET", keys.recoverySeed]) { [self] seed in
+            let seededAt = seed.string.flatMap { text -> UInt64? in
+                let parts = text.split(separator: " ")
+                return parts.count == 2 && parts[0] == epoch ? UInt64(parts[1]) : nil
             }
+            let had = state.withLock { $0.model.lastSeq }
+            if seededAt == had {
+                return adopted(epoch, generation: generation, seededAt: had, loaded: nil)
+            }
+            guard let writer = state.withLock({ $0.generation == generation ? $0.writer : nil }) else { return }
+            Self.load(writer, keys: keys, historyLimit: historyLimit, seriesLimits: seriesLimits, failed) {
+                [weak self] loaded in
+                self?.adopted(epoch, generation: generation, seededAt: seededAt ?? loaded.model.lastSeq, loaded: loaded)
+            }
+        }
+    }
+
+    /// Adopts `epoch` seeded at `seededAt`, with what Redis holds (`loaded`) or, if `nil`, this node's own state.
+    private func adopted(_ epoch: String, generation: Int, seededAt: UInt64, loaded: Loaded?) {
+        queue.async { [self] in
+            let (actions, told) = state.withLock { state -> ([RecoveryAction], [StoreChange]) in
+                guard state.generation == generation, state.link.phase == .recovering else { return ([], []) }
+                let had = state.model.lastSeq
+                state.statistics.recoveryLostChanges += Int(had > seededAt ? had - seededAt : 0)
+                if let loaded { state.model = loaded.model }
+                state.epoch = epoch
+                state.position = loaded?.position ?? "0"
+                return (state.recovery.adopted(), loaded?.latest.map(\.atRest) ?? [])
+            }
+            deliver(told)
+            performRecovery(actions, generation: generation)
         }
     }
 

@@ -1,6 +1,8 @@
 /// What a node does once Redis answers without this cluster's history (it restarted without its data, was flushed or
-/// replaced), without I/O or clocks: check what Redis holds; if nobody has seeded it yet, ask for the recovery lease
-/// and, holding it, seed Redis from what this node holds under a new epoch; if another node has, adopt its epoch.
+/// replaced), without I/O or clocks: check what Redis holds; if nobody has seeded it yet, report this node's position
+/// and ask for the recovery lease and, holding it, give the other nodes ``gatherSeconds`` to report theirs, then seed
+/// Redis from what this node holds under a new epoch, unless a node reported a position ahead of it (then the lease
+/// is given back for that node to take); if another node has seeded, adopt its epoch.
 /// Each input takes `now` (monotonic seconds) where time matters and returns the ``Action``s the driver carries out,
 /// in order; `.wake(at:)` arms the one timer that brings the next check.
 ///
@@ -45,12 +47,16 @@ struct RedisRecoveryMachine: Equatable {
         case anotherEpoch
         /// The lease ran out before the script ran: nothing was written.
         case leaseLost
+        /// A node reported a position ahead of this one: nothing was written and the lease was given back.
+        case behind
     }
 
     enum Phase: Equatable {
         case idle
         case checking
         case leasing
+        /// Holding the lease, waiting for the other nodes' positions until `until`.
+        case gathering(until: Double)
         case seeding
         case adopting
         case waiting(until: Double)
@@ -61,7 +67,8 @@ struct RedisRecoveryMachine: Equatable {
     enum Action: Equatable {
         /// Read Redis's epoch and sequence, then report ``checked(_:now:)``.
         case check
-        /// Ask for the recovery lease (`SET key node NX PX milliseconds`), then report ``leaseAnswered(granted:now:)``.
+        /// Report this node's position, ask for the recovery lease (`SET key node NX PX milliseconds`), then report
+        /// ``leaseAnswered(granted:now:)``.
         case tryLease(milliseconds: Int)
         /// Write what this node holds under a new epoch in one script (the epoch last, only while the lease is this
         /// node's and Redis holds no other epoch), then report ``seedAnswered(_:now:)``.
@@ -77,6 +84,8 @@ struct RedisRecoveryMachine: Equatable {
 
     /// How long the recovery lease lasts: a seed takes milliseconds, a holder that died lets the others try again.
     static let leaseMilliseconds = 5_000
+    /// Seconds the lease holder waits for the other nodes' positions before it seeds.
+    static let gatherSeconds = 0.3
     static let firstPoll = 0.2
     static let maximumPoll = 1.0
     /// Seconds after which a recovery that has not finished is abandoned (and started again by the link).
@@ -90,7 +99,7 @@ struct RedisRecoveryMachine: Equatable {
     var isActive: Bool {
         switch phase {
         case .idle, .finished, .abandoned: false
-        case .checking, .leasing, .seeding, .adopting, .waiting: true
+        case .checking, .leasing, .gathering, .seeding, .adopting, .waiting: true
         }
     }
 
@@ -123,8 +132,8 @@ struct RedisRecoveryMachine: Equatable {
     mutating func leaseAnswered(granted: Bool, now: Double) -> [Action] {
         guard phase == .leasing else { return [] }
         guard granted else { return wait(now: now) }
-        phase = .seeding
-        return [.seed]
+        phase = .gathering(until: now + Self.gatherSeconds)
+        return [.wake(at: now + Self.gatherSeconds)]
     }
 
     mutating func seedAnswered(_ answer: SeedAnswer, now: Double) -> [Action] {
@@ -136,7 +145,7 @@ struct RedisRecoveryMachine: Equatable {
         case .anotherEpoch:
             phase = .checking
             return [.check]
-        case .leaseLost:
+        case .leaseLost, .behind:
             return wait(now: now)
         }
     }
@@ -154,10 +163,15 @@ struct RedisRecoveryMachine: Equatable {
     }
 
     mutating func timerFired(now: Double) -> [Action] {
-        guard case .waiting(let until) = phase else { return [] }
-        guard now >= until else { return [.wake(at: until)] }
-        phase = .checking
-        return [.check]
+        switch phase {
+        case .waiting(let until), .gathering(let until):
+            guard now >= until else { return [.wake(at: until)] }
+            let gathered = phase == .gathering(until: until)
+            phase = gathered ? .seeding : .checking
+            return [gathered ? .seed : .check]
+        default:
+            return []
+        }
     }
 
     private mutating func wait(now: Double) -> [Action] {

@@ -23,13 +23,15 @@ struct RedisRecoveryMachineTests {
         #expect(Machine.Finding(stored: stored, sequence: sequence, epoch: "a1", lastSeq: 13) == expected)
     }
 
-    @Test("the node that wins the lease seeds Redis and finishes; nothing waits")
+    @Test("the node that wins the lease gives the others 0.3 s to report their positions, seeds Redis and finishes")
     func seeds() {
         var machine = Machine()
         #expect(machine.start(now: 10) == [.check])
         #expect(machine.checked(.lost, now: 10.01) == [.tryLease(milliseconds: Machine.leaseMilliseconds)])
-        #expect(machine.leaseAnswered(granted: true, now: 10.02) == [.seed])
-        #expect(machine.seedAnswered(.seeded, now: 10.05) == [.finish(.seeded)])
+        #expect(machine.leaseAnswered(granted: true, now: 10.02) == [.wake(at: 10.02 + Machine.gatherSeconds)])
+        #expect(machine.timerFired(now: 10.1) == [.wake(at: 10.02 + Machine.gatherSeconds)], "not due yet")
+        #expect(machine.timerFired(now: 10.4) == [.seed])
+        #expect(machine.seedAnswered(.seeded, now: 10.45) == [.finish(.seeded)])
         #expect(machine.phase == .finished(.seeded) && !machine.isActive)
         #expect(machine.timerFired(now: 20) == [] && machine.failed(reason: "late") == [], "a finished recovery is over")
     }
@@ -71,17 +73,19 @@ struct RedisRecoveryMachineTests {
     }
 
     @Test(
-        "a seed that finds another epoch checks again; one whose lease ran out waits and asks again",
+        "a seed that finds another epoch checks again; one whose lease ran out, or behind a node's position, waits",
         arguments: [
             (Machine.SeedAnswer.anotherEpoch, [Machine.Action.check]),
-            (.leaseLost, [.wake(at: 5 + Machine.firstPoll)]),
+            (.leaseLost, [.wake(at: 6 + Machine.firstPoll)]),
+            (.behind, [.wake(at: 6 + Machine.firstPoll)]),
         ])
     func seedRefused(answer: Machine.SeedAnswer, expected: [Machine.Action]) {
         var machine = Machine()
         _ = machine.start(now: 5)
         _ = machine.checked(.lost, now: 5)
         _ = machine.leaseAnswered(granted: true, now: 5)
-        #expect(machine.seedAnswered(answer, now: 5) == expected)
+        #expect(machine.timerFired(now: 6) == [.seed])
+        #expect(machine.seedAnswered(answer, now: 6) == expected)
         #expect(machine.isActive)
     }
 
@@ -94,15 +98,19 @@ struct RedisRecoveryMachineTests {
 
     @Test(
         "a command that fails, in any step, abandons the recovery (the link reconnects with backoff)",
-        arguments: ["check", "lease", "seed", "adopt", "wait"])
+        arguments: ["check", "lease", "gather", "seed", "adopt", "wait"])
     func failure(step: String) {
         var machine = Machine()
         _ = machine.start(now: 0)
         switch step {
         case "lease": _ = machine.checked(.lost, now: 0)
+        case "gather":
+            _ = machine.checked(.lost, now: 0)
+            _ = machine.leaseAnswered(granted: true, now: 0)
         case "seed":
             _ = machine.checked(.lost, now: 0)
             _ = machine.leaseAnswered(granted: true, now: 0)
+            _ = machine.timerFired(now: 1)
         case "adopt": _ = machine.checked(.newEpoch("b2"), now: 0)
         case "wait":
             _ = machine.checked(.lost, now: 0)
