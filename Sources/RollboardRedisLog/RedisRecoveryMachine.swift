@@ -6,7 +6,8 @@
 /// Each input takes `now` (monotonic seconds) where time matters and returns the ``Action``s the driver carries out,
 /// in order; `.wake(at:)` arms the one timer that brings the next check.
 ///
-/// A lease refused (another node seeds) is followed by checks every 0.2 s, doubling up to 1 s, until the new epoch
+/// A lease refused (another node seeds) is followed by a check just after the holder's gathering (0.35 s), then
+/// checks doubling up to 1 s apart, until the new epoch
 /// shows; a lease whose holder died runs out and is asked for again. A command that fails, or a recovery that has
 /// not finished within ``giveUpAfter`` seconds, is abandoned: the link drops its connections and reconnects with its
 /// backoff, which detects the loss again and starts a new recovery.
@@ -86,7 +87,8 @@ struct RedisRecoveryMachine: Equatable {
     static let leaseMilliseconds = 5_000
     /// Seconds the lease holder waits for the other nodes' positions before it seeds.
     static let gatherSeconds = 0.3
-    static let firstPoll = 0.2
+    /// The first check after a refused lease comes just after the holder's gathering, when its seed is due.
+    static let firstPoll = gatherSeconds + 0.05
     static let maximumPoll = 1.0
     /// Seconds after which a recovery that has not finished is abandoned (and started again by the link).
     static let giveUpAfter = 30.0

@@ -46,14 +46,14 @@ struct RedisRecoveryMachineTests {
             _ = machine.checked(.lost, now: 0)
             #expect(machine.leaseAnswered(granted: false, now: 0.01) == [.wake(at: 0.01 + Machine.firstPoll)])
             #expect(machine.timerFired(now: 0.1) == [.wake(at: 0.01 + Machine.firstPoll)], "not due yet: armed again")
-            #expect(machine.timerFired(now: 0.3) == [.check])
+            #expect(machine.timerFired(now: 0.4) == [.check])
         }
-        #expect(machine.checked(.newEpoch("b2"), now: 0.3) == [.adopt(epoch: "b2")])
+        #expect(machine.checked(.newEpoch("b2"), now: 0.4) == [.adopt(epoch: "b2")])
         #expect(machine.adopted() == [.finish(.adopted)])
         #expect(machine.phase == .finished(.adopted))
     }
 
-    @Test("checks after a refused lease come every 0.2 s, doubling up to 1 s, until the seeding node's epoch shows")
+    @Test("checks after a refused lease come 0.35 s on (past the holder's gathering), doubling up to 1 s apart")
     func pollsWithBackoff() {
         var machine = Machine()
         _ = machine.start(now: 0)
@@ -69,7 +69,7 @@ struct RedisRecoveryMachineTests {
             now = at
             #expect(machine.timerFired(now: now) == [.check])
         }
-        #expect(waits == [0.2, 0.4, 0.8, 1, 1])
+        #expect(waits == [0.35, 0.7, 1, 1, 1])
     }
 
     @Test(
