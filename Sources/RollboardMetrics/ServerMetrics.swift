@@ -169,6 +169,16 @@ public final class ServerMetrics: Sendable {
             metric("rollboard_redis_unknown_changes_total", "counter",
                    "Changes read from the shared stream of a kind this node does not know (a newer node's), skipped.",
                    redis.unknownChanges.sorted { $0.key < $1.key }.map { ("{kind=\"\($0.key)\"}", "\($0.value)") })
+            let recovery = [
+                ("recoveries", "Times Redis lost the cluster's data and this node recovered (seeded or adopted).",
+                 redis.recoveries),
+                ("recovery_seeds", "Times this node seeded Redis from what it held.", redis.recoverySeeds),
+                ("recovery_lost_changes", "Changes this node had applied that the seeded state lacked.",
+                 redis.recoveryLostChanges),
+            ]
+            for (name, help, count) in recovery {
+                metric("rollboard_redis_\(name)_total", "counter", help, [("", "\(count)")])
+            }
         }
         lines += SourceStatistics.prometheusLines(snapshot.sourceStatuses?() ?? [])
         return lines.joined(separator: "\n") + "\n"

@@ -16,6 +16,7 @@ package import RollboardStore
 /// - `{P}:latest`: per metric (`m:ID`), wheel (`w:ID`), text (`t:ID`), slide set (`s:ID`), leaderboard (`b:ID`)
 ///   and viewer key (`k:ID`, its creation or its revocation) the latest record as
 ///   `SEQ:RECORD`, plus `_pos` (the stream id of the newest change) and `_seq` (its last sequence number).
+/// - `{P}:recovery`: the lease of the node seeding Redis again after it lost its data (``seedScript``).
 /// - `{P}:idem`: per remembered key (`r:KEY` a metric request's `Idempotency-Key`, `e:ID` a batch item's `eventId`,
 ///   `b:KEY` a leaderboard request's key) its answer as `SEQ:ANSWER` (``RememberedAnswer``, numbers relative to `SEQ`);
 ///   `{P}:idem:order` the keys in the order they were remembered (`TIME COST KEY`); `{P}:idem:bytes` the sum of their
@@ -36,7 +37,11 @@ struct RedisKeys: Sendable {
         idempotencyOrder = "{\(prefix)}:idem:order"
         idempotencyBytes = "{\(prefix)}:idem:bytes"
         idempotencyPrefix = "{\(prefix)}:idem:"
+        recoveryLease = "{\(prefix)}:recovery"
     }
+
+    /// The lease of the node that seeds a Redis that lost the cluster's data (`SET NX PX`, its token).
+    let recoveryLease: String
 
     /// The hash of remembered keys, the list of their order and the sum of their costs.
     let idempotency: String

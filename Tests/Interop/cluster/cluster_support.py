@@ -36,10 +36,13 @@ CONTEXT = insecure_client_context()
 
 
 class RedisServer:
-    """A `redis-server` child on a loopback port with an append-only file in `directory` (kept across restarts)."""
+    """A `redis-server` child on a loopback port with an append-only file in `directory` (kept across restarts), or
+    with no persistence at all (`persistent=False`: a restart comes back empty)."""
 
-    def __init__(self, executable: str, directory: str, port: int | None = None, appendfsync: str = "always"):
+    def __init__(self, executable: str, directory: str, port: int | None = None, appendfsync: str = "always",
+                 persistent: bool = True):
         self.executable = executable
+        self.persistent = persistent
         self.directory = directory
         self.port = port or free_port()
         self.appendfsync = appendfsync
@@ -53,7 +56,7 @@ class RedisServer:
     def start(self, timeout: float = 15.0) -> None:
         os.makedirs(self.directory, exist_ok=True)
         args = [self.executable, "--port", str(self.port), "--bind", "127.0.0.1", "--protected-mode", "no",
-                "--daemonize", "no", "--dir", self.directory, "--appendonly", "yes",
+                "--daemonize", "no", "--dir", self.directory, "--appendonly", "yes" if self.persistent else "no",
                 "--appendfsync", self.appendfsync, "--save", "", "--logfile", self.log_path]
         self.process = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT,
                                         start_new_session=True)
