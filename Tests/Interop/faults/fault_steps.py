@@ -93,6 +93,13 @@ class FaultSteps:
         refused = sum(member.front.refused for member in self.redis.members)
         print(f"  {victim.name} cut from Redis for {ended - began:.1f} s: {sum(dropped)} connections dropped, "
               f"{refused} new ones refused so far; healed")
+        stale = {screen.name: next((round(at - began, 2) for at, _, feed in screen.shown
+                                    if began <= at <= ended and feed == "stale"), None)
+                 for screen in self.screens if screen.node is victim}
+        self.check(all(value is not None for value in stale.values()),
+                   f"partition: the screens of {victim.name} are told the feed is stale (\"Updates paused\") during the cut",
+                   f"{stale}")
+        print(f"  its screens told stale after (s): {stale}")
         return began, ended, []
 
     async def fault_rolling_restart(self):
