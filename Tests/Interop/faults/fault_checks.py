@@ -28,7 +28,9 @@ class FaultChecks:
             self.summaries = {}
         self.summaries[name] = "; ".join(filter(None, [self.summaries.get(name), text]))
 
-    async def settle(self, name: str, began: float, ended: float, restarted: list) -> None:
+    async def settle(self, name: str, began: float, ended: float, restarted: list) -> bool:
+        """The check after a fault; whether the cluster took every key afterwards (if not, a later fault would
+        only measure the same breakage)."""
         await self.time_live(name, began, ended)
         if self.rejoin is not None:
             # The producers keep posting until the Redis set is whole again (a restarted primary turned replica).
@@ -43,17 +45,18 @@ class FaultChecks:
         if name == "warm-up" or not drained:
             for producer in self.producers:
                 producer.resume()
-            return
+            return drained
         await self.fresh_node(name)
         for producer in self.producers:
             producer.resume()
         later = time.monotonic()
         await asyncio.sleep(AFTERWARDS_SECONDS)
         label = f"{name} ({AFTERWARDS_SECONDS:.0f} s of new keys after the check)"
-        await self.drain(label, later)
+        drained = await self.drain(label, later)
         await self.agree(label, later)
         for producer in self.producers:
             producer.resume()
+        return drained
 
     async def redis_holds(self, name: str) -> None:
         """The primary's `{P}:seq` is at least every node's last sequence, and its epoch is theirs: Redis holds every
@@ -74,6 +77,11 @@ class FaultChecks:
         epoch, seq = held[0], int(held[1]) if isinstance(held[1], str) and held[1].isdigit() else None
         fine = seq is not None and all(value[0] == epoch and isinstance(value[1], int) and value[1] <= seq
                                        for value in seen.values())
+        newest = max((value[1] for value in seen.values() if isinstance(value[1], int)), default=None)
+        if not fine and seq is not None and newest is not None and newest > seq:
+            print(f"  Redis ({primary.name}) lacks {newest - seq} changes the nodes acknowledged: its sequence is {seq}, "
+                  f"the nodes' {newest}")
+            self.note(name, f"Redis lacks {newest - seq} acknowledged changes")
         self.check(fine, f"{name}: the primary holds every change the nodes acknowledged (its epoch, and a sequence "
                    "at least every node's)", f"Redis {primary.name if primary else None} epoch {epoch} seq {seq}; "
                    f"nodes {seen}")
@@ -213,9 +221,9 @@ class FaultChecks:
                   "applied again by a retry (Redis had lost them)")
             self.note("kill-primary", f"lost {short} of the total ({reapplied} of {len(recent)} recent keys)")
         else:
-            print(f"  no acknowledged change lost by the failover ({len(recent)} keys acknowledged in the "
+            print(f"  the nodes' totals lack no acknowledged change ({len(recent)} keys acknowledged in the "
                   f"{LOSS_WINDOW:.0f} s before the kill)")
-            self.note("kill-primary", "no acknowledged change lost")
+            self.note("kill-primary", "the nodes' totals lack nothing")
         if self.options.ack_replicas >= 1:
             self.check(not short, f"kill-primary: with ackReplicas {self.options.ack_replicas} no acknowledged change "
                        "is lost", f"short by {short}")

@@ -113,9 +113,10 @@ class FaultSteps:
             ready = await self.wait_ready(node, READY_BOUND)
             self.check(ready is not None, f"rolling-restart: {node.name} is ready (/readyz 200) within "
                        f"{READY_BOUND:.0f} s of its start", f"{ready}")
+            ready_after = "never" if ready is None else f"{time.monotonic() - stop_began:.2f} s after its SIGTERM"
             back = await self.node_screens_live(node, time.monotonic(), READY_BOUND)
-            print(f"  {node.name}: stopped in {stopped:.2f} s, ready {time.monotonic() - stop_began:.2f} s after its "
-                  f"SIGTERM, its screens live again {'-' if back is None else f'{back - stop_began:.2f}'} s after it")
+            print(f"  {node.name}: stopped in {stopped:.2f} s, ready {ready_after}, its screens live again "
+                  f"{'never' if back is None else f'{back - stop_began:.2f} s after it'}")
         return began, time.monotonic(), list(self.nodes)
 
     async def node_screens_live(self, node, moment: float, seconds: float) -> float | None:
