@@ -127,7 +127,9 @@ class FaultChecks:
                        f"{per_node}")
             return
         if every is None:
-            print(f"  screens live after the fault ended (s): {per_node}; not every screen within {LIVE_WINDOW:.0f} s")
+            feeds = Counter(screen.feed for screen in self.screens)
+            print(f"  screens live after the fault ended (s): {per_node}; not every screen within {LIVE_WINDOW:.0f} s "
+                  f"(their feeds now: {dict(feeds)}; no total acknowledged after the fault: {first is None})")
             self.note(name, f"screens not all live within {LIVE_WINDOW:.0f} s")
         else:
             print(f"  every screen live again {every:.2f} s after the fault ended ({max(live) - began:.2f} s after it "
