@@ -53,6 +53,11 @@ extension RedisSettings {
     public enum Defaults {
         public static let keyPrefix = "rollboard"
         public static let streamLength = 100_000
+        public static let ackReplicas = 0
+        public static let ackTimeout = 1.0
+        /// Seconds each Sentinel gets to connect and answer, and the primary it names to answer `ROLE` (not a
+        /// `server.yaml` setting).
+        public static let sentinelTimeout = 0.5
     }
 }
 
