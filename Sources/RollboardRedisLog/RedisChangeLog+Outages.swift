@@ -69,9 +69,9 @@ extension RedisChangeLog {
                 if live { logger.notice("Redis feed caught up; screens are live again") }
                 for observer in feedObservers.withLock({ $0 }) { observer(live) }
             case .open(let generation):
-                open(generation: generation)
+                locatePrimary(generation: generation) { [self] in open(generation: generation) }
             case .reconnect(let generation):
-                reconnect(generation: generation)
+                locatePrimary(generation: generation) { [self] in reconnect(generation: generation) }
             case .read(let generation):
                 readNext(generation: generation, blocking: false)
             case .wake(let time):

@@ -99,16 +99,22 @@ extension RedisChangeLog {
             switch result {
             case .success(.array(let parts)):
                 if let first = parts.first?.integerValue, first > 0 {
-                    for observer in commitObservers.withLock({ $0 }) { observer(seconds) }
-                    completion(.success(.appended(firstSeq: UInt64(first))))
+                    confirmReplicas(on: writer) { [self] problem in
+                        if let problem { return completion(.failure(problem)) }
+                        for observer in commitObservers.withLock({ $0 }) { observer(seconds) }
+                        completion(.success(.appended(firstSeq: UInt64(first))))
+                    }
                 } else if parts.first?.integerValue == 0, let stale = Self.decodeStale(parts.dropFirst()) {
-                    completion(.success(stale))
+                    // A remembered answer is given only once the replicas have what this connection wrote.
+                    confirmReplicas(on: writer) { problem in completion(problem.map { .failure($0) } ?? .success(stale)) }
                 } else {
                     completion(.failure(.unreachable("Redis answered the append script with \(parts)")))
                 }
             case .success(.error(let message)):
                 logger.error("Redis refused a change", metadata: ["error": "\(message)"])
                 completion(.failure(.unreachable("Redis refused the change: \(message)")))
+                // A primary that became a replica: drop it and find the primary again (through Sentinel).
+                if message.hasPrefix("READONLY") { connectionLost(generation: generation, .closed(message)) }
             case .success(let other):
                 completion(.failure(.unreachable("Redis answered the append script with \(other)")))
             case .failure(let error):
@@ -155,9 +161,13 @@ extension RedisChangeLog {
         guard let (writer, generation) = state.withLock({ state in state.writer.map { ($0, state.generation) } })
         else { return }
         let started = linkClock.now()
-        writer.send(["PING"], timeout: Self.commandTimeout) { [weak self] result in
+        // With Sentinel, `ROLE`: a primary that was turned into a replica is dropped even while nobody writes.
+        let asksRole = !sentinelConfigurations.isEmpty
+        writer.send([asksRole ? "ROLE" : "PING"], timeout: Self.commandTimeout) { [weak self] result in
             guard let self else { return }
             switch result {
+            case .success(.array(let parts)) where asksRole && parts.first?.string != "master":
+                connectionLost(generation: generation, .closed("Redis answers ROLE \(parts.first?.string ?? "?")"))
             case .success:
                 let seconds = linkClock.now() - started
                 state.withLock { $0.statistics.recordCommand(seconds: seconds) }
