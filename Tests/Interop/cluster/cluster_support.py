@@ -37,8 +37,11 @@ CONTEXT = insecure_client_context()
 class RedisServer:
     """A `redis-server` child on a loopback port with an append-only file in `directory` (kept across restarts)."""
 
-    def __init__(self, executable: str, directory: str, port: int | None = None, appendfsync: str = "always"):
+    def __init__(self, executable: str, directory: str, port: int | None = None, appendfsync: str = "always",
+                 extra: list[str] | None = None):
+        """`extra`: more `redis-server` arguments (`["--replicaof", HOST, PORT]`)."""
         self.executable = executable
+        self.extra = extra or []
         self.directory = directory
         self.port = port or free_port()
         self.appendfsync = appendfsync
@@ -53,7 +56,7 @@ class RedisServer:
         os.makedirs(self.directory, exist_ok=True)
         args = [self.executable, "--port", str(self.port), "--bind", "127.0.0.1", "--protected-mode", "no",
                 "--daemonize", "no", "--dir", self.directory, "--appendonly", "yes",
-                "--appendfsync", self.appendfsync, "--save", "", "--logfile", self.log_path]
+                "--appendfsync", self.appendfsync, "--save", "", "--logfile", self.log_path] + self.extra
         self.process = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT,
                                         start_new_session=True)
         deadline = time.monotonic() + timeout
