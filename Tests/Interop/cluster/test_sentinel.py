@@ -16,7 +16,12 @@ c. the old primary is restarted on its port and data: Sentinel turns it into a r
    the sum of the amounts), again after more posts; no node connected to the old primary (`CLIENT LIST`) or sent it
    a script (`INFO commandstats`: the replication stream brings only its effects).
 
+With `--ack-replicas 0` (a measurement, not in CI) the nodes acknowledge without `WAIT`: the posts after the
+promotion are acknowledged at once, and instead of checking exact totals the script prints how much acknowledged
+increment the failover lost on each node.
+
 Usage: test_sentinel.py --binary .build/debug/rollboard [--redis-server redis-server] [--redis-sentinel redis-sentinel]
+       [--ack-replicas 1]
 Prints PASS/FAIL lines and `N passed, M failed`; exit 1 on any failure.
 """
 
@@ -176,8 +181,14 @@ def watch_readiness(nodes: list, since: float, results: dict, timeout: float = 3
         time.sleep(0.05)
 
 
-def exact_totals(nodes: list, producers: Producers, checks, label: str) -> None:
+def exact_totals(nodes: list, producers: Producers, checks, label: str, strict: bool = True) -> None:
     expected = round(sum(producers.amounts.values()), 2)
+    if not strict:
+        time.sleep(2)
+        values = [node.request("GET", f"/api/v1/metrics/{METRIC}")[1].get("value") for node in nodes]
+        print(f"{label}: {len(producers.amounts)} acknowledged keys, total {expected}; the nodes show {values}: lost "
+              + ", ".join(f"{round(expected - value, 2)}" if value is not None else "?" for value in values))
+        return
     values = wait_for(lambda: (lambda v: v if all(x == expected for x in v) else None)(
         [node.request("GET", f"/api/v1/metrics/{METRIC}")[1].get("value") for node in nodes]), 15)
     if values is None:
@@ -188,8 +199,12 @@ def exact_totals(nodes: list, producers: Producers, checks, label: str) -> None:
 
 
 def main() -> int:
-    arguments = cluster_arguments(__doc__.splitlines()[0], lambda parser: parser.add_argument(
-        "--redis-sentinel", default="redis-sentinel"))
+    def add_arguments(parser) -> None:
+        parser.add_argument("--redis-sentinel", default="redis-sentinel")
+        parser.add_argument("--ack-replicas", type=int, default=1, choices=[0, 1])
+
+    arguments = cluster_arguments(__doc__.splitlines()[0], add_arguments)
+    strict = arguments.ack_replicas == 1
     checks, folder, primary, nodes, started = begin_run("rollboard-sentinel-", arguments.redis_server)
     replica = RedisServer(arguments.redis_server, os.path.join(folder, "replica"),
                           extra=["--replicaof", "127.0.0.1", str(primary.port)])
@@ -210,7 +225,7 @@ def main() -> int:
         checks.check(ready is not None, "three Sentinels watch the primary, know its replica and each other")
         addresses = ", ".join(f'"127.0.0.1:{s.port}"' for s in sentinels)
         config = write_config(folder, DASHBOARD, "tally", {
-            "redis": f"{{sentinels: [{addresses}], master: {MASTER}, ackReplicas: 1}}"})
+            "redis": f"{{sentinels: [{addresses}], master: {MASTER}, ackReplicas: {arguments.ack_replicas}}}"})
         node_a = start_node(nodes, arguments.binary, folder, TOKEN, None, config, "node-a")
         node_b = start_node(nodes, arguments.binary, folder, TOKEN, None, config, "node-b")
         producers = Producers([node_a, node_b])
@@ -246,8 +261,9 @@ def main() -> int:
         time.sleep(1)
         with producers.lock:
             refusals = dict(producers.refusals)
-        checks.check(refusals.get("redis_unreplicated", 0) > 0,
-                     "with no replica left, posts are answered 503 redis_unreplicated, not acknowledged", f"{refusals}")
+        checks.check((refusals.get("redis_unreplicated", 0) > 0) == strict,
+                     "with no replica left, posts are answered 503 redis_unreplicated, not acknowledged" if strict
+                     else "without ackReplicas, posts are acknowledged with no replica left", f"{refusals}")
         checks.check(all("following the new primary" in node.read_log() for node in nodes),
                      "each node logs that it follows the new primary")
 
@@ -260,11 +276,11 @@ def main() -> int:
         checks.check(producers.stop(), "every key posted was acknowledged once the old primary replicates (retried "
                      "with its key)")
         print(f"refusals while failing over (each retried with its key): {producers.refusals}")
-        exact_totals(nodes, producers, checks, "after the failover")
+        exact_totals(nodes, producers, checks, "after the failover", strict)
         producers.start(4, "after")
         time.sleep(2)
         checks.check(producers.stop(), "posts after the old primary returned were acknowledged")
-        exact_totals(nodes, producers, checks, "after more posts")
+        exact_totals(nodes, producers, checks, "after more posts", strict)
         clients = primary.command("CLIENT", "LIST") or ""
         checks.check("name=rollboard" not in clients, "no node connected to the returned old primary",
                      "\n".join(line for line in clients.splitlines() if "name=rollboard" in line))
