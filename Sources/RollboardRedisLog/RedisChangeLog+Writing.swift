@@ -114,7 +114,9 @@ extension RedisChangeLog {
                 logger.error("Redis refused a change", metadata: ["error": "\(message)"])
                 completion(.failure(.unreachable("Redis refused the change: \(message)")))
                 // A primary that became a replica: drop it and find the primary again (through Sentinel).
-                if message.hasPrefix("READONLY") { connectionLost(generation: generation, .closed(message)) }
+                if let demoted = SentinelMachine.demotion(in: .error(message), askedRole: false) {
+                    connectionLost(generation: generation, .closed(demoted))
+                }
             case .success(let other):
                 completion(.failure(.unreachable("Redis answered the append script with \(other)")))
             case .failure(let error):
@@ -166,8 +168,9 @@ extension RedisChangeLog {
         writer.send([asksRole ? "ROLE" : "PING"], timeout: Self.commandTimeout) { [weak self] result in
             guard let self else { return }
             switch result {
-            case .success(.array(let parts)) where asksRole && parts.first?.string != "master":
-                connectionLost(generation: generation, .closed("Redis answers ROLE \(parts.first?.string ?? "?")"))
+            case .success(let reply) where SentinelMachine.demotion(in: reply, askedRole: asksRole) != nil:
+                let demoted = SentinelMachine.demotion(in: reply, askedRole: asksRole) ?? ""
+                connectionLost(generation: generation, .closed(demoted))
             case .success:
                 let seconds = linkClock.now() - started
                 state.withLock { $0.statistics.recordCommand(seconds: seconds) }

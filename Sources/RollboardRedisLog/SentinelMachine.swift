@@ -1,3 +1,5 @@
+import RollboardRedis
+
 /// Finding the Redis primary through Sentinel, without I/O or clocks: before each opening or reconnection of the link
 /// the Sentinels are asked in turn, starting with the one that answered last, for the primary's address
 /// (`SENTINEL get-master-addr-by-name`), and the server there must answer `ROLE` as `master` before the link connects
@@ -101,6 +103,20 @@ struct SentinelMachine: Equatable {
             return next(problem: "Sentinel \(sentinel + 1) named \(address), which answers ROLE \(role)")
         case .failed(let reason):
             return next(problem: "Sentinel \(sentinel + 1) named \(address): \(reason)")
+        }
+    }
+
+    /// Why the link must drop its connection and find the primary again, given a reply on it: a write refused with
+    /// `-READONLY`, or (with Sentinel, the once-a-second check) `ROLE` answering anything but `master`: the server is
+    /// no longer the primary. `nil`: the reply says nothing about that.
+    static func demotion(in reply: RedisReply, askedRole: Bool) -> String? {
+        switch reply {
+        case .error(let message) where message.hasPrefix("READONLY"):
+            return "Redis refused a write as a replica (\(message))"
+        case .array(let parts) where askedRole && parts.first?.string != "master":
+            return "Redis answers ROLE \(parts.first?.string ?? "?"), not master"
+        case .status, .error, .integer, .bulk, .null, .array:
+            return nil
         }
     }
 

@@ -1,3 +1,4 @@
+import RollboardRedis
 import Testing
 
 @testable import RollboardRedisLog
@@ -102,5 +103,21 @@ struct SentinelMachineTests {
             return
         }
         #expect(actions.count == 1 && reason.hasPrefix("no Sentinel named a primary: Sentinel 1"))
+    }
+
+    @Test(
+        "a write refused with READONLY, or a ROLE check that is not master, drops the connection to find the primary again",
+        arguments: [
+            (RedisReply.error("READONLY You can't write against a read only replica."), false, true),
+            (.error("READONLY You can't write against a read only replica."), true, true),
+            (.array([.bulk(Array("slave".utf8)), .bulk(Array("127.0.0.1".utf8)), .integer(6380)]), true, true),
+            (.array([.bulk(Array("master".utf8)), .integer(1234), .array([])]), true, false),
+            (.array([.bulk(Array("slave".utf8))]), false, false),
+            (.status("PONG"), true, false),
+            (.error("ERR unknown command"), false, false),
+            (.error("NOSCRIPT No matching script"), true, false),
+        ])
+    func demotion(reply: RedisReply, askedRole: Bool, drops: Bool) {
+        #expect((SentinelMachine.demotion(in: reply, askedRole: askedRole) != nil) == drops)
     }
 }
