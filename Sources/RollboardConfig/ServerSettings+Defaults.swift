@@ -58,6 +58,9 @@ extension RedisSettings {
         /// Seconds each Sentinel gets to connect and answer, and the primary it names to answer `ROLE` (not a
         /// `server.yaml` setting).
         public static let sentinelTimeout = 0.5
+        /// With Sentinel, the longest wait between two tries to find the primary and connect (without: 2 s), so a
+        /// node follows a promotion within about half a second (not a `server.yaml` setting).
+        public static let sentinelRetryCeiling = 0.5
     }
 }
 

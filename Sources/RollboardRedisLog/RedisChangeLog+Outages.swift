@@ -122,12 +122,13 @@ extension RedisChangeLog {
             }
         }
         let configuration = connectionConfiguration
+        let readerConfiguration = self.readerConfiguration
         let keys = self.keys
         let epoch = self.epoch
         let lastSeq = state.withLock { $0.model.lastSeq }
         Self.connect(configuration) { writer in
             guard case .success(let writer) = writer else { return report(writer.map { ($0, $0) }, nil) }
-            Self.connect(configuration) { reader in
+            Self.connect(readerConfiguration) { reader in
                 guard case .success(let reader) = reader else {
                     writer.close()
                     return report(reader.map { ($0, $0) }, nil)

@@ -21,6 +21,15 @@ extension RedisChangeLog {
         return Self.configuration(baseConfiguration, at: primary)
     }
 
+    /// The reader's connection: with Sentinel and `ackReplicas`, on a replica that replicates the primary, so the node
+    /// applies only changes a replica has, which a failover keeps (reading from the primary, it could apply a change
+    /// the primary took but did not replicate before it died, and the promoted replica's history would then be behind
+    /// the node's). Otherwise, as ``connectionConfiguration``.
+    var readerConfiguration: RedisConnection.Configuration {
+        guard let replica = state.withLock({ $0.readerReplica }) else { return connectionConfiguration }
+        return Self.configuration(baseConfiguration, at: replica)
+    }
+
     /// The link's configuration without Sentinel's address, and one per Sentinel; the passwords are read from the
     /// environment here (a variable that is unset fails the node's start).
     static func configurations(
@@ -122,7 +131,17 @@ extension RedisChangeLog {
                 } else {
                     logger.info("Redis primary found through Sentinel", metadata: metadata)
                 }
-                proceed()
+                guard acknowledgement.replicas > 0 else { return proceed() }
+                let sentinel = state.withLock { $0.sentinel?.preferred ?? 0 }
+                Self.once(sentinelConfigurations[sentinel], ["SENTINEL", "replicas", sentinelMaster]) { [weak self] in
+                    guard let self else { return }
+                    let replica = (try? $0.get()).flatMap(SentinelMachine.readableReplica(in:))
+                    queue.async { [self] in
+                        state.withLock { $0.readerReplica = replica }
+                        logger.info("reading the stream", metadata: ["from": "\(replica.map { "replica \($0)" } ?? "the primary")"])
+                        proceed()
+                    }
+                }
             case .fail(let reason):
                 let now = linkClock.now()
                 let actions = state.withLock {

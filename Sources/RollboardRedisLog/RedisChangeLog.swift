@@ -79,6 +79,8 @@ public final class RedisChangeLog: ChangeLog {
         var link = RedisLinkMachine()
         /// Finds the primary through Sentinel before each opening and reconnection; `nil` without Sentinel.
         var sentinel: SentinelMachine?
+        /// With Sentinel and `ackReplicas`, the replica the reader follows the stream on (see ``readerConfiguration``).
+        var readerReplica: SentinelMachine.Address?
         /// Bumped on every loss and on closing: replies from an older connection are ignored.
         var generation: Int { link.generation }
         var writer: RedisConnection?
@@ -151,7 +153,10 @@ public final class RedisChangeLog: ChangeLog {
             State(model: Self.emptyModel(historyLimit: historyLimit, seriesLimits: seriesLimits), position: "0",
                   failure: .unreachable(RedisLinkMachine.notOpenedYet)))
         if !sentinelConfigurations.isEmpty {
-            state.withLock { $0.sentinel = SentinelMachine(sentinelCount: sentinelConfigurations.count) }
+            state.withLock { state in
+                state.sentinel = SentinelMachine(sentinelCount: sentinelConfigurations.count)
+                state.link = RedisLinkMachine(ceiling: RedisSettings.Defaults.sentinelRetryCeiling)
+            }
         }
         linkTimer.activate { [weak self] in self?.linkTimerFired() }
         pingTimer.activate { [weak self] in self?.pingTimerFired() }

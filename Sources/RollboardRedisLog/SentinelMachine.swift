@@ -120,6 +120,24 @@ struct SentinelMachine: Equatable {
         }
     }
 
+    /// The first replica in a `SENTINEL replicas` reply that Sentinel sees up and linked to the primary (flags exactly
+    /// `slave`, `master-link-status` `ok`); `nil` if none.
+    static func readableReplica(in reply: RedisReply) -> Address? {
+        guard case .array(let replicas) = reply else { return nil }
+        for case .array(let fields) in replicas {
+            var values: [String: String] = [:]
+            for index in stride(from: 0, to: fields.count - 1, by: 2) {
+                if let key = fields[index].string, let value = fields[index + 1].string { values[key] = value }
+            }
+            if values["flags"] == "slave", values["master-link-status"] == "ok", let host = values["ip"],
+                let port = values["port"].flatMap({ Int($0) })
+            {
+                return Address(host: host, port: port)
+            }
+        }
+        return nil
+    }
+
     /// Asks the Sentinel after the current one, or fails the round once each was asked.
     private mutating func next(problem: String) -> [Action] {
         problems.append(problem)

@@ -120,4 +120,21 @@ struct SentinelMachineTests {
     func demotion(reply: RedisReply, askedRole: Bool, drops: Bool) {
         #expect((SentinelMachine.demotion(in: reply, askedRole: askedRole) != nil) == drops)
     }
+
+    static func replica(_ port: Int, flags: String, link: String) -> RedisReply {
+        .array(["name", "127.0.0.1:\(port)", "ip", "127.0.0.1", "port", "\(port)", "flags", flags,
+            "master-link-status", link].map { .bulk(Array($0.utf8)) })
+    }
+
+    @Test(
+        "the reader follows the first replica Sentinel sees up and linked to the primary",
+        arguments: [
+            ([replica(6381, flags: "slave", link: "ok")], 6381 as Int?),
+            ([replica(6381, flags: "s_down,slave,disconnected", link: "err"), replica(6382, flags: "slave", link: "ok")], 6382),
+            ([replica(6381, flags: "slave", link: "err")], nil),
+            ([], nil),
+        ])
+    func readableReplica(replicas: [RedisReply], port: Int?) {
+        #expect(SentinelMachine.readableReplica(in: .array(replicas)) == port.map { Address(host: "127.0.0.1", port: $0) })
+    }
 }

@@ -11,6 +11,8 @@ b. the primary is killed with SIGKILL: Sentinel promotes the replica, and each n
    seconds (the time from the kill to its first post written there is printed for each node, next to the time
    Sentinel took). The new primary has no replica left, so with `ackReplicas: 1` those posts are answered
    `503 redis_unreplicated`, never 202;
+   Before the kill, each node reads the stream on the replica (`CLIENT LIST` there), so no node applies a change the
+   replica did not get;
 c. the old primary is restarted on its port and data: Sentinel turns it into a replica of the new primary, the
    retried keys are acknowledged, and every acknowledged key is counted exactly once (both nodes' GET shows exactly
    the sum of the amounts), again after more posts; no node connected to the old primary (`CLIENT LIST`) or sent it
@@ -231,6 +233,10 @@ def main() -> int:
         producers = Producers([node_a, node_b])
         producers.start(4, "before")
         time.sleep(3)
+        readers = [line for line in (replica.command("CLIENT", "LIST") or "").splitlines() if "name=rollboard" in line]
+        checks.check(len(readers) == 2 and all("cmd=xread" in line for line in readers),
+                     "each node reads the stream on the replica (it applies only what a failover keeps)",
+                     "\n".join(readers))
 
         ready_again: dict[str, float] = {}
         killed = time.monotonic()
