@@ -105,7 +105,10 @@ struct APIError: Error, Equatable {
     static func storeUnavailable(_ error: StoreError) -> APIError {
         APIError(
             status: .serviceUnavailable,
-            code: error.isUnreachable ? "redis_unavailable" : error.isHistoryLost ? "redis_history_lost" : "store_unavailable",
+            code: error.isUnreachable
+                ? "redis_unavailable"
+                : error.isHistoryLost
+                    ? "redis_history_lost" : error.isUnreplicated ? "redis_unreplicated" : "store_unavailable",
             detail: error.description)
     }
 

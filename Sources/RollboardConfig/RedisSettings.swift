@@ -2,8 +2,14 @@
 /// Where several nodes share their change log (`redis:` in `server.yaml`, or `serve --redis`): absent, the node
 /// keeps its own journal.
 public struct RedisSettings: Sendable, Equatable {
-    /// `redis://[[USER]:PASSWORD@]HOST[:PORT][/DB]`, or `rediss://` for TLS.
+    /// `redis://[[USER]:PASSWORD@]HOST[:PORT][/DB]`, or `rediss://` for TLS; empty when `sentinel` finds the primary.
     public var url: String
+    /// The Sentinels that find the primary (`redis.sentinels` and `redis.master`), instead of `url`.
+    public var sentinel: RedisSentinelSettings?
+    /// How many replicas must confirm a change (`WAIT`) before a producer hears `202`; 0: none.
+    public var ackReplicas: Int = Defaults.ackReplicas
+    /// Seconds `WAIT` waits for them; fewer confirmations by then answer `503 redis_unreplicated`.
+    public var ackTimeout: Double = Defaults.ackTimeout
     /// The prefix of every key the nodes use (`{PREFIX}:changes`, `{PREFIX}:latest`, …); nodes that share it act as
     /// one.
     public var keyPrefix: String = Defaults.keyPrefix

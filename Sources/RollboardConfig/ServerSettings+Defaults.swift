@@ -57,6 +57,14 @@ extension RedisSettings {
     public enum Defaults {
         public static let keyPrefix = "rollboard"
         public static let streamLength = 100_000
+        public static let ackReplicas = 0
+        public static let ackTimeout = 1.0
+        /// Seconds each Sentinel gets to connect and answer, and the primary it names to answer `ROLE` (not a
+        /// `server.yaml` setting).
+        public static let sentinelTimeout = 0.5
+        /// With Sentinel, the longest wait between two tries to find the primary and connect (without: 2 s), so a
+        /// node follows a promotion within about half a second (not a `server.yaml` setting).
+        public static let sentinelRetryCeiling = 0.5
     }
 }
 

@@ -76,25 +76,7 @@ extension ServerSettings {
             reader.int("idempotencyMemoryBytes", in: 65_536...17_179_869_184) ?? idempotencyMemoryBytes
         shutdownTimeout = reader.double("shutdownTimeout", in: 1...600) ?? shutdownTimeout
         if let redis = reader.mapping("redis") {
-            redis.rejectUnknownKeys(allowed: ["url", "keyPrefix", "streamLength", "caFile"])
-            if redis.require("url"), let url = redis.string("url") {
-                var settings = RedisSettings(url: url)
-                do throws(RedisURLError) {
-                    _ = try RedisURL(url)
-                } catch {
-                    redis.report("url", error.message)
-                }
-                if let prefix = redis.string("keyPrefix") {
-                    if prefix.isEmpty || prefix.contains(where: { $0 == "{" || $0 == "}" || $0.isWhitespace }) {
-                        redis.report("keyPrefix", "must be a non-empty name without braces or spaces")
-                    } else {
-                        settings.keyPrefix = prefix
-                    }
-                }
-                settings.streamLength = redis.int("streamLength", in: 1_000...100_000_000) ?? settings.streamLength
-                settings.caFile = redis.string("caFile")
-                self.redis = settings
-            }
+            self.redis = RedisSettings(reader: redis)
         }
     }
 }

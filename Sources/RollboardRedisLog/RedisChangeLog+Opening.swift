@@ -34,7 +34,10 @@ extension RedisChangeLog {
     /// Starts opening for `generation`; the outcome is reported on `queue`.
     func open(generation: Int) {
         dispatchPrecondition(condition: .onQueue(queue))
-        Self.open(connectionConfiguration, keys: keys, historyLimit: historyLimit, seriesLimits: seriesLimits) {
+        Self.open(
+            connectionConfiguration, reader: readerConfiguration, keys: keys, historyLimit: historyLimit,
+            seriesLimits: seriesLimits
+        ) {
             [weak self] outcome in
             guard let self else {
                 if case .success(let opened) = outcome {
@@ -115,7 +118,8 @@ extension RedisChangeLog {
     /// Connects twice, sets the shared epoch if no node did yet, loads the latest values and replays the stream for
     /// the history; `completion` is called once, on a connection's queue.
     static func open(
-        _ configuration: RedisConnection.Configuration, keys: RedisKeys, historyLimit: Int, seriesLimits: SeriesLimits,
+        _ configuration: RedisConnection.Configuration, reader readerConfiguration: RedisConnection.Configuration? = nil,
+        keys: RedisKeys, historyLimit: Int, seriesLimits: SeriesLimits,
         completion: @escaping @Sendable (Result<Opened, RedisError>) -> Void
     ) {
         connect(configuration) { connectedWriter in
@@ -124,7 +128,7 @@ extension RedisChangeLog {
             case .success(let connection): writer = connection
             case .failure(let error): return completion(.failure(error))
             }
-            connect(configuration) { connectedReader in
+            connect(readerConfiguration ?? configuration) { connectedReader in
                 let reader: RedisConnection
                 switch connectedReader {
                 case .success(let connection): reader = connection

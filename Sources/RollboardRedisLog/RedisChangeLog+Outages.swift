@@ -73,9 +73,9 @@ extension RedisChangeLog {
                 if live { logger.notice("Redis feed caught up; screens are live again") }
                 for observer in feedObservers.withLock({ $0 }) { observer(live) }
             case .open(let generation):
-                open(generation: generation)
+                locatePrimary(generation: generation) { [self] in open(generation: generation) }
             case .reconnect(let generation):
-                reconnect(generation: generation)
+                locatePrimary(generation: generation) { [self] in reconnect(generation: generation) }
             case .recover(let generation):
                 recover(generation: generation)
             case .read(let generation):
@@ -139,12 +139,13 @@ extension RedisChangeLog {
             }
         }
         let configuration = connectionConfiguration
+        let readerConfiguration = self.readerConfiguration
         let keys = self.keys
         let epoch = self.epoch
         let lastSeq = state.withLock { $0.model.lastSeq }
         Self.connect(configuration) { writer in
             guard case .success(let writer) = writer else { return report(writer.map { ($0, $0) }, nil) }
-            Self.connect(configuration) { reader in
+            Self.connect(readerConfiguration) { reader in
                 guard case .success(let reader) = reader else {
                     writer.close()
                     return report(reader.map { ($0, $0) }, nil)

@@ -99,16 +99,24 @@ extension RedisChangeLog {
             switch result {
             case .success(.array(let parts)):
                 if let first = parts.first?.integerValue, first > 0 {
-                    for observer in commitObservers.withLock({ $0 }) { observer(seconds) }
-                    completion(.success(.appended(firstSeq: UInt64(first))))
+                    confirmReplicas(on: writer) { [self] problem in
+                        if let problem { return completion(.failure(problem)) }
+                        for observer in commitObservers.withLock({ $0 }) { observer(seconds) }
+                        completion(.success(.appended(firstSeq: UInt64(first))))
+                    }
                 } else if parts.first?.integerValue == 0, let stale = Self.decodeStale(parts.dropFirst()) {
-                    completion(.success(stale))
+                    // A remembered answer is given only once the replicas have what this connection wrote.
+                    confirmReplicas(on: writer) { problem in completion(problem.map { .failure($0) } ?? .success(stale)) }
                 } else {
                     completion(.failure(.unreachable("Redis answered the append script with \(parts)")))
                 }
             case .success(.error(let message)):
                 logger.error("Redis refused a change", metadata: ["error": "\(message)"])
                 completion(.failure(.unreachable("Redis refused the change: \(message)")))
+                // A primary that became a replica: drop it and find the primary again (through Sentinel).
+                if let demoted = SentinelMachine.demotion(in: .error(message), askedRole: false) {
+                    connectionLost(generation: generation, .closed(demoted))
+                }
             case .success(let other):
                 completion(.failure(.unreachable("Redis answered the append script with \(other)")))
             case .failure(let error):
@@ -157,14 +165,32 @@ extension RedisChangeLog {
             state.link.phase == .up ? state.writer.map { ($0, state.generation, state.epoch) } : nil
         }) else { return }
         let started = linkClock.now()
-        writer.send(["GET", keys.epoch], timeout: Self.commandTimeout) { [weak self] result in
+        let readEpoch = { [weak self] in
+            guard let self else { return }
+            writer.send(["GET", keys.epoch], timeout: Self.commandTimeout) { [weak self] result in
+                guard let self else { return }
+                switch result {
+                case .success(let reply) where reply.string != epoch:
+                    connectionLost(generation: generation, RedisError.protocolError("Redis no longer holds the epoch"))
+                case .success:
+                    let seconds = linkClock.now() - started
+                    state.withLock { $0.statistics.recordCommand(seconds: seconds) }
+                case .failure(let error):
+                    connectionLost(generation: generation, error)
+                }
+            }
+        }
+        // With Sentinel, `ROLE` first: a primary that was turned into a replica is dropped even while nobody writes.
+        guard !sentinelConfigurations.isEmpty else { return readEpoch() }
+        writer.send(["ROLE"], timeout: Self.commandTimeout) { [weak self] result in
             guard let self else { return }
             switch result {
-            case .success(let reply) where reply.string != epoch:
-                connectionLost(generation: generation, RedisError.protocolError("Redis no longer holds the epoch"))
-            case .success:
-                let seconds = linkClock.now() - started
-                state.withLock { $0.statistics.recordCommand(seconds: seconds) }
+            case .success(let reply):
+                if let demoted = SentinelMachine.demotion(in: reply, askedRole: true) {
+                    connectionLost(generation: generation, .closed(demoted))
+                } else {
+                    readEpoch()
+                }
             case .failure(let error):
                 connectionLost(generation: generation, error)
             }

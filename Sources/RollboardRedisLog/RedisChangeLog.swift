@@ -27,7 +27,15 @@ public final class RedisChangeLog: ChangeLog {
     }
     let keys: RedisKeys
     let streamLength: Int
-    let connectionConfiguration: RedisConnection.Configuration
+    /// The connections' configuration; with Sentinel its address is the primary's once found
+    /// (``connectionConfiguration``).
+    let baseConfiguration: RedisConnection.Configuration
+    /// One per Sentinel (`redis.sentinels`), and the name they monitor the primary under; empty without Sentinel.
+    let sentinelConfigurations: [RedisConnection.Configuration]
+    let sentinelMaster: String
+    /// Replicas that must confirm each change before it is acknowledged, and for how long they may take
+    /// (`redis.ackReplicas`, `redis.ackTimeout`).
+    let acknowledgement: (replicas: Int, timeout: Double)
     let historyLimit: Int
     /// How long and how much of each metric's series this node keeps.
     let seriesLimits: SeriesLimits
@@ -77,6 +85,10 @@ public final class RedisChangeLog: ChangeLog {
         /// Recovering a Redis that lost this cluster's data (while the link is `.recovering`), and where it started.
         var recovery = RedisRecoveryMachine()
         var recoveryStart = RecoveryStart()
+        /// Finds the primary through Sentinel before each opening and reconnection; `nil` without Sentinel.
+        var sentinel: SentinelMachine?
+        /// With Sentinel and `ackReplicas`, the replica the reader follows the stream on (see ``readerConfiguration``).
+        var readerReplica: SentinelMachine.Address?
         /// Bumped on every loss and on closing: replies from an older connection are ignored.
         var generation: Int { link.generation }
         var writer: RedisConnection?
@@ -132,11 +144,9 @@ public final class RedisChangeLog: ChangeLog {
         clock: (@Sendable () -> Double)?,
         linkClock: FrameClock
     ) throws {
-        let url = try RedisURL(settings.url)
-        var configuration = RedisConnection.Configuration(url: url)
-        configuration.tls = ClientTLSOptions(trustedCertificatesPath: settings.caFile)
-        configuration.name = "rollboard"
-        self.connectionConfiguration = configuration
+        (baseConfiguration, sentinelConfigurations) = try Self.configurations(settings)
+        self.sentinelMaster = settings.sentinel?.master ?? ""
+        self.acknowledgement = (settings.ackReplicas, settings.ackTimeout)
         self.keys = RedisKeys(prefix: settings.keyPrefix)
         self.streamLength = settings.streamLength
         self.historyLimit = historyLimit
@@ -150,6 +160,12 @@ public final class RedisChangeLog: ChangeLog {
         self.state = Mutex(
             State(model: Self.emptyModel(historyLimit: historyLimit, seriesLimits: seriesLimits), position: "0",
                   failure: .unreachable(RedisLinkMachine.notOpenedYet)))
+        if !sentinelConfigurations.isEmpty {
+            state.withLock { state in
+                state.sentinel = SentinelMachine(sentinelCount: sentinelConfigurations.count)
+                state.link = RedisLinkMachine(ceiling: RedisSettings.Defaults.sentinelRetryCeiling)
+            }
+        }
         linkTimer.activate { [weak self] in self?.linkTimerFired() }
         pingTimer.activate { [weak self] in self?.pingTimerFired() }
     }

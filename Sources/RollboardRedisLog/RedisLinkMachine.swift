@@ -65,8 +65,15 @@ struct RedisLinkMachine: Equatable {
     /// Whether changes reach this node: `false` until the log opened and the reader caught up, and from a loss until
     /// the reader caught up again.
     private(set) var isFeedLive = false
-    /// The wait before the next reconnection, before jitter: 0.1 s, doubling after each failure up to 2 s.
+    /// The wait before the next reconnection, before jitter: 0.1 s, doubling after each failure up to `ceiling`.
     private(set) var delay = firstDelay
+    /// The longest wait between two tries: ``maximumDelay``, or less when a try is cheap and a primary may appear at
+    /// any moment (asking Sentinel during a failover).
+    let ceiling: Double
+
+    init(ceiling: Double = Self.maximumDelay) {
+        self.ceiling = ceiling
+    }
 
     /// The log starts: the first opening is tried at once (the node serves meanwhile, refusing changes and saying
     /// the feed is not live).
@@ -113,7 +120,7 @@ struct RedisLinkMachine: Equatable {
         guard failed == generation, phase == .reconnecting || phase == .recovering else { return [] }
         let dropping: [Action] = phase == .recovering ? [.dropConnections] : []
         generation += phase == .recovering ? 1 : 0
-        delay = min(delay * 2, Self.maximumDelay)
+        delay = min(delay * 2, ceiling)
         let retryAt = now + delay * jitter
         phase = .down(retryAt: retryAt)
         return dropping + [.refuse(reason), .wake(at: retryAt)]

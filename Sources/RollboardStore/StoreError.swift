@@ -4,7 +4,7 @@ package import RollboardConfig
 /// Why the store could not open, or could not make a change durable.
 public struct StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     private enum Kind: Sendable, Equatable {
-        case closed, writeFailed, locked, damaged, io, unreachable, historyLost
+        case closed, writeFailed, locked, damaged, io, unreachable, historyLost, unreplicated
     }
 
     private let kind: Kind
@@ -57,6 +57,17 @@ public struct StoreError: Error, Sendable, Equatable, CustomStringConvertible {
                 + "change was not accepted, try again in a few seconds (docs/cluster.md, \"Redis lost its data\")")
     }
 
+    /// Redis's primary took the change but fewer replicas than `redis.ackReplicas` confirmed it in time: it may or may
+    /// not survive a failover.
+    package static func unreplicated(_ reason: String) -> StoreError {
+        StoreError(
+            .unreplicated,
+            "the change was written to the Redis primary but not confirmed by enough replicas (\(reason)); it may or "
+                + "may not survive a failover: retry with the same Idempotency-Key")
+    }
+
+    /// Whether too few replicas confirmed a change (the API answers 503 `redis_unreplicated`).
+    public var isUnreplicated: Bool { kind == .unreplicated }
     /// Whether the shared change log (Redis) is out of reach (the API answers 503 `redis_unavailable`).
     public var isUnreachable: Bool { kind == .unreachable }
     /// Whether Redis answers without this cluster's history (the API answers 503 `redis_history_lost`).

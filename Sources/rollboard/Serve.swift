@@ -98,6 +98,7 @@ struct Serve: ParsableCommand {
             }
             var shared = settings.redis ?? RedisSettings(url: redis)
             shared.url = redis
+            shared.sentinel = nil
             settings.redis = shared
         }
         let configuration = loaded.replacingServer(settings)

@@ -163,4 +163,20 @@ struct RedisLinkMachineTests {
         #expect(link.reconnected(generation: 1) == [.dropConnections], "a reconnection that finishes late is closed")
         #expect(link.timerFired(now: 5) == [] && link.close() == [])
     }
+
+    @Test(
+        "with a lower ceiling (Sentinel) the wait doubles up to it instead of 2 s",
+        arguments: [(0.5, [0.2, 0.4, 0.5, 0.5]), (RedisLinkMachine.maximumDelay, [0.2, 0.4, 0.8, 1.6])])
+    func ceiling(ceiling: Double, waits: [Double]) {
+        var link = RedisLinkMachine(ceiling: ceiling)
+        _ = link.start()
+        var now = 0.0
+        for wait in waits {
+            #expect(link.reconnectFailed(generation: 0, reason: "refused", now: now, jitter: 1) == [
+                .refuse("refused"), .wake(at: now + wait),
+            ])
+            now += wait
+            #expect(link.timerFired(now: now) == [.open(generation: 0)])
+        }
+    }
 }

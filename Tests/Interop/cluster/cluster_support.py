@@ -40,9 +40,11 @@ class RedisServer:
     with no persistence at all (`persistent=False`: a restart comes back empty)."""
 
     def __init__(self, executable: str, directory: str, port: int | None = None, appendfsync: str = "always",
-                 persistent: bool = True):
+                 persistent: bool = True, extra: list[str] | None = None):
+        """`extra`: more `redis-server` arguments (`["--replicaof", HOST, PORT]`)."""
         self.executable = executable
         self.persistent = persistent
+        self.extra = extra or []
         self.directory = directory
         self.port = port or free_port()
         self.appendfsync = appendfsync
@@ -57,7 +59,7 @@ class RedisServer:
         os.makedirs(self.directory, exist_ok=True)
         args = [self.executable, "--port", str(self.port), "--bind", "127.0.0.1", "--protected-mode", "no",
                 "--daemonize", "no", "--dir", self.directory, "--appendonly", "yes" if self.persistent else "no",
-                "--appendfsync", self.appendfsync, "--save", "", "--logfile", self.log_path]
+                "--appendfsync", self.appendfsync, "--save", "", "--logfile", self.log_path] + self.extra
         self.process = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT,
                                         start_new_session=True)
         deadline = time.monotonic() + timeout
