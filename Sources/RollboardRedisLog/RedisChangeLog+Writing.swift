@@ -165,7 +165,7 @@ extension RedisChangeLog {
             state.link.phase == .up ? state.writer.map { ($0, state.generation, state.epoch) } : nil
         }) else { return }
         let started = linkClock.now()
-        let readEpoch = { [weak self] in
+        let readEpoch: @Sendable () -> Void = { [weak self] in
             guard let self else { return }
             writer.send(["GET", keys.epoch], timeout: Self.commandTimeout) { [weak self] result in
                 guard let self else { return }
