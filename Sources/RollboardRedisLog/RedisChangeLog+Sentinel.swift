@@ -133,13 +133,25 @@ extension RedisChangeLog {
                 }
                 guard acknowledgement.replicas > 0 else { return proceed() }
                 let sentinel = state.withLock { $0.sentinel?.preferred ?? 0 }
-                Self.once(sentinelConfigurations[sentinel], ["SENTINEL", "replicas", sentinelMaster]) { [weak self] in
+                let base = baseConfiguration
+                let read: @Sendable (SentinelMachine.Address?) -> Void = { [weak self] replica in
                     guard let self else { return }
-                    let replica = (try? $0.get()).flatMap(SentinelMachine.readableReplica(in:))
                     queue.async { [self] in
                         state.withLock { $0.readerReplica = replica }
-                        logger.info("reading the stream", metadata: ["from": "\(replica.map { "replica \($0)" } ?? "the primary")"])
+                        logger.info("reading the stream", metadata: ["on": "\(replica.map { "replica \($0)" } ?? "the primary")"])
                         proceed()
+                    }
+                }
+                Self.once(sentinelConfigurations[sentinel], ["SENTINEL", "replicas", sentinelMaster]) { answer in
+                    guard let replica = (try? answer.get()).flatMap(SentinelMachine.readableReplica(in:)) else {
+                        return read(nil)
+                    }
+                    // Only a replica this node can reach and that answers as one; otherwise the primary.
+                    Self.once(Self.configuration(base, at: replica), ["ROLE"]) { role in
+                        guard case .success(.array(let parts)) = role, parts.first?.string == "slave" else {
+                            return read(nil)
+                        }
+                        read(replica)
                     }
                 }
             case .fail(let reason):
