@@ -8,6 +8,8 @@ public struct HTTPRequest: Sendable, Equatable {
     public var version: HTTPVersion
     public var headers: HTTPHeaders
     public var body: [UInt8]
+    /// The client's IP address (no port), as the server saw the connection; `nil` when not known.
+    public var remoteAddress: String?
 
     public init(
         method: String,
