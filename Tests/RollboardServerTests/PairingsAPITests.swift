@@ -53,6 +53,23 @@ struct PairingsAPITests {
         }
     }
 
+    @Test("a TV paired to a playlist gets a key that opens every dashboard of it and its page is the playlist's")
+    func playlist() throws {
+        let wall = "entries:\n  - {dashboard: demo}\n  - {dashboard: story}\n"
+        try withLiveServer(dashboardAccess: .viewerKey, extraFiles: [("playlists/wall.yaml", wall)]) { live in
+            let (code, pollToken) = try tvCode(live)
+            let paired = try pair(
+                live, #"{"code":"\#(code)","name":"Hall","show":{"playlist":"wall"},"theme":"light"}"#)
+            #expect(paired.status == .created)
+            #expect(try jsonObject(paired.body)["url"] as? String == "/p/wall?name=Hall&theme=light")
+            let handed = try jsonObject(try live.request("GET", "/api/v1/tv/pairings/\(pollToken)").body)
+            let secret = try #require(handed["key"] as? String)
+            for dashboard in ["demo", "story"] {
+                #expect(try live.request("GET", "/api/v1/dashboards/\(dashboard)?key=\(secret)").status == .ok)
+            }
+        }
+    }
+
     @Test("a code expires after 10 minutes on the node's clock: its TV polls 404 and asks again")
     func expiry() throws {
         let clock = ManualClock(at: 1_800_000_000)
