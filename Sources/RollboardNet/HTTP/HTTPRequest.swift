@@ -8,8 +8,6 @@ public struct HTTPRequest: Sendable, Equatable {
     public var version: HTTPVersion
     public var headers: HTTPHeaders
     public var body: [UInt8]
-    /// The client's IP address (no port), as the server saw the connection; `nil` when not known.
-    public var remoteAddress: String?
 
     public init(
         method: String,
@@ -24,6 +22,9 @@ public struct HTTPRequest: Sendable, Equatable {
         self.headers = headers
         self.body = body
     }
+
+    /// The client's IP address (no port), as the server saw the connection; `nil` when not known.
+    public var remoteAddress: String?
 
     /// The percent-decoded path of the target, without its query.
     public var path: String {
