@@ -70,10 +70,12 @@ public final class RollboardAPI: Sendable {
     }
 
     /// As the public initializer, on the node's clock: its monotonic time for rate limits and commit deadlines, its
-    /// wall time for keys' `createdAt` and series queries.
+    /// wall time for keys' `createdAt`, series queries and webhooks' signed timestamps. `environment` reads a
+    /// webhook's secret (`nil`: the process's environment).
     package init(
         configurations: ConfigurationStore, tokens: [ProducerToken], store: any ChangeLog, logger: Logger,
-        admin: Admin? = nil, metrics: ServerMetrics? = nil, clock: NodeClock
+        admin: Admin? = nil, metrics: ServerMetrics? = nil, clock: NodeClock,
+        environment: (@Sendable (String) -> String?)? = nil
     ) {
         let requestMetrics = RequestMetrics(metrics: metrics)
         let rate = configurations.configuration.server.limits.producerRequestsPerSecond
@@ -98,6 +100,11 @@ public final class RollboardAPI: Sendable {
                     sources: SourcesHandler(scheduler: admin.sources), pairings: pairings))
         }
         groups.append(producer)
+        groups.append(
+            APIRoutes.webhooks(
+                WebhooksHandler(
+                    store: store, metrics: metrics, logger: logger,
+                    environment: environment ?? WebhooksHandler.processEnvironment)))
         self.metrics = requestMetrics
         self.router = Router(
             configurations: configurations, middleware: [RequestIdentification(ids: RequestIDs(), logger: logger)],

@@ -20,6 +20,10 @@ extension ServerSettings {
         /// Seconds a stopping node gives its hubs to close every screen with 1001 (within `shutdownTimeout`; not a
         /// `server.yaml` setting).
         public static let screenCloseTimeout = 2.0
+        /// Seconds over which screens running an older page than the one a node serves (after an upgrade) spread their
+        /// reloads, each at a random moment within them, so a wall does not load the page at once (not a `server.yaml`
+        /// setting: `rollboard serve --page-reload-spread`).
+        public static let pageReloadSpread = 30.0
     }
 }
 

@@ -8,16 +8,25 @@ extension ServerSettings {
 
     /// The transport's configuration for these settings: address, limits (screens' message size among them),
     /// watermarks, connection caps, and compression that lets streams keep their context.
-    public func transportConfiguration(tls: TLSConfiguration?) -> ServerConfiguration {
+    /// `webhooks`' `POST /hooks/ID` take bodies up to their own `maxBodyBytes`, refused by `Content-Length` before
+    /// they are read (as other requests are by `limits.maxBodyBytes`).
+    public func transportConfiguration(
+        tls: TLSConfiguration?, webhooks: [WebhookConfiguration] = []
+    ) -> ServerConfiguration {
         var webSocket = WebSocketConfiguration(maxMessageBytes: limits.maxClientMessageBytes)
         webSocket.deflate?.minimumCompressedBytes = Self.minimumCompressedMessageBytes
         webSocket.deflate?.allowsServerContextTakeover = true
+        var http = HTTPParserLimits(
+            maxBodyBytes: limits.maxBodyBytes, maxBodyBytesSetting: "limits.maxBodyBytes in server.yaml")
+        for webhook in webhooks {
+            http.pathBodyLimits[WebhookConfiguration.pathPrefix + webhook.id] = webhook.maxBodyBytes
+        }
+        http.pathBodyLimitSetting = "maxBodyBytes in the webhook's file in config/webhooks/"
         return ServerConfiguration(
             host: host,
             port: port,
             tls: tls,
-            http: HTTPParserLimits(
-                maxBodyBytes: limits.maxBodyBytes, maxBodyBytesSetting: "limits.maxBodyBytes in server.yaml"),
+            http: http,
             webSocket: webSocket,
             outboundHighWatermark: limits.outboundHighWatermark,
             outboundLowWatermark: limits.outboundLowWatermark,

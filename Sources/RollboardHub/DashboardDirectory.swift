@@ -52,6 +52,8 @@ public final class DashboardDirectory: Sendable {
     private let clock: FrameClock
     /// Seconds since 1970, for the playlists and for what is left of an announcement a node applies late.
     private let wall: FrameClock
+    /// The page this node serves, told in every hub's hello (``PageBuild``).
+    private let page: PageBuild?
     /// The node's clock, as the directory was given it.
     package var nodeClock: NodeClock { NodeClock(monotonic: clock, wall: wall) }
     /// The store's position up to which the hubs were handed every change they show (they read it as screens connect).
@@ -84,8 +86,10 @@ public final class DashboardDirectory: Sendable {
         metrics: ServerMetrics,
         logger: Logger,
         clock: FrameClock,
-        wall: FrameClock = NodeClock.system.wall
+        wall: FrameClock = NodeClock.system.wall,
+        page: PageBuild? = nil
     ) throws {
+        self.page = page
         self.store = store
         self.metrics = metrics
         self.logger = logger
@@ -248,7 +252,7 @@ public final class DashboardDirectory: Sendable {
                 }),
             DashboardHub.Configuration(
                 defaultFPS: limits.defaultFPS, maxFPS: limits.maxFPS, slowClientTimeout: limits.slowClientTimeout,
-                calm: dashboard.motion == .reduced)
+                calm: dashboard.motion == .reduced, page: page)
         )
     }
 

@@ -24,6 +24,8 @@ package final class DashboardHub: @unchecked Sendable {  // Sendable: every muta
         var slowClientTimeout = ServerSettings.Limits.Defaults.slowClientTimeout
         /// Every screen is calm (the dashboard's `motion: reduced`), whatever it asks for.
         var calm = false
+        /// The page this node serves, told in every hello (``PageBuild``); `nil`: none.
+        var page: PageBuild?
         /// How streams compress their frames (`nil`: not at all); screens that negotiated permessage-deflate get
         /// the compressed form they can take.
         var deflate: PerMessageDeflateConfiguration? = PerMessageDeflateConfiguration(

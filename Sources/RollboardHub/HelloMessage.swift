@@ -23,4 +23,6 @@ struct HelloMessage {
     var dashboard: String
     /// Every tile's state, in layout order.
     var tiles: [(id: String, state: TileState?)]
+    /// The page the node serves (`page`), so a screen running an older one reloads; `nil` when it has no build.
+    var page: PageBuild? = nil
 }

@@ -132,7 +132,7 @@ package struct HubStateMachine {
         let hello = HelloMessage(
             fps: rate, fpsRange: fpsRange, isCalm: session.isCalm, frameNumber: stream.frameNumber, epoch: epoch,
             changesSeq: resume == "replay" ? since!.seq : storeSeq, resume: resume, isFeedLive: isFeedLive,
-            dashboard: helloDashboard, tiles: states)
+            dashboard: helloDashboard, tiles: states, page: configuration.page)
         var actions: [HubAction] = advanced + [.send(text: ScreenMessageEncoder.hello(hello), to: id)]
         if let announcement, announcement.until > now {
             let text = ScreenMessageEncoder.announcement(announcement.text, seconds: announcement.until - now)

@@ -19,6 +19,9 @@ package enum ScreenMessageEncoder {
         text += "\"changes\":{\"epoch\":\(JSONText.quoted(hello.epoch)),\"seq\":\(hello.changesSeq)},"
         if let resume = hello.resume { text += "\"resume\":\"\(resume)\"," }
         if !hello.isFeedLive { text += "\"feed\":\"stale\"," }
+        if let page = hello.page {
+            text += "\"page\":{\"build\":\(JSONText.quoted(page.id)),\"reloadSpread\":\(jsonNumber(page.reloadSpread, places: 3))},"
+        }
         return text + "\"dashboard\":\(hello.dashboard),\"tiles\":" + tileStates(hello.tiles) + "}"
     }
 

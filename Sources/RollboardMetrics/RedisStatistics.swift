@@ -17,6 +17,12 @@ public struct RedisStatistics: Sendable, Equatable {
     public var changesRead = 0
     /// Times the connection to Redis was lost.
     public var disconnections = 0
+    /// Changes read from the stream whose kind this node does not know (a newer node wrote them), skipped, by kind byte.
+    public var unknownChanges: [UInt8: Int] = [:]
+    /// Times this node recovered from a Redis that lost the cluster's data (seeding it or adopting the new epoch);
+    /// of those, the times it seeded Redis; and the sequence numbers it had applied beyond the state it adopted
+    /// (changes it had seen that the seeding node had not, lost from the cluster; 0 on the seeding node).
+    public var recoveries = 0, recoverySeeds = 0, recoveryLostChanges = 0
 
     public init() {}
 

@@ -23,6 +23,7 @@ public final class ServerMetrics: Sendable {
         var commitLatencyCounts = [Int](repeating: 0, count: ServerMetrics.commitLatencyBuckets.count)
         var commitLatencySum = 0.0
         var commitCount = 0
+        var webhookDeliveries: [String: [WebhookOutcome: Int]] = [:]
     }
 
     private let state = Mutex(State())
@@ -90,6 +91,11 @@ public final class ServerMetrics: Sendable {
         }
     }
 
+    /// Records how a delivery to webhook `id` (a configured one: unknown ids are not counted) was answered.
+    public func webhookDelivered(_ id: String, outcome: WebhookOutcome) {
+        state.withLock { $0.webhookDeliveries[id, default: [:]][outcome, default: 0] += 1 }
+    }
+
     /// Records the latency of every commit `store` makes from now on.
     public func recordCommits(of store: any ChangeLog) {
         store.observeCommits { [self] seconds in commitFinished(seconds: seconds) }
@@ -136,6 +142,9 @@ public final class ServerMetrics: Sendable {
                [("", "\(snapshot.postsAccepted)")])
         metric("rollboard_posts_refused_total", "counter", "Producer writes refused, by status code.",
                snapshot.postsRefused.sorted { $0.key < $1.key }.map { ("{status=\"\($0.key)\"}", "\($0.value)") })
+        metric("rollboard_webhook_deliveries_total", "counter",
+               "Webhook deliveries by webhook and outcome (accepted, ignored, refused: signature, invalid, failed).",
+               WebhookOutcome.samples(snapshot.webhookDeliveries))
         metric("rollboard_store_commit_seconds", "histogram", "Latency of durable store commits.",
                histogram(Self.commitLatencyBuckets, snapshot.commitLatencyCounts, count: snapshot.commitCount,
                          sum: snapshot.commitLatencySum))
@@ -157,6 +166,19 @@ public final class ServerMetrics: Sendable {
                    [("", "\(redis.changesRead)")])
             metric("rollboard_redis_disconnections_total", "counter", "Times this node lost its connection to Redis.",
                    [("", "\(redis.disconnections)")])
+            metric("rollboard_redis_unknown_changes_total", "counter",
+                   "Changes read from the shared stream of a kind this node does not know (a newer node's), skipped.",
+                   redis.unknownChanges.sorted { $0.key < $1.key }.map { ("{kind=\"\($0.key)\"}", "\($0.value)") })
+            let recovery = [
+                ("recoveries", "Times Redis lost the cluster's data and this node recovered (seeded or adopted).",
+                 redis.recoveries),
+                ("recovery_seeds", "Times this node seeded Redis from what it held.", redis.recoverySeeds),
+                ("recovery_lost_changes", "Changes this node had applied that the seeded state lacked.",
+                 redis.recoveryLostChanges),
+            ]
+            for (name, help, count) in recovery {
+                metric("rollboard_redis_\(name)_total", "counter", help, [("", "\(count)")])
+            }
         }
         lines += SourceStatistics.prometheusLines(snapshot.sourceStatuses?() ?? [])
         return lines.joined(separator: "\n") + "\n"

@@ -142,31 +142,52 @@ extension RedisChangeLog {
                 call(writer, ["SET", keys.epoch, epoch, "NX"], failed) { _ in
                     call(writer, ["GET", keys.epoch], failed) { storedEpoch in
                         guard let epoch = storedEpoch.string else { return failed(.protocolError("the epoch key is empty")) }
-                        call(writer, ["HGETALL", keys.latest], failed) { reply in
-                            guard let latest = RedisKeys.decodeLatest(reply) else {
-                                return failed(.protocolError("the latest-values hash is not what Rollboard writes"))
-                            }
-                            history(
-                                writer, keys: keys, upTo: latest.lastSeq,
-                                into: emptyModel(historyLimit: historyLimit, seriesLimits: seriesLimits), after: "-",
-                                failed
-                            ) { history in
-                                var model = history
-                                let records = latest.records.sorted { $0.lastSeq < $1.lastSeq }
-                                for record in records { model.adopt(record) }
-                                model.lastSeq = max(model.lastSeq, latest.lastSeq)
-                                // Playlist commands are events (not in the hash): the stream's, kept by the model.
-                                let commands = model.playlists.values.joined().map(StoreChange.playlist)
-                                completion(
-                                    .success(
-                                        Opened(
-                                            writer: writer, reader: reader, epoch: epoch, model: model,
-                                            position: latest.position ?? "0",
-                                            latest: (records + commands).sorted { $0.lastSeq < $1.lastSeq })))
-                            }
+                        load(writer, keys: keys, historyLimit: historyLimit, seriesLimits: seriesLimits, failed) {
+                            loaded in
+                            completion(
+                                .success(
+                                    Opened(
+                                        writer: writer, reader: reader, epoch: epoch, model: loaded.model,
+                                        position: loaded.position, latest: loaded.latest)))
                         }
                     }
                 }
+            }
+        }
+    }
+
+    /// What Redis holds, loaded: the latest values with the history the stream still holds, the stream position they
+    /// stand at, and what the subscribers are told (see ``Opened``).
+    struct Loaded: Sendable {
+        var model: StoreModel
+        var position: String
+        var latest: [StoreChange]
+    }
+
+    /// Loads the latest values and replays the stream for the history; `done` is called once, on the connection's
+    /// queue, or `failed`.
+    static func load(
+        _ connection: RedisConnection, keys: RedisKeys, historyLimit: Int, seriesLimits: SeriesLimits,
+        _ failed: @escaping @Sendable (RedisError) -> Void, done: @escaping @Sendable (Loaded) -> Void
+    ) {
+        call(connection, ["HGETALL", keys.latest], failed) { reply in
+            guard let latest = RedisKeys.decodeLatest(reply) else {
+                return failed(.protocolError("the latest-values hash is not what Rollboard writes"))
+            }
+            history(
+                connection, keys: keys, upTo: latest.lastSeq,
+                into: emptyModel(historyLimit: historyLimit, seriesLimits: seriesLimits), after: "-", failed
+            ) { history in
+                var model = history
+                let records = latest.records.sorted { $0.lastSeq < $1.lastSeq }
+                for record in records { model.adopt(record) }
+                model.lastSeq = max(model.lastSeq, latest.lastSeq)
+                // Playlist commands are events (not in the hash): the stream's, kept by the model.
+                let commands = model.playlists.values.joined().map(StoreChange.playlist)
+                done(
+                    Loaded(
+                        model: model, position: latest.position ?? "0",
+                        latest: (records + commands).sorted { $0.lastSeq < $1.lastSeq }))
             }
         }
     }
@@ -187,7 +208,14 @@ extension RedisChangeLog {
             var model = model
             var next = start
             for entry in entries {
-                guard let decoded = RedisKeys.decodeEntry(entry) else { continue }
+                guard let decoded = RedisKeys.decodeEntry(entry) else {
+                    // A kind a newer node wrote (a rolling upgrade) is passed over, so a page of them is not read again.
+                    if let unknown = RedisKeys.decodeUnknownEntry(entry) {
+                        if unknown.firstSeq > lastSeq { return done(model) }
+                        next = "(" + unknown.id
+                    }
+                    continue
+                }
                 if decoded.firstSeq > lastSeq { return done(model) }
                 model.apply(decoded.record)
                 next = "(" + decoded.id
@@ -198,7 +226,7 @@ extension RedisChangeLog {
     }
 
     /// Sends one command; `next` gets the reply, or `failed` the error (a Redis error reply included).
-    private static func call(
+    static func call(
         _ connection: RedisConnection, _ arguments: [String], _ failed: @escaping @Sendable (RedisError) -> Void,
         next: @escaping @Sendable (RedisReply) -> Void
     ) {

@@ -38,6 +38,10 @@ extension RedisChangeLog {
         dispatchPrecondition(condition: .onQueue(queue))
         // Once closing, the timer bounds the wait for the writes in flight.
         if state.withLock({ $0.closeWaiters != nil }) { return finishClosing() }
+        // While recovering, the timer brings the recovery's next check.
+        if let generation = state.withLock({ $0.link.phase == .recovering ? $0.generation : nil }) {
+            return recoveryTimerFired(generation: generation)
+        }
         perform(state.withLock { $0.link.timerFired(now: linkClock.now()) })
     }
 
@@ -59,10 +63,10 @@ extension RedisChangeLog {
                 reader?.close()
             case .refuse(let reason):
                 state.withLock { state in
-                    let halted = state.link.phase == .halted
+                    let recovering = state.link.phase == .recovering
                     state.failure =
                         state.isClosed
-                        ? .closed : reason.map { halted ? StoreError.historyLost($0) : StoreError.unreachable($0) }
+                        ? .closed : reason.map { recovering ? StoreError.historyLost($0) : StoreError.unreachable($0) }
                     if reason == nil { state.statistics.isUp = true }
                 }
             case .feed(let live):
@@ -72,6 +76,8 @@ extension RedisChangeLog {
                 open(generation: generation)
             case .reconnect(let generation):
                 reconnect(generation: generation)
+            case .recover(let generation):
+                recover(generation: generation)
             case .read(let generation):
                 readNext(generation: generation, blocking: false)
             case .wake(let time):
@@ -107,10 +113,21 @@ extension RedisChangeLog {
                     logger.notice("reconnected to Redis; reading the changes missed", metadata: ["lastSeq": "\(lastSeq)"])
                     perform(actions)
                 case (.success(let (writer, reader)), let problem?):
-                    writer.close()
-                    reader.close()
-                    logger.critical("\(problem)")
-                    perform(state.withLock { $0.link.historyLost(generation: generation, problem: problem) })
+                    let actions = state.withLock { state in
+                        let actions = state.link.historyLost(generation: generation, problem: problem)
+                        if !actions.isEmpty {
+                            state.writer = writer
+                            state.reader = reader
+                        }
+                        return actions
+                    }
+                    if actions.isEmpty {
+                        writer.close()
+                        reader.close()
+                        return
+                    }
+                    logger.error("Redis lost this cluster's data; recovering", metadata: ["problem": "\(problem)"])
+                    perform(actions)
                 case (.failure(let error), _):
                     let actions = state.withLock {
                         $0.link.reconnectFailed(
@@ -139,11 +156,14 @@ extension RedisChangeLog {
                         case (.success(let epochReply), .success(let seqReply)):
                             let stored = epochReply.string
                             let sequence = seqReply.string.flatMap { UInt64($0) } ?? 0
-                            guard stored == epoch, sequence >= lastSeq else {
+                            let finding = RedisRecoveryMachine.Finding(
+                                stored: stored, sequence: sequence, epoch: epoch, lastSeq: lastSeq)
+                            guard finding == .intact else {
                                 return report(
                                     .success(pair),
-                                    "Redis lost this cluster's changes (epoch \(stored ?? "none") instead of \(epoch), "
-                                        + "sequence \(sequence) behind \(lastSeq)); restart the nodes")
+                                    stored == epoch
+                                        ? "sequence \(sequence) behind this node's \(lastSeq)"
+                                        : "epoch \(stored ?? "none") instead of \(epoch)")
                             }
                             report(.success(pair), nil)
                         case (.failure(let error), _), (_, .failure(let error)):

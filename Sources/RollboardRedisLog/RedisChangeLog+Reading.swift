@@ -62,38 +62,65 @@ extension RedisChangeLog {
     }
 
     /// Applies stream entries in order and tells the subscribers; a gap in the sequence (the stream was trimmed past
-    /// this node's position) reloads the latest values first. Calls `next` when done.
+    /// this node's position) reloads the latest values first. An entry of a kind this node does not know (a newer
+    /// node's, during a rolling upgrade) is passed over: counted, logged once per kind, and the sequence numbers up to
+    /// the next entry's are taken as its own (it may be a batch), so they are no gap. Calls `next` when done.
     func apply(_ entries: [RedisReply], generation: Int, next: @escaping @Sendable () -> Void) {
         var changes: [StoreChange] = []
         for entry in entries {
-            guard let decoded = RedisKeys.decodeEntry(entry) else {
+            let read: (id: String, firstSeq: UInt64, change: ReadChange)
+            if let decoded = RedisKeys.decodeEntry(entry) {
+                read = (decoded.id, decoded.firstSeq, .known(decoded.record))
+            } else if let unknown = RedisKeys.decodeUnknownEntry(entry) {
+                read = (unknown.id, unknown.firstSeq, .unknown(kind: unknown.kind))
+            } else {
                 logger.error("skipped a stream entry this node cannot read", metadata: ["entry": "\(entry)"])
                 continue
             }
             let outcome: EntryOutcome = state.withLock { state in
                 guard state.generation == generation else { return .stale }
-                if decoded.firstSeq <= state.model.lastSeq {
-                    state.position = decoded.id
+                if read.firstSeq <= state.model.lastSeq {
+                    state.position = read.id
                     return .alreadyApplied
                 }
-                if decoded.firstSeq > state.model.lastSeq + 1 { return .gap(expected: state.model.lastSeq + 1) }
-                state.model.apply(decoded.record)
-                state.position = decoded.id
-                state.statistics.streamLagSeconds = max(0, clock() - decoded.record.updatedAt)
-                state.statistics.changesRead += 1
-                return .applied
+                if read.firstSeq > state.model.lastSeq + 1, !state.skippedUnknownKind {
+                    return .gap(expected: state.model.lastSeq + 1)
+                }
+                state.position = read.id
+                switch read.change {
+                case .known(let record):
+                    state.skippedUnknownKind = false
+                    state.model.apply(record)
+                    state.statistics.streamLagSeconds = max(0, clock() - record.updatedAt)
+                    state.statistics.changesRead += 1
+                    return .applied(record)
+                case .unknown(let kind):
+                    state.model.lastSeq = read.firstSeq
+                    state.skippedUnknownKind = true
+                    let seen = state.statistics.unknownChanges[kind, default: 0]
+                    state.statistics.unknownChanges[kind] = seen + 1
+                    return .skipped(firstOfItsKind: seen == 0)
+                }
             }
             switch outcome {
             case .stale:
                 return
             case .alreadyApplied:
                 continue
-            case .applied:
-                changes.append(decoded.record)
+            case .applied(let record):
+                changes.append(record)
+            case .skipped(let firstOfItsKind):
+                guard firstOfItsKind, case .unknown(let kind) = read.change else { continue }
+                logger.warning(
+                    """
+                    skipped changes of a kind this node does not know (a newer version wrote them: upgrade this node); \
+                    each is counted in rollboard_redis_unknown_changes_total
+                    """,
+                    metadata: ["kind": "\(kind)", "seq": "\(read.firstSeq)"])
             case .gap(let expected):
                 logger.warning(
                     "the stream no longer holds every change this node missed; loading the latest values",
-                    metadata: ["expected": "\(expected)", "found": "\(decoded.firstSeq)"])
+                    metadata: ["expected": "\(expected)", "found": "\(read.firstSeq)"])
                 deliver(changes)
                 resynchronise(generation: generation, then: next)
                 return
@@ -103,8 +130,17 @@ extension RedisChangeLog {
         next()
     }
 
+    /// A stream entry's change: one this node reads, or the kind byte of one it does not know.
+    enum ReadChange {
+        case known(StoreChange)
+        case unknown(kind: UInt8)
+    }
+
     enum EntryOutcome {
-        case applied, alreadyApplied, stale
+        case alreadyApplied, stale
+        case applied(StoreChange)
+        /// A change of a kind this node does not know, passed over; whether it is the first of its kind seen.
+        case skipped(firstOfItsKind: Bool)
         case gap(expected: UInt64)
     }
 

@@ -148,16 +148,20 @@ extension RedisChangeLog {
         return .stale(latest: latest, remembered: remembered)
     }
 
-    /// Once a second: a `PING` on the writing connection, so an outage shows even while nobody writes, and the
-    /// latency of Redis is measured.
+    /// Once a second: the epoch read on the writing connection (a ping), so an outage shows even while nobody writes,
+    /// a Redis that lost its data without dropping the connection (a `FLUSHALL`) is noticed like a reconnection
+    /// would, and the latency of Redis is measured.
     func ping() {
         dispatchPrecondition(condition: .onQueue(queue))
-        guard let (writer, generation) = state.withLock({ state in state.writer.map { ($0, state.generation) } })
-        else { return }
+        guard let (writer, generation, epoch) = state.withLock({ state in
+            state.link.phase == .up ? state.writer.map { ($0, state.generation, state.epoch) } : nil
+        }) else { return }
         let started = linkClock.now()
-        writer.send(["PING"], timeout: Self.commandTimeout) { [weak self] result in
+        writer.send(["GET", keys.epoch], timeout: Self.commandTimeout) { [weak self] result in
             guard let self else { return }
             switch result {
+            case .success(let reply) where reply.string != epoch:
+                connectionLost(generation: generation, RedisError.protocolError("Redis no longer holds the epoch"))
             case .success:
                 let seconds = linkClock.now() - started
                 state.withLock { $0.statistics.recordCommand(seconds: seconds) }

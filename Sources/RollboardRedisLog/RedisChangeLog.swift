@@ -17,7 +17,9 @@ import Synchronization
 ///
 /// While Redis is out of reach, changes are refused (`StoreError.unreachable`) and the feed observers hear `false`;
 /// the node reconnects with backoff, reads the stream from where it stopped (or, if the stream was trimmed past that
-/// point, reloads the latest values) and tells the observers `true`. See `docs/cluster.md`.
+/// point, reloads the latest values) and tells the observers `true`. A Redis that comes back without this cluster's
+/// history is seeded again by one node and adopted by the others (see `RedisChangeLog+Recovery.swift`). See
+/// `docs/cluster.md`.
 public final class RedisChangeLog: ChangeLog {
     /// The cluster's epoch; empty until the log first opened.
     public var epoch: String {
@@ -67,8 +69,14 @@ public final class RedisChangeLog: ChangeLog {
         var model: StoreModel
         /// The id of the last stream entry applied.
         var position: String
+        /// Whether the last entry read was of a kind this node does not know: the sequence numbers up to the next
+        /// entry's are that change's (it may be a batch), not a gap.
+        var skippedUnknownKind = false
         /// The link's lifecycle: losses, reconnections with backoff, catching up, closing.
         var link = RedisLinkMachine()
+        /// Recovering a Redis that lost this cluster's data (while the link is `.recovering`), and where it started.
+        var recovery = RedisRecoveryMachine()
+        var recoveryStart = RecoveryStart()
         /// Bumped on every loss and on closing: replies from an older connection are ignored.
         var generation: Int { link.generation }
         var writer: RedisConnection?

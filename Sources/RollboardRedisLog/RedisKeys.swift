@@ -16,6 +16,7 @@ package import RollboardStore
 /// - `{P}:latest`: per metric (`m:ID`), wheel (`w:ID`), text (`t:ID`), slide set (`s:ID`), leaderboard (`b:ID`)
 ///   and viewer key (`k:ID`, its creation or its revocation) the latest record as
 ///   `SEQ:RECORD`, plus `_pos` (the stream id of the newest change) and `_seq` (its last sequence number).
+/// - `{P}:recovery`: the lease of the node seeding Redis again after it lost its data (``seedScript``).
 /// - `{P}:idem`: per remembered key (`r:KEY` a metric request's `Idempotency-Key`, `e:ID` a batch item's `eventId`,
 ///   `b:KEY` a leaderboard request's key) its answer as `SEQ:ANSWER` (``RememberedAnswer``, numbers relative to `SEQ`);
 ///   `{P}:idem:order` the keys in the order they were remembered (`TIME COST KEY`); `{P}:idem:bytes` the sum of their
@@ -36,7 +37,11 @@ struct RedisKeys: Sendable {
         idempotencyOrder = "{\(prefix)}:idem:order"
         idempotencyBytes = "{\(prefix)}:idem:bytes"
         idempotencyPrefix = "{\(prefix)}:idem:"
+        recoveryLease = "{\(prefix)}:recovery"
     }
+
+    /// The lease of the node that seeds a Redis that lost the cluster's data (`SET NX PX`, its token).
+    let recoveryLease: String
 
     /// The hash of remembered keys, the list of their order and the sum of their costs.
     let idempotency: String
@@ -183,16 +188,8 @@ struct RedisKeys: Sendable {
 
     /// `[id, [field, value, …]]` as `XREAD` gives it; `nil` if it is not an entry Rollboard wrote.
     static func decodeEntry(_ reply: RedisReply) -> Entry? {
-        guard case .array(let parts) = reply, parts.count == 2, let id = parts[0].string,
-            case .array(let fields) = parts[1], fields.count % 2 == 0
-        else { return nil }
-        var values: [String: [UInt8]] = [:]
-        for index in stride(from: 0, to: fields.count, by: 2) {
-            guard let name = fields[index].string, case .bulk(let value) = fields[index + 1] else { return nil }
-            values[name] = value
-        }
-        guard let seqText = values["s"], let firstSeq = UInt64(String(decoding: seqText, as: UTF8.self)),
-            firstSeq > 0, let payload = values["r"], let relative = StoreChange(payload: payload[...])
+        guard let (id, firstSeq, values) = entryFields(reply), let payload = values["r"],
+            let relative = StoreChange(payload: payload[...])
         else { return nil }
         var record = relative.restamped(adding: firstSeq)
         if let policies = values["p"], case .metrics(var metrics) = record {
@@ -204,6 +201,30 @@ struct RedisKeys: Sendable {
             record = .metrics(metrics)
         }
         return Entry(id: id, firstSeq: firstSeq, record: record)
+    }
+
+    /// Where an entry stands and its kind byte when its change is of a kind this node does not know (a newer node wrote
+    /// it during a rolling upgrade); `nil` for any other entry (one it reads, or garbage).
+    static func decodeUnknownEntry(_ reply: RedisReply) -> (id: String, firstSeq: UInt64, kind: UInt8)? {
+        guard let (id, firstSeq, values) = entryFields(reply), let payload = values["r"],
+            let kind = StoreChange.unknownKind(ofPayload: payload[...])
+        else { return nil }
+        return (id, firstSeq, kind)
+    }
+
+    /// An entry's id, first sequence number (`s`) and fields.
+    private static func entryFields(_ reply: RedisReply) -> (id: String, firstSeq: UInt64, values: [String: [UInt8]])? {
+        guard case .array(let parts) = reply, parts.count == 2, let id = parts[0].string,
+            case .array(let fields) = parts[1], fields.count % 2 == 0
+        else { return nil }
+        var values: [String: [UInt8]] = [:]
+        for index in stride(from: 0, to: fields.count, by: 2) {
+            guard let name = fields[index].string, case .bulk(let value) = fields[index + 1] else { return nil }
+            values[name] = value
+        }
+        guard let seqText = values["s"], let firstSeq = UInt64(String(decoding: seqText, as: UTF8.self)), firstSeq > 0
+        else { return nil }
+        return (id, firstSeq, values)
     }
 
     /// The latest-values hash read back.
@@ -236,8 +257,15 @@ struct RedisKeys: Sendable {
                 guard let seq = UInt64(String(decoding: value, as: UTF8.self)) else { return nil }
                 latest.lastSeq = seq
             default:
-                guard let record = decodeNumbered(value[...]) else { return nil }
-                latest.records.append(record)
+                if let record = decodeNumbered(value[...]) {
+                    latest.records.append(record)
+                } else if let colon = value.firstIndex(of: UInt8(ascii: ":")),
+                    StoreChange.unknownKind(ofPayload: value[(colon + 1)...]) != nil
+                {
+                    continue  // a kind a newer node wrote (a rolling upgrade): left out, as its stream entries are
+                } else {
+                    return nil
+                }
             }
         }
         return latest

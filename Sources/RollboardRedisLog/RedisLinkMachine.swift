@@ -20,9 +20,10 @@ struct RedisLinkMachine: Equatable {
         case down(retryAt: Double)
         /// An opening (before the first success) or a reconnection of the current generation is under way.
         case reconnecting
-        /// Redis no longer holds this cluster's history (another epoch, or a sequence behind this node's): nothing
-        /// is tried again until the node restarts.
-        case halted
+        /// Redis answers without this cluster's history (another epoch, or a sequence behind this node's): a
+        /// ``RedisRecoveryMachine`` seeds it again or adopts the epoch another node seeded, on the connections of the
+        /// current generation; changes are refused meanwhile.
+        case recovering
         case closed
     }
 
@@ -41,6 +42,9 @@ struct RedisLinkMachine: Equatable {
         /// ``reconnected(generation:)``, ``reconnectFailed(generation:reason:now:jitter:)`` or
         /// ``historyLost(generation:problem:)``.
         case reconnect(generation: Int)
+        /// Recover Redis's data on the connections of `generation` (kept), then report
+        /// ``reconnected(generation:)``, or ``reconnectFailed(generation:reason:now:jitter:)`` if the recovery gave up.
+        case recover(generation: Int)
         /// Read the stream from this node's position without blocking, so the feed turns live as soon as nothing is
         /// missing.
         case read(generation: Int)
@@ -93,30 +97,34 @@ struct RedisLinkMachine: Equatable {
         return [hasOpened ? .reconnect(generation: generation) : .open(generation: generation)]
     }
 
-    /// The opening or reconnection of `generation` works (and Redis holds this cluster's history): accept changes
-    /// again and read what was missed; the delay starts over.
+    /// The opening, reconnection or recovery of `generation` works (and Redis holds this cluster's history): accept
+    /// changes again and read what was missed; the delay starts over.
     mutating func reconnected(generation reconnected: Int) -> [Action] {
-        guard reconnected == generation, phase == .reconnecting else { return [.dropConnections] }
+        guard reconnected == generation, phase == .reconnecting || phase == .recovering else { return [.dropConnections] }
         phase = .up
         hasOpened = true
         delay = Self.firstDelay
         return [.refuse(nil), .read(generation: generation)]
     }
 
-    /// The opening or reconnection of `generation` failed: the delay doubles (up to the maximum) and the next try is armed.
+    /// The opening or reconnection of `generation` failed, or its recovery gave up (its connections are dropped): the
+    /// delay doubles (up to the maximum) and the next try is armed.
     mutating func reconnectFailed(generation failed: Int, reason: String, now: Double, jitter: Double) -> [Action] {
-        guard failed == generation, phase == .reconnecting else { return [] }
+        guard failed == generation, phase == .reconnecting || phase == .recovering else { return [] }
+        let dropping: [Action] = phase == .recovering ? [.dropConnections] : []
+        generation += phase == .recovering ? 1 : 0
         delay = min(delay * 2, Self.maximumDelay)
         let retryAt = now + delay * jitter
         phase = .down(retryAt: retryAt)
-        return [.refuse(reason), .wake(at: retryAt)]
+        return dropping + [.refuse(reason), .wake(at: retryAt)]
     }
 
-    /// Redis answered, but without this cluster's history: refuse changes until a restart, try nothing more.
+    /// Redis answered, but without this cluster's history: refuse changes while the data is recovered on the
+    /// connections of this generation.
     mutating func historyLost(generation lost: Int, problem: String) -> [Action] {
         guard lost == generation, phase == .reconnecting else { return [] }
-        phase = .halted
-        return [.dropConnections, .refuse(problem), .wake(at: nil)]
+        phase = .recovering
+        return [.refuse(problem), .recover(generation: generation)]
     }
 
     /// The reader of `generation` has read the stream to its end: the feed is live again (told once).

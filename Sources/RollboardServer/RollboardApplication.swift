@@ -19,6 +19,8 @@ public final class RollboardApplication: ServerHandler {
     private let directory: DashboardDirectory
     private let metrics: ServerMetrics
     private let files: StaticFileResponder
+    /// The page's build, stamped on the dashboard page.
+    private let page: StaticPage
     private let publicDirectory: String
     private let origins: OriginPolicy
     private let logger: Logger
@@ -28,6 +30,7 @@ public final class RollboardApplication: ServerHandler {
     ///   - api: the producer and admin APIs.
     ///   - configurations: the configuration in force, of which each page and WebSocket takes one snapshot.
     ///   - isSecure: whether the server speaks TLS, so its own pages have `https` origins.
+    ///   - page: the build of the files in `publicDirectory` (``StaticPage``); `nil` hashes them now.
     public init(
         configurations: ConfigurationStore,
         api: RollboardAPI,
@@ -35,6 +38,7 @@ public final class RollboardApplication: ServerHandler {
         metrics: ServerMetrics,
         publicDirectory: String,
         isSecure: Bool = true,
+        page: StaticPage? = nil,
         logger: Logger = Logger(label: "rollboard")
     ) {
         self.logger = logger
@@ -45,6 +49,7 @@ public final class RollboardApplication: ServerHandler {
         self.metrics = metrics
         self.publicDirectory = publicDirectory
         self.files = StaticFileResponder(root: publicDirectory)
+        self.page = page ?? StaticPage(directory: publicDirectory)
         self.origins = OriginPolicy(
             allowedOrigins: configuration.server.allowedOrigins, isSecure: isSecure, listenHost: configuration.server.host)
     }
@@ -93,9 +98,8 @@ public final class RollboardApplication: ServerHandler {
             case .keyRequired: return respond(DashboardRefusal.keyRequired(id: id).response(accept: accept))
             case .keyRefused: return respond(DashboardRefusal.keyRefused(id: id).response(accept: accept))
             }
-            var page = request
-            page.target = "/dashboard.html"
-            var response = files.respond(to: page)
+            var response = page.stamped(
+                files.respond(to: page.fileRequest(request)), ifNoneMatch: request.headers["If-None-Match"])
             // The address may carry a viewer key: no Referer for links and assets to leak it. Every file answer already
             // says so (once); a 304 or an error answer may not, so it is set here, never added twice.
             response.headers.replaceOrAdd(name: "Referrer-Policy", value: "no-referrer")

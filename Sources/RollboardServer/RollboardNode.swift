@@ -31,6 +31,8 @@ public final class RollboardNode: Sendable {
         public var adminTokens: [String]
         /// Connections the kernel queues before they are accepted; `nil` keeps the transport's default.
         public var listenBacklog: Int?
+        /// Seconds within which a screen running an older page than this node serves reloads (``PageBuild``).
+        public var pageReloadSpread = ServerSettings.Defaults.pageReloadSpread
         /// Seconds a stopping node gives its hubs to close every screen with 1001.
         public var screenCloseTimeout = ServerSettings.Defaults.screenCloseTimeout
         /// The one clock every service of the node runs by (its monotonic and wall time): the system's, or a test's
@@ -110,9 +112,11 @@ public final class RollboardNode: Sendable {
                 guard let configurations, let viewerKeys else { return 0 }
                 return viewerKeys.screens.recheck(configurations.snapshot.access)
             }
+            let page = StaticPage(directory: options.publicDirectory)
             let directory = try DashboardDirectory(
                 configuration: options.configuration, store: changeLog, metrics: metrics, logger: logger,
-                clock: options.clock.monotonic, wall: options.clock.wall)
+                clock: options.clock.monotonic, wall: options.clock.wall,
+                page: page.build.map { PageBuild(id: $0, reloadSpread: options.pageReloadSpread) })
             let sources = SourceScheduler(
                 changeLog: changeLog, clock: options.clock, fetch: options.fetch,
                 catalog: { configurations.configuration.catalog },
@@ -164,8 +168,9 @@ public final class RollboardNode: Sendable {
                 metrics: metrics, clock: options.clock)
             let application = RollboardApplication(
                 configurations: configurations, api: api, directory: directory, metrics: metrics,
-                publicDirectory: options.publicDirectory, isSecure: options.tls != nil, logger: logger)
-            var transport = settings.transportConfiguration(tls: options.tls)
+                publicDirectory: options.publicDirectory, isSecure: options.tls != nil, page: page, logger: logger)
+            var transport = settings.transportConfiguration(
+                tls: options.tls, webhooks: options.configuration.webhooks)
             if let backlog = options.listenBacklog { transport.backlog = backlog }
             let server = Server(configuration: transport, logger: logger, handler: application)
             self.server = server

@@ -43,6 +43,13 @@ extension StoreChange {
         return writer.bytes
     }
 
+    /// The kind byte that starts `payload` when this version knows no kind with it (a change a newer version wrote, read
+    /// during a rolling upgrade); `nil` for a kind it knows, or an empty payload.
+    package static func unknownKind(ofPayload payload: ArraySlice<UInt8>) -> UInt8? {
+        guard let tag = payload.first, !kinds.contains(where: { $0.tag == tag }) else { return nil }
+        return tag
+    }
+
     /// Decodes a payload whose CRC matched; `nil` if it is not a well-formed record.
     package init?(payload: ArraySlice<UInt8>) {
         var reader = BinaryReader(payload)

@@ -49,12 +49,12 @@ public struct StoreError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 
     /// Redis answers but no longer holds this cluster's history (it restarted without its data, was flushed or
-    /// replaced): nothing was accepted, and nothing will be until the nodes are restarted.
+    /// replaced): nothing was accepted while the nodes seed it again from what they hold.
     package static func historyLost(_ problem: String) -> StoreError {
         StoreError(
             .historyLost,
-            "Redis answers but no longer holds this cluster's history (\(problem)); the change was not accepted, and "
-                + "changes are refused until every node is restarted (docs/cluster.md, \"Redis lost its data\")")
+            "Redis lost its data; recovering (\(problem)): the nodes are seeding it again from what they hold; the "
+                + "change was not accepted, try again in a few seconds (docs/cluster.md, \"Redis lost its data\")")
     }
 
     /// Whether the shared change log (Redis) is out of reach (the API answers 503 `redis_unavailable`).

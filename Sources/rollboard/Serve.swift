@@ -45,6 +45,12 @@ struct Serve: ParsableCommand {
     @Option(help: "The folder of the page's static files.")
     var publicDir = "public"
 
+    @Option(help: """
+        Seconds within which a screen running an older page than this node serves (after an upgrade) reloads, at a \
+        random moment (default \(Int(ServerSettings.Defaults.pageReloadSpread)); 0 reloads at once).
+        """)
+    var pageReloadSpread: Double?
+
     @Flag(help: "Speak plain HTTP, for use behind a TLS-terminating proxy.")
     var noTLS = false
 
@@ -95,6 +101,9 @@ struct Serve: ParsableCommand {
             settings.redis = shared
         }
         let configuration = loaded.replacingServer(settings)
+        if let pageReloadSpread, !(0...3_600).contains(pageReloadSpread) {
+            throw ValidationError("--page-reload-spread: seconds from 0 to 3600, got \(pageReloadSpread)")
+        }
         try FileManager.default.createDirectory(atPath: settings.dataDirectory, withIntermediateDirectories: true)
 
         let tls = noTLS ? nil : try tlsConfiguration(settings)
@@ -125,11 +134,11 @@ struct Serve: ParsableCommand {
         if let path = adminTokens.generatedTokenPath {
             announce("Admin token (viewer keys): stored in \(path), mode 0600")
         }
-        let node = try RollboardNode(
-            RollboardNode.Options(
-                configuration: configuration, fileSettings: loaded.server, configDirectory: config,
-                publicDirectory: publicDir, tls: tls, producerTokens: tokens.tokens, adminTokens: adminTokens.tokens),
-            logger: logger)
+        var options = RollboardNode.Options(
+            configuration: configuration, fileSettings: loaded.server, configDirectory: config,
+            publicDirectory: publicDir, tls: tls, producerTokens: tokens.tokens, adminTokens: adminTokens.tokens)
+        if let pageReloadSpread { options.pageReloadSpread = pageReloadSpread }
+        let node = try RollboardNode(options, logger: logger)
         try node.start()
         let server = node.server
         let reloader = node.reloader

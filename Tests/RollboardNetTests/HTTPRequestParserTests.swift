@@ -223,6 +223,18 @@ struct HTTPRequestParserTests {
         #expect(bare?.detail == "the request body has 11 bytes; this server accepts at most 10")
     }
 
+    @Test("a path with a body limit of its own (a webhook) is held to it, before the body is read; others to the server's")
+    func pathBodyLimits() {
+        var limits = small
+        limits.pathBodyLimits["/hooks/big"] = 20
+        limits.pathBodyLimitSetting = "maxBodyBytes in config/webhooks/big.yaml"
+        #expect(parse("POST /hooks/big?x=1 HTTP/1.1\r\nHost: h\r\nContent-Length: 20\r\n\r\n", limits: limits).error == nil)
+        let over = parse("POST /hooks/big HTTP/1.1\r\nHost: h\r\nContent-Length: 21\r\n\r\n", limits: limits).error
+        #expect(over?.detail == "the request body has 21 bytes; this server accepts at most 20 "
+            + "(maxBodyBytes in config/webhooks/big.yaml)")
+        #expect(parse("POST /hooks/other HTTP/1.1\r\nHost: h\r\nContent-Length: 11\r\n\r\n", limits: limits).error == .bodyTooLarge)
+    }
+
     @Test("the default limits allow an 8 KiB request line and refuse one byte more with 414")
     func enforcesDefaultRequestLineLimit() {
         #expect(parse(requestLine(length: 8192) + "\r\nHost: h\r\n\r\n").error == nil)

@@ -263,26 +263,47 @@ struct RedisChangeLogTests {
         }
     }
 
-    @Test("a Redis that comes back without its data is told apart from one out of reach: history lost, not unreachable")
+    @Test("a Redis that comes back without its data is seeded by one node and adopted by the other: values go on")
     func historyLost() async throws {
         let redis = try RedisServerProcess()  // persists nothing: a restart empties it
         let a = try node(redis)
-        defer { a.close() }
-        guard case .success = await append(a, "orders", 1) else {
-            Issue.record("the first change was refused")
-            return
+        let b = try node(redis)
+        defer {
+            a.close()
+            b.close()
         }
+        _ = await append(a, "orders", 1)
+        _ = await withCheckedContinuation { continuation in
+            a.setWheel("status", target: .index(2)) { continuation.resume(returning: $0) }
+        }
+        _ = await withCheckedContinuation { continuation in
+            b.setText("notice", text: "Freeze", color: "#e67e22") { continuation.resume(returning: $0) }
+        }
+        #expect(await b.waitForChanges { a.lastSeq == 3 && b.lastSeq == 3 })
+        let epoch = a.epoch
         redis.kill()
         try redis.start()
-        #expect(await eventually(within: 15) { a.failure?.isHistoryLost == true })
-        guard case .failure(let error) = await append(a, "orders", 2) else {
-            Issue.record("a change was accepted by a Redis without the cluster's history")
+        #expect(await eventually(within: 15) {
+            a.epoch != epoch && a.epoch == b.epoch && a.failure == nil && b.failure == nil
+        })
+        for log in [a, b] {
+            #expect(log.current("orders")?.value == 1 && log.lastSeq == 3)
+            #expect(log.wheel("status")?.target == .index(2))
+            #expect(log.text("notice")?.color == "#e67e22")
+        }
+        guard case .success(let stored) = await append(b, "orders", 2) else {
+            Issue.record("a change was refused after the recovery")
             return
         }
-        #expect(error.isHistoryLost)
-        #expect(!error.isUnreachable)
-        #expect(!error.description.contains("unreachable"), "\(error.description)")
-        #expect(APIError.storeUnavailable(error).code == "redis_history_lost")
+        #expect(stored.first?.seq == 4, "the sequence goes on from the nodes'")
+        #expect(await a.waitForChanges { a.current("orders")?.value == 2 })
+        #expect(a.statistics.recoveries == 1 && b.statistics.recoveries == 1)
+        #expect(a.statistics.recoverySeeds + b.statistics.recoverySeeds == 1, "one node seeded")
+        #expect(a.statistics.recoveryLostChanges == 0 && b.statistics.recoveryLostChanges == 0)
+        let refusal = StoreError.historyLost("epoch none instead of \(epoch)")
+        #expect(refusal.isHistoryLost && !refusal.isUnreachable)
+        #expect(refusal.description.contains("Redis lost its data; recovering"), "\(refusal.description)")
+        #expect(APIError.storeUnavailable(refusal).code == "redis_history_lost")
     }
 
     @Test("a gap in the sequence (changes the stream no longer holds) is bridged by the latest values")

@@ -125,16 +125,33 @@ struct RedisLinkMachineTests {
         #expect(!again.contains(.feed(live: false)), "the feed was not live yet: no second stale")
     }
 
-    @Test("a Redis without this cluster's history halts the link: refused until a restart, nothing tried again")
+    @Test("a Redis without this cluster's history keeps the connections for a recovery, refusing changes meanwhile")
     func historyLost() {
         var link = Self.opened()
         _ = link.lost(generation: 0, reason: "EOF", now: 0, jitter: 1)
         _ = link.timerFired(now: 1)
         #expect(link.historyLost(generation: 1, problem: "epoch changed") == [
-            .dropConnections, .refuse("epoch changed"), .wake(at: nil),
+            .refuse("epoch changed"), .recover(generation: 1),
         ])
-        #expect(link.phase == .halted)
+        #expect(link.phase == .recovering)
         #expect(link.timerFired(now: 100) == [] && link.lost(generation: 1, reason: "x", now: 100, jitter: 1) == [])
+        var recovered = link
+        #expect(recovered.reconnected(generation: 1) == [.refuse(nil), .read(generation: 1)], "recovered: up again")
+        #expect(recovered.phase == .up)
+    }
+
+    @Test("a recovery that gives up drops its connections and reconnects with backoff, as a new generation")
+    func recoveryGivesUp() {
+        var link = Self.opened()
+        _ = link.lost(generation: 0, reason: "EOF", now: 0, jitter: 1)
+        _ = link.timerFired(now: 1)
+        _ = link.historyLost(generation: 1, problem: "no epoch")
+        #expect(link.reconnectFailed(generation: 1, reason: "gave up", now: 100, jitter: 1) == [
+            .dropConnections, .refuse("gave up"), .wake(at: 100.2),
+        ])
+        #expect(link.generation == 2)
+        #expect(link.reconnected(generation: 1) == [.dropConnections], "a late report of the recovery is turned away")
+        #expect(link.timerFired(now: 100.2) == [.reconnect(generation: 2)])
     }
 
     @Test("closing stops the timer and turns away every later report, of any generation")

@@ -28,6 +28,20 @@ struct ScreenMessageEncoderTests {
         #expect(ScreenMessageEncoder.hello(hello) == #"{"type":"hello","protocol":2,"fps":30,"fpsRange":[1,60],"motion":"reduced","seq":12,"changes":{"epoch":"e1","seq":40},"resume":"replay","feed":"stale","dashboard":{"id":"ops"},"tiles":{"a":{"value":1},"b":null}}"#)
     }
 
+    @Test(
+        "a hello carries the page's build and reload spread after the feed, only when the node has a build",
+        arguments: [
+            (PageBuild(id: "0123abcd", reloadSpread: 30), #","feed":"stale","page":{"build":"0123abcd","reloadSpread":30},"dashboard":"#),
+            (PageBuild(id: "b\"1", reloadSpread: 2.5), #","feed":"stale","page":{"build":"b\"1","reloadSpread":2.5},"dashboard":"#),
+            (nil, #","feed":"stale","dashboard":"#),
+        ])
+    func helloPage(page: PageBuild?, expected: String) {
+        let hello = HelloMessage(
+            fps: 30, fpsRange: 1...60, isCalm: false, frameNumber: 1, epoch: "e1", changesSeq: 2, resume: nil,
+            isFeedLive: false, dashboard: "{}", tiles: [], page: page)
+        #expect(ScreenMessageEncoder.hello(hello) == #"{"type":"hello","protocol":2,"fps":30,"fpsRange":[1,60],"seq":1,"changes":{"epoch":"e1","seq":2}"# + expected + #"{},"tiles":{}}"#)
+    }
+
     @Test("states and frames carry the store's position c only when given")
     func statesAndFrames() {
         #expect(ScreenMessageEncoder.state(frameNumber: 3, changes: 9, tiles: Self.tiles) == #"{"type":"state","seq":3,"c":9,"tiles":{"a":{"value":1},"b":null}}"#)

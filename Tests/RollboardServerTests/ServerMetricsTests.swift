@@ -52,11 +52,29 @@ struct ServerMetricsTests {
         let text = ServerMetrics().prometheusText()
         let types = text.split(separator: "\n").filter { $0.hasPrefix("# TYPE ") }
         let helps = text.split(separator: "\n").filter { $0.hasPrefix("# HELP ") }
-        #expect(types.count == 10)
+        #expect(types.count == 11)
         #expect(helps.count == types.count)
     }
 
-    @Test("a node on Redis adds whether Redis is up, its command latency, the stream lag and the queue lengths")
+    @Test("webhook deliveries are counted per webhook and outcome, in order")
+    func webhookDeliveries() {
+        let metrics = ServerMetrics()
+        metrics.webhookDelivered("stripe", outcome: .refused)
+        metrics.webhookDelivered("github", outcome: .accepted)
+        metrics.webhookDelivered("stripe", outcome: .refused)
+        metrics.webhookDelivered("stripe", outcome: .accepted)
+        let lines = metrics.prometheusText().split(separator: "\n").filter {
+            $0.hasPrefix("rollboard_webhook_deliveries_total{")
+        }
+        #expect(
+            lines == [
+                #"rollboard_webhook_deliveries_total{webhook="github",outcome="accepted"} 1"#,
+                #"rollboard_webhook_deliveries_total{webhook="stripe",outcome="accepted"} 1"#,
+                #"rollboard_webhook_deliveries_total{webhook="stripe",outcome="refused"} 2"#,
+            ])
+    }
+
+    @Test("a node on Redis adds whether Redis is up, its command latency, the stream lag, the changes of kinds it does not know and the queue lengths")
     func redisFamilies() {
         let metrics = ServerMetrics()
         var statistics = RedisStatistics()
@@ -65,6 +83,7 @@ struct ServerMetricsTests {
         statistics.recordCommand(seconds: 0.02)
         statistics.streamLagSeconds = 0.004
         statistics.disconnections = 2
+        statistics.unknownChanges = [238: 3, 7: 1]
         let reading = statistics
         metrics.readRedis { reading }
         metrics.queueLength(3, dashboard: "demo")
@@ -76,6 +95,7 @@ struct ServerMetricsTests {
         #expect(text.contains("rollboard_redis_command_seconds_count 2\n"))
         #expect(text.contains("rollboard_stream_lag_seconds 0.004\n"))
         #expect(text.contains("rollboard_redis_disconnections_total 2\n"))
+        #expect(text.contains("rollboard_redis_unknown_changes_total{kind=\"7\"} 1\nrollboard_redis_unknown_changes_total{kind=\"238\"} 3\n"))
         #expect(text.contains("rollboard_tile_queue_length{dashboard=\"demo\"} 3\n"))
         #expect(!ServerMetrics().prometheusText().contains("rollboard_redis_up"), "a node on its journal has none")
     }

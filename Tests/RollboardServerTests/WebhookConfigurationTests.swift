@@ -4,7 +4,8 @@ import Testing
 @testable import RollboardCore
 
 private let dashboardFile = "config/dashboards/sales.yaml"
-private let dashboardYAML = """
+/// The sales dashboard every webhook suite's rules point at (WebhookRulesTests uses it too).
+let webhookSalesDashboardYAML = """
     id: sales
     title: Sales
     grid: {columns: 4, rows: 2}
@@ -17,7 +18,7 @@ private let dashboardYAML = """
     """
 
 private func parse(_ webhooks: [(String, String)]) throws(ConfigurationError) -> RollboardConfiguration {
-    try RollboardConfiguration.parse(serverYAML: nil, dashboards: [(dashboardFile, dashboardYAML)], webhooks: webhooks)
+    try RollboardConfiguration.parse(serverYAML: nil, dashboards: [(dashboardFile, webhookSalesDashboardYAML)], webhooks: webhooks)
 }
 
 private func problems(_ yaml: String, file: String = "config/webhooks/stripe.yaml") -> [String] {
@@ -57,7 +58,7 @@ struct WebhookConfigurationTests {
         #expect(
             webhook.verify
                 == .init(preset: .stripe, secretVariable: "STRIPE_SECRET", header: "Stripe-Signature", tolerance: 300))
-        #expect(webhook.event == "/id")
+        #expect(webhook.event == .pointer("/id"))
         #expect(webhook.maxBodyBytes == WebhookConfiguration.Defaults.maxBodyBytes)
         #expect(webhook.rules.count == 5)
         #expect(
@@ -86,6 +87,16 @@ struct WebhookConfigurationTests {
             "verify: {preset: stripe, secret: '${S}', tolerance: 5m}\nmaxBodyBytes: 4096\nrules: [{increment: orders}]\n"
         let webhook = try #require(parse([("config/webhooks/s.yaml", stripe)]).webhooks.first)
         #expect(webhook.verify.tolerance == 300 && webhook.maxBodyBytes == 4096)
+    }
+
+    @Test("the event id is at a pointer in the payload, or in a request header (GitHub's X-GitHub-Delivery)")
+    func eventID() throws {
+        let header = "verify: {preset: github, secret: '${GH}'}\nevent: {header: X-GitHub-Delivery}\nrules: [{increment: orders}]\n"
+        #expect(try parse([("config/webhooks/gh.yaml", header)]).webhooks.first?.event == .header("X-GitHub-Delivery"))
+        let pointer = "verify: {preset: github, secret: '${GH}'}\nevent: /delivery/id\nrules: [{increment: orders}]\n"
+        #expect(try parse([("config/webhooks/gh.yaml", pointer)]).webhooks.first?.event == .pointer("/delivery/id"))
+        let none = "verify: {preset: github, secret: '${GH}'}\nrules: [{increment: orders}]\n"
+        #expect(try parse([("config/webhooks/gh.yaml", none)]).webhooks.first?.event == nil)
     }
 
     @Test("the secret's environment variable is not needed to load the configuration")
@@ -139,7 +150,15 @@ struct WebhookConfigurationTests {
             ),
             (
                 stripeVerify + "event: id\nrules: [{increment: orders}]",
-                "config/webhooks/stripe.yaml: event: must be a JSON Pointer: empty, or starting with / (~0 for ~, ~1 for /)"
+                "config/webhooks/stripe.yaml: event: must be a JSON Pointer: empty, or starting with / (~0 for ~, ~1 for /), or {header: NAME}"
+            ),
+            (
+                stripeVerify + "event: {header: 'X Delivery'}\nrules: [{increment: orders}]",
+                "config/webhooks/stripe.yaml: event.header: must be a header name, got \"X Delivery\""
+            ),
+            (
+                stripeVerify + "event: {header: X-GitHub-Delivery, pointer: /id}\nrules: [{increment: orders}]",
+                "config/webhooks/stripe.yaml: event.pointer: unknown key"
             ),
             (stripeVerify + "rules: []", "config/webhooks/stripe.yaml: rules: must list at least one rule"),
             (

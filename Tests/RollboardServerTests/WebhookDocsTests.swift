@@ -17,11 +17,14 @@ struct WebhookDocsTests {
         for line in stated { #expect(text.contains(line), "docs/webhooks.md lacks \(line)") }
     }
 
-    @Test("the repository's configuration loads with its example webhook, without its secret in the environment")
+    @Test("the repository's configuration loads with its example webhooks, without their secrets in the environment")
     func repositoryConfiguration() throws {
         let configuration = try RollboardConfiguration.load(
             directory: DefaultsTests.repositoryRoot.appendingPathComponent("config").path)
         let webhook = try #require(configuration.webhooks.first { $0.id == "stripe" })
         #expect(webhook.verify.secretVariable == "STRIPE_WEBHOOK_SECRET")
+        let github = try #require(configuration.webhooks.first { $0.id == "github" })
+        #expect(github.verify.preset == .github && github.verify.secretVariable == "GITHUB_WEBHOOK_SECRET")
+        #expect(github.event == .header("X-GitHub-Delivery"))
     }
 }

@@ -4,16 +4,7 @@ import Testing
 @testable import RollboardConfig
 @testable import RollboardCore
 
-private let dashboardYAML = """
-    id: sales
-    title: Sales
-    grid: {columns: 4, rows: 1}
-    tiles:
-      - {id: orders, type: counter, position: {column: 1, row: 1}}
-      - {id: revenue, type: odometer, decimals: 2, position: {column: 2, row: 1}}
-      - {id: top, type: leaderboard, position: {column: 3, row: 1}}
-      - {id: notice, type: text, position: {column: 4, row: 1}}
-    """
+private let dashboardYAML = webhookSalesDashboardYAML
 
 private let webhookYAML = """
     verify: {preset: stripe, secret: '${STRIPE_SECRET}'}
@@ -114,6 +105,18 @@ struct WebhookRulesTests {
         ])
     func eventID(_ json: String, expected: Result<String?, WebhookProblem>) throws {
         #expect(try rules().eventID(in: document(json)) == expected)
+    }
+
+    @Test("an event id from a header is the header's value; a missing or empty header is a problem naming it")
+    func eventIDFromHeader() throws {
+        var configuration = try rules().configuration
+        configuration.event = .header("X-GitHub-Delivery")
+        let rules = WebhookRules(configuration)
+        let body = try document("{}")
+        #expect(rules.eventID(in: body, header: { $0 == "X-GitHub-Delivery" ? "72d3162e" : nil }) == .success("72d3162e"))
+        let problem = Result<String?, WebhookProblem>.failure(WebhookProblem(message: "event: no X-GitHub-Delivery header"))
+        #expect(rules.eventID(in: body, header: { _ in nil }) == problem)
+        #expect(rules.eventID(in: body, header: { _ in "" }) == problem)
     }
 
     @Test("pointers follow RFC 6901: escapes, array indexes without leading zeros")

@@ -11,13 +11,14 @@
  *
  * A screen that cannot keep up asks for a lower frame rate, and reports how it paints and its first script error
  * (pace.js, boot.js). Test hooks on <body> besides those below: `data-extensions` (the WebSocket's negotiated
- * extensions), `data-fps`, `data-painted-fps`, `data-paint-ms`.
+ * extensions), `data-fps`, `data-painted-fps`, `data-paint-ms`; upgrade.js's `data-page-build` and `data-upgrade`.
  */
 import { Board } from "./board.js";
 import { CLOSE_UNSUPPORTED_PROTOCOL, DashboardConnection, PROTOCOL } from "./connection.js";
 import { Pace } from "./pace.js";
 import { applyPageOptions, el, onMediaChange, orDefault, pageOptions, replaceChildren, screenName } from "./page.js";
 import { returnToPairing } from "./pairing.js";
+import { PageUpgrade } from "./upgrade.js";
 
 window.rollboardStarted = true;  // boot.js: the modules run
 const options = pageOptions();
@@ -33,6 +34,8 @@ const playlistHeld = document.getElementById("playlist-held");
 const overlay = document.getElementById("overlay");
 const overlayText = document.getElementById("overlay-text");
 let overlayTimer = null;
+/** Reloads this page, spread over a random delay, when a hello says the server serves a newer build (upgrade.js). */
+const upgrade = new PageUpgrade();
 
 /** The id in the path `/d/{id}` or `/p/{id}` (a trailing slash is fine); `null` for another path. */
 function idFromPath(prefix) {
@@ -241,6 +244,7 @@ function start() {
       pace.hello(hello.fps, options.fps, connection.fpsRange);
       reportScriptError();
       reportUnreadable();
+      upgrade.hello(hello);
     },
     onFrame(frame) {
       const started = performance.now();

@@ -79,6 +79,13 @@ enum APIRoutes {
             ])
     }
 
+    /// `POST /hooks/{id}`: webhooks, which authenticate by their signature (no token), outside the producer API.
+    static func webhooks(_ handler: WebhooksHandler) -> RouteGroup {
+        RouteGroup(
+            claims: { $0.hasPrefix(WebhookConfiguration.pathPrefix) },
+            routes: [.post(WebhookConfiguration.pathPrefix + ":id", [], handler.deliver)])
+    }
+
     /// Viewer keys, screens, playlists and reloads; every request, a wrong path's included, needs an admin token.
     static func admin(
         authentication: AdminAuthentication, keys: KeysHandler, screens: ScreensHandler, playlists: PlaylistsHandler,

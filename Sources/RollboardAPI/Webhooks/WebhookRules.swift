@@ -38,20 +38,39 @@ package struct WebhookRules: Sendable {
     /// is ignored). A pointer that a matching rule needs and that finds nothing, or a value of the wrong type, is a
     /// problem naming the pointer.
     package func evaluate(document: JSONValue) -> Result<[WebhookEffect], WebhookProblem> {
-        var effects: [WebhookEffect] = []
+        matches(in: document).map { $0.map(\.effect) }
+    }
+
+    /// ``evaluate(document:)`` with the rule each effect comes from (to name its pointers in a refusal).
+    package func matches(in document: JSONValue) -> Result<
+        [(rule: WebhookConfiguration.Rule, effect: WebhookEffect)], WebhookProblem
+    > {
+        var effects: [(rule: WebhookConfiguration.Rule, effect: WebhookEffect)] = []
         for rule in configuration.rules where Self.matches(rule, document) {
             switch effect(of: rule, in: document) {
-            case .success(let effect): effects.append(effect)
+            case .success(let effect): effects.append((rule, effect))
             case .failure(let problem): return .failure(problem)
             }
         }
         return .success(effects)
     }
 
-    /// The provider's event id (the idempotency key) at the `event` pointer: a string, or an integer written as
-    /// digits; `nil` when the webhook names no pointer.
-    package func eventID(in document: JSONValue) -> Result<String?, WebhookProblem> {
-        guard let pointer = configuration.event else { return .success(nil) }
+    /// The provider's event id (the idempotency key): at the `event` pointer, a string or an integer written as
+    /// digits; or in the `event` header (`header(name)` gives a request header's value); `nil` when the webhook names
+    /// neither.
+    package func eventID(in document: JSONValue, header: (String) -> String? = { _ in nil }) -> Result<
+        String?, WebhookProblem
+    > {
+        let pointer: String
+        switch configuration.event {
+        case nil: return .success(nil)
+        case .header(let name)?:
+            guard let value = header(name), !value.isEmpty else {
+                return .failure(WebhookProblem(message: "event: no \(name) header"))
+            }
+            return .success(value)
+        case .pointer(let path)?: pointer = path
+        }
         switch Self.resolve(pointer, in: document) {
         case .string(let text)? where !text.isEmpty:
             return .success(text)

@@ -17,10 +17,7 @@ extension WebhookConfiguration {
         if reader.require("verify"), let verify = reader.mapping("verify") {
             verification = Self.verification(verify)
         }
-        let event = reader.string("event")
-        if let event, JSONPointer.referenceTokens(event) == nil {
-            reader.report("event", Self.pointerRule)
-        }
+        let event = Self.eventID(reader)
         let maxBodyBytes = reader.int("maxBodyBytes", in: 1...(64 << 20)) ?? Defaults.maxBodyBytes
         let rules = Self.rules(reader, catalog: catalog)
         guard problems.lines.count == before, let verification else { return nil }
@@ -29,6 +26,25 @@ extension WebhookConfiguration {
     }
 
     static let pointerRule = "must be a JSON Pointer: empty, or starting with / (~0 for ~, ~1 for /)"
+
+    /// `event: /pointer`, or `event: {header: NAME}`.
+    private static func eventID(_ reader: YAMLMappingReader) -> EventID? {
+        if case .mapping? = reader.node("event"), let event = reader.mapping("event") {
+            event.rejectUnknownKeys(allowed: ["header"])
+            guard event.require("header"), let name = event.string("header") else { return nil }
+            guard !name.isEmpty, name.utf8.allSatisfy(isTokenByte) else {
+                event.report("header", "must be a header name, got \"\(name.prefix(100))\"")
+                return nil
+            }
+            return .header(name)
+        }
+        guard let pointer = reader.string("event") else { return nil }
+        guard JSONPointer.referenceTokens(pointer) != nil else {
+            reader.report("event", pointerRule + ", or {header: NAME}")
+            return nil
+        }
+        return .pointer(pointer)
+    }
 
     private static func verification(_ verify: YAMLMappingReader) -> Verification? {
         verify.rejectUnknownKeys(allowed: verifyKeys)
@@ -93,7 +109,7 @@ extension WebhookConfiguration {
     }
 
     /// An HTTP token character (RFC 9110), as header names are made of.
-    private static func isTokenByte(_ byte: UInt8) -> Bool {
+    static func isTokenByte(_ byte: UInt8) -> Bool {
         (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
             || Array("!#$%&'*+-.^_`|~".utf8).contains(byte)
     }

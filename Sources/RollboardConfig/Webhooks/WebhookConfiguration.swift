@@ -1,7 +1,10 @@
 /// A webhook endpoint from `config/webhooks/ID.yaml`: how a provider's signature is verified, where its event id is,
-/// and the rules that turn its events into changes (docs/webhooks.md). The `POST /hooks/ID` route itself is not
-/// served yet; `rollboard hooks test` runs a recorded payload through the rules.
+/// and the rules that turn its events into changes (docs/webhooks.md). It is served at `POST /hooks/ID`;
+/// `rollboard hooks test` runs a recorded payload through the rules.
 public struct WebhookConfiguration: Sendable, Equatable {
+    /// Where webhooks are served: `POST /hooks/ID`.
+    public static let pathPrefix = "/hooks/"
+
     /// What a webhook setting is when its file leaves it out, written here only.
     public enum Defaults {
         /// The largest body accepted (1 MiB; Stripe and GitHub events are far smaller).
@@ -29,6 +32,13 @@ public struct WebhookConfiguration: Sendable, Equatable {
         public var header: String
         /// Stripe only: seconds the signed timestamp may differ from now.
         public var tolerance: Double
+    }
+
+    /// Where a delivery's event id is: `event: /pointer` in the payload (Stripe's `/id`), or
+    /// `event: {header: NAME}` in a request header (GitHub's `X-GitHub-Delivery`).
+    public enum EventID: Sendable, Equatable {
+        case pointer(String)
+        case header(String)
     }
 
     /// A value a `when` field must equal.
@@ -72,12 +82,21 @@ public struct WebhookConfiguration: Sendable, Equatable {
         public var amount: String?
         /// What the amount is multiplied by (Stripe's cents to units: 0.01).
         public var scale: Double
+
+        /// The pointer to the name (a leaderboard rule) or the text (a text rule), else `nil`.
+        public var pointer: String? {
+            switch action {
+            case .leaderboard(_, let name): name
+            case .text(_, let value): value
+            case .increment, .set: nil
+            }
+        }
     }
 
     public var id: String
     public var verify: Verification
-    /// The JSON Pointer to the provider's event id (the idempotency key), if the payload has one.
-    public var event: String?
+    /// Where the provider's event id (the idempotency key) is, if it sends one.
+    public var event: EventID?
     public var maxBodyBytes: Int
     public var rules: [Rule]
     /// The file it was read from, for messages.

@@ -85,11 +85,11 @@ public struct HTTPParseError: Error, Sendable, Equatable, CustomStringConvertibl
         "content_too_large", .contentTooLarge, "the request body is larger than this server accepts")
 
     /// ``bodyTooLarge`` naming the body's size, the limit and, when given, the setting that raises it.
-    public static func bodyTooLarge(length: Int, limits: HTTPParserLimits) -> HTTPParseError {
-        let setting = limits.maxBodyBytesSetting.map { " (\($0))" } ?? ""
+    public static func bodyTooLarge(length: Int, limit: Int, setting: String?) -> HTTPParseError {
+        let setting = setting.map { " (\($0))" } ?? ""
         return HTTPParseError(
             "content_too_large", .contentTooLarge,
-            "the request body has \(length) bytes; this server accepts at most \(limits.maxBodyBytes)\(setting)")
+            "the request body has \(length) bytes; this server accepts at most \(limit)\(setting)")
     }
     /// The request line exceeds ``HTTPParserLimits/maxRequestLineBytes``.
     public static let requestLineTooLong = HTTPParseError(

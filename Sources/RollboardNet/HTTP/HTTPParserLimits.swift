@@ -12,6 +12,17 @@ public struct HTTPParserLimits: Sendable, Equatable {
     /// Where an operator raises ``maxBodyBytes`` (named in the 413's detail), e.g. `limits.maxBodyBytes in
     /// server.yaml`; nil when the limit is not a setting.
     public var maxBodyBytesSetting: String?
+    /// Paths with a body limit of their own (a webhook's `maxBodyBytes`), by exact path (the target without its
+    /// query): checked against the `Content-Length` before the body is read, as ``maxBodyBytes`` is for the rest.
+    public var pathBodyLimits: [String: Int] = [:]
+    /// Where an operator changes a path's own limit (named in the 413's detail).
+    public var pathBodyLimitSetting: String?
+
+    /// The body limit of requests for `path`, and the setting that raises it.
+    func bodyLimit(forPath path: String) -> (bytes: Int, setting: String?) {
+        if let own = pathBodyLimits[path] { return (own, pathBodyLimitSetting) }
+        return (maxBodyBytes, maxBodyBytesSetting)
+    }
 
     /// Limits with the given values; the defaults suit small JSON requests and browser page loads.
     public init(

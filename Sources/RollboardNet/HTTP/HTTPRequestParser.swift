@@ -241,7 +241,12 @@ public struct HTTPRequestParser: Sendable {
             throw .transferCodingNotSupported
         }
         let length = try Self.contentLength(of: request.headers)
-        if length > limits.maxBodyBytes { throw .bodyTooLarge(length: length, limits: limits) }
+        // Only a server with per-path limits (webhooks) works out each request's path for it.
+        let limit =
+            limits.pathBodyLimits.isEmpty
+            ? (bytes: limits.maxBodyBytes, setting: limits.maxBodyBytesSetting)
+            : limits.bodyLimit(forPath: request.path)
+        if length > limit.bytes { throw .bodyTooLarge(length: length, limit: limit.bytes, setting: limit.setting) }
         return (request, length)
     }
 

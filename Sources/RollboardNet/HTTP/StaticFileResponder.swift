@@ -8,9 +8,9 @@
 ///
 /// - `/` and other folders map to their `index.html`; a folder named without its trailing slash is
 ///   redirected (301) to the name with one, so relative links in the page resolve.
-/// - Content types come from the file extension; HTML is `Cache-Control: no-cache` (always revalidated),
-///   other assets may be cached for five minutes. A strong `ETag` from size and modification time lets
-///   `If-None-Match` answer 304.
+/// - Content types come from the file extension; every file is `Cache-Control: no-cache` (revalidated on each
+///   use: a page reloaded after an upgrade never runs an older script or stylesheet from the browser's cache). A
+///   strong `ETag` from size and modification time lets `If-None-Match` answer 304, so revalidating costs no body.
 /// - The path is percent-decoded before it is checked: `..` segments, NUL bytes and invalid escapes are
 ///   refused with 400, segments starting with `.` (hidden files) are not served. The file's real path,
 ///   symlinks resolved, must lie under the real path of the root, so no symlink leads outside it.
@@ -99,7 +99,7 @@ public struct StaticFileResponder: Sendable {
         let type = Self.contentType(forPath: filePath)
         var headers: HTTPHeaders = [
             "ETag": info.entityTag,
-            "Cache-Control": type.hasPrefix("text/html") ? "no-cache" : "public, max-age=300",
+            "Cache-Control": "no-cache",
         ]
         if let tags = request.headers["If-None-Match"], Self.entityTag(info.entityTag, matchesAnyOf: tags) {
             return HTTPResponse(status: .notModified, headers: headers)
@@ -139,7 +139,7 @@ public struct StaticFileResponder: Sendable {
 
     /// Whether `tags` (an `If-None-Match` value) lists `tag` or is `*`, compared weakly as RFC 9110
     /// section 13.1.2 says.
-    static func entityTag(_ tag: String, matchesAnyOf tags: String) -> Bool {
+    public static func entityTag(_ tag: String, matchesAnyOf tags: String) -> Bool {
         tags.split(separator: ",").contains { element in
             let candidate = element.trimmingWhitespace()
             return candidate == "*" || candidate == tag

@@ -17,6 +17,7 @@ import socket
 import subprocess
 import tempfile
 import time
+import traceback
 
 import websockets
 
@@ -35,10 +36,13 @@ CONTEXT = insecure_client_context()
 
 
 class RedisServer:
-    """A `redis-server` child on a loopback port with an append-only file in `directory` (kept across restarts)."""
+    """A `redis-server` child on a loopback port with an append-only file in `directory` (kept across restarts), or
+    with no persistence at all (`persistent=False`: a restart comes back empty)."""
 
-    def __init__(self, executable: str, directory: str, port: int | None = None, appendfsync: str = "always"):
+    def __init__(self, executable: str, directory: str, port: int | None = None, appendfsync: str = "always",
+                 persistent: bool = True):
         self.executable = executable
+        self.persistent = persistent
         self.directory = directory
         self.port = port or free_port()
         self.appendfsync = appendfsync
@@ -52,7 +56,7 @@ class RedisServer:
     def start(self, timeout: float = 15.0) -> None:
         os.makedirs(self.directory, exist_ok=True)
         args = [self.executable, "--port", str(self.port), "--bind", "127.0.0.1", "--protected-mode", "no",
-                "--daemonize", "no", "--dir", self.directory, "--appendonly", "yes",
+                "--daemonize", "no", "--dir", self.directory, "--appendonly", "yes" if self.persistent else "no",
                 "--appendfsync", self.appendfsync, "--save", "", "--logfile", self.log_path]
         self.process = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT,
                                         start_new_session=True)
@@ -198,7 +202,7 @@ class ClusterNode(RollboardProcess):
 
     def request(self, method: str, path: str, body: object | None = None, token: str | None = None,
                 headers: dict | None = None, raw: bytes | None = None, timeout: float = 10.0):
-        return https_request(self.port, method, path, body, token, timeout=timeout, headers=headers)
+        return https_request(self.port, method, path, body, token, timeout=timeout, headers=headers, raw=raw)
 
     def text(self, path: str, timeout: float = 10.0) -> tuple[int, str]:
         connection = http.client.HTTPSConnection("127.0.0.1", self.port, context=CONTEXT, timeout=timeout)
@@ -251,18 +255,35 @@ def clean_up(checks: Checks, nodes: list, redis: RedisServer, folder: str, start
     shutil.rmtree(folder, ignore_errors=True)
 
 
+def run_cluster_scenario(checks: Checks, nodes: list, redis: RedisServer, folder: str, started: float,
+                         scenario) -> int:
+    """Runs `scenario()` (a cluster script's body), counts an exception as a failed check, then stops every node,
+    cleans up (`clean_up`) and returns the exit status."""
+    try:
+        scenario()
+    except Exception:  # noqa: BLE001
+        checks.check(False, "the scenario ran to its end", traceback.format_exc())
+    finally:
+        for node in nodes:
+            node.stop()
+        clean_up(checks, nodes, redis, folder, started)
+    return checks.finish()
+
+
 def https_request(port: int, method: str, path: str, body: object | None = None, token: str | None = None,
                   timeout: float = 10.0, connection: http.client.HTTPSConnection | None = None,
-                  headers: dict | None = None):
+                  headers: dict | None = None, raw: bytes | None = None):
     """One request; `(status, parsed JSON or text)`. With `connection` the request reuses it (keep-alive);
-    `headers` are sent too (an `Idempotency-Key`)."""
+    `headers` are sent too (an `Idempotency-Key`); `raw` is sent as the body byte for byte (a signed webhook)."""
     own = connection is None
     if own:
         connection = http.client.HTTPSConnection("127.0.0.1", port, context=CONTEXT, timeout=timeout)
     try:
         headers = dict(headers or {})
-        data = None
-        if body is not None:
+        data = raw
+        if raw is not None:
+            headers.setdefault("Content-Type", "application/json")
+        elif body is not None:
             data = json.dumps(body).encode()
             headers["Content-Type"] = "application/json"
         if token:

@@ -25,11 +25,10 @@ import random
 import sys
 import threading
 import time
-import traceback
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from cluster_support import (  # noqa: E402
-    Checks, ClusterNode, Screen, begin_run, clean_up, cluster_arguments, start_node, write_config)
+    Checks, ClusterNode, Screen, begin_run, cluster_arguments, run_cluster_scenario, start_node, write_config)
 
 TOKEN = "cluster-increment-token-0123456789abcdef"
 DASHBOARD = """id: tally
@@ -189,19 +188,14 @@ def main() -> int:
         __doc__.split("\n\n")[0], lambda parser: parser.add_argument("--per-writer", type=int, default=25))
     binary = arguments.binary
     checks, folder, redis, nodes, started = begin_run("rollboard-cluster-increments-", arguments.redis_server)
-    try:
+    def run() -> None:
         config = write_config(folder, DASHBOARD, "tally")
         redis.start()
         for index in range(3):
             start_node(nodes, binary, folder, TOKEN, redis.url, config, f"node{index}")
         asyncio.run(scenario(nodes, arguments.per_writer, checks))
-    except Exception:  # noqa: BLE001
-        checks.check(False, "the scenario ran to its end", traceback.format_exc())
-    finally:
-        for node in nodes:
-            node.stop()
-        clean_up(checks, nodes, redis, folder, started)
-    return checks.finish()
+
+    return run_cluster_scenario(checks, nodes, redis, folder, started, run)
 
 
 if __name__ == "__main__":
