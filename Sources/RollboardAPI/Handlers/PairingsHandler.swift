@@ -55,8 +55,8 @@ final class PairingsHandler: Sendable {
             case .full:
                 throw APIError(
                     status: .serviceUnavailable, code: "pairing_full",
-                    detail: "\(PairingCodes.Defaults.maxPending) pairing codes are pending; try again in a minute",
-                    headers: [("Retry-After", "60")])
+                    detail: "\(PairingCodes.Defaults.maxPending) pairing codes are pending; try again later",
+                    headers: [("Retry-After", String(Int(PairingCodes.Defaults.window)))])
             }
         }
         throw APIError(status: .serviceUnavailable, code: "no_random", detail: "no free pairing code was drawn")
