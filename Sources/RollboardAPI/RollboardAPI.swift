@@ -85,6 +85,8 @@ public final class RollboardAPI: Sendable {
         var groups: [RouteGroup] = []
         if let admin, !admin.tokens.isEmpty {
             let screens = ScreensHandler(store: store, directory: admin.directory, logger: logger)
+            let pairings = PairingsHandler(keys: admin.keys, logger: logger, wallNow: admin.now ?? clock.wall.now)
+            groups.append(APIRoutes.tv(pairings: pairings, metrics: requestMetrics))
             groups.append(
                 APIRoutes.admin(
                     authentication: AdminAuthentication(tokens: admin.tokens, producerTokens: tokens),
@@ -95,7 +97,7 @@ public final class RollboardAPI: Sendable {
                     playlists: PlaylistsHandler(
                         store: store, directory: admin.directory, screens: screens, logger: logger),
                     reload: ReloadHandler(reloader: admin.reloader),
-                    sources: SourcesHandler(scheduler: admin.sources)))
+                    sources: SourcesHandler(scheduler: admin.sources), pairings: pairings))
         }
         groups.append(producer)
         groups.append(

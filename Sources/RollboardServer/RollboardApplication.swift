@@ -106,6 +106,11 @@ public final class RollboardApplication: ServerHandler {
             respond(response)
             return
         }
+        if path == "/tv" {
+            var page = request
+            page.target = "/tv.html"
+            return respond(files.respond(to: page))
+        }
         if path == "/ws" {
             respond(.error(.upgradeRequired, "upgrade_required", detail: "/ws only speaks WebSocket"))
             return

@@ -68,7 +68,7 @@ public enum SourceFetch {
     }
 
     /// Every byte but the unreserved ones (RFC 3986) as `%XX`.
-    static func percentEncoded(_ text: String) -> String {
+    package static func percentEncoded(_ text: String) -> String {
         var encoded = ""
         for byte in text.utf8 {
             switch byte {

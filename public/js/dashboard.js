@@ -17,6 +17,7 @@ import { Board } from "./board.js";
 import { CLOSE_UNSUPPORTED_PROTOCOL, DashboardConnection, PROTOCOL } from "./connection.js";
 import { Pace } from "./pace.js";
 import { applyPageOptions, el, onMediaChange, orDefault, pageOptions, replaceChildren, screenName } from "./page.js";
+import { returnToPairing } from "./pairing.js";
 import { PageUpgrade } from "./upgrade.js";
 
 window.rollboardStarted = true;  // boot.js: the modules run
@@ -84,6 +85,7 @@ function setConnectionState(state, detail) {
     title.textContent = "Rollboard";
     document.title = "Protocol mismatch — Rollboard";
   } else if (state === "closed" && detail.viewerKey !== undefined) {
+    if (returnToPairing()) return;  // a TV paired on /tv whose key was revoked: back to /tv for a new code
     banner.hidden = true;
     document.body.dataset.viewerKey = detail.viewerKey;
     const why = {

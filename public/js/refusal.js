@@ -15,6 +15,19 @@
   if (theme === "dark" || theme === "light") root.setAttribute("data-theme", theme);
   if (query.has("kiosk") && query.get("kiosk") !== "0") root.setAttribute("data-kiosk", "");
 
+  // A TV paired on /tv keeps its key and page in localStorage (pairing.js): refused with that key (revoked), it
+  // forgets the pairing and goes back to /tv for a new code.
+  try {
+    var stored = JSON.parse(window.localStorage.getItem("rollboard.tv") || "null");
+    if (stored && query.get("key") && stored.key === query.get("key")) {
+      window.localStorage.removeItem("rollboard.tv");
+      location.replace("/tv?unpaired");
+      return;
+    }
+  } catch (refused) {
+    // no storage: nothing was paired here
+  }
+
   function carryQuery() {
     var carried = new URLSearchParams();
     CARRIED.forEach(function (name) {

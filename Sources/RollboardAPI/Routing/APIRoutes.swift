@@ -64,6 +64,21 @@ enum APIRoutes {
             ])
     }
 
+    /// Whether `path` is the TV pairing API's (`/api/v1/tv/…`).
+    static func isTVPath(_ path: String) -> Bool {
+        path == "/api/v1/tv" || path.hasPrefix("/api/v1/tv/")
+    }
+
+    /// A TV asks for a pairing code and polls for its pairing, without a credential (see `docs/pairing.md`).
+    static func tv(pairings: PairingsHandler, metrics: RequestMetrics) -> RouteGroup {
+        RouteGroup(
+            claims: isTVPath, middleware: [metrics],
+            routes: [
+                .post("/api/v1/tv/pairings", [BodyLimit(allowsEmpty: true)], pairings.issue),
+                .read("/api/v1/tv/pairings/:token", [], pairings.poll),
+            ])
+    }
+
     /// `POST /hooks/{id}`: webhooks, which authenticate by their signature (no token), outside the producer API.
     static func webhooks(_ handler: WebhooksHandler) -> RouteGroup {
         RouteGroup(
@@ -74,7 +89,7 @@ enum APIRoutes {
     /// Viewer keys, screens, playlists and reloads; every request, a wrong path's included, needs an admin token.
     static func admin(
         authentication: AdminAuthentication, keys: KeysHandler, screens: ScreensHandler, playlists: PlaylistsHandler,
-        reload: ReloadHandler, sources: SourcesHandler
+        reload: ReloadHandler, sources: SourcesHandler, pairings: PairingsHandler
     ) -> RouteGroup {
         let hub = Lookup { context throws(APIError) in try screens.requireHub(context) }
         let screen = Lookup { context throws(APIError) in try screens.requireScreen(context) }
@@ -85,6 +100,7 @@ enum APIRoutes {
                 .read("/api/v1/admin/keys", [], keys.list),
                 .post("/api/v1/admin/keys", [BodyLimit()], keys.create),
                 .delete("/api/v1/admin/keys/:id", [], keys.revoke),
+                .post("/api/v1/admin/pairings", [BodyLimit()], pairings.pair),
                 .read("/api/v1/screens", [], screens.list),
                 .post("/api/v1/admin/dashboards/:id/reload", [hub], screens.reloadDashboard),
                 .post("/api/v1/admin/dashboards/:id/announce", [hub, BodyLimit()], screens.announceOnDashboard),

@@ -23,6 +23,9 @@ public struct HTTPRequest: Sendable, Equatable {
         self.body = body
     }
 
+    /// The client's IP address (no port), as the server saw the connection; `nil` when not known.
+    public var remoteAddress: String?
+
     /// The percent-decoded path of the target, without its query.
     public var path: String {
         let raw = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""

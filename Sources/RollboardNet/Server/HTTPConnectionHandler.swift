@@ -88,6 +88,8 @@ final class HTTPConnectionHandler: ConnectionHandler {
 
     /// Hands `request` to the server handler; its response may come from any queue, exactly once.
     private func dispatch(_ request: HTTPRequest, _ connection: Connection) {
+        var request = request
+        request.remoteAddress = connection.peerAddress?.description
         let id = nextID
         nextID += 1
         let keepAlive = request.keepAlive

@@ -87,9 +87,12 @@ def parse_arguments():
     return parser.parse_args()
 
 
-def start_browser(arguments):
+def start_browser(arguments, profile=None):
+    """Headless Chromium; `profile`: a user-data folder, so a second session has the first one's localStorage."""
     options = webdriver.ChromeOptions()
     options.binary_location = arguments.chromium
+    if profile:
+        options.add_argument(f"--user-data-dir={profile}")
     for flag in ("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--ignore-certificate-errors",
                  f"--window-size={arguments.window_size}", "--force-device-scale-factor=1", "--hide-scrollbars"):
         options.add_argument(flag)

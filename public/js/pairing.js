@@ -1,0 +1,44 @@
+/**
+ * What a TV paired on `/tv` keeps in localStorage: its viewer key and the address of its assignment. A TV that
+ * opens `/tv` again goes straight there; a wall page whose key is refused or revoked forgets it and goes back to
+ * `/tv` for a new code (refusal.js does the same on the server's refusal pages, without modules).
+ */
+export const PAIRING_STORAGE_KEY = "rollboard.tv";
+
+/** The stored pairing `{key, url}`, or null. */
+export function storedPairing(storage = window.localStorage) {
+  try {
+    const text = storage.getItem(PAIRING_STORAGE_KEY);
+    const pairing = text ? JSON.parse(text) : null;
+    return pairing && typeof pairing.key === "string" && typeof pairing.url === "string" ? pairing : null;
+  } catch (refused) {
+    return null;
+  }
+}
+
+/** Keeps `pairing` ({key, url}); false when the browser refuses storage. */
+export function storePairing(pairing, storage = window.localStorage) {
+  try {
+    storage.setItem(PAIRING_STORAGE_KEY, JSON.stringify({ key: pairing.key, url: pairing.url }));
+    return true;
+  } catch (refused) {
+    return false;
+  }
+}
+
+/**
+ * When this page's `?key=` is the stored pairing's (its key was refused or revoked): forgets it and goes back to
+ * `/tv`, answering true; else false.
+ */
+export function returnToPairing(search = location.search, storage = window.localStorage) {
+  const key = new URLSearchParams(search).get("key");
+  const pairing = storedPairing(storage);
+  if (!key || !pairing || pairing.key !== key) return false;
+  try {
+    storage.removeItem(PAIRING_STORAGE_KEY);
+  } catch (refused) {
+    // nothing kept to forget
+  }
+  location.replace("/tv?unpaired");
+  return true;
+}
