@@ -34,12 +34,11 @@ import signal
 import sys
 import threading
 import time
-import traceback
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from cluster_support import (  # noqa: E402
-    Checks, ClusterNode, RedisServer, Screen, begin_run, clean_up, cluster_arguments, prometheus_sum,
-    prometheus_value, start_node, write_config)
+    Checks, ClusterNode, RedisServer, Screen, begin_run, cluster_arguments, prometheus_sum,
+    prometheus_value, run_cluster_scenario, start_node, write_config)
 from test_cluster_leaderboards import shown, top  # noqa: E402
 
 TOKEN = "cluster-recovery-token-0123456789abcdef"
@@ -221,19 +220,14 @@ def main() -> int:
         lambda parser: parser.add_argument("--recover-within", type=float, default=20.0))
     checks, folder, redis, nodes, started = begin_run("rollboard-redis-recovery-", arguments.redis_server)
     redis.persistent = False
-    try:
+    def run() -> None:
         config = write_config(folder, DASHBOARD, "recovery")
         redis.start()
         for index in range(3):
             start_node(nodes, arguments.binary, folder, TOKEN, redis.url, config, f"node{index}")
         asyncio.run(scenario(nodes, redis, checks, arguments.recover_within))
-    except Exception:  # noqa: BLE001
-        checks.check(False, "the scenario ran to its end", traceback.format_exc())
-    finally:
-        for node in nodes:
-            node.stop()
-        clean_up(checks, nodes, redis, folder, started)
-    return checks.finish()
+
+    return run_cluster_scenario(checks, nodes, redis, folder, started, run)
 
 
 if __name__ == "__main__":

@@ -4,11 +4,24 @@ from __future__ import annotations
 
 import json
 import time
+import urllib.request
 
 import websockets
 
 from rollboard_process import insecure_client_context
 from screen_state import patch
+
+
+def source_states(server, admin_token: str) -> dict:
+    """The admin API's sources by id (state, reason, last success, whether this node polls)."""
+    _, answer = server.request("GET", "/api/v1/admin/sources", token=admin_token)
+    return {source["id"]: source for source in answer["sources"]}
+
+
+def metrics_text(server) -> str:
+    """The server's `/metrics` exposition."""
+    return urllib.request.urlopen(urllib.request.Request(server.base_url + "/metrics"),
+                                  context=server.ssl_context(), timeout=5).read().decode()
 
 
 class SourceScreen:

@@ -28,14 +28,13 @@ import subprocess
 import sys
 import tempfile
 import time
-import urllib.request
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "server"))
 
 from rollboard_process import (  # noqa: E402
     Checks, RollboardProcess, config_folder, free_port, run_with_tool, stop_and_report, until)
-from source_screen import SourceScreen  # noqa: E402
+from source_screen import SourceScreen, metrics_text, source_states  # noqa: E402
 
 TOKEN = "postgres-source-producer-token-0123456789"
 ADMIN = "postgres-source-admin-token-0123456789abcdef"
@@ -111,16 +110,6 @@ class Postgres:
                 "sslmode=disable connect_timeout=2")
 
 
-def source_states(server) -> dict:
-    _, answer = server.request("GET", "/api/v1/admin/sources", token=ADMIN)
-    return {source["id"]: source for source in answer["sources"]}
-
-
-def metrics_text(server) -> str:
-    return urllib.request.urlopen(urllib.request.Request(server.base_url + "/metrics"),
-                                  context=server.ssl_context(), timeout=5).read().decode()
-
-
 def board_names(screen: SourceScreen) -> list:
     """The names the leaderboard tile's state holds, in order of appearance."""
     text = json.dumps(screen.states.get("top"))
@@ -180,7 +169,7 @@ async def scenario(binary: str, bin_dir: str, checks: Checks) -> None:
         task = asyncio.create_task(screen.run())
 
         checks.check(await until(lambda: screen.target("orders") == 3, 20), "a metric's query reaches the screen",
-                     f"{screen.states.get('orders')} {source_states(server).get('sales')}")
+                     f"{screen.states.get('orders')} {source_states(server, ADMIN).get('sales')}")
         checks.check(await until(lambda: board_names(screen) == ["ada", "bob"], 10),
                      "a leaderboard's (name, score) rows reach the screen", f"{screen.states.get('top')}")
         postgres.sql("INSERT INTO orders VALUES ('cy', 100)")
@@ -188,7 +177,7 @@ async def scenario(binary: str, bin_dir: str, checks: Checks) -> None:
                                  10),
                      "a new order moves the count and the board", f"{screen.states.get('orders')} {board_names(screen)}")
 
-        states = source_states(server)
+        states = source_states(server, ADMIN)
         slow = states["slow"]
         checks.check(slow["state"] == "down" and slow["reason"] == "slow: canceling statement due to statement timeout",
                      "a slow query is cut by the statement timeout and reported down with the server's reason", f"{slow}")
@@ -218,14 +207,14 @@ async def scenario(binary: str, bin_dir: str, checks: Checks) -> None:
         postgres.stop()
         checks.check(await until(lambda: "orders" in screen.stale and "top" in screen.stale, 10),
                      "the database stopped: the tiles turn stale with a reason", f"{screen.stale}")
-        reason = source_states(server)["sales"].get("reason", "")
+        reason = source_states(server, ADMIN)["sales"].get("reason", "")
         checks.check(reason.startswith("database: "), "the admin API says why", reason)
         checks.check('rollboard_source_up{source="sales"} 0' in metrics_text(server), "rollboard_source_up is 0")
 
         postgres.start()
         checks.check(await until(lambda: "orders" not in screen.stale and "top" not in screen.stale, 15),
                      "the database started again: the stale mark goes", f"{screen.stale}")
-        checks.check(source_states(server)["sales"]["state"] == "up"
+        checks.check(source_states(server, ADMIN)["sales"]["state"] == "up"
                      and 'rollboard_source_up{source="sales"} 1' in metrics_text(server),
                      "and the source is up again")
         _, answer = server.request("GET", "/api/v1/admin/sources", token=ADMIN)

@@ -25,7 +25,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(HERE), "server"))
 
 from rollboard_process import (  # noqa: E402
     Checks, RollboardProcess, config_folder, free_port, run_with_tool, stop_and_report, until)
-from source_screen import SourceScreen  # noqa: E402
+from source_screen import SourceScreen, metrics_text, source_states  # noqa: E402
 
 TOKEN = "prometheus-source-producer-token-0123456789"
 ADMIN = "prometheus-source-admin-token-0123456789abcd"
@@ -65,16 +65,6 @@ class Prometheus:
             self.process.wait(timeout=30)
 
 
-def source_states(server) -> dict:
-    _, answer = server.request("GET", "/api/v1/admin/sources", token=ADMIN)
-    return {source["id"]: source for source in answer["sources"]}
-
-
-def metrics_text(server) -> str:
-    return urllib.request.urlopen(urllib.request.Request(server.base_url + "/metrics"),
-                                  context=server.ssl_context(), timeout=5).read().decode()
-
-
 async def scenario(binary: str, prometheus_binary: str, checks: Checks) -> None:
     folder = tempfile.mkdtemp(prefix="rollboard-prometheus-")
     exporter_port = free_port()
@@ -108,11 +98,11 @@ async def scenario(binary: str, prometheus_binary: str, checks: Checks) -> None:
         task = asyncio.create_task(screen.run())
 
         checks.check(await until(lambda: screen.target("fixture") == 42, 30), "the query's value reaches the screen",
-                     f"{screen.states.get('fixture')} {source_states(server).get('prom')}")
+                     f"{screen.states.get('fixture')} {source_states(server, ADMIN).get('prom')}")
         urllib_set(exporter_port, 77)
         checks.check(await until(lambda: screen.target("fixture") == 77, 15),
                      "a new value on the exporter rolls on the screen", f"{screen.states.get('fixture')}")
-        states = source_states(server)
+        states = source_states(server, ADMIN)
         checks.check(states["empty"]["state"] == "down" and states["empty"]["reason"] == "query found no series",
                      "a query with no series is reported down", f"{states['empty']}")
         refused = states["refused"]
@@ -125,7 +115,7 @@ async def scenario(binary: str, prometheus_binary: str, checks: Checks) -> None:
         prometheus.stop()
         checks.check(await until(lambda: "fixture" in screen.stale, 15),
                      "Prometheus stopped: the tile turns stale with a reason", f"{screen.stale}")
-        states = source_states(server)
+        states = source_states(server, ADMIN)
         checks.check(states["prom"]["state"] == "down" and states["prom"]["reason"] == "cannot connect",
                      "the admin API says down: cannot connect", f"{states['prom']}")
         checks.check(screen.stale.get("fixture") == "cannot connect" and screen.target("fixture") == 77,
@@ -136,7 +126,7 @@ async def scenario(binary: str, prometheus_binary: str, checks: Checks) -> None:
         await until(prometheus.ready, 60)
         checks.check(await until(lambda: "fixture" not in screen.stale, 30),
                      "Prometheus started again: the stale mark goes", f"{screen.stale}")
-        checks.check(source_states(server)["prom"]["state"] == "up", "and the source is up")
+        checks.check(source_states(server, ADMIN)["prom"]["state"] == "up", "and the source is up")
         checks.check('rollboard_source_up{source="prom"} 1' in metrics_text(server), "rollboard_source_up is 1 again")
         task.cancel()
     finally:
