@@ -97,7 +97,8 @@ public final class RollboardAPI: Sendable {
                     playlists: PlaylistsHandler(
                         store: store, directory: admin.directory, screens: screens, logger: logger),
                     reload: ReloadHandler(reloader: admin.reloader),
-                    sources: SourcesHandler(scheduler: admin.sources), pairings: pairings))
+                    sources: SourcesHandler(scheduler: admin.sources), pairings: pairings,
+                    assign: AssignHandler(store: store, directory: admin.directory, keys: admin.keys, logger: logger)))
         }
         groups.append(producer)
         groups.append(

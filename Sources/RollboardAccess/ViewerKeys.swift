@@ -111,6 +111,41 @@ public final class ViewerKeys: Sendable {
         }
     }
 
+    /// Limits every key in force named `name` that opens a list of dashboards (a TV's pairing is named after the TV)
+    /// to exactly `dashboards`, through the change log, one change per key that opened something else (same id and
+    /// secret, so the TV keeps its key); answers, once they are durable and in force here, with the ids of the keys
+    /// named so. A key for every dashboard is left as it is. The screens open with a key stay open (the TV is about to
+    /// move); a key never opens more than its latest target.
+    public func limit(
+        named name: String, to dashboards: [String],
+        completion: @escaping @Sendable (Result<[String], ViewerKeyError>) -> Void
+    ) {
+        let named = all.filter { $0.name == name && $0.dashboards != nil }
+        let changed = named.filter { $0.dashboards != dashboards }.map { key in
+            var key = key
+            key.dashboards = dashboards
+            return key
+        }
+        commitKeys(changed[...]) { error in
+            completion(error.map { .failure($0) } ?? .success(named.map(\.id)))
+        }
+    }
+
+    /// Commits each of `keys` as created again, in order; answers with the first failure, if any.
+    private func commitKeys(_ keys: ArraySlice<ViewerKey>, completion: @escaping @Sendable (ViewerKeyError?) -> Void) {
+        guard let key = keys.first else { return completion(nil) }
+        changeLog.changeViewerKey(.create(key)) { [weak self] result in
+            switch result {
+            case .success(let change):
+                guard let self else { return completion(ViewerKeyError(description: "the node is stopping")) }
+                apply(change)
+                commitKeys(keys.dropFirst(), completion: completion)
+            case .failure(let error):
+                completion(ViewerKeyError(description: "\(error)"))
+            }
+        }
+    }
+
     /// The key whose secret is `secret`, if any. Every key's digest is compared in full, so the time taken does not
     /// depend on which key (if any) matches.
     func match(_ secret: String) -> ViewerKey? {

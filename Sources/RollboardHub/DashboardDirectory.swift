@@ -216,6 +216,10 @@ public final class DashboardDirectory: Sendable {
             hub(dashboard)?.reload()
         case .reloadPlaylist(let playlist):
             self.playlist(playlist)?.reload()
+        case .assign(let name, let page):
+            for screen in screens.all where screen.name == name {
+                screen.hub.send(ScreenMessageEncoder.assign(url: page), toSession: screen.sessionID)
+            }
         }
     }
 

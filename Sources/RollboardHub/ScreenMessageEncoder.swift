@@ -65,6 +65,11 @@ package enum ScreenMessageEncoder {
         "{\"type\":\"identify\",\"name\":\(JSONText.quoted(name)),\"seconds\":\(jsonNumber(seconds, places: 3))}"
     }
 
+    /// The `assign` message: the screen goes to `url` (`/d/ID?…` or `/p/ID?…`), adding its own key.
+    static func assign(url: String) -> String {
+        "{\"type\":\"assign\",\"url\":\(JSONText.quoted(url))}"
+    }
+
     /// The `reload` message: the screen reloads its page.
     static let reload = #"{"type":"reload"}"#
 

@@ -102,7 +102,7 @@ package final class ScreenRegistry: Sendable {
     }
 
     /// `name` without control characters or surrounding blanks, at most `limit` characters; `nil` if nothing is left.
-    static func cleanName(_ name: String, limit: Int = nameLimit) -> String? {
+    package static func cleanName(_ name: String, limit: Int = nameLimit) -> String? {
         name.visibleText(limit: limit)
     }
 }

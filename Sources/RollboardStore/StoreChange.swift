@@ -28,7 +28,9 @@ public enum StoreChange: Sendable, Equatable {
 
     /// Every kind, listed once: its kind byte in the journal, its part type and its case.
     /// A metric batch with an increment or an idempotency key is written as kind 9 (listed before kind 1, which takes
-    /// every other batch); a board with an idempotency key as kind 14 (before kind 11, which takes every other board).
+    /// every other batch); a board with an idempotency key as kind 14 (before kind 11, which takes every other board);
+    /// a screen's assignment as kind 15 (before kind 7, which takes every other screen command: a node of an earlier
+    /// version skips kind 15 as a kind it does not know, docs/cluster.md "Rolling upgrade").
     static let kinds: [StoreChangeKind] = [
         StoreChangeKind(
             batchTag: 9, ExtendedMetric.self, make: { .metrics($0.map(\.base)) },
@@ -44,6 +46,12 @@ public enum StoreChange: Sendable, Equatable {
         StoreChangeKind(tag: 4, StoredSlides.self, make: { .slides($0) }),
         StoreChangeKind(tag: 5, StoredCarouselCommand.self, make: { .carousel($0) }),
         StoreChangeKind(tag: 6, StoredPlaylistCommand.self, make: { .playlist($0) }),
+        StoreChangeKind(
+            tag: 15, StoredScreenCommand.self, make: { .screens($0) },
+            take: { change in
+                guard case .screens(let command) = change, command.action.isAssignment else { return nil }
+                return command
+            }),
         StoreChangeKind(tag: 7, StoredScreenCommand.self, make: { .screens($0) }),
         StoreChangeKind(tag: 8, StoredViewerKey.self, make: { .viewerKey($0) }),
         StoreChangeKind(tag: 13, StoredSourceHealth.self, make: { .sourceHealth($0) }),

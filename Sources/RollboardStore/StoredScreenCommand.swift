@@ -15,6 +15,15 @@ public struct StoredScreenCommand: StoredActionPart {
         case reloadDashboard(String)
         /// Every screen of the playlist reloads its page.
         case reloadPlaylist(String)
+        /// The screens named `screen` (on whichever node) go to `page`: `/d/ID?name=…` or `/p/ID?name=…` with its
+        /// page options, without a key (each screen keeps its own). Written as kind 15 (``StoreChange/kinds``), so a
+        /// node of an earlier version skips it.
+        case assign(screen: String, page: String)
+
+        /// Whether this is an assignment (kind 15 rather than 7).
+        var isAssignment: Bool {
+            if case .assign = self { true } else { false }
+        }
     }
 
     public var action: Action
@@ -29,7 +38,7 @@ public struct StoredScreenCommand: StoredActionPart {
         switch action {
         case .announce(_, _, let given), .announceEverywhere(_, let given), .announcePlaylist(_, _, let given):
             seconds = given
-        case .reloadDashboard, .reloadPlaylist:
+        case .reloadDashboard, .reloadPlaylist, .assign:
             return nil
         }
         if seconds == 0 { return 0 }
@@ -40,8 +49,8 @@ public struct StoredScreenCommand: StoredActionPart {
 
 extension StoredScreenCommand {
     /// `seq: UInt64 | action: UInt8 (0 announce on a dashboard, 1 reload a dashboard, 2 reload a playlist, 3 announce
-    /// everywhere, 4 announce on a playlist) | id (empty for 3) | text and seconds: Float64 (announcements only) |
-    /// updatedAt: Float64`.
+    /// everywhere, 4 announce on a playlist, 5 assign a screen) | id (empty for 3; the screen's name for 5) | text
+    /// and seconds: Float64 (announcements only) | page (5 only) | updatedAt: Float64`.
     static func write(_ action: Action, into writer: inout BinaryWriter) {
         switch action {
         case .announce(let dashboard, let text, let seconds):
@@ -65,6 +74,10 @@ extension StoredScreenCommand {
             writer.write(playlist)
             writer.write(text)
             writer.write(seconds)
+        case .assign(let screen, let page):
+            writer.write(UInt8(5))
+            writer.write(screen)
+            writer.write(page)
         }
     }
 
@@ -83,6 +96,9 @@ extension StoredScreenCommand {
                 }
         case 1: action = .reloadDashboard(id)
         case 2: action = .reloadPlaylist(id)
+        case 5:
+            guard let page = reader.readString(), page.hasPrefix("/") else { return nil }
+            action = .assign(screen: id, page: page)
         default: return nil
         }
         return action

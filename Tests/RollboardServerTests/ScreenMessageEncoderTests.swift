@@ -57,5 +57,8 @@ struct ScreenMessageEncoderTests {
         #expect(ScreenMessageEncoder.feed(live: true) == #"{"type":"status","feed":"live"}"#)
         #expect(ScreenMessageEncoder.sources(stale: ["b": "down", "a": "timeout"]) == #"{"type":"sources","stale":{"a":"timeout","b":"down"}}"#)
         #expect(ScreenMessageEncoder.reload == #"{"type":"reload"}"#)
+        #expect(
+            ScreenMessageEncoder.assign(url: "/d/demo?name=Lobby%20TV&kiosk")
+                == #"{"type":"assign","url":"/d/demo?name=Lobby%20TV&kiosk"}"#)
     }
 }

@@ -51,6 +51,7 @@ struct StoredScreenCommandTests {
             .announce(dashboard: "demo", text: "", seconds: 0), .reloadDashboard("demo"), .reloadPlaylist("wall"),
             .announceEverywhere(text: "Fire drill at 3", seconds: 60),
             .announcePlaylist(playlist: "wall", text: "Welcome", seconds: 0.5),
+            .assign(screen: "Lobby TV", page: "/p/wall?name=Lobby%20TV&theme=dark&kiosk"),
         ])
     func roundTrip(action: StoredScreenCommand.Action) throws {
         let command = StoredScreenCommand(action: action, seq: 42, updatedAt: 1_700_000_000.125)
@@ -64,7 +65,7 @@ struct StoredScreenCommandTests {
     @Test("an announcement with negative or non-finite seconds, or an unknown action, does not decode")
     func refusesDamage() {
         // Kind 3 (everywhere) names no dashboard, so one with an id is damage too.
-        for (kind, seconds) in [(UInt8(0), -1.0), (0, .infinity), (0, .nan), (4, -1), (3, 1), (5, 1)] {
+        for (kind, seconds) in [(UInt8(0), -1.0), (0, .infinity), (0, .nan), (4, -1), (3, 1), (6, 1)] {
             var writer = BinaryWriter()
             writer.write(UInt64(1))
             writer.write(kind)
@@ -75,5 +76,30 @@ struct StoredScreenCommandTests {
             var reader = BinaryReader(writer.bytes[...])
             #expect(StoredScreenCommand(reader: &reader) == nil, "kind \(kind), seconds \(seconds)")
         }
+    }
+
+    @Test(
+        "an assignment is written as kind 15, which an earlier version skips as unknown, and every other command as 7",
+        arguments: [
+            (StoredScreenCommand.Action.assign(screen: "Hall", page: "/d/demo?name=Hall"), UInt8(15)),
+            (.reloadDashboard("demo"), 7), (.announceEverywhere(text: "x", seconds: 1), 7),
+        ])
+    func kindByte(action: StoredScreenCommand.Action, kind: UInt8) throws {
+        let change = StoreChange.screens(StoredScreenCommand(action: action, seq: 9, updatedAt: 1_000))
+        #expect(change.payload.first == kind)
+        #expect(StoreChange(payload: change.payload[...]) == change)
+        #expect(StoreChange.unknownKind(ofPayload: change.payload[...]) == nil)
+    }
+
+    @Test("an assignment to a page that is not a path does not decode")
+    func assignmentNeedsAPath() {
+        var writer = BinaryWriter()
+        writer.write(UInt64(1))
+        writer.write(UInt8(5))
+        writer.write("Hall")
+        writer.write("https://elsewhere.example/")
+        writer.write(1_000.0)
+        var reader = BinaryReader(writer.bytes[...])
+        #expect(StoredScreenCommand(reader: &reader) == nil)
     }
 }

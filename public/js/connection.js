@@ -13,7 +13,7 @@
  *                  another protocol (`detail.protocol`); no reconnect
  *
  * Frames (`{"f":N,"t":{…}}`) and `state` messages go to `onFrame`; an operator's `reload`,
- * `announce` and `identify`, a playlist's state (`playlist`) and the data feed's (`status`), go to `onControl`; binary messages (compression primers) are ignored.
+ * `announce`, `identify` and `assign`, a playlist's state (`playlist`) and the data feed's (`status`), go to `onControl`; binary messages (compression primers) are ignored.
  */
 
 import { orDefault } from "./page.js";
@@ -203,7 +203,7 @@ export class DashboardConnection {
     } else if ((typeof message.f === "number" || message.type === "state") && this.helloReceived) {
       if (this.resumePoint && Number.isInteger(message.c)) this.resumePoint.seq = message.c;
       this.onFrame(message);
-    } else if (["reload", "announce", "identify", "playlist", "status", "sources"].includes(message.type)) {
+    } else if (["reload", "assign", "announce", "identify", "playlist", "status", "sources"].includes(message.type)) {
       this.onControl(message);
     }
   }

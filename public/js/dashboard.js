@@ -17,7 +17,7 @@ import { Board } from "./board.js";
 import { CLOSE_UNSUPPORTED_PROTOCOL, DashboardConnection, PROTOCOL } from "./connection.js";
 import { Pace } from "./pace.js";
 import { applyPageOptions, el, onMediaChange, orDefault, pageOptions, replaceChildren, screenName } from "./page.js";
-import { returnToPairing } from "./pairing.js";
+import { assignedAddress, returnToPairing } from "./pairing.js";
 import { PageUpgrade } from "./upgrade.js";
 
 window.rollboardStarted = true;  // boot.js: the modules run
@@ -106,7 +106,8 @@ function setConnectionState(state, detail) {
 
 /**
  * An operator's message: `reload` reloads the page; `announce` shows its text over the whole screen
- * for `seconds` (0 takes it down); `identify` shows this screen's name the same way.
+ * for `seconds` (0 takes it down); `identify` shows this screen's name the same way; `assign` moves the page to
+ * another dashboard or playlist (its `url`), keeping its key (and a paired TV's stored assignment follows).
  */
 function control(message) {
   if (message.type === "status") {
@@ -119,6 +120,10 @@ function control(message) {
   }
   if (message.type === "reload") {
     location.reload();
+    return;
+  }
+  if (message.type === "assign") {
+    if (typeof message.url === "string" && /^\/[dp]\//.test(message.url)) location.replace(assignedAddress(message.url));
     return;
   }
   if (message.type === "playlist") {

@@ -42,3 +42,16 @@ export function returnToPairing(search = location.search, storage = window.local
   location.replace("/tv?unpaired");
   return true;
 }
+
+/**
+ * The address an operator's `assign` message moves this page to: the server's `url` (`/d/ID` or `/p/ID` with the
+ * screen's name and page options, never a key) with this page's `?key=` added when it has one. When that key is the
+ * stored pairing's, the pairing now points there, so a restarted TV comes back to its latest assignment.
+ */
+export function assignedAddress(url, search = location.search, storage = window.localStorage) {
+  const key = new URLSearchParams(search).get("key");
+  const address = key ? `${url}${url.includes("?") ? "&" : "?"}key=${encodeURIComponent(key)}` : url;
+  const pairing = storedPairing(storage);
+  if (key && pairing && pairing.key === key) storePairing({ key, url: address }, storage);
+  return address;
+}

@@ -89,7 +89,7 @@ enum APIRoutes {
     /// Viewer keys, screens, playlists and reloads; every request, a wrong path's included, needs an admin token.
     static func admin(
         authentication: AdminAuthentication, keys: KeysHandler, screens: ScreensHandler, playlists: PlaylistsHandler,
-        reload: ReloadHandler, sources: SourcesHandler, pairings: PairingsHandler
+        reload: ReloadHandler, sources: SourcesHandler, pairings: PairingsHandler, assign: AssignHandler
     ) -> RouteGroup {
         let hub = Lookup { context throws(APIError) in try screens.requireHub(context) }
         let screen = Lookup { context throws(APIError) in try screens.requireScreen(context) }
@@ -115,6 +115,7 @@ enum APIRoutes {
                 .post("/api/v1/admin/playlists/:id/reload", [], playlists.reload),
                 .post("/api/v1/admin/playlists/:id/:command", [playlist], playlists.unknownCommand),
                 .post("/api/v1/admin/screens/:id/identify", [screen, BodyLimit(allowsEmpty: true)], screens.identify),
+                .post("/api/v1/admin/screens/:id/assign", [BodyLimit()], assign.assign),
             ])
     }
 }

@@ -1,0 +1,63 @@
+import Logging
+package import RollboardAccess
+package import RollboardCore
+package import RollboardHub
+import RollboardNet
+package import RollboardStore
+
+/// `POST /api/v1/admin/screens/{screen}/assign {"show":{"dashboard":ID}|{"playlist":ID},"theme"?,"kiosk"?}`: moves
+/// the screens of that name (paired or opened by URL) to another dashboard or playlist, on whichever node they are
+/// connected. A paired TV's key (a key in force named like the screen, limited to some dashboards) is given exactly
+/// the new target's dashboards first, then the assignment is committed, so every node lets the TV in where it goes
+/// and its key opens nothing else. See `docs/pairing.md`.
+struct AssignHandler: Sendable {
+    let store: any ChangeLog
+    /// This node's screens (a number in the path is one of their ids).
+    let directory: DashboardDirectory?
+    let keys: ViewerKeys
+    let logger: Logger
+
+    /// 202 `{"screen":NAME,"url":PAGE,"keys":[ID…],"screens":N,"seq":S}` once both are durable: `keys` the pairing
+    /// keys now limited to the new target, `screens` how many of this node's screens have the name.
+    func assign(_ context: RequestContext, _ respond: @escaping Respond) throws(APIError) {
+        let name = try screenName(context.parameter("id"))
+        let body = try JSONBody.object(context.request)
+        try JSONBody.rejectUnknownFields(body, allowed: ["show", "theme", "kiosk"], prefix: "")
+        let target = try ScreenPage(body, name: name, configuration: context.configuration)
+        keys.limit(named: name, to: target.dashboards) { [self] result in
+            switch result {
+            case .failure(let error):
+                respond(APIError(status: .serviceUnavailable, code: "keys_unavailable", detail: error.description).response)
+            case .success(let keyIDs):
+                store.commandScreens(.assign(screen: name, page: target.page)) { result in
+                    switch result {
+                    case .failure(let error): respond(APIError.storeUnavailable(error).response)
+                    case .success(let command):
+                        logger.notice("screen assigned", metadata: ["screen": "\(name)", "page": "\(target.page)"])
+                        let here = directory?.screens.all.filter { $0.name == name }.count ?? 0
+                        respond(JSONResponse.accepted(.object([
+                            JSONMember("screen", .string(name)), JSONMember("url", .string(target.page)),
+                            JSONMember("keys", .array(keyIDs.map(JSONValue.string))),
+                            JSONMember("screens", .number(here)), JSONMember("seq", .number(command.seq)),
+                        ])))
+                    }
+                }
+            }
+        }
+    }
+
+    /// The name `given` addresses: a connected screen's id (as `/api/v1/screens` lists it) stands for its name;
+    /// anything else is a name (the screen may be on another node).
+    func screenName(_ given: String) throws(APIError) -> String {
+        if let id = Int(given), let screen = directory?.screens.screen(id) {
+            guard let name = screen.name else {
+                throw .invalidValue("screen: screen \(id) has no name; open it with ?name= to assign it")
+            }
+            return name
+        }
+        guard ScreenRegistry.cleanName(given) == given else {
+            throw .invalidValue("screen: \(JSONText.quoted(given)) is neither a connected screen's id nor a name")
+        }
+        return given
+    }
+}
