@@ -112,6 +112,7 @@ struct ChangeLogContractTests {
         .carousel(StoredCarouselCommand(id: "news", action: .goto(page: 0), seq: 0, updatedAt: 0)),
         .playlist(StoredPlaylistCommand(id: "wall", action: .hold, seq: 0, updatedAt: 0)),
         .screens(StoredScreenCommand(action: .announceEverywhere(text: "Hello", seconds: 5), seq: 0, updatedAt: 0)),
+        .screens(StoredScreenCommand(action: .assign(screen: "Lobby TV", page: "/p/wall?name=Lobby%20TV"), seq: 0, updatedAt: 0)),
         .viewerKey(
             StoredViewerKey(
                 action: .create(

@@ -54,6 +54,8 @@ struct StoreChangeCodecTests {
             "070e0000000000000003000000000500000068656c6c6f00000000000014400000000000688f40"),
         ("a playlist's reload", .screens(StoredScreenCommand(action: .reloadPlaylist("tv"), seq: 14, updatedAt: 1005)),
             "070e00000000000000020200000074760000000000688f40"),
+        ("a screen's assignment", .screens(StoredScreenCommand(action: .assign(screen: "tv", page: "/d/x"), seq: 14, updatedAt: 1005)),
+            "0f0e0000000000000005020000007476040000002f642f780000000000688f40"),
         ("a viewer key for one dashboard", .viewerKey(StoredViewerKey(
             action: .create(ViewerKey(id: "k1", name: "lobby", dashboards: ["ops"], createdAt: 999, digest: digest)),
             seq: 15, updatedAt: 1006)),
