@@ -111,16 +111,16 @@ public final class ViewerKeys: Sendable {
         }
     }
 
-    /// Limits every key in force named `name` that opens a list of dashboards (a TV's pairing is named after the TV)
-    /// to exactly `dashboards`, through the change log, one change per key that opened something else (same id and
+    /// Limits every key in force whose name `isNamed` accepts (a TV's pairing is named after the TV) and that opens a
+    /// list of dashboards to exactly `dashboards`, through the change log, one change per key that opened something else (same id and
     /// secret, so the TV keeps its key); answers, once they are durable and in force here, with the ids of the keys
     /// named so. A key for every dashboard is left as it is. The screens open with a key stay open (the TV is about to
     /// move); a key never opens more than its latest target.
     public func limit(
-        named name: String, to dashboards: [String],
+        named isNamed: (String) -> Bool, to dashboards: [String],
         completion: @escaping @Sendable (Result<[String], ViewerKeyError>) -> Void
     ) {
-        let named = all.filter { $0.name == name && $0.dashboards != nil }
+        let named = all.filter { isNamed($0.name) && $0.dashboards != nil }
         let changed = named.filter { $0.dashboards != dashboards }.map { key in
             var key = key
             key.dashboards = dashboards

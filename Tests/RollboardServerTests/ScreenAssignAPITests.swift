@@ -59,6 +59,16 @@ struct ScreenAssignAPITests {
             #expect(try live.request("GET", "/api/v1/dashboards/story?key=\(secret)").status == .ok)
             #expect(try live.request("GET", "/api/v1/dashboards/demo?key=\(secret)").status == .forbidden)
 
+            let long = String(repeating: "Lobby ", count: 15) + "TV"  // 92 characters: the screen is listed by its first 64
+            let longKey = try live.request(
+                "POST", "/api/v1/admin/keys", body: Array(#"{"name":"\#(long)","dashboards":["demo"]}"#.utf8),
+                token: LiveServer.adminToken, contentType: "application/json")
+            let longID = try #require(try jsonObject(longKey.body)["id"] as? String)
+            let listed = String(long.prefix(64)).trimmingCharacters(in: .whitespaces)
+            let byListedName = try assign(
+                live, listed.replacingOccurrences(of: " ", with: "%20"), #"{"show":{"dashboard":"story"}}"#)
+            #expect(try jsonObject(byListedName.body)["keys"] as? [String] == [longID], "\(byListedName.text)")
+
             let other = try assign(live, "Hall", #"{"show":{"dashboard":"demo"}}"#)
             #expect(try jsonObject(other.body)["keys"] as? [String] == [], "a key named otherwise is left alone")
             #expect(try live.request("GET", "/api/v1/dashboards/demo?key=\(secret)").status == .forbidden)

@@ -24,7 +24,8 @@ struct AssignHandler: Sendable {
         let body = try JSONBody.object(context.request)
         try JSONBody.rejectUnknownFields(body, allowed: ["show", "theme", "kiosk"], prefix: "")
         let target = try ScreenPage(body, name: name, configuration: context.configuration)
-        keys.limit(named: name, to: target.dashboards) { [self] result in
+        // A screen's name is its key's as the registry keeps it (at most 64 visible characters; a pairing's may be longer).
+        keys.limit(named: { ScreenRegistry.cleanName($0) == name }, to: target.dashboards) { [self] result in
             switch result {
             case .failure(let error):
                 respond(APIError(status: .serviceUnavailable, code: "keys_unavailable", detail: error.description).response)
