@@ -3,7 +3,8 @@
 - without a session, /admin/ answers 303 to /admin/sign-in and the admin API 401 JSON; the sign-in page is open;
 - a cookie planted before sign-in (session fixation) is not the session afterwards, and opens nothing;
 - the console signs in with the admin token: the cookie `rollboard_session` is HttpOnly, Secure and SameSite=Strict;
-- the Screens page lists a connected screen by its name; Identify, pressed with the keyboard, works (its write
+- Pair a TV: the code a TV shows on /tv, typed in the console's form, pairs it (the TV opens its dashboard);
+- the Screens page lists the connected screen by its name; Identify, pressed with the keyboard, works (its write
   carries the CSRF token); the page fits a phone's width;
 - a cross-site POST with the session cookie but without the CSRF token is 403 `csrf_token` (a wrong token too);
 - sessions are listed (id, created, last used, address) and revocable: a revoked session's requests are 401 and
@@ -56,8 +57,9 @@ def scenario(server: RollboardProcess, arguments, checks: Checks) -> None:
     checks.check(status == 200 and "Admin token" in page, "the sign-in page is open to anyone", f"got {status}")
 
     with browsers(arguments, 2) as (wall, console):
-        wall.get(f"{base}/d/demo?name=Wall%20One")
-        wait_for(lambda: body_data(wall, "connection") == "open", arguments.timeout)
+        wall.get(f"{base}/tv")
+        code = wait_for(lambda: wall.execute_script("return document.getElementById('tv-code')?.dataset.code ?? null"),
+                        arguments.timeout)
 
         console.get(f"{base}/admin/sign-in")
         console.add_cookie({"name": COOKIE, "value": PLANTED, "path": "/"})
@@ -81,6 +83,21 @@ def scenario(server: RollboardProcess, arguments, checks: Checks) -> None:
         csrf = session.get("csrfToken", "") if isinstance(session, dict) else ""
         checks.check(status == 200 and len(csrf) == 64, "GET /admin/session answers the session's CSRF token",
                      f"got {status}")
+
+        console.get(f"{base}/admin/#pair")
+        wait_for(lambda: body_data(console, "session") == "ready", arguments.timeout)
+        console.find_element(By.ID, "pair-code").send_keys(code or "")
+        console.find_element(By.ID, "pair-target").send_keys("demo")
+        name = console.find_element(By.ID, "pair-name")
+        name.send_keys("Wall One")
+        name.send_keys(Keys.ENTER)
+        paired = wait_for(lambda: "Paired:" in console.find_element(By.ID, "pair-status").text, arguments.timeout)
+        followed = wait_for(lambda: path_of(wall) == "/d/demo" and body_data(wall, "connection") == "open",
+                            arguments.timeout)
+        checks.check(bool(code) and paired and followed,
+                     "Pair a TV: the code a TV shows on /tv, typed in the form, pairs it and the TV opens demo",
+                     f"code {code!r}, {console.find_element(By.ID, 'pair-status').text!r}, TV at {path_of(wall)}")
+        console.get(f"{base}/admin/#screens")
 
         def listed():
             return console.execute_script(
