@@ -20,7 +20,7 @@ import time
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 
-from browser_session import body_data, browsers, run
+from browser_session import body_data, browsers, run, save_report
 from rollboard_process import Checks, RollboardProcess
 from test_dashboard import wait_for
 
@@ -113,9 +113,18 @@ def scenario(server: RollboardProcess, arguments, checks: Checks) -> None:
                         arguments.timeout)
         checks.check(said, "Identify, pressed with the keyboard, is accepted (its write carries the CSRF token)",
                      console.find_element(By.ID, "console-status").text)
+        backgrounds = []
+        for theme in ("light", "dark"):
+            console.get(f"{base}/admin/?theme={theme}#screens")
+            wait_for(lambda: body_data(console, "session") == "ready" and "Wall One" in listed(), arguments.timeout)
+            backgrounds.append(console.execute_script("return getComputedStyle(document.body).backgroundColor"))
+            save_report(console, checks, f"admin-console-{theme}.png")
+        checks.check(backgrounds == ["rgb(238, 241, 244)", "rgb(13, 17, 23)"],
+                     "the console takes both of the wall page's themes (?theme=light, ?theme=dark)", f"{backgrounds}")
         console.set_window_size(390, 844)
         width = console.execute_script("return [document.documentElement.scrollWidth, window.innerWidth]")
         checks.check(width[0] <= width[1], "the Screens page fits a phone's width (390 px)", f"{width}")
+        save_report(console, checks, "admin-console-phone.png")
 
         cross_site = {"Cookie": f"{COOKIE}={secret}", "Origin": "https://evil.example",
                       "Referer": "https://evil.example/"}

@@ -73,12 +73,12 @@ function screenRow(screen) {
   identify.setAttribute("aria-label", "Identify " + name);
   reload.setAttribute("aria-label", "Reload " + screen.dashboard + " (" + name + ")");
   const row = el("tr", { "data-screen": String(screen.id) },
-    el("td", {}, name),
-    el("td", {}, showing(screen)),
-    el("td", {}, screen.address || ""),
-    el("td", {}, fps),
-    el("td", {}, new Date(screen.connectedAt).toLocaleString()),
-    el("td", {}, screen.scriptError || ""),
+    el("td", { class: "console__name" }, name),
+    el("td", { "data-label": "Showing" }, showing(screen)),
+    el("td", { "data-label": "Address" }, screen.address || ""),
+    el("td", { "data-label": "fps" }, fps),
+    el("td", { "data-label": "Connected since" }, new Date(screen.connectedAt).toLocaleString()),
+    el("td", { "data-label": "Last script error" }, screen.scriptError || ""),
     el("td", { class: "console__actions" }, identify, reload));
   return row;
 }
