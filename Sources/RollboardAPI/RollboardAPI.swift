@@ -32,10 +32,13 @@ public final class RollboardAPI: Sendable {
         public var now: (@Sendable () -> Double)?
         /// The scheduled sources `GET /api/v1/admin/sources` lists (`nil`: none).
         public var sources: SourceScheduler?
+        /// Whether the server speaks TLS: the console's session cookie is then `Secure`.
+        public var isSecure: Bool
 
         public init(
             tokens: [String], keys: ViewerKeys, directory: DashboardDirectory? = nil,
-            reloader: ConfigurationReloader? = nil, now: (@Sendable () -> Double)? = nil, sources: SourceScheduler? = nil
+            reloader: ConfigurationReloader? = nil, now: (@Sendable () -> Double)? = nil,
+            sources: SourceScheduler? = nil, isSecure: Bool = true
         ) {
             self.tokens = tokens
             self.keys = keys
@@ -43,11 +46,15 @@ public final class RollboardAPI: Sendable {
             self.reloader = reloader
             self.now = now
             self.sources = sources
+            self.isSecure = isSecure
         }
     }
 
     public let router: Router
     private let metrics: RequestMetrics
+    /// The console's sessions (`nil`: no admin tokens, no console).
+    private let sessions: SessionsHandler?
+    private let clock: NodeClock
 
     /// - Parameters:
     ///   - configurations: the configuration in force, one snapshot of which each request is served under.
@@ -83,13 +90,18 @@ public final class RollboardAPI: Sendable {
             store: store, tokens: tokens,
             rateLimiting: rate > 0 ? RateLimiting(rate: rate, now: clock.monotonic.now) : nil, metrics: requestMetrics)
         var groups: [RouteGroup] = []
+        var sessions: SessionsHandler?
         if let admin, !admin.tokens.isEmpty {
+            let consoleSessions = SessionsHandler(tokens: admin.tokens, isSecure: admin.isSecure, logger: logger)
+            sessions = consoleSessions
+            groups.append(APIRoutes.console(sessions: consoleSessions, metrics: requestMetrics))
             let screens = ScreensHandler(store: store, directory: admin.directory, logger: logger)
             let pairings = PairingsHandler(keys: admin.keys, logger: logger, wallNow: admin.now ?? clock.wall.now)
             groups.append(APIRoutes.tv(pairings: pairings, metrics: requestMetrics))
             groups.append(
                 APIRoutes.admin(
-                    authentication: AdminAuthentication(tokens: admin.tokens, producerTokens: tokens),
+                    authentication: AdminAuthentication(
+                        tokens: admin.tokens, producerTokens: tokens, sessions: consoleSessions),
                     keys: KeysHandler(
                         keys: admin.keys, logger: logger, now: admin.now ?? clock.wall.now,
                         isShared: store is RedisChangeLog),
@@ -98,7 +110,8 @@ public final class RollboardAPI: Sendable {
                         store: store, directory: admin.directory, screens: screens, logger: logger),
                     reload: ReloadHandler(reloader: admin.reloader),
                     sources: SourcesHandler(scheduler: admin.sources), pairings: pairings,
-                    assign: AssignHandler(store: store, directory: admin.directory, keys: admin.keys, logger: logger)))
+                    assign: AssignHandler(store: store, directory: admin.directory, keys: admin.keys, logger: logger),
+                    sessions: consoleSessions))
         }
         groups.append(producer)
         groups.append(
@@ -107,6 +120,8 @@ public final class RollboardAPI: Sendable {
                     store: store, metrics: metrics, logger: logger,
                     environment: environment ?? WebhooksHandler.processEnvironment)))
         self.metrics = requestMetrics
+        self.sessions = sessions
+        self.clock = clock
         self.router = Router(
             configurations: configurations, middleware: [RequestIdentification(ids: RequestIDs(), logger: logger)],
             groups: groups, logger: logger, clock: clock)
@@ -120,6 +135,11 @@ public final class RollboardAPI: Sendable {
     /// Answers `request`; `respond` is called exactly once, on any queue.
     public func handle(_ request: HTTPRequest, respond: @escaping @Sendable (HTTPResponse) -> Void) {
         router.handle(request, respond: respond)
+    }
+
+    /// Whether `request` carries the cookie of a live console session (the console's pages, `/admin/…`, need one).
+    public func hasConsoleSession(_ request: HTTPRequest) -> Bool {
+        sessions?.hasSession(request, clock: clock) ?? false
     }
 
     /// Counters of the producer API's answers.

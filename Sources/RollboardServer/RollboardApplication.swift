@@ -106,6 +106,9 @@ public final class RollboardApplication: ServerHandler {
             respond(response)
             return
         }
+        if path == "/admin" || path.hasPrefix("/admin/") {
+            return respond(console(request))
+        }
         if path == "/tv" {
             var page = request
             page.target = "/tv.html"
@@ -172,6 +175,28 @@ public final class RollboardApplication: ServerHandler {
                 credential: credential.admitted, viewerKeys: viewerAccess.keys, screens: directory.screens,
                 messageLimits: configuration.server.limits.clientMessageLimits, clock: directory.nodeClock,
                 logger: logger))
+    }
+
+    /// The console's pages (`public/admin/`): the sign-in page for anyone, the rest only with a session (else 303 to
+    /// the sign-in page). See docs/console.md.
+    private func console(_ request: HTTPRequest) -> HTTPResponse {
+        var page = request
+        switch request.path {
+        case "/admin/sign-in":
+            page.target = "/admin/sign-in.html"
+            return files.respond(to: page)
+        case _ where !api.hasConsoleSession(request):
+            return HTTPResponse(
+                status: HTTPStatus(code: 303, reason: "See Other"),
+                headers: ["Location": "/admin/sign-in", "Cache-Control": "no-store"])
+        case "/admin", "/admin/":
+            page.target = "/admin/index.html"
+        default:
+            break
+        }
+        var response = files.respond(to: page)
+        response.headers.replaceOrAdd(name: "Cache-Control", value: "no-store")
+        return response
     }
 
     private static let methodNotAllowed: HTTPResponse = {

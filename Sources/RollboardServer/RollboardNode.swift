@@ -164,7 +164,7 @@ public final class RollboardNode: Sendable {
                 configurations: configurations, tokens: options.producerTokens, store: changeLog, logger: logger,
                 admin: RollboardAPI.Admin(
                     tokens: options.adminTokens, keys: viewerKeys, directory: directory, reloader: reloader,
-                    sources: sources),
+                    sources: sources, isSecure: options.tls != nil),
                 metrics: metrics, clock: options.clock)
             let application = RollboardApplication(
                 configurations: configurations, api: api, directory: directory, metrics: metrics,

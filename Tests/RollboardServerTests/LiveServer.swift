@@ -97,16 +97,17 @@ final class LiveServer {
         return socket
     }
 
-    /// Sends one HTTP request; `token` and `contentType` become headers when given.
+    /// Sends one HTTP request; `token` and `contentType` become headers when given, after `headers`.
     func request(
         _ method: String,
         _ target: String,
         body: [UInt8] = [],
         token: String? = nil,
         contentType: String? = nil,
-        accept: String? = nil
+        accept: String? = nil,
+        headers extra: HTTPHeaders = [:]
     ) throws -> HTTPResponse {
-        var headers: HTTPHeaders = [:]
+        var headers = extra
         if let token { headers.add(name: "Authorization", value: "Bearer \(token)") }
         if let contentType { headers.add(name: "Content-Type", value: contentType) }
         if let accept { headers.add(name: "Accept", value: accept) }

@@ -7,21 +7,30 @@ import RollboardNet
 package import RollboardSources
 package import RollboardStore
 
-/// The admin scope: the request must carry `Authorization: Bearer <admin token>`; none or an unknown one is 401, a
-/// producer token 403.
+/// The admin scope: the request must carry `Authorization: Bearer <admin token>`, or the console's session cookie
+/// (its writes with the session's `X-CSRF-Token`, see ``SessionsHandler``); none or an unknown one is 401, a producer
+/// token 403, a write with the cookie but without its CSRF token 403 `csrf_token`.
 struct AdminAuthentication: Middleware {
     private let tokens: [[UInt8]]
     private let producerTokens: [[UInt8]]
+    private let sessions: SessionsHandler?
 
-    init(tokens: [String], producerTokens: [ProducerToken]) {
+    init(tokens: [String], producerTokens: [ProducerToken], sessions: SessionsHandler? = nil) {
         self.tokens = tokens.map { Array($0.utf8) }
         self.producerTokens = producerTokens.map { Array($0.token.utf8) }
+        self.sessions = sessions
     }
 
     func handle(
         _ context: RequestContext, respond: @escaping Respond, next: (RequestContext, @escaping Respond) -> Void
     ) throws(APIError) {
-        guard let token = context.request.bearerToken else { throw .missingAdminToken }
+        guard let token = context.request.bearerToken else {
+            guard let sessions, context.request.cookie(ConsoleSessions.Defaults.cookieName) != nil else {
+                throw .missingAdminToken
+            }
+            _ = try sessions.authenticate(context)
+            return next(context, respond)
+        }
         let presented = Array(token.utf8)
         var isAdmin = false
         var isProducer = false
@@ -68,5 +77,7 @@ struct AdminAuthentication: Middleware {
         ("POST", "/api/v1/admin/playlists/*/reload", "reload playlists"),
         ("POST", "/api/v1/admin/playlists/*/*", "control playlists"),
         ("POST", "/api/v1/admin/screens/*/identify", "identify screens"),
+        ("GET", "/api/v1/admin/sessions", "list console sessions"),
+        ("DELETE", "/api/v1/admin/sessions/*", "revoke console sessions"),
     ]
 }

@@ -89,7 +89,8 @@ enum APIRoutes {
     /// Viewer keys, screens, playlists and reloads; every request, a wrong path's included, needs an admin token.
     static func admin(
         authentication: AdminAuthentication, keys: KeysHandler, screens: ScreensHandler, playlists: PlaylistsHandler,
-        reload: ReloadHandler, sources: SourcesHandler, pairings: PairingsHandler, assign: AssignHandler
+        reload: ReloadHandler, sources: SourcesHandler, pairings: PairingsHandler, assign: AssignHandler,
+        sessions: SessionsHandler
     ) -> RouteGroup {
         let hub = Lookup { context throws(APIError) in try screens.requireHub(context) }
         let screen = Lookup { context throws(APIError) in try screens.requireScreen(context) }
@@ -116,6 +117,20 @@ enum APIRoutes {
                 .post("/api/v1/admin/playlists/:id/:command", [playlist], playlists.unknownCommand),
                 .post("/api/v1/admin/screens/:id/identify", [screen, BodyLimit(allowsEmpty: true)], screens.identify),
                 .post("/api/v1/admin/screens/:id/assign", [BodyLimit()], assign.assign),
+                .read("/api/v1/admin/sessions", [], sessions.list),
+                .delete("/api/v1/admin/sessions/:id", [], sessions.revoke),
+            ])
+    }
+
+    /// `/admin/session`: the console signs in with an admin token (no session needed), reads its session and CSRF
+    /// token, and signs out (see `docs/console.md`).
+    static func console(sessions: SessionsHandler, metrics: RequestMetrics) -> RouteGroup {
+        RouteGroup(
+            claims: { $0 == "/admin/session" }, middleware: [metrics],
+            routes: [
+                .post("/admin/session", [], sessions.signIn),
+                .read("/admin/session", [], sessions.current),
+                .delete("/admin/session", [], sessions.signOut),
             ])
     }
 }
