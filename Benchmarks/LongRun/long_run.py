@@ -243,6 +243,12 @@ def main() -> int:
                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         wait_until_listening(upstream_port)
         config = write_config(folder, dashboard_yaml(), DASHBOARD)
+        # Every screen comes from 127.0.0.1: no limit per client address (the shipped 256 would refuse the rest).
+        server_yaml = os.path.join(config, "server.yaml")
+        with open(server_yaml) as handle:
+            text = handle.read()
+        with open(server_yaml, "w") as handle:
+            handle.write(text.replace("maxConnectionsPerAddress: 256", "maxConnectionsPerAddress: 0"))
         os.makedirs(os.path.join(config, "sources"), exist_ok=True)
         with open(os.path.join(config, "sources", "longrun.yaml"), "w") as handle:
             handle.write(f"type: json\nurl: http://127.0.0.1:{upstream_port}/value\nevery: 5s\n"
