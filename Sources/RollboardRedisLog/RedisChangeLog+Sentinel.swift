@@ -35,7 +35,7 @@ extension RedisChangeLog {
     static func configurations(
         _ settings: RedisSettings
     ) throws -> (base: RedisConnection.Configuration, sentinels: [RedisConnection.Configuration]) {
-        let environment: (String) -> String? = { name in getenv(name).map { String(cString: $0) } }
+        let environment: (String) -> String? = SourceHeader.processEnvironment
         guard let sentinel = settings.sentinel else {
             var base = RedisConnection.Configuration(url: try RedisURL(settings.url))
             base.tls = ClientTLSOptions(trustedCertificatesPath: settings.caFile)

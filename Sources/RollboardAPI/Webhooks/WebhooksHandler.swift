@@ -20,7 +20,7 @@ struct WebhooksHandler: Sendable {
     let environment: @Sendable (String) -> String?
 
     /// The process's environment, as the server reads a webhook's secret by default.
-    static let processEnvironment: @Sendable (String) -> String? = { name in getenv(name).map { String(cString: $0) } }
+    static let processEnvironment: @Sendable (String) -> String? = SourceHeader.processEnvironment
 
     func deliver(_ context: RequestContext, _ respond: @escaping Respond) throws(APIError) {
         let id = context.parameter("id")
