@@ -1,22 +1,18 @@
 /**
- * The console (`/admin/`): two pages behind the session the sign-in page made. "Screens" lists the screens
- * connected to this node (GET /api/v1/screens) with identify and reload buttons; "Pair a TV" pairs the code a TV
+ * The console (`/admin/`): two pages behind the session the sign-in page made, and their router. "Screens"
+ * (screens.js) lists the screens connected to this node and acts on them; "Pair a TV" pairs the code a TV
  * shows on /tv (POST /api/v1/admin/pairings). Every write carries the session's CSRF token (X-CSRF-Token), read
  * from GET /admin/session; a 401 goes back to the sign-in page. ES2017, like every page.
  */
 import { applyPageOptions, el, replaceChildren } from "../page.js";
-
-const REFRESH_MS = 5000;
+import { showScreens } from "./screens.js";
 
 applyPageOptions();
 
 const statusText = document.getElementById("console-status");
-const rows = document.getElementById("screens-rows");
-const empty = document.getElementById("screens-empty");
 const pairForm = document.getElementById("pair-form");
 const pairStatus = document.getElementById("pair-status");
 let csrfToken = "";
-let refreshTimer = 0;
 
 function signIn() {
   location.replace("/admin/sign-in" + location.search);
@@ -44,56 +40,6 @@ async function call(method, path, body) {
 
 function say(node, text) {
   node.textContent = text;
-}
-
-function showing(screen) {
-  return screen.playlist ? "playlist " + screen.playlist + " (" + screen.dashboard + ")" : screen.dashboard;
-}
-
-function actionButton(label, action) {
-  const button = el("button", { type: "button", class: "console__secondary" }, label);
-  button.addEventListener("click", () => {
-    button.disabled = true;
-    action()
-      .then((text) => say(statusText, text))
-      .catch((error) => say(statusText, label + " failed: " + error.message))
-      .then(() => { button.disabled = false; });
-  });
-  return button;
-}
-
-function screenRow(screen) {
-  const name = screen.name || "screen " + screen.id;
-  const fps = screen.paintedFps === null || screen.paintedFps === undefined ? String(screen.fps) : screen.paintedFps + " / " + screen.fps;
-  const identify = actionButton("Identify", () =>
-    call("POST", "/api/v1/admin/screens/" + screen.id + "/identify").then(() => name + " shows its number."));
-  const reload = actionButton("Reload", () =>
-    call("POST", "/api/v1/admin/dashboards/" + encodeURIComponent(screen.dashboard) + "/reload")
-      .then(() => "The screens on " + screen.dashboard + " reload."));
-  identify.setAttribute("aria-label", "Identify " + name);
-  reload.setAttribute("aria-label", "Reload " + screen.dashboard + " (" + name + ")");
-  const row = el("tr", { "data-screen": String(screen.id) },
-    el("td", { class: "console__name" }, name),
-    el("td", { "data-label": "Showing" }, showing(screen)),
-    el("td", { "data-label": "Address" }, screen.address || ""),
-    el("td", { "data-label": "fps" }, fps),
-    el("td", { "data-label": "Connected since" }, new Date(screen.connectedAt).toLocaleString()),
-    el("td", { "data-label": "Last script error" }, screen.scriptError || ""),
-    el("td", { class: "console__actions" }, identify, reload));
-  return row;
-}
-
-async function loadScreens() {
-  clearTimeout(refreshTimer);
-  try {
-    const answer = await call("GET", "/api/v1/screens");
-    const screens = answer.screens || [];
-    replaceChildren(rows, ...screens.map(screenRow));
-    empty.hidden = screens.length > 0;
-  } catch (error) {
-    say(statusText, "The screens cannot be listed: " + error.message);
-  }
-  if (!document.getElementById("screens").hidden) refreshTimer = setTimeout(loadScreens, REFRESH_MS);
 }
 
 async function loadTargets() {
@@ -135,11 +81,10 @@ function route() {
     else link.removeAttribute("aria-current");
   }
   say(statusText, "");
-  if (page === "screens") loadScreens();
+  if (page === "screens") showScreens(call, (text) => say(statusText, text));
   else loadTargets();
 }
 
-document.getElementById("screens-refresh").addEventListener("click", loadScreens);
 document.getElementById("sign-out").addEventListener("click", () => {
   call("DELETE", "/admin/session").catch(() => undefined).then(signIn);
 });
