@@ -1,0 +1,295 @@
+#!/usr/bin/env python3
+"""Issue 36's acceptance run: a TV paired, moved, restarted and unpaired from the console's pages alone, in headless
+Chromium (Selenium) and Firefox ESR (Marionette, no geckodriver), on one node and on a two-node Redis cluster.
+
+Per browser and topology: a TV browser (its own profile) opens /tv and shows a code; a console browser (another
+profile) signs in at /admin/sign-in with the admin token typed into the form, and pairs the code to the playlist
+`wall` through "Pair a TV"; the TV opens /p/wall; the console moves it to the dashboard `second` through the
+Screens page's Reassign (a row's button when the TV is connected to the console's node; the form with its name typed
+when it is on the other node); the TV follows; the TV's browser quits and starts again on the same profile, opens
+/tv and comes back to `second`; the console unpairs it (Unpair, confirmed) and the TV is back on /tv with a new
+code. On the cluster the console is on node 1 and the TV on node 2. Each hop's time is printed.
+
+Usage: test_tv_console.py --binary .build/debug/rollboard [--browsers chromium,firefox] [--topologies one,cluster]
+"""
+
+import argparse
+import os
+import shutil
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(os.path.dirname(HERE), "cluster"))
+sys.path.insert(0, HERE)
+from browser_session import REPOSITORY, PRODUCER_TOKEN  # noqa: E402
+from cluster_support import ADMIN_TOKEN, Checks, RedisServer, free_port, start_node  # noqa: E402
+from test_dashboard import start_browser, wait_for  # noqa: E402
+from test_remote_control import add_playlist  # noqa: E402
+from test_viewer_keys import close_every_dashboard  # noqa: E402
+
+from marionette_driver.marionette import Marionette  # noqa: E402
+
+TV_NAME = "Hall TV"
+ENTER = "\ue007"
+FOLLOW_LIMIT = 2.0
+PATH_JS = "return location.pathname + location.search"
+CODE_JS = "var c = document.getElementById('tv-code'); return c && c.dataset.code ? c.dataset.code : null"
+BODY_JS = "return document.body ? document.body.getAttribute('data-' + arguments[0]) : null"
+SELECT_JS = ("var s = document.querySelector(arguments[0]); s.value = arguments[1];"
+             " s.dispatchEvent(new Event('change')); return s.value")
+
+
+def accepted(accept):
+    """Whether `accept()` accepted an open dialog (False while none is open)."""
+    try:
+        accept()
+        return True
+    except Exception:  # noqa: BLE001  each driver has its own "no such alert"
+        return False
+
+
+class Chromium:
+    """A Chromium session through Selenium; `profile`: its user-data folder, kept across `restart`."""
+    name = "Chromium"
+
+    def __init__(self, arguments, profile):
+        self.arguments, self.profile = arguments, profile
+        self.driver = start_browser(arguments, profile=profile)
+
+    def open(self, url):
+        self.driver.get(url)
+
+    def js(self, script, *args):
+        return self.driver.execute_script(script, *args)
+
+    def find(self, css):
+        return self.driver.find_element("css selector", css)
+
+    def accept_dialog(self, timeout):
+        return wait_for(lambda: accepted(lambda: self.driver.switch_to.alert.accept()), timeout)
+
+    def restart(self):
+        self.driver.quit()
+        self.driver = start_browser(self.arguments, profile=self.profile)
+
+    def quit(self):
+        self.driver.quit()
+
+
+class Firefox:
+    """A Firefox ESR session through Marionette, on a profile of its own that an in-app restart keeps."""
+    name = "Firefox ESR"
+
+    def __init__(self, arguments, profile):
+        self.client = Marionette(host="127.0.0.1", port=free_port(), bin=arguments.firefox, headless=True,
+                                 gecko_log=os.path.join(profile, "gecko.log"), startup_timeout=120)
+        self.client.start_session({"acceptInsecureCerts": True})
+
+    def open(self, url):
+        self.client.navigate(url)
+
+    def js(self, script, *args):
+        return self.client.execute_script(script, script_args=list(args))
+
+    def find(self, css):
+        return self.client.find_element("css selector", css)
+
+    def accept_dialog(self, timeout):
+        return wait_for(lambda: accepted(lambda: self.client.switch_to_alert().accept()), timeout)
+
+    def restart(self):
+        self.client.restart(in_app=True)
+
+    def quit(self):
+        self.client.cleanup()
+
+
+def timed(predicate, timeout):
+    """Seconds until `predicate()` holds (polled), or None when it does not within `timeout`."""
+    started = time.monotonic()
+    return time.monotonic() - started if wait_for(predicate, timeout) else None
+
+
+def path_of(browser):
+    """The page's path and query ("" while the browser is between pages)."""
+    return browser.js(PATH_JS) or ""
+
+
+def on_page(browser, prefix):
+    """`browser` is on a page starting with `prefix` and its socket is open."""
+    return path_of(browser).startswith(prefix) and browser.js(BODY_JS, "connection") == "open"
+
+
+def hop(checks, label, took, limit, detail=""):
+    print(f"  {label}: {'not within the limit' if took is None else f'{took:.2f} s'}")
+    checks.check(took is not None and took < limit, f"{label} (within {limit:g} s)", detail)
+
+
+def open_page(console, page, timeout):
+    """Opens the console's page `page` by its link in the navigation; waits until it shows."""
+    console.find(f"#nav-{page}").click()
+    wait_for(lambda: console.js("return !document.getElementById(arguments[0]).hidden", page), timeout)
+
+
+def sign_in(console, base, timeout):
+    console.open(base + "/admin/sign-in")
+    console.find("#token").send_keys(ADMIN_TOKEN + ENTER)
+    return wait_for(lambda: path_of(console) == "/admin/" and console.js(BODY_JS, "session") == "ready", timeout)
+
+
+def pair_through_form(console, code, timeout):
+    open_page(console, "pair", timeout)
+    console.find("#pair-code").send_keys(code)
+    console.find("#pair-name").send_keys(TV_NAME)
+    console.js(SELECT_JS, "#pair-kind", "playlist")
+    console.find("#pair-target").send_keys("wall")
+    console.find("#pair-form button[type=submit]").click()
+    return wait_for(lambda: console.js("var t = document.getElementById('pair-status').textContent;"
+                                       " return /^(Paired|Not paired)/.test(t) ? t : null"), timeout) or ""
+
+
+def fill_reassign(console, listed, timeout):
+    """Fills the reassign form for the TV to `second` (dark): through its row's Reassign when it is `listed` on the
+    console's node, else with its name typed. Returns the form's submit button."""
+    open_page(console, "screens", timeout)
+    if listed:
+        button = wait_for(lambda: console.js("return document.querySelector("
+                                             "'#screens-rows tr[data-name=\"" + TV_NAME + "\"] [data-action=reassign]')"),
+                          timeout)
+        button.click()
+    else:
+        console.find("#reassign-screen").send_keys(TV_NAME)
+    console.js(SELECT_JS, "#reassign-kind", "dashboard")
+    console.find("#reassign-target").send_keys("second")
+    console.js(SELECT_JS, "#reassign-theme", "dark")
+    return console.find("#reassign-form button[type=submit]")
+
+
+def unpair_through_screens(console, timeout):
+    """The row's Unpair where the row has one (a screen with a keyId), else the form's; confirmed."""
+    console.find("#screens-refresh").click()
+    row_button = console.js("return document.querySelector("
+                            "'#screens-rows tr[data-name=\"" + TV_NAME + "\"] [data-action=unpair]')")
+    if not row_button:
+        console.js("document.getElementById('reassign-screen').value = arguments[0]", TV_NAME)
+    (row_button or console.find("#reassign-unpair")).click()
+    confirmed = console.accept_dialog(timeout)
+    return ("row" if row_button else "form") + ("" if confirmed else ", no confirmation asked")
+
+
+def scenario(make, nodes, arguments, checks, label):
+    console_node, tv_node = nodes[0], nodes[-1]
+    folders = [tempfile.mkdtemp(prefix="rollboard-tv-console-") for _ in range(2)]
+    tv = console = None
+    try:
+        tv = make(arguments, folders[0])
+        tv.open(tv_node.base_url + "/tv")
+        code = wait_for(lambda: tv.js(CODE_JS), arguments.timeout)
+        checks.check(bool(code), f"{label}: the TV on /tv shows a code", f"code {code!r}")
+        console = make(arguments, folders[1])
+        checks.check(sign_in(console, console_node.base_url, arguments.timeout),
+                     f"{label}: the console signs in with the admin token typed into the form", path_of(console))
+
+        started = time.monotonic()
+        paired = pair_through_form(console, code or "", arguments.timeout)
+        on_wall = wait_for(lambda: on_page(tv, "/p/wall?") and tv.js(BODY_JS, "playlist") == "wall",
+                           arguments.timeout)
+        took = time.monotonic() - started if on_wall else None
+        checks.check(paired.startswith("Paired:"), f"{label}: Pair a TV pairs the code to the playlist wall", paired)
+        hop(checks, f"{label}: pair → the TV shows the playlist wall (data-playlist)", took, arguments.timeout,
+            path_of(tv).split("key=")[0])
+
+        listed = console_node is tv_node
+        submit = fill_reassign(console, listed, arguments.timeout)
+        submit.click()
+        took = timed(lambda: on_page(tv, "/d/second?") and tv.js(BODY_JS, "dashboard") == "second", FOLLOW_LIMIT * 5)
+        status = console.js("var f = document.getElementById('reassign-form').elements; return "
+                            "document.getElementById('reassign-status').textContent + ' [' + f.screen.value + ', ' + "
+                            "f.kind.value + ', ' + f.target.value + ']'")
+        checks.check("now shows" in status, f"{label}: Reassign ({'the row' if listed else 'by name'}) is accepted",
+                     status)
+        hop(checks, f"{label}: reassign → the TV follows to second", took, FOLLOW_LIMIT, path_of(tv).split("key=")[0])
+
+        started = time.monotonic()
+        tv.restart()
+        tv.open(tv_node.base_url + "/tv")
+        took = timed(lambda: on_page(tv, "/d/second?"), arguments.timeout)
+        hop(checks, f"{label}: browser restart → back on second from /tv", None if took is None
+            else time.monotonic() - started, arguments.timeout, path_of(tv).split("key=")[0])
+
+        how = unpair_through_screens(console, arguments.timeout)
+        started = time.monotonic()
+        new_code = wait_for(lambda: path_of(tv).startswith("/tv") and tv.js(CODE_JS), arguments.timeout)
+        hop(checks, f"{label}: unpair ({how}'s button) → the TV is back on /tv with a new code",
+            time.monotonic() - started if new_code and new_code != code else None, arguments.timeout,
+            f"at {path_of(tv)}, code {new_code!r}")
+    finally:
+        for browser in (tv, console):
+            if browser:
+                browser.quit()
+        for folder in folders:
+            shutil.rmtree(folder, ignore_errors=True)
+
+
+def topology_nodes(name, arguments, folder):
+    """The nodes of topology `name` in `folder` (config copied and prepared), and the Redis server if any."""
+    config = os.path.join(folder, "config")
+    shutil.copytree(os.path.join(REPOSITORY, "config"), config)
+    add_playlist(config)
+    close_every_dashboard(config)
+    redis = RedisServer(arguments.redis_server, os.path.join(folder, "redis")) if name == "cluster" else None
+    if redis:
+        redis.start()
+    nodes = []
+    for number in range(2 if redis else 1):
+        start_node(nodes, arguments.binary, folder, PRODUCER_TOKEN, redis.url if redis else None, config,
+                   f"node{number + 1}")
+    return nodes, redis
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--binary", required=True)
+    parser.add_argument("--timeout", type=float, default=15.0)
+    parser.add_argument("--browsers", default="chromium,firefox")
+    parser.add_argument("--topologies", default="one,cluster")
+    parser.add_argument("--chromium", default=os.environ.get("CHROMIUM", "/usr/bin/chromium"))
+    parser.add_argument("--chromedriver", default=os.environ.get("CHROMEDRIVER", "/usr/bin/chromedriver"))
+    parser.add_argument("--firefox", default="/usr/bin/firefox-esr")
+    parser.add_argument("--redis-server", default="redis-server")
+    parser.add_argument("--window-size", default="1280,720")
+    arguments = parser.parse_args()
+    arguments.binary = os.path.abspath(arguments.binary)
+    makers = {"chromium": Chromium, "firefox": Firefox}
+    checks, began = Checks(), time.monotonic()
+    for topology in arguments.topologies.split(","):
+        folder = tempfile.mkdtemp(prefix="rollboard-tv-console-run-")
+        nodes, redis = [], None
+        try:
+            nodes, redis = topology_nodes(topology, arguments, folder)
+            for browser in arguments.browsers.split(","):
+                make = makers[browser]
+                label = f"{make.name}, {'one node' if topology == 'one' else 'TV on node 2, console on node 1'}"
+                print(f"== {label}")
+                try:
+                    scenario(make, nodes, arguments, checks, label)
+                except Exception as error:  # noqa: BLE001  a browser failure is a failed check, the run goes on
+                    checks.check(False, f"{label}: the scenario runs to its end", f"{type(error).__name__}: {error}")
+        finally:
+            for node in nodes:
+                node.stop()
+            if checks.failed:
+                for node in nodes:
+                    print(f"---- {node.name} log (tail)\n{node.read_log()[-1500:]}")
+            if redis:
+                redis.stop()
+            shutil.rmtree(folder, ignore_errors=True)
+    elapsed = time.monotonic() - began
+    print(f"the whole run took {elapsed:.1f} s")
+    return checks.finish()
+
+
+if __name__ == "__main__":
+    sys.exit(main())
