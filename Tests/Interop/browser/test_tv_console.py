@@ -14,6 +14,7 @@ Usage: test_tv_console.py --binary .build/debug/rollboard [--browsers chromium,f
 """
 
 import argparse
+import contextlib
 import os
 import shutil
 import sys
@@ -31,7 +32,6 @@ from test_viewer_keys import close_every_dashboard  # noqa: E402
 
 from marionette_driver.marionette import Marionette  # noqa: E402
 
-TV_NAME = "Hall TV"
 ENTER = "\ue007"
 FOLLOW_LIMIT = 2.0
 PATH_JS = "return location.pathname + location.search"
@@ -74,7 +74,7 @@ class Chromium:
         self.driver.quit()
         self.driver = start_browser(self.arguments, profile=self.profile)
 
-    def quit(self):
+    def close(self):
         self.driver.quit()
 
 
@@ -102,7 +102,7 @@ class Firefox:
     def restart(self):
         self.client.restart(in_app=True)
 
-    def quit(self):
+    def close(self):
         self.client.cleanup()
 
 
@@ -123,8 +123,10 @@ def on_page(browser, prefix):
 
 
 def hop(checks, label, took, limit, detail=""):
+    """Prints how long a hop took and checks it was within `limit`; whether it was."""
     print(f"  {label}: {'not within the limit' if took is None else f'{took:.2f} s'}")
     checks.check(took is not None and took < limit, f"{label} (within {limit:g} s)", detail)
+    return took is not None and took < limit
 
 
 def open_page(console, page, timeout):
@@ -139,10 +141,10 @@ def sign_in(console, base, timeout):
     return wait_for(lambda: path_of(console) == "/admin/" and console.js(BODY_JS, "session") == "ready", timeout)
 
 
-def pair_through_form(console, code, timeout):
+def pair_through_form(console, code, name, timeout):
     open_page(console, "pair", timeout)
     console.find("#pair-code").send_keys(code)
-    console.find("#pair-name").send_keys(TV_NAME)
+    console.find("#pair-name").send_keys(name)
     console.js(SELECT_JS, "#pair-kind", "playlist")
     console.find("#pair-target").send_keys("wall")
     console.find("#pair-form button[type=submit]").click()
@@ -150,106 +152,110 @@ def pair_through_form(console, code, timeout):
                                        " return /^(Paired|Not paired)/.test(t) ? t : null"), timeout) or ""
 
 
-def fill_reassign(console, listed, timeout):
-    """Fills the reassign form for the TV to `second` (dark): through its row's Reassign when it is `listed` on the
-    console's node, else with its name typed. Returns the form's submit button."""
+def row_button(console, name, action):
+    """The Screens page's `action` button in the row of the screen `name`, or None."""
+    return console.js("return document.querySelector('#screens-rows tr[data-name=\"' + arguments[0] + '\"] "
+                      "[data-action=' + arguments[1] + ']')", name, action)
+
+
+def fill_reassign(console, name, listed, timeout):
+    """Fills the reassign form for the TV `name` to `second` (dark): through its row's Reassign when it is `listed` on
+    the console's node, else with its name typed. Returns the form's submit button."""
     open_page(console, "screens", timeout)
     if listed:
-        button = wait_for(lambda: console.js("return document.querySelector("
-                                             "'#screens-rows tr[data-name=\"" + TV_NAME + "\"] [data-action=reassign]')"),
-                          timeout)
-        button.click()
+        wait_for(lambda: row_button(console, name, "reassign"), timeout).click()
     else:
-        console.find("#reassign-screen").send_keys(TV_NAME)
+        console.find("#reassign-screen").send_keys(name)
     console.js(SELECT_JS, "#reassign-kind", "dashboard")
     console.find("#reassign-target").send_keys("second")
     console.js(SELECT_JS, "#reassign-theme", "dark")
     return console.find("#reassign-form button[type=submit]")
 
 
-def unpair_through_screens(console, timeout):
-    """The row's Unpair where the row has one (a screen with a keyId), else the form's; confirmed."""
+def unpair_through_screens(console, name, timeout):
+    """The row's Unpair where the row has one (a screen with a keyId), else the form's with `name`; confirmed.
+    Returns which button, and whether a confirmation was asked and accepted."""
     console.find("#screens-refresh").click()
-    row_button = console.js("return document.querySelector("
-                            "'#screens-rows tr[data-name=\"" + TV_NAME + "\"] [data-action=unpair]')")
-    if not row_button:
-        console.js("document.getElementById('reassign-screen').value = arguments[0]", TV_NAME)
-    (row_button or console.find("#reassign-unpair")).click()
-    confirmed = console.accept_dialog(timeout)
-    return ("row" if row_button else "form") + ("" if confirmed else ", no confirmation asked")
+    button = row_button(console, name, "unpair")
+    if not button:
+        console.js("document.getElementById('reassign-screen').value = arguments[0]", name)
+    (button or console.find("#reassign-unpair")).click()
+    return ("the row's" if button else "the form's"), console.accept_dialog(timeout)
 
 
-def scenario(make, nodes, arguments, checks, label):
+def reassign_status(console):
+    return console.js("var f = document.getElementById('reassign-form').elements; return "
+                      "document.getElementById('reassign-status').textContent + ' [' + f.screen.value + ', ' + "
+                      "f.kind.value + ', ' + f.target.value + ']'")
+
+
+def scenario(tv, console, nodes, arguments, checks, label):
+    """One run of the story: `tv` (a fresh browser) on the last node, `console` (signed in here) on the first.
+    Stops at the first hop that fails, so a failure costs one timeout."""
     console_node, tv_node = nodes[0], nodes[-1]
-    folders = [tempfile.mkdtemp(prefix="rollboard-tv-console-") for _ in range(2)]
-    tv = console = None
-    try:
-        tv = make(arguments, folders[0])
-        tv.open(tv_node.base_url + "/tv")
-        code = wait_for(lambda: tv.js(CODE_JS), arguments.timeout)
-        checks.check(bool(code), f"{label}: the TV on /tv shows a code", f"code {code!r}")
-        console = make(arguments, folders[1])
-        checks.check(sign_in(console, console_node.base_url, arguments.timeout),
-                     f"{label}: the console signs in with the admin token typed into the form", path_of(console))
+    name = f"{type(tv).name} TV"
+    limit = arguments.timeout
+    tv.open(tv_node.base_url + "/tv")
+    code = wait_for(lambda: tv.js(CODE_JS), limit)
+    checks.check(bool(code), f"{label}: the TV on /tv shows a code", f"code {code!r}")
+    signed_in = sign_in(console, console_node.base_url, limit)
+    checks.check(signed_in, f"{label}: the console signs in with the admin token typed into the form",
+                 path_of(console))
+    if not signed_in:
+        return
 
-        started = time.monotonic()
-        paired = pair_through_form(console, code or "", arguments.timeout)
-        on_wall = wait_for(lambda: on_page(tv, "/p/wall?") and tv.js(BODY_JS, "playlist") == "wall",
-                           arguments.timeout)
-        took = time.monotonic() - started if on_wall else None
-        checks.check(paired.startswith("Paired:"), f"{label}: Pair a TV pairs the code to the playlist wall", paired)
-        hop(checks, f"{label}: pair → the TV shows the playlist wall (data-playlist)", took, arguments.timeout,
-            path_of(tv).split("key=")[0])
+    started = time.monotonic()
+    paired = pair_through_form(console, code or "", name, limit)
+    took = timed(lambda: on_page(tv, "/p/wall?") and tv.js(BODY_JS, "playlist") == "wall", limit)
+    checks.check(paired.startswith("Paired:"), f"{label}: Pair a TV pairs the code to the playlist wall", paired)
+    if not hop(checks, f"{label}: pair → the TV shows the playlist wall (data-playlist)",
+               took if took is None else time.monotonic() - started, limit, path_of(tv).split("key=")[0]):
+        return
 
-        listed = console_node is tv_node
-        submit = fill_reassign(console, listed, arguments.timeout)
-        submit.click()
-        took = timed(lambda: on_page(tv, "/d/second?") and tv.js(BODY_JS, "dashboard") == "second", FOLLOW_LIMIT * 5)
-        status = console.js("var f = document.getElementById('reassign-form').elements; return "
-                            "document.getElementById('reassign-status').textContent + ' [' + f.screen.value + ', ' + "
-                            "f.kind.value + ', ' + f.target.value + ']'")
-        checks.check("now shows" in status, f"{label}: Reassign ({'the row' if listed else 'by name'}) is accepted",
-                     status)
-        hop(checks, f"{label}: reassign → the TV follows to second", took, FOLLOW_LIMIT, path_of(tv).split("key=")[0])
+    listed = console_node is tv_node
+    fill_reassign(console, name, listed, limit).click()
+    took = timed(lambda: on_page(tv, "/d/second?") and tv.js(BODY_JS, "dashboard") == "second", limit)
+    status = reassign_status(console)
+    checks.check("now shows" in status, f"{label}: Reassign ({'the row' if listed else 'by name'}) is accepted",
+                 status)
+    if not hop(checks, f"{label}: reassign → the TV follows to second", took, FOLLOW_LIMIT,
+               path_of(tv).split("key=")[0]):
+        return
 
-        started = time.monotonic()
-        tv.restart()
-        tv.open(tv_node.base_url + "/tv")
-        took = timed(lambda: on_page(tv, "/d/second?"), arguments.timeout)
-        hop(checks, f"{label}: browser restart → back on second from /tv", None if took is None
-            else time.monotonic() - started, arguments.timeout, path_of(tv).split("key=")[0])
+    started = time.monotonic()
+    tv.restart()
+    tv.open(tv_node.base_url + "/tv")
+    took = timed(lambda: on_page(tv, "/d/second?"), limit)
+    if not hop(checks, f"{label}: browser restart → back on second from /tv",
+               took if took is None else time.monotonic() - started, limit, path_of(tv).split("key=")[0]):
+        return
 
-        how = unpair_through_screens(console, arguments.timeout)
-        started = time.monotonic()
-        new_code = wait_for(lambda: path_of(tv).startswith("/tv") and tv.js(CODE_JS), arguments.timeout)
-        hop(checks, f"{label}: unpair ({how}'s button) → the TV is back on /tv with a new code",
-            time.monotonic() - started if new_code and new_code != code else None, arguments.timeout,
-            f"at {path_of(tv)}, code {new_code!r}")
-    finally:
-        for browser in (tv, console):
-            if browser:
-                browser.quit()
-        for folder in folders:
-            shutil.rmtree(folder, ignore_errors=True)
+    which, confirmed = unpair_through_screens(console, name, limit)
+    started = time.monotonic()
+    new_code = wait_for(lambda: path_of(tv).startswith("/tv") and tv.js(CODE_JS), limit)
+    checks.check(confirmed, f"{label}: Unpair ({which} button) asks for a confirmation")
+    hop(checks, f"{label}: unpair → the TV is back on /tv with a new code",
+        time.monotonic() - started if confirmed and new_code and new_code != code else None, limit,
+        f"at {path_of(tv)}, code {new_code!r}")
 
 
-def topology_nodes(name, arguments, folder):
-    """The nodes of topology `name` in `folder` (config copied and prepared), and the Redis server if any."""
-    config = os.path.join(folder, "config")
-    shutil.copytree(os.path.join(REPOSITORY, "config"), config)
-    add_playlist(config)
-    close_every_dashboard(config)
-    redis = RedisServer(arguments.redis_server, os.path.join(folder, "redis")) if name == "cluster" else None
-    if redis:
+def topology(name, arguments, folder, config, stack):
+    """Starts topology `name` ("one": a node alone; "cluster": redis-server and two nodes on it), stopped by `stack`
+    on leaving; its nodes."""
+    redis = None
+    if name == "cluster":
+        redis = RedisServer(arguments.redis_server, os.path.join(folder, "redis"))
+        stack.callback(redis.stop)
         redis.start()
     nodes = []
+    stack.callback(lambda: [node.stop() for node in nodes])
     for number in range(2 if redis else 1):
         start_node(nodes, arguments.binary, folder, PRODUCER_TOKEN, redis.url if redis else None, config,
-                   f"node{number + 1}")
-    return nodes, redis
+                   f"{name}-node{number + 1}")
+    return nodes
 
 
-def main():
+def arguments_parsed():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--binary", required=True)
     parser.add_argument("--timeout", type=float, default=15.0)
@@ -262,32 +268,41 @@ def main():
     parser.add_argument("--window-size", default="1280,720")
     arguments = parser.parse_args()
     arguments.binary = os.path.abspath(arguments.binary)
-    makers = {"chromium": Chromium, "firefox": Firefox}
+    return arguments
+
+
+def main():
+    arguments = arguments_parsed()
     checks, began = Checks(), time.monotonic()
-    for topology in arguments.topologies.split(","):
-        folder = tempfile.mkdtemp(prefix="rollboard-tv-console-run-")
-        nodes, redis = [], None
-        try:
-            nodes, redis = topology_nodes(topology, arguments, folder)
+    folder = tempfile.mkdtemp(prefix="rollboard-tv-console-")
+    every_node = []
+    try:
+        with contextlib.ExitStack() as stack:
+            config = os.path.join(folder, "config")
+            shutil.copytree(os.path.join(REPOSITORY, "config"), config)
+            add_playlist(config)
+            close_every_dashboard(config)
+            topologies = {name: topology(name, arguments, folder, config, stack)
+                          for name in arguments.topologies.split(",")}
+            every_node = [node for nodes in topologies.values() for node in nodes]
             for browser in arguments.browsers.split(","):
-                make = makers[browser]
-                label = f"{make.name}, {'one node' if topology == 'one' else 'TV on node 2, console on node 1'}"
-                print(f"== {label}")
-                try:
-                    scenario(make, nodes, arguments, checks, label)
-                except Exception as error:  # noqa: BLE001  a browser failure is a failed check, the run goes on
-                    checks.check(False, f"{label}: the scenario runs to its end", f"{type(error).__name__}: {error}")
-        finally:
-            for node in nodes:
-                node.stop()
-            if checks.failed:
-                for node in nodes:
-                    print(f"---- {node.name} log (tail)\n{node.read_log()[-1500:]}")
-            if redis:
-                redis.stop()
-            shutil.rmtree(folder, ignore_errors=True)
-    elapsed = time.monotonic() - began
-    print(f"the whole run took {elapsed:.1f} s")
+                make = {"chromium": Chromium, "firefox": Firefox}[browser]
+                console = stack.enter_context(contextlib.closing(make(arguments, tempfile.mkdtemp(dir=folder))))
+                for name, nodes in topologies.items():
+                    label = f"{make.name}, {'one node' if name == 'one' else 'TV on node 2, console on node 1'}"
+                    print(f"== {label}")
+                    with contextlib.closing(make(arguments, tempfile.mkdtemp(dir=folder))) as tv:
+                        try:
+                            scenario(tv, console, nodes, arguments, checks, label)
+                        except Exception as error:  # noqa: BLE001  a browser failure fails a check; the run goes on
+                            checks.check(False, f"{label}: the scenario runs to its end",
+                                         f"{type(error).__name__}: {str(error)[:300]}")
+    finally:
+        if checks.failed:
+            for node in every_node:
+                print(f"---- {node.name} log (tail)\n{node.read_log()[-1500:]}")
+        shutil.rmtree(folder, ignore_errors=True)
+    print(f"the whole run took {time.monotonic() - began:.1f} s")
     return checks.finish()
 
 
