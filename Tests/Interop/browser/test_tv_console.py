@@ -160,10 +160,13 @@ def row_button(console, name, action):
 
 def fill_reassign(console, name, listed, timeout):
     """Fills the reassign form for the TV `name` to `second` (dark): through its row's Reassign when it is `listed` on
-    the console's node, else with its name typed. Returns the form's submit button."""
+    the console's node, else with its name typed. Returns the form's submit button (None: the row has no Reassign)."""
     open_page(console, "screens", timeout)
     if listed:
-        wait_for(lambda: row_button(console, name, "reassign"), timeout).click()
+        button = wait_for(lambda: row_button(console, name, "reassign"), timeout)
+        if not button:
+            return None
+        button.click()
     else:
         console.find("#reassign-screen").send_keys(name)
     console.js(SELECT_JS, "#reassign-kind", "dashboard")
@@ -213,7 +216,10 @@ def scenario(tv, console, nodes, arguments, checks, label):
         return
 
     listed = console_node is tv_node
-    fill_reassign(console, name, listed, limit).click()
+    submit = fill_reassign(console, name, listed, limit)
+    if not submit:
+        return checks.check(False, f"{label}: the TV's row on the Screens page has a Reassign button")
+    submit.click()
     took = timed(lambda: on_page(tv, "/d/second?") and tv.js(BODY_JS, "dashboard") == "second", limit)
     status = reassign_status(console)
     checks.check("now shows" in status, f"{label}: Reassign ({'the row' if listed else 'by name'}) is accepted",
