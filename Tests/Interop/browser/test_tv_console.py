@@ -159,14 +159,17 @@ def row_button(console, name, action):
 
 
 def fill_reassign(console, name, listed, timeout):
-    """Fills the reassign form for the TV `name` to `second` (dark): through its row's Reassign when it is `listed` on
-    the console's node, else with its name typed. Returns the form's submit button (None: the row has no Reassign)."""
+    """Fills the reassign form for the TV `name` to `second` (dark): through its row's Reassign (pressed with Enter;
+    the focus must land in the form's target field) when it is `listed` on the console's node, else with its name
+    typed. Returns the form's submit button (None: the row has no Reassign, or the focus did not move)."""
     open_page(console, "screens", timeout)
     if listed:
         button = wait_for(lambda: row_button(console, name, "reassign"), timeout)
         if not button:
             return None
-        button.click()
+        button.send_keys(ENTER)
+        if not wait_for(lambda: console.js("return document.activeElement.id") == "reassign-target", timeout):
+            return None
     else:
         console.find("#reassign-screen").send_keys(name)
     console.js(SELECT_JS, "#reassign-kind", "dashboard")
@@ -218,7 +221,9 @@ def scenario(tv, console, nodes, arguments, checks, label):
     listed = console_node is tv_node
     submit = fill_reassign(console, name, listed, limit)
     if not submit:
-        return checks.check(False, f"{label}: the TV's row on the Screens page has a Reassign button")
+        return checks.check(False, f"{label}: the TV's row on the Screens page has a Reassign button, which "
+                            "pressed with Enter moves the focus into the form", console.js(
+                                "return document.activeElement.id || document.activeElement.tagName"))
     submit.click()
     took = timed(lambda: on_page(tv, "/d/second?") and tv.js(BODY_JS, "dashboard") == "second", limit)
     status = reassign_status(console)
