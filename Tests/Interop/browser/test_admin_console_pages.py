@@ -114,8 +114,10 @@ def keys_page(server, console, timeout, checks):
     asked = press(console, "Revoke Hall key", timeout)
     still = [key for key in api(server, "/api/v1/admin/keys", "keys") if key.get("id") == key_id]
     confirm = console.switch_to.active_element.get_attribute("aria-label")
-    checks.check(asked and len(still) == 1 and confirm == "Yes, revoke Hall key",
-                 "Revoke asks first (the key stays; the confirm button takes the focus)", f"focus on {confirm!r}")
+    ring = console.execute_script("const s = getComputedStyle(document.activeElement); return [s.outlineStyle, s.outlineWidth]")
+    checks.check(asked and len(still) == 1 and confirm == "Yes, revoke Hall key" and ring == ["solid", "3px"],
+                 "Revoke asks first (the key stays; the confirm button takes the focus, its ring visible)",
+                 f"focus on {confirm!r}, outline {ring}")
     console.switch_to.active_element.send_keys(Keys.ENTER)
     gone = wait_for(lambda: "Revoked Hall key" in text_of(console, "#keys-status")
                     and all(key.get("id") != key_id for key in api(server, "/api/v1/admin/keys", "keys")), timeout)
