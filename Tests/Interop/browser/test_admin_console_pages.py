@@ -78,8 +78,14 @@ def keys_page(server, console, timeout, checks):
     if demo:
         demo[0].send_keys(Keys.SPACE)
     name = console.find_element(By.ID, "key-name")
-    name.send_keys("Hall key")
-    name.send_keys(Keys.ENTER)
+    name.send_keys("   ", Keys.ENTER)
+    refused = wait_for(lambda: "Not created: name: must be 1 to 100 characters" in text_of(console, "#keys-status"),
+                       timeout)
+    logged = errors_but(console, "/api/v1/admin/keys", 422)
+    checks.check(refused and not logged, "a blank name is refused with the API's detail (the page logs only the 422)",
+                 f"{text_of(console, '#keys-status')!r} {logged}")
+    name.clear()
+    name.send_keys("Hall key", Keys.ENTER)
     secret = wait_for(lambda: console.find_element(By.ID, "key-secret-value").get_attribute("value"), timeout) or ""
     warning = console.find_element(By.ID, "key-secret-warning")
     focused = console.switch_to.active_element.get_attribute("id")
@@ -108,8 +114,10 @@ def keys_page(server, console, timeout, checks):
     asked = press(console, "Revoke Hall key", timeout)
     still = [key for key in api(server, "/api/v1/admin/keys", "keys") if key.get("id") == key_id]
     confirm = console.switch_to.active_element.get_attribute("aria-label")
-    checks.check(asked and len(still) == 1 and confirm == "Yes, revoke Hall key",
-                 "Revoke asks first (the key stays; the confirm button takes the focus)", f"focus on {confirm!r}")
+    ring = console.execute_script("const s = getComputedStyle(document.activeElement); return [s.outlineStyle, s.outlineWidth]")
+    checks.check(asked and len(still) == 1 and confirm == "Yes, revoke Hall key" and ring == ["solid", "3px"],
+                 "Revoke asks first (the key stays; the confirm button takes the focus, its ring visible)",
+                 f"focus on {confirm!r}, outline {ring}")
     console.switch_to.active_element.send_keys(Keys.ENTER)
     gone = wait_for(lambda: "Revoked Hall key" in text_of(console, "#keys-status")
                     and all(key.get("id") != key_id for key in api(server, "/api/v1/admin/keys", "keys")), timeout)
@@ -182,14 +190,14 @@ def dashboards_page(console, timeout, checks):
     stale = wait_for(lambda: text_of(console, "[data-dashboard=demo]"), timeout)
     checks.check("needs a newer server" in stale and "needs a newer server" in text_of(console, "#dashboards-status"),
                  "without GET /api/v1/admin/dashboards the stale tiles say they need a newer server", f"{stale!r}")
-    checks.check(not other_errors(console), "the console logged no error but that route's 404", f"{other_errors(console)}")
+    logged = errors_but(console, "/api/v1/admin/dashboards", 404)
+    checks.check(not logged, "the page logs no error but that route's 404", f"{logged}")
 
 
-def other_errors(console):
-    """The browser's errors since it was last asked, but the 404 of GET /api/v1/admin/dashboards (a server without
-    that route)."""
+def errors_but(console, path, status):
+    """The browser's errors since it was last asked but the answer `status` to `path` (an answer the test asked for)."""
     return [entry for entry in console.get_log("browser") if entry.get("level") == "SEVERE"
-            and not ("/api/v1/admin/dashboards " in entry.get("message", "") and "404" in entry.get("message", ""))]
+            and not (f"{path} " in entry.get("message", "") and f"status of {status} " in entry.get("message", ""))]
 
 
 def looks(console, timeout, checks):
@@ -206,7 +214,8 @@ def looks(console, timeout, checks):
         if width[0] > width[1]:
             wide.append(f"{page} {width}")
     checks.check(not wide, "every page fits a phone's width (390 px)", f"{wide}")
-    checks.check(not other_errors(console), "the console logged no error but that route's 404", f"{other_errors(console)}")
+    logged = errors_but(console, "/api/v1/admin/dashboards", 404)
+    checks.check(not logged, "no error but the 404 of GET /api/v1/admin/dashboards", f"{logged}")
     save_report(console, checks, "admin-console-pages-phone.png")
 
 

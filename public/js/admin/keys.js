@@ -19,7 +19,7 @@ function checkbox(kind, item, dashboards) {
     "data-dashboards": dashboards.join(" ") });
   box.onchange = () => { if (box.checked) form.elements.scope.value = "some"; };
   const what = kind === "playlist" ? "playlist " + item.title + " (" + dashboards.join(", ") + ")" : item.title;
-  return el("label", { class: "console__check" }, box, " " + what + " ", el("code", {}, item.id));
+  return el("label", { class: "console__check" }, box, " " + what + " (", el("code", {}, item.id), ")");
 }
 
 async function loadTargets() {
