@@ -16,11 +16,11 @@
   if (query.has("kiosk") && query.get("kiosk") !== "0") root.setAttribute("data-kiosk", "");
 
   // A TV paired on /tv keeps its key and page in localStorage (pairing.js): refused with that key (reassigned
-  // while it was off, or revoked), it goes back to /tv?refused, which asks the server where the key points now.
+  // while it was off, or revoked), it goes back to /tv?refused=PATH, which asks the server where the key points now.
   try {
     var stored = JSON.parse(window.localStorage.getItem("rollboard.tv") || "null");
     if (stored && query.get("key") && stored.key === query.get("key")) {
-      location.replace("/tv?refused");
+      location.replace("/tv?refused=" + encodeURIComponent(location.pathname));
       return;
     }
   } catch (refused) {

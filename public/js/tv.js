@@ -129,8 +129,9 @@ async function resume(stored) {
   setState("paired");
   expiryText.textContent = "Opening this screen's dashboard…";
   const url = await resumeAddress(stored);
-  // Refused at the address the server still gives: the key opens nothing there any more.
-  const refusedAgain = new URLSearchParams(location.search).has("refused") && url === stored.url;
+  // Refused on the very page the server still gives: the key opens nothing there any more.
+  const refused = new URLSearchParams(location.search).get("refused");
+  const refusedAgain = refused !== null && url !== null && url.split("?")[0] === refused;
   if (url === null || refusedAgain) {
     forgetPairing();
     location.replace("/tv?unpaired");
