@@ -96,8 +96,11 @@ public final class RollboardAPI: Sendable {
             sessions = consoleSessions
             groups.append(APIRoutes.console(sessions: consoleSessions, metrics: requestMetrics))
             let screens = ScreensHandler(store: store, directory: admin.directory, logger: logger)
-            let pairings = PairingsHandler(keys: admin.keys, logger: logger, wallNow: admin.now ?? clock.wall.now)
-            groups.append(APIRoutes.tv(pairings: pairings, metrics: requestMetrics))
+            let pairings = PairingsHandler(
+                keys: admin.keys, shared: RedisPairings(store), logger: logger, wallNow: admin.now ?? clock.wall.now)
+            groups.append(
+                APIRoutes.tv(
+                    pairings: pairings, resume: ResumeHandler(keys: admin.keys, store: store), metrics: requestMetrics))
             groups.append(
                 APIRoutes.admin(
                     authentication: AdminAuthentication(

@@ -121,6 +121,54 @@ struct PairingsAPITests {
         }
     }
 
+    private func resume(_ live: LiveServer, _ body: String) throws -> HTTPResponse {
+        try live.request("POST", "/api/v1/tv/resume", body: Array(body.utf8), contentType: "application/json")
+    }
+
+    @Test("a TV reassigned while it was off resumes at its new page, on any kept page; a revoked key resumes nowhere")
+    func resumeAfterReassignment() throws {
+        try withLiveServer(dashboardAccess: .viewerKey) { live in
+            let (code, pollToken) = try tvCode(live)
+            _ = try pair(live, #"{"code":"\#(code)","name":"Lobby TV","show":{"dashboard":"demo"},"kiosk":true}"#)
+            let handed = try jsonObject(try live.request("GET", "/api/v1/tv/pairings/\(pollToken)").body)
+            let secret = try #require(handed["key"] as? String)
+            let kept = try #require(handed["url"] as? String)
+            let before = try resume(live, #"{"key":"\#(secret)","url":"\#(kept)"}"#)
+            #expect(before.status == .ok)
+            #expect(try jsonObject(before.body)["url"] as? String == kept, "not moved: its page")
+            let derived = try resume(live, #"{"key":"\#(secret)"}"#)
+            #expect(try jsonObject(derived.body)["url"] as? String == "/d/demo?name=Lobby%20TV&key=\(secret)")
+
+            let assign = #"{"show":{"dashboard":"story"},"theme":"dark"}"#
+            let moved = try live.request(
+                "POST", "/api/v1/admin/screens/Lobby%20TV/assign", body: Array(assign.utf8), token: LiveServer.adminToken,
+                contentType: "application/json")
+            #expect(moved.status == .accepted, "\(moved.text)")
+            let after = try resume(live, #"{"key":"\#(secret)","url":"\#(kept)"}"#)
+            #expect(after.status == .ok && after.headers["Cache-Control"] == "no-store")
+            #expect(try jsonObject(after.body)["url"] as? String == "/d/story?name=Lobby%20TV&theme=dark&key=\(secret)")
+
+            let keyID = try #require(handed["keyId"] as? String)
+            #expect(try live.request("DELETE", "/api/v1/admin/keys/\(keyID)", token: LiveServer.adminToken).status == .ok)
+            let revoked = try resume(live, #"{"key":"\#(secret)","url":"\#(kept)"}"#)
+            #expect(revoked.status == .notFound && revoked.errorCode == "unknown_key")
+        }
+    }
+
+    @Test(
+        "a bad resume request gets its precise error, naming the field",
+        arguments: [
+            (#"{}"#, "missing_field", "key"), (#"{"key":7}"#, "wrong_type", "key"),
+            (#"{"key":"rbv_x","url":7}"#, "wrong_type", "url"), (#"{"key":"rbv_x","page":"/"}"#, "unknown_field", "page"),
+        ])
+    func badResume(body: String, code: String, field: String) throws {
+        try withLiveServer { live in
+            let response = try resume(live, body)
+            #expect(response.status == .badRequest && response.errorCode == code)
+            #expect(response.detail?.contains(field) == true, "\(response.detail ?? "")")
+        }
+    }
+
     @Test("the TV's pairing page is served at /tv")
     func page() throws {
         try withLiveServer { live in
