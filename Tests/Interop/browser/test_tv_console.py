@@ -41,12 +41,13 @@ SELECT_JS = ("var s = document.querySelector(arguments[0]); s.value = arguments[
              " s.dispatchEvent(new Event('change')); return s.value")
 
 
-def accepted(accept):
-    """Whether `accept()` accepted an open dialog (False while none is open)."""
+def succeeded(action):
+    """Whether `action()` ran without an exception: a dialog accepted (each driver has its own "no such alert"), a
+    button pressed (not yet there, or replaced by the list's refresh meanwhile: stale)."""
     try:
-        accept()
+        action()
         return True
-    except Exception:  # noqa: BLE001  each driver has its own "no such alert"
+    except Exception:  # noqa: BLE001
         return False
 
 
@@ -68,7 +69,7 @@ class Chromium:
         return self.driver.find_element("css selector", css)
 
     def accept_dialog(self, timeout):
-        return wait_for(lambda: accepted(lambda: self.driver.switch_to.alert.accept()), timeout)
+        return wait_for(lambda: succeeded(lambda: self.driver.switch_to.alert.accept()), timeout)
 
     def restart(self):
         self.driver.quit()
@@ -97,7 +98,7 @@ class Firefox:
         return self.client.find_element("css selector", css)
 
     def accept_dialog(self, timeout):
-        return wait_for(lambda: accepted(lambda: self.client.switch_to_alert().accept()), timeout)
+        return wait_for(lambda: succeeded(lambda: self.client.switch_to_alert().accept()), timeout)
 
     def restart(self):
         self.client.restart(in_app=True)
@@ -164,10 +165,8 @@ def fill_reassign(console, name, listed, timeout):
     typed. Returns the form's submit button (None: the row has no Reassign, or the focus did not move)."""
     open_page(console, "screens", timeout)
     if listed:
-        button = wait_for(lambda: row_button(console, name, "reassign"), timeout)
-        if not button:
+        if not wait_for(lambda: succeeded(lambda: row_button(console, name, "reassign").send_keys(ENTER)), timeout):
             return None
-        button.send_keys(ENTER)
         if not wait_for(lambda: console.js("return document.activeElement.id") == "reassign-target", timeout):
             return None
     else:
@@ -178,15 +177,17 @@ def fill_reassign(console, name, listed, timeout):
     return console.find("#reassign-form button[type=submit]")
 
 
-def unpair_through_screens(console, name, timeout):
-    """The row's Unpair where the row has one (a screen with a keyId), else the form's with `name`; confirmed.
-    Returns which button, and whether a confirmation was asked and accepted."""
-    console.find("#screens-refresh").click()
-    button = row_button(console, name, "unpair")
-    if not button:
+def unpair_through_screens(console, name, listed, timeout):
+    """The row's Unpair when the TV is `listed` on the console's node (a paired screen's row has one: its keyId),
+    else the form's with `name`; confirmed. Returns which button (None: the row has none), and whether a confirmation
+    was asked and accepted."""
+    if listed:
+        if not wait_for(lambda: succeeded(lambda: row_button(console, name, "unpair").click()), timeout):
+            return None, False
+    else:
         console.js("document.getElementById('reassign-screen').value = arguments[0]", name)
-    (button or console.find("#reassign-unpair")).click()
-    return ("the row's" if button else "the form's"), console.accept_dialog(timeout)
+        console.find("#reassign-unpair").click()
+    return ("the row's" if listed else "the form's"), console.accept_dialog(timeout)
 
 
 def reassign_status(console):
@@ -224,6 +225,10 @@ def scenario(tv, console, nodes, arguments, checks, label):
         return checks.check(False, f"{label}: the TV's row on the Screens page has a Reassign button, which "
                             "pressed with Enter moves the focus into the form", console.js(
                                 "return document.activeElement.id || document.activeElement.tagName"))
+    if listed:
+        node = console.js("var r = document.querySelector('#screens-rows tr[data-name=\"' + arguments[0] + '\"] "
+                          "[data-label=Node]'); return r ? r.textContent : null", name)
+        checks.check(bool(node), f"{label}: the TV's row names its node", f"node {node!r}")
     submit.click()
     took = timed(lambda: on_page(tv, "/d/second?") and tv.js(BODY_JS, "dashboard") == "second", limit)
     status = reassign_status(console)
@@ -241,7 +246,9 @@ def scenario(tv, console, nodes, arguments, checks, label):
                took if took is None else time.monotonic() - started, limit, path_of(tv).split("key=")[0]):
         return
 
-    which, confirmed = unpair_through_screens(console, name, limit)
+    which, confirmed = unpair_through_screens(console, name, listed, limit)
+    if not which:
+        return checks.check(False, f"{label}: the TV's row has an Unpair button (its keyId in GET /api/v1/screens)")
     started = time.monotonic()
     new_code = wait_for(lambda: path_of(tv).startswith("/tv") and tv.js(CODE_JS), limit)
     checks.check(confirmed, f"{label}: Unpair ({which} button) asks for a confirmation")

@@ -32,14 +32,23 @@ function paintText(screen) {
   return screen.paintMs === null || screen.paintMs === undefined ? "" : screen.paintMs + " ms";
 }
 
-/** Reloads this screen alone where the server can (an older node has no such endpoint: its dashboard's screens). */
+/** Every screen of `screen`'s dashboard reloads. */
+function reloadDashboard(screen, why) {
+  return call("POST", "/api/v1/admin/dashboards/" + encodeURIComponent(screen.dashboard) + "/reload")
+    .then(() => "The screens on " + screen.dashboard + " reload (" + why + ").");
+}
+
+/**
+ * Reloads the screens of `screen`'s name (POST /api/v1/admin/screens/{id}/reload: the id stands for the name, on
+ * every node). A screen without a name, or a node without that route (404, 405), reloads its dashboard's screens.
+ */
 function reload(screen, name) {
+  if (!screen.name) return reloadDashboard(screen, "a screen without a name is reloaded with its dashboard");
   return call("POST", "/api/v1/admin/screens/" + screen.id + "/reload")
     .then(() => name + " reloads.")
     .catch((error) => {
       if (error.status !== 404 && error.status !== 405) throw error;
-      return call("POST", "/api/v1/admin/dashboards/" + encodeURIComponent(screen.dashboard) + "/reload")
-        .then(() => "The screens on " + screen.dashboard + " reload (this server reloads a dashboard at a time).");
+      return reloadDashboard(screen, "this server reloads a dashboard at a time");
     });
 }
 
