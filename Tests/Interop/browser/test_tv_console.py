@@ -5,10 +5,12 @@ Chromium (Selenium) and Firefox ESR (Marionette, no geckodriver), on one node an
 Per browser and topology: a TV browser (its own profile) opens /tv and shows a code; a console browser (another
 profile) signs in at /admin/sign-in with the admin token typed into the form, and pairs the code to the playlist
 `wall` through "Pair a TV"; the TV opens /p/wall; the console moves it to the dashboard `second` through the
-Screens page's Reassign (a row's button when the TV is connected to the console's node; the form with its name typed
-when it is on the other node); the TV follows; the TV's browser quits and starts again on the same profile, opens
-/tv and comes back to `second`; the console unpairs it (Unpair, confirmed) and the TV is back on /tv with a new
-code. On the cluster the console is on node 1 and the TV on node 2. Each hop's time is printed.
+Screens page's Reassign (on the console's node: the TV's row, which names its node, its Reassign pressed with Enter
+moving the focus into the form; on the other node: the form with the TV's name typed); the TV follows within 2 s;
+the TV's browser quits and starts again on the same profile, opens /tv and comes back to `second`; the console
+unpairs it (the row's Unpair, there from the row's keyId, or the form's by name; confirmed) and the TV is back on
+/tv with a new code. On the cluster the console is on node 1 and the TV on node 2 (its code issued by node 2).
+Each hop's time is printed.
 
 Usage: test_tv_console.py --binary .build/debug/rollboard [--browsers chromium,firefox] [--topologies one,cluster]
 """
