@@ -39,10 +39,11 @@ package final class RedisPairings: Sendable {
         self.node = node
     }
 
-    /// The cluster's codes when `store` is a ``RedisChangeLog`` (this node named at random); `nil` for a journal.
-    package convenience init?(_ store: any ChangeLog) {
+    /// The cluster's codes when `store` is a ``RedisChangeLog``, offered by the node named `node`; `nil` for a
+    /// journal.
+    package convenience init?(_ store: any ChangeLog, node: String) {
         guard let link = store as? RedisChangeLog else { return nil }
-        self.init(link: link, node: (try? SecureRandom.hex(8)) ?? "node")
+        self.init(link: link, node: node)
     }
 
     /// Offers `code` to the cluster for `milliseconds`: `true` once stored, `false` when another node holds it.
