@@ -101,7 +101,8 @@ public final class RollboardAPI: Sendable {
             groups.append(APIRoutes.console(sessions: consoleSessions, metrics: requestMetrics))
             let screens = ScreensHandler(store: store, node: admin.node, directory: admin.directory, logger: logger)
             let pairings = PairingsHandler(
-                keys: admin.keys, shared: RedisPairings(store), logger: logger, wallNow: admin.now ?? clock.wall.now)
+                keys: admin.keys, shared: RedisPairings(store, node: admin.node), logger: logger,
+                wallNow: admin.now ?? clock.wall.now)
             groups.append(
                 APIRoutes.tv(
                     pairings: pairings, resume: ResumeHandler(keys: admin.keys, store: store), metrics: requestMetrics))

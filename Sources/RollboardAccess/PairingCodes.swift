@@ -146,7 +146,7 @@ package struct PairingCodes: Sendable {
     /// An operator, from `address`, claims the code `typed`.
     package mutating func claim(_ typed: String, address: String, now: Double) -> ClaimDecision {
         dropExpired(now)
-        if let wait = admitClaim(address: address, now: now) { return .limited(retryAfter: wait) }
+        if let limit = admitClaim(address: address, now: now) { return .limited(retryAfter: limit) }
         let code = Self.normalized(typed)
         guard var entry = pending[code], entry.state == .waiting, entry.secret == nil else {
             countFailedClaim(address: address, now: now)

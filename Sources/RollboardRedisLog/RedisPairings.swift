@@ -2,8 +2,9 @@ package import RollboardCore
 package import RollboardRedis
 package import RollboardStore
 
-/// The cluster's pending pairing codes, kept in Redis on the change log's one link (``RedisChangeLog/send(_:timeout:completion:)``)
-/// so that a TV that got its code from one node can be paired through any node (see `docs/pairing.md`). No secret
+/// The cluster's pending pairing codes, kept in Redis on the change log's one link
+/// (``RedisChangeLog/send(_:timeout:completion:)``) so that a TV that got its code from one node can be paired
+/// through any node (see `docs/pairing.md`). No secret
 /// is ever written: a code holds the SHA-256 of the secret the issuing node drew for its TV, and an answer holds the
 /// key's id and the TV's page without its key.
 ///
@@ -38,10 +39,11 @@ package final class RedisPairings: Sendable {
         self.node = node
     }
 
-    /// The cluster's codes when `store` is a ``RedisChangeLog`` (this node named at random); `nil` for a journal.
-    package convenience init?(_ store: any ChangeLog) {
+    /// The cluster's codes when `store` is a ``RedisChangeLog``, offered by the node named `node`; `nil` for a
+    /// journal.
+    package convenience init?(_ store: any ChangeLog, node: String) {
         guard let link = store as? RedisChangeLog else { return nil }
-        self.init(link: link, node: (try? SecureRandom.hex(8)) ?? "node")
+        self.init(link: link, node: node)
     }
 
     /// Offers `code` to the cluster for `milliseconds`: `true` once stored, `false` when another node holds it.
@@ -56,7 +58,9 @@ package final class RedisPairings: Sendable {
             case .null: false
             default: nil
             }
-        } completion: { completion($0) }
+        } completion: {
+            completion($0)
+        }
     }
 
     /// Takes `code` (single-use across the cluster): its offer, or `nil` when no node offers it (unknown, expired or
@@ -70,7 +74,9 @@ package final class RedisPairings: Sendable {
             else { return nil }
             let node = if case .string(let node)? = value["node"] { node } else { "" }
             return .some(Offer(secretHash: hash, node: node, milliseconds: Int(max(ttl, 1))))
-        } completion: { completion($0) }
+        } completion: {
+            completion($0)
+        }
     }
 
     /// Offers a taken code again for what was left of its life (its key could not be made); no answer awaited.
@@ -92,12 +98,15 @@ package final class RedisPairings: Sendable {
         let value = JSONValue.object([JSONMember("keyId", .string(keyID)), JSONMember("url", .string(url))])
         send(["SET", link.keys.pairingAnswer(secretHash), value.serialized, "PX", "\(milliseconds)"]) { reply in
             if case .status("OK") = reply { () } else { nil }
-        } completion: { completion($0) }
+        } completion: {
+            completion($0)
+        }
     }
 
     /// The answer for `secretHash`, if its code was paired: the key's id and the page without its key.
     package func answer(
-        for secretHash: String, completion: @escaping @Sendable (Result<(keyID: String, url: String)?, RedisError>) -> Void
+        for secretHash: String,
+        completion: @escaping @Sendable (Result<(keyID: String, url: String)?, RedisError>) -> Void
     ) {
         send(["GET", link.keys.pairingAnswer(secretHash)]) { reply -> (keyID: String, url: String)?? in
             if case .null = reply { return .some(nil) }
@@ -105,7 +114,9 @@ package final class RedisPairings: Sendable {
                 case .string(let keyID)? = value["keyId"], case .string(let url)? = value["url"]
             else { return nil }
             return .some((keyID, url))
-        } completion: { completion($0) }
+        } completion: {
+            completion($0)
+        }
     }
 
     /// Deletes the answer for `secretHash` once its TV has it; no answer awaited.

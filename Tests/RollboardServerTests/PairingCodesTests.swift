@@ -147,7 +147,9 @@ private final class Machine {
     @Test("with Redis, a code keeps its TV's secret, is not claimed on the node, and its pairing is handed over once")
     func sharedCode() {
         let codes = Machine()
-        #expect(codes.issue(code: "ACDEFG", pollToken: "p", secret: "rbv_s", now: 0) == .issued(expiresAt: Defaults.lifetime))
+        #expect(
+            codes.issue(code: "ACDEFG", pollToken: "p", secret: "rbv_s", now: 0)
+                == .issued(expiresAt: Defaults.lifetime))
         #expect(codes.secret(of: "p") == "rbv_s")
         #expect(codes.poll("p", now: 1) == .waiting(code: "ACDEFG", expiresAt: Defaults.lifetime))
         #expect(codes.claim("ACDEFG", address: "op", now: 1) == .unknown, "claimed in Redis, not here")

@@ -6,10 +6,10 @@ import Testing
 @testable import RollboardConfig
 
 /// Pairing a TV through the real TLS server, on a manual clock, with every shipped dashboard behind a key.
-@Suite("PairingsAPI")
-struct PairingsAPITests {
-    private func tvCode(_ live: LiveServer) throws -> (code: String, pollToken: String) {
-        let response = try live.request("POST", "/api/v1/tv/pairings")
+extension LiveServer {
+    /// A TV's `POST /api/v1/tv/pairings`: its code and poll token.
+    func tvCode() throws -> (code: String, pollToken: String) {
+        let response = try request("POST", "/api/v1/tv/pairings")
         guard response.status == .created else {
             throw LiveServerError("code: \(response.status.code) \(response.text)")
         }
@@ -17,10 +17,22 @@ struct PairingsAPITests {
         return (try #require(json["code"] as? String), try #require(json["pollToken"] as? String))
     }
 
-    private func pair(_ live: LiveServer, _ body: String) throws -> HTTPResponse {
-        try live.request(
+    /// An operator's `POST /api/v1/admin/pairings` with `body`, with the admin token.
+    func pair(_ body: String) throws -> HTTPResponse {
+        try request(
             "POST", "/api/v1/admin/pairings", body: Array(body.utf8), token: LiveServer.adminToken,
             contentType: "application/json")
+    }
+}
+
+@Suite("PairingsAPI")
+struct PairingsAPITests {
+    private func tvCode(_ live: LiveServer) throws -> (code: String, pollToken: String) {
+        try live.tvCode()
+    }
+
+    private func pair(_ live: LiveServer, _ body: String) throws -> HTTPResponse {
+        try live.pair(body)
     }
 
     @Test("a TV gets a code, an operator pairs it, and the TV alone gets a key that opens only its dashboard, once")
@@ -141,7 +153,8 @@ struct PairingsAPITests {
 
             let assign = #"{"show":{"dashboard":"story"},"theme":"dark"}"#
             let moved = try live.request(
-                "POST", "/api/v1/admin/screens/Lobby%20TV/assign", body: Array(assign.utf8), token: LiveServer.adminToken,
+                "POST", "/api/v1/admin/screens/Lobby%20TV/assign", body: Array(assign.utf8),
+                token: LiveServer.adminToken,
                 contentType: "application/json")
             #expect(moved.status == .accepted, "\(moved.text)")
             let after = try resume(live, #"{"key":"\#(secret)","url":"\#(kept)"}"#)
@@ -149,7 +162,8 @@ struct PairingsAPITests {
             #expect(try jsonObject(after.body)["url"] as? String == "/d/story?name=Lobby%20TV&theme=dark&key=\(secret)")
 
             let keyID = try #require(handed["keyId"] as? String)
-            #expect(try live.request("DELETE", "/api/v1/admin/keys/\(keyID)", token: LiveServer.adminToken).status == .ok)
+            #expect(
+                try live.request("DELETE", "/api/v1/admin/keys/\(keyID)", token: LiveServer.adminToken).status == .ok)
             let revoked = try resume(live, #"{"key":"\#(secret)","url":"\#(kept)"}"#)
             #expect(revoked.status == .notFound && revoked.errorCode == "unknown_key")
         }
@@ -159,7 +173,8 @@ struct PairingsAPITests {
         "a bad resume request gets its precise error, naming the field",
         arguments: [
             (#"{}"#, "missing_field", "key"), (#"{"key":7}"#, "wrong_type", "key"),
-            (#"{"key":"rbv_x","url":7}"#, "wrong_type", "url"), (#"{"key":"rbv_x","page":"/"}"#, "unknown_field", "page"),
+            (#"{"key":"rbv_x","url":7}"#, "wrong_type", "url"),
+            (#"{"key":"rbv_x","page":"/"}"#, "unknown_field", "page"),
         ])
     func badResume(body: String, code: String, field: String) throws {
         try withLiveServer { live in

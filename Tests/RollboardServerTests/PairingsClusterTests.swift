@@ -28,17 +28,11 @@ struct PairingsClusterTests {
     }
 
     private func tvCode(_ live: LiveServer) throws -> (code: String, pollToken: String) {
-        let response = try live.request("POST", "/api/v1/tv/pairings")
-        guard response.status == .created else { throw LiveServerError("code: \(response.status.code) \(response.text)") }
-        let json = try jsonObject(response.body)
-        return (try #require(json["code"] as? String), try #require(json["pollToken"] as? String))
+        try live.tvCode()
     }
 
     private func pair(_ live: LiveServer, _ code: String, name: String = "Lobby TV") throws -> HTTPResponse {
-        let body = #"{"code":"\#(code)","name":"\#(name)","show":{"dashboard":"demo"},"kiosk":true}"#
-        return try live.request(
-            "POST", "/api/v1/admin/pairings", body: Array(body.utf8), token: LiveServer.adminToken,
-            contentType: "application/json")
+        try live.pair(#"{"code":"\#(code)","name":"\#(name)","show":{"dashboard":"demo"},"kiosk":true}"#)
     }
 
     @Test("a code a TV got from node two is paired through node one, and node two hands the TV its key once")

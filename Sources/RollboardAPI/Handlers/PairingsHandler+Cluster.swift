@@ -82,24 +82,35 @@ extension PairingsHandler {
                 codes.withLock { $0.countFailedClaim(address: address, now: context.clock.monotonic.now()) }
                 respond(Self.unknownCode(request.code).response)
             case .success(let offer?):
-                keys.create(name: request.name, dashboards: request.dashboards, digest: offer.secretHash, now: wallNow()) {
-                    [self] created in
-                    switch created {
-                    case .failure(let error):
-                        shared.restore(code, offer)
-                        respond(Self.keysUnavailable(error).response)
-                    case .success(let key):
-                        let milliseconds = max(offer.milliseconds, Int(PairingCodes.Defaults.window * 1000))
-                        shared.answer(offer.secretHash, keyID: key.id, url: request.page, milliseconds: milliseconds) {
-                            [self] answered in
-                            if case .failure(let error) = answered {
-                                let detail = "key \(key.id) was made but its TV was not told (\(error)); revoke it and pair a new code"
-                                return respond(APIError(status: .serviceUnavailable, code: "redis_unavailable", detail: detail).response)
-                            }
-                            respond(paired(key.id, request, node: offer.node))
-                        }
-                    }
+                makeKey(code, offer, request, shared: shared, respond: respond)
+            }
+        }
+    }
+
+    /// The code taken from Redis: its key made with the offered hash, then the answer left for the issuing node; the
+    /// code offered again if the key could not be made.
+    private func makeKey(
+        _ code: String, _ offer: RedisPairings.Offer, _ request: PairingRequest, shared: RedisPairings,
+        respond: @escaping Respond
+    ) {
+        let dashboards = request.dashboards
+        keys.create(name: request.name, dashboards: dashboards, digest: offer.secretHash, now: wallNow()) {
+            [self] created in
+            let key: ViewerKey
+            switch created {
+            case .success(let made): key = made
+            case .failure(let error):
+                shared.restore(code, offer)
+                return respond(Self.keysUnavailable(error).response)
+            }
+            let milliseconds = max(offer.milliseconds, Int(PairingCodes.Defaults.window * 1000))
+            shared.answer(offer.secretHash, keyID: key.id, url: request.page, milliseconds: milliseconds) {
+                [self] answered in
+                guard case .failure(let error) = answered else {
+                    return respond(paired(key.id, request, node: offer.node))
                 }
+                let detail = "key \(key.id) was made but its TV was not told (\(error)); revoke it and pair a new code"
+                respond(APIError(status: .serviceUnavailable, code: "redis_unavailable", detail: detail).response)
             }
         }
     }

@@ -17,7 +17,9 @@ final class ResumeHandler: Sendable {
     init(keys: ViewerKeys, store: any ChangeLog) {
         self.keys = keys
         store.subscribe { [weak self] change in
-            guard case .screens(let command) = change, case .assign(let screen, let page) = command.action else { return }
+            guard case .screens(let command) = change, case .assign(let screen, let page) = command.action else {
+                return
+            }
             self?.assigned.withLock { $0[screen] = page }
         }
     }
@@ -40,8 +42,13 @@ final class ResumeHandler: Sendable {
         guard let page = resume.page(assigned: assigned.withLock { $0[key.name] }, kept: kept) else {
             throw .notFound("no_page", "key: opens no configured dashboard or playlist as a whole; pair the TV again")
         }
-        respond(PairingsHandler.noStore(.ok, .object([
-            JSONMember("url", .string(page + (page.contains("?") ? "&" : "?") + "key=" + SourceFetch.percentEncoded(secret))),
-        ])))
+        respond(
+            PairingsHandler.noStore(
+                .ok,
+                .object([
+                    JSONMember(
+                        "url",
+                        .string(page + (page.contains("?") ? "&" : "?") + "key=" + SourceFetch.percentEncoded(secret)))
+                ])))
     }
 }

@@ -1,7 +1,7 @@
 import RollboardAccess
-import RollboardStore
 package import RollboardConfig
 import RollboardSources
+import RollboardStore
 
 /// Where a paired TV's key points now (`POST /api/v1/tv/resume`): the page of the latest assignment this node applied
 /// to the key's screen, if its key opens it; else the page the TV kept, if its key still opens exactly that; else a
@@ -29,9 +29,13 @@ struct TVResume {
     private func opensExactly(_ page: String) -> Bool {
         let path = page.split(separator: "?", maxSplits: 1).first.map(String.init) ?? page
         let shown: Set<String>? =
-            if let dashboard = configuration.dashboards.first(where: { path == "/d/" + SourceFetch.percentEncoded($0.id) }) {
+            if let dashboard = configuration.dashboards.first(where: {
+                path == "/d/" + SourceFetch.percentEncoded($0.id)
+            }) {
                 [dashboard.id]
-            } else if let playlist = configuration.playlists.first(where: { path == "/p/" + SourceFetch.percentEncoded($0.id) }) {
+            } else if let playlist = configuration.playlists.first(where: {
+                path == "/p/" + SourceFetch.percentEncoded($0.id)
+            }) {
                 Set(playlist.entries.map(\.dashboard))
             } else {
                 nil
