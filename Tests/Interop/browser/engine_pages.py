@@ -8,13 +8,14 @@ the admin token and submitted (its submit button clicked), the browser lands on 
 Screens page shows its table (rows, or the "No screen is connected" line); every link of the console's nav is
 followed in turn (read from the page, so pages added later are covered) and each shows its section. No script error
 on any of it: the pages' own record where boot.js runs, a recorder of the same kind installed on the pages without
-it, and the engine's console where it has one. The probes are ES5.
+it, and the engine's console where it has one. Screenshots NAME-tv.png and NAME-console.png. The probes are ES5.
 """
 
 import json
+import os
 import time
 
-from engine_scenario import SCRIPT_ERROR_JS, wait_for
+from engine_scenario import SCRIPT_ERROR_JS, save, wait_for
 
 ALPHABET = "34679ACDEFGHJKMNPQRTUVWXY"
 
@@ -82,8 +83,10 @@ def errors_now(page, seen):
     return ([recorded] if recorded else []) + native[seen:], len(native)
 
 
-def run_pages(page, server, admin_token, engine, checks, timeout=20.0):
-    """Pairs this browser from /tv, then signs in to the console and follows every nav link; adds to `checks`."""
+def run_pages(page, server, admin_token, engine, checks, screenshot, timeout=20.0):
+    """Pairs this browser from /tv, then signs in to the console and follows every nav link; adds to `checks`, and
+    saves NAME-tv.png (the code) and NAME-console.png (the last nav page) beside `screenshot`."""
+    base_name, extension = os.path.splitext(screenshot)
     started = time.monotonic()
     seen = len(page.native_errors())
     base = server.base_url
@@ -98,6 +101,7 @@ def run_pages(page, server, admin_token, engine, checks, timeout=20.0):
     errors, seen_after = errors_now(page, seen)
     checks.check(not errors, f"{engine}: no script error on /tv", f"{errors!r}")
     seen = seen_after
+    save(page, f"{base_name}-tv{extension}", checks, engine)
     status, answer = server.request("POST", "/api/v1/admin/pairings", {
         "code": code or "", "name": f"{engine} TV", "show": {"dashboard": "demo"}, "theme": "dark"}, token=admin_token)
     location_js = "location.pathname + location.search"
@@ -147,12 +151,14 @@ def run_pages(page, server, admin_token, engine, checks, timeout=20.0):
         if not hash_link:
             page.open(base + "/admin/")
             probe(page, RECORDER_JS)
+    page.pause(0.3)  # QtWebEngine's grab() shows the last frame painted: let the page shown last be painted
+    save(page, f"{base_name}-console{extension}", checks, engine)
     checks.check(len(links) >= 2 and all(item.endswith(": shown") for item in followed),
                  f"{engine}: every nav link of the console shows its page ({len(links)} links)", "; ".join(followed))
     errors, seen = errors_now(page, seen)
     checks.check(not errors, f"{engine}: no script error on the sign-in page or the console", f"{errors!r}")
     seconds = time.monotonic() - started
-    print(f"  {engine}: /tv showed its code in {code_at - started:.1f} s, the paired dashboard connected "
+    print(f"  {engine}: {seconds:.1f} s in all: /tv showed its code in {code_at - started:.1f} s, the paired dashboard connected "
           f"{paired_at - code_at:.1f} s later, signing in {signed_at - paired_at:.1f} s, "
           f"the {len(links)} console pages {time.monotonic() - signed_at:.1f} s; the Screens page: {screens!r}")
     checks.check(seconds < 20, f"{engine}: the TV and console pages run in under 20 s", f"{seconds:.1f} s")

@@ -82,7 +82,7 @@ def main():
         print(f"Firefox {version} through Marionette")
         page = MarionettePage(client, server.base_url)
         checks = run_scenario(page, server, TOKEN, "Firefox ESR", arguments.screenshot)
-        run_pages(page, server, ADMIN, "Firefox ESR", checks)
+        run_pages(page, server, ADMIN, "Firefox ESR", checks, arguments.screenshot)
     finally:
         if client is not None:
             try:

@@ -121,7 +121,7 @@ def main():
         user_agent = view.page().profile().httpUserAgent()
         print(f"Qt {qVersion()}, {next((part for part in user_agent.split() if part.startswith('Chrome/')), user_agent)}")
         checks = run_scenario(page, server, TOKEN, "QtWebEngine", arguments.screenshot)
-        run_pages(page, server, ADMIN, "QtWebEngine", checks)
+        run_pages(page, server, ADMIN, "QtWebEngine", checks, arguments.screenshot)
         checks.check(not view.page().refused, "QtWebEngine: no certificate refused (only 127.0.0.1 is accepted)",
                      f"refused {view.page().refused!r}")
     finally:

@@ -78,7 +78,7 @@ def main():
         print(f"WebKitGTK {driver.capabilities.get('browserVersion')} through WebKitWebDriver")
         page = WebDriverPage(driver)
         checks = run_scenario(page, server, TOKEN, "WebKitGTK", arguments.screenshot)
-        run_pages(page, server, ADMIN, "WebKitGTK", checks)
+        run_pages(page, server, ADMIN, "WebKitGTK", checks, arguments.screenshot)
     finally:
         if driver is not None:
             driver.quit()
