@@ -6,7 +6,8 @@ Checks, against the same `rollboard serve` (started with ROLLBOARD_ADMIN_TOKEN):
 and the same browser opens the dashboard it was paired to, connected. Then /admin/sign-in: the form is filled with
 the admin token and submitted (its submit button clicked), the browser lands on /admin/ with a session and the
 Screens page shows its table (rows, or the "No screen is connected" line); every link of the console's nav is
-followed in turn (read from the page, so pages added later are covered) and each shows its section. No script error
+followed in turn (read from the page, so pages added later are covered) and each shows its section once its fetches
+have come back, with no status line saying its data could not be loaded. No script error
 on any of it: the pages' own record where boot.js runs, a recorder of the same kind installed on the pages without
 it, and the engine's console where it has one. Screenshots NAME-tv.png and NAME-console.png. The probes are ES5.
 """
@@ -18,14 +19,25 @@ import time
 from engine_scenario import SCRIPT_ERROR_JS, save, wait_for
 
 ALPHABET = "34679ACDEFGHJKMNPQRTUVWXY"
+REFUSALS = ("cannot", "failed", "no session")  # a console page's status line when its data did not load
 
 
 def body_js(name):
     """An attribute of <body>, or null while there is none (mid-navigation: a probe must not throw there)."""
     return f"(document.body ? document.body.getAttribute('{name}') : null)"
 
-# boot.js's record (data-script-errors on <html>) on a page that does not load boot.js; a page with it keeps its own.
+# boot.js's record (data-script-errors on <html>) on a page that does not load boot.js (a page with it keeps its own),
+# and a count of the page's fetches under way, so a console page is read once the data it asked for has come.
 RECORDER_JS = """(function () {
+  if (!window.rollboardFetches && window.fetch) {
+    var fetches = window.rollboardFetches = {pending: 0};
+    var fetchNow = window.fetch;
+    window.fetch = function () {
+      fetches.pending++;
+      return fetchNow.apply(this, arguments).then(function (r) { fetches.pending--; return r; },
+                                                  function (e) { fetches.pending--; throw e; });
+    };
+  }
   if (window.rollboardErrors) return 'kept';
   var errors = window.rollboardErrors = [];
   function record(message) {
@@ -49,14 +61,18 @@ SIGN_IN_JS = """(function (token) {
 NAV_JS = ("Array.prototype.map.call(document.querySelectorAll('.console__nav a[href]'), "
           "function (a) { return a.getAttribute('href'); })")
 
-# The console's state after following a nav link: where it is, the section the link names (hash links), the status.
+# The console's state after following a nav link: where it is, the section the link names (hash links), the fetches
+# under way and what the status lines say (the console's and those of the section).
 SHOWN_JS = """(function (href) {
   var link = document.querySelector('.console__nav a[href="' + href + '"]');
   var section = href.charAt(0) === '#' ? document.getElementById(href.slice(1)) : null;
-  var status = document.getElementById('console-status');
+  var lines = [document.getElementById('console-status')];
+  if (section) lines = lines.concat(Array.prototype.slice.call(section.querySelectorAll('[role=status]')));
   return {where: location.pathname + location.hash,
           shown: section ? !section.hidden && section.getBoundingClientRect().height > 0 : null,
-          current: link ? link.getAttribute('aria-current') : null, status: status ? status.textContent : null};
+          current: link ? link.getAttribute('aria-current') : null,
+          pending: window.rollboardFetches ? window.rollboardFetches.pending : 0,
+          status: lines.map(function (p) { return p ? p.textContent : ''; }).join(' ').trim()};
 })(%s)"""
 
 SCREENS_JS = """(function () {
@@ -139,12 +155,13 @@ def run_pages(page, server, admin_token, engine, checks, screenshot, timeout=20.
         hash_link = href.startswith("#")
 
         def arrived(state):
-            """The link's section shown and the link marked current (a link to another page: that page open)."""
+            """The link's section shown and the link marked current (a link to another page: that page open), no
+            fetch under way, no status line saying the page's data did not load."""
             if not state:
                 return False
-            text = state.get("status") or ""
+            text = (state.get("status") or "").lower()
             there = state["shown"] and state["current"] == "page" if hash_link else state["where"].startswith(href)
-            return bool(there) and "cannot" not in text and "failed" not in text
+            return bool(there) and state["pending"] == 0 and not any(word in text for word in REFUSALS)
         state = wait_for(page, lambda: (lambda s: s if arrived(s) else None)(probe(page, SHOWN_JS % json.dumps(href))),
                          min(timeout, 5.0)) or probe(page, SHOWN_JS % json.dumps(href))
         followed.append(f"{href}: {'shown' if arrived(state) else state}")
