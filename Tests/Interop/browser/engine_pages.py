@@ -4,12 +4,12 @@
 Checks, against the same `rollboard serve` (started with ROLLBOARD_ADMIN_TOKEN): the browser opens /tv and shows a
 6-character code (read from the DOM); the code is paired from here (POST /api/v1/admin/pairings with the admin token)
 and the same browser opens the dashboard it was paired to, connected. Then /admin/sign-in: the form is filled with
-the admin token and submitted (its submit button clicked), the browser lands on /admin/ with a session and the
-Screens page shows its table (rows, or the "No screen is connected" line); every link of the console's nav is
-followed in turn (read from the page, so pages added later are covered) and each shows its section once its fetches
-have come back, with no status line saying its data could not be loaded. No script error
-on any of it: the pages' own record where boot.js runs, a recorder of the same kind installed on the pages without
-it, and the engine's console where it has one. Screenshots NAME-tv.png and NAME-console.png. The probes are ES5.
+the admin token and submitted (its submit button clicked), the browser lands on /admin/ with a session, opens a
+WebSocket screen of its own on demo (as boot.js does) and the Screens page lists it in a row; every link of the
+console's nav is followed in turn (read from the page, so pages added later are covered) and each shows its section
+once its fetches have come back, with no status line saying its data could not be loaded. No script error on any of
+it: the pages' own record where boot.js runs, a recorder of the same kind installed on the pages without it, and the
+engine's console where it has one. Screenshots NAME-tv.png and NAME-console.png. The probes are ES5.
 """
 
 import json
@@ -75,6 +75,13 @@ SHOWN_JS = """(function (href) {
           status: lines.map(function (p) { return p ? p.textContent : ''; }).join(' ').trim()};
 })(%s)"""
 
+# A screen held by this browser while it shows the console: a WebSocket on demo named `name` (as boot.js opens one).
+SCREEN_SOCKET_JS = """(function (name) {
+  window.rollboardConsoleScreen = new WebSocket((location.protocol === 'https:' ? 'wss://' : 'ws://') + location.host +
+                                                '/ws?dashboard=demo&protocol=2&name=' + encodeURIComponent(name));
+  return true;
+})(%s)"""
+
 SCREENS_JS = """(function () {
   var rows = document.querySelectorAll('#screens-rows tr');
   var empty = document.getElementById('screens-empty');
@@ -137,15 +144,28 @@ def run_pages(page, server, admin_token, engine, checks, screenshot, timeout=20.
     probe(page, RECORDER_JS)
     filled = probe(page, SIGN_IN_JS % json.dumps(admin_token))
     said_js = "(document.getElementById('sign-in-status') || {}).textContent"
-    ready = wait_for(page, lambda: probe(page, "location.pathname === '/admin/' && " + body_js("data-session") + " === 'ready'"), timeout)
+    signed_in_js = "location.pathname === '/admin/' && " + body_js("data-session") + " === 'ready'"
+    ready = wait_for(page, lambda: probe(page, signed_in_js), timeout)
     checks.check(filled is True and bool(ready), f"{engine}: the sign-in form with the admin token opens /admin/ "
                  "with a session", f"form found {filled!r}; at {probe(page, 'location.href')!r}, sign-in status "
                  f"{probe(page, said_js)!r}")
     probe(page, RECORDER_JS)
-    screens = wait_for(page, lambda: (lambda s: s if s and s["shown"] and (s["rows"] or s["empty"]) else None)(
-        probe(page, SCREENS_JS)), timeout) or probe(page, SCREENS_JS)
-    checks.check(bool(screens and screens["shown"] and (screens["rows"] or screens["empty"])),
-                 f"{engine}: the Screens page shows its table (rows, or the line saying no screen is connected)",
+    name = f"{engine} console screen"
+    probe(page, SCREEN_SOCKET_JS % json.dumps(name))
+    polls = [0]
+
+    def listed():
+        """The Screens page once it lists this browser's own screen (Refresh pressed every second meanwhile)."""
+        state = probe(page, SCREENS_JS)
+        if state and state["shown"] and name in state["text"]:
+            return state
+        polls[0] += 1
+        if polls[0] % 10 == 0:
+            probe(page, "(document.getElementById('screens-refresh') || {click: function () {}}).click()")
+        return None
+    screens = wait_for(page, listed, timeout) or probe(page, SCREENS_JS)
+    checks.check(bool(screens and screens["shown"] and name in screens["text"]),
+                 f"{engine}: the Screens page lists this browser's own screen (a WebSocket it opened on demo) in a row",
                  f"{screens!r}")
     links = probe(page, NAV_JS) or []
     signed_at = time.monotonic()
@@ -175,7 +195,7 @@ def run_pages(page, server, admin_token, engine, checks, screenshot, timeout=20.
     errors, seen = errors_now(page, seen)
     checks.check(not errors, f"{engine}: no script error on the sign-in page or the console", f"{errors!r}")
     seconds = time.monotonic() - started
-    print(f"  {engine}: {seconds:.1f} s in all: /tv showed its code in {code_at - started:.1f} s, the paired dashboard connected "
-          f"{paired_at - code_at:.1f} s later, signing in {signed_at - paired_at:.1f} s, "
+    print(f"  {engine}: {seconds:.1f} s in all: /tv showed its code in {code_at - started:.1f} s, the paired dashboard "
+          f"connected {paired_at - code_at:.1f} s later, signing in and the Screens page {signed_at - paired_at:.1f} s, "
           f"the {len(links)} console pages {time.monotonic() - signed_at:.1f} s; the Screens page: {screens!r}")
     checks.check(seconds < 20, f"{engine}: the TV and console pages run in under 20 s", f"{seconds:.1f} s")
