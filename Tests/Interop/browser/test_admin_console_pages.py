@@ -142,8 +142,10 @@ def announcements_page(wall, console, timeout, checks):
                  f"overlay {body_data(wall, 'overlay')!r}, sent {sent!r}, {text_of(console, '#announce-status')!r}")
     pressed = press(console, "Take down the announcement on dashboard demo", timeout)
     down = wait_for(lambda: body_data(wall, "overlay") is None, timeout)
-    checks.check(pressed and down and "Taken down on dashboard demo" in text_of(console, "#announce-sent li"),
-                 "Take down takes it off the screen", f"overlay {body_data(wall, 'overlay')!r}")
+    listed = wait_for(lambda: "Taken down on dashboard demo" in text_of(console, "#announce-sent li"), timeout)
+    focus = console.switch_to.active_element.get_attribute("id")
+    checks.check(pressed and down and listed and focus == "announce-sent-title", "Take down takes it off the screen (the focus stays on the list)",
+                 f"overlay {body_data(wall, 'overlay')!r}, focus on {focus!r}")
 
 
 def playlists_page(server, console, timeout, checks):
@@ -153,6 +155,9 @@ def playlists_page(server, console, timeout, checks):
         return ([item for item in api(server, "/api/v1/admin/playlists", "playlists") if item.get("id") == "wall"]
                 or [{}])[0]
     held = press(console, "Hold Lobby wall", timeout) and wait_for(lambda: wall_state().get("held") is True, timeout)
+    kept = wait_for(lambda: console.switch_to.active_element.get_attribute("aria-label") == "Resume Lobby wall", timeout)
+    checks.check(kept, "after Hold, the keyboard's focus is on the row's new Resume button (kept across the refresh)",
+                 f"focus on {console.switch_to.active_element.get_attribute('aria-label')!r}")
     shown = press(console, "Show second on Lobby wall", timeout) and wait_for(
         lambda: wall_state().get("current") == 1 and wall_state().get("held") is True, timeout)
     on_page = wait_for(lambda: "held on second" in text_of(console, "[data-playlist='wall']"), timeout)

@@ -54,18 +54,20 @@ export function say(node, text) {
 }
 
 /**
- * A button that runs `action` (a promise of the text to say) once per press, disabled meanwhile; the text, or
- * "`label` failed: detail", goes to `status` (the console's status line unless given).
+ * A button that runs `action` (a promise of the text to say) once per press, `aria-disabled` meanwhile (not
+ * `disabled`, which would take the keyboard's focus away); the text, or "`label` failed: detail", goes to `status`
+ * (the console's status line unless given).
  */
 export function actionButton(label, action, status) {
   const node = status || pageStatus;
   const button = el("button", { type: "button", class: "console__secondary" }, label);
   button.addEventListener("click", () => {
-    button.disabled = true;
+    if (button.getAttribute("aria-disabled") === "true") return;
+    button.setAttribute("aria-disabled", "true");
     action()
       .then((text) => say(node, text))
       .catch((error) => say(node, label + " failed: " + error.message))
-      .then(() => { button.disabled = false; });
+      .then(() => button.removeAttribute("aria-disabled"));
   });
   return button;
 }
