@@ -121,9 +121,10 @@ def keys_page(server, console, timeout, checks):
     console.switch_to.active_element.send_keys(Keys.ENTER)
     gone = wait_for(lambda: "Revoked Hall key" in text_of(console, "#keys-status")
                     and all(key.get("id") != key_id for key in api(server, "/api/v1/admin/keys", "keys")), timeout)
-    checks.check(gone and not text_of(console, f"[data-key='{key_id}']"),
-                 "confirmed, the key is revoked: gone from the page and from GET /api/v1/admin/keys",
-                 text_of(console, "#keys-status"))
+    focus = console.switch_to.active_element.get_attribute("id")
+    checks.check(gone and not text_of(console, f"[data-key='{key_id}']") and focus == "keys-title",
+                 "confirmed, the key is revoked: gone from the page and from GET /api/v1/admin/keys (focus: the heading)",
+                 f"{text_of(console, '#keys-status')!r}, focus on {focus!r}")
 
 
 def announcements_page(wall, console, timeout, checks):

@@ -47,9 +47,11 @@ function revokeCell(key) {
     "Keep " + key.name);
   const confirm = labelled(actionButton("Yes, revoke", () =>
     call("DELETE", "/api/v1/admin/keys/" + encodeURIComponent(key.id)).then((answer) => {
-      loadKeys().then(() => document.getElementById("keys-title").focus());
       const closed = answer.closedScreens === null ? answer.closedScreensHere : answer.closedScreens;
-      return "Revoked " + key.name + " (" + key.id + "); " + closed + " screen(s) closed.";
+      return loadKeys().then(() => {
+        document.getElementById("keys-title").focus();  // the row and its buttons are gone
+        return "Revoked " + key.name + " (" + key.id + "); " + closed + " screen(s) closed.";
+      });
     }), status), "Yes, revoke " + key.name);
   function asking(yes) {
     replaceChildren(cell, ...(yes ? [el("span", {}, "Revoke " + key.name + "? Its screens close. "), confirm, cancel] : [revoke]));
