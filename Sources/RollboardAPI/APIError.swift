@@ -94,12 +94,15 @@ struct APIError: Error, Equatable {
     }
 
     static func rateLimited(retryAfter seconds: Double) -> APIError {
+        tooMany("rate_limited", "too many writes with this token", retryAfter: seconds)
+    }
+
+    /// 429 `code`: "`what`; retry in N s", with `Retry-After: N` (the seconds rounded up).
+    static func tooMany(_ code: String, _ what: String, retryAfter seconds: Double) -> APIError {
         let whole = Int(seconds.rounded(.up))
         return APIError(
-            status: .tooManyRequests, code: "rate_limited",
-            detail: "too many writes with this token; retry in \(whole) s",
-            headers: [("Retry-After", String(whole))]
-        )
+            status: .tooManyRequests, code: code, detail: "\(what); retry in \(whole) s",
+            headers: [("Retry-After", String(whole))])
     }
 
     static func storeUnavailable(_ error: StoreError) -> APIError {

@@ -34,11 +34,14 @@ public final class RollboardAPI: Sendable {
         public var sources: SourceScheduler?
         /// Whether the server speaks TLS: the console's session cookie is then `Secure`.
         public var isSecure: Bool
+        /// This node's name, as `GET /api/v1/screens` shows where each screen is connected (`RollboardNode`: its host
+        /// name and port).
+        public var node: String
 
         public init(
             tokens: [String], keys: ViewerKeys, directory: DashboardDirectory? = nil,
             reloader: ConfigurationReloader? = nil, now: (@Sendable () -> Double)? = nil,
-            sources: SourceScheduler? = nil, isSecure: Bool = true
+            sources: SourceScheduler? = nil, isSecure: Bool = true, node: String = "localhost"
         ) {
             self.tokens = tokens
             self.keys = keys
@@ -47,6 +50,7 @@ public final class RollboardAPI: Sendable {
             self.now = now
             self.sources = sources
             self.isSecure = isSecure
+            self.node = node
         }
     }
 
@@ -95,7 +99,7 @@ public final class RollboardAPI: Sendable {
             let consoleSessions = SessionsHandler(tokens: admin.tokens, isSecure: admin.isSecure, logger: logger)
             sessions = consoleSessions
             groups.append(APIRoutes.console(sessions: consoleSessions, metrics: requestMetrics))
-            let screens = ScreensHandler(store: store, directory: admin.directory, logger: logger)
+            let screens = ScreensHandler(store: store, node: admin.node, directory: admin.directory, logger: logger)
             let pairings = PairingsHandler(keys: admin.keys, logger: logger, wallNow: admin.now ?? clock.wall.now)
             groups.append(APIRoutes.tv(pairings: pairings, metrics: requestMetrics))
             groups.append(
@@ -111,7 +115,8 @@ public final class RollboardAPI: Sendable {
                     reload: ReloadHandler(reloader: admin.reloader),
                     sources: SourcesHandler(scheduler: admin.sources), pairings: pairings,
                     assign: AssignHandler(store: store, directory: admin.directory, keys: admin.keys, logger: logger),
-                    sessions: consoleSessions))
+                    sessions: consoleSessions,
+                    dashboards: AdminDashboardsHandler(store: store, directory: admin.directory)))
         }
         groups.append(producer)
         groups.append(

@@ -23,6 +23,11 @@ package final class AdmittedScreens: Sendable {
         case key(id: String)
         /// Something that was neither a token nor a key in force (the dashboard was public).
         case unknown
+
+        /// The viewer key's id, for a key.
+        package var keyID: String? {
+            if case .key(let id) = self { id } else { nil }
+        }
     }
 
     private struct Screen {

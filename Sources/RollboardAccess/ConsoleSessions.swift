@@ -9,6 +9,10 @@ import RollboardCore
 /// `Defaults.idleLifetime` seconds without a request, on sign-out or revocation. Sessions live in this node's memory:
 /// a session is per node, and a restart signs everyone out. At most `Defaults.maxSessions` at once; past it, the
 /// least recently used one goes.
+///
+/// Failed sign-ins (a wrong admin token) are counted per client address and overall in windows of
+/// `Defaults.signInWindow` seconds; past `Defaults.failedSignInsPerAddress` or `Defaults.failedSignIns`, every sign-in
+/// from that address (or from anywhere) is refused until the window ends, the right token's too.
 package struct ConsoleSessions: Sendable {
     package enum Defaults {
         /// The cookie that carries a session's secret, and the header a write made with it carries the CSRF token in.
@@ -17,6 +21,10 @@ package struct ConsoleSessions: Sendable {
         package static let idleLifetime: Double = 12 * 3_600
         /// Sessions kept at once on a node, and the hex digits of a session's digest the list shows as its id.
         package static let (maxSessions, idLength) = (1_000, 16)
+        /// Failed sign-ins per client address and window, over all addresses per window, and the window's seconds.
+        package static let (failedSignInsPerAddress, failedSignIns, signInWindow) = (10, 100, 60.0)
+        /// Client addresses whose failed sign-ins are remembered at once; past it, those whose window ended go.
+        package static let trackedAddresses = 10_000
     }
 
     /// One session as the list shows it: never its secret or CSRF token.
@@ -51,6 +59,9 @@ package struct ConsoleSessions: Sendable {
 
     /// Per secret digest (hex).
     private var sessions: [String: Session] = [:]
+    private var failedSignIns = AttemptWindows(
+        perAddress: Defaults.failedSignInsPerAddress, overall: Defaults.failedSignIns, window: Defaults.signInWindow,
+        trackedAddresses: Defaults.trackedAddresses)
 
     package init() {}
 
@@ -73,6 +84,17 @@ package struct ConsoleSessions: Sendable {
         sessions[digest] = Session(
             id: id, csrfToken: csrfToken, address: address, createdAt: wallNow, lastUsedAt: wallNow, lastUsed: now)
         return id
+    }
+
+    /// Seconds until a sign-in from `address` may be tried again, when it or every address together failed too often
+    /// in the window running at `now`; `nil` when it may sign in now.
+    package func signInRetryAfter(address: String, now: Double) -> Double? {
+        failedSignIns.retryAfter(address, now: now)
+    }
+
+    /// A sign-in from `address` presented a wrong admin token at `now`.
+    package mutating func signInFailed(address: String, now: Double) {
+        failedSignIns.count(address, now: now)
     }
 
     /// Whether a request with the cookie `secret` may go on; a write (`isWrite`) must carry `csrfToken` equal to the

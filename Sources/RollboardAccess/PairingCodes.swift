@@ -55,18 +55,16 @@ package struct PairingCodes: Sendable {
         var state: State
     }
 
-    private struct Window {
-        var start: Double
-        var count: Int
-    }
-
     /// Per code.
     private var pending: [String: Pending] = [:]
     /// Per poll token, its code.
     private var codes: [String: String] = [:]
-    private var failures: [String: Window] = [:]
-    private var allFailures = Window(start: -.infinity, count: 0)
-    private var issued: [String: Window] = [:]
+    private var failures = AttemptWindows(
+        perAddress: Defaults.failedClaimsPerAddress, overall: Defaults.failedClaims, window: Defaults.window,
+        trackedAddresses: Defaults.trackedAddresses)
+    private var issued = AttemptWindows(
+        perAddress: Defaults.codesPerAddress, overall: nil, window: Defaults.window,
+        trackedAddresses: Defaults.trackedAddresses)
 
     package init() {}
 
@@ -100,13 +98,10 @@ package struct PairingCodes: Sendable {
     /// A TV at `address` asks for a code: `code` and `pollToken` are freshly drawn by the driver.
     package mutating func issue(code: String, pollToken: String, address: String, now: Double) -> IssueDecision {
         dropExpired(now)
-        if let wait = Self.retryAfter(issued[address], limit: Defaults.codesPerAddress, now) {
-            return .limited(retryAfter: wait)
-        }
+        if let wait = issued.retryAfter(address, now: now) { return .limited(retryAfter: wait) }
         guard pending[code] == nil, codes[pollToken] == nil else { return .taken }
         guard pending.count < Defaults.maxPending else { return .full }
-        Self.count(&issued[address], now)
-        Self.prune(&issued, now)
+        issued.count(address, now: now)
         let expiresAt = now + Defaults.lifetime
         pending[code] = Pending(code: code, pollToken: pollToken, expiresAt: expiresAt, state: .waiting)
         codes[pollToken] = code
@@ -142,16 +137,10 @@ package struct PairingCodes: Sendable {
     /// An operator, from `address`, claims the code `typed`.
     package mutating func claim(_ typed: String, address: String, now: Double) -> ClaimDecision {
         dropExpired(now)
-        let limit = [
-            Self.retryAfter(failures[address], limit: Defaults.failedClaimsPerAddress, now),
-            Self.retryAfter(allFailures, limit: Defaults.failedClaims, now),
-        ].compactMap { $0 }.max()
-        if let limit { return .limited(retryAfter: limit) }
+        if let wait = failures.retryAfter(address, now: now) { return .limited(retryAfter: wait) }
         let code = Self.normalized(typed)
         guard var entry = pending[code], entry.state == .waiting else {
-            Self.count(&failures[address], now)
-            Self.count(&allFailures, now)
-            Self.prune(&failures, now)
+            failures.count(address, now: now)
             return .unknown
         }
         entry.state = .claimed
@@ -184,27 +173,5 @@ package struct PairingCodes: Sendable {
             pending[code] = nil
             codes[entry.pollToken] = nil
         }
-    }
-
-    /// Seconds until `window` takes another one, if it reached `limit`.
-    private static func retryAfter(_ window: Window?, limit: Int, _ now: Double) -> Double? {
-        guard let window, now - window.start < Defaults.window, window.count >= limit else { return nil }
-        return window.start + Defaults.window - now
-    }
-
-    private static func count(_ window: inout Window?, _ now: Double) {
-        var counted = window ?? Window(start: now, count: 0)
-        count(&counted, now)
-        window = counted
-    }
-
-    private static func count(_ window: inout Window, _ now: Double) {
-        if now - window.start >= Defaults.window { window = Window(start: now, count: 0) }
-        window.count += 1
-    }
-
-    private static func prune(_ windows: inout [String: Window], _ now: Double) {
-        guard windows.count > Defaults.trackedAddresses else { return }
-        windows = windows.filter { now - $0.value.start < Defaults.window }
     }
 }

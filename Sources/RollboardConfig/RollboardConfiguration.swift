@@ -186,6 +186,16 @@ public struct RollboardConfiguration: Sendable, Equatable {
         tile.staleAfter ?? server.staleAfter
     }
 
+    /// Whether `tile` shows as stale at `now` when its value was last committed at `updatedAt` (both seconds since
+    /// 1970; `nil`: it has no value yet): a tile whose value can go stale (``TileType/showsStaleness``) and that has a
+    /// ``staleAfter(_:)`` is stale once its value is that many seconds old, or while it has none. The one rule for
+    /// the admin API's stale tiles; the wall page marks its tiles by it too (`public/js/board/staleness.js`).
+    public func isStale(_ tile: TileConfiguration, updatedAt: Double?, now: Double) -> Bool {
+        guard tile.type.showsStaleness, let seconds = staleAfter(tile), seconds > 0 else { return false }
+        guard let updatedAt else { return true }
+        return now - updatedAt >= seconds
+    }
+
     /// How far a screen of `tile` may fall behind its newest value, in seconds: its own `maxLag`, else twice the
     /// longest move it plays by itself (an odometer's `maxDuration`, a counter's or wheel's `duration`, a wheel at least
     /// 1 s); `nil` (no bound but the backlog) for an odometer playing the article's uncapped timeline, carousels and

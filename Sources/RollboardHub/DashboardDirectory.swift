@@ -220,6 +220,15 @@ public final class DashboardDirectory: Sendable {
             for screen in screens.all where screen.name == name {
                 screen.hub.send(ScreenMessageEncoder.assign(url: page), toSession: screen.sessionID)
             }
+        case .reloadScreen(let name):
+            for screen in screens.all where screen.name == name {
+                screen.hub.send(ScreenMessageEncoder.reload, toSession: screen.sessionID)
+            }
+        case .identify(let name, _):
+            guard let seconds = command.secondsLeft(at: wall.now()) else { return }
+            for screen in screens.all where screen.name == name {
+                screen.hub.identify(screen.sessionID, name: name, seconds: seconds)
+            }
         }
     }
 
@@ -246,13 +255,14 @@ public final class DashboardDirectory: Sendable {
         let wallNow = wall.now()  // read back to back: building the tiles (a clock's formats) can take a while
         let factory = LiveTileFactory(configuration: configuration, store: store, logger: logger, wallOffset: wallNow - now)
         let limits = configuration.server.limits
+        let snapshot = store.snapshot
         return (
             configuration.json(dashboard).serialized,
             try dashboard.tiles.map { try factory.makeTile($0, of: dashboard, at: now) },
             Dictionary(grouping: dashboard.tiles, by: \.metric).mapValues { $0.map(\.id) },
             Dictionary(
                 uniqueKeysWithValues: dashboard.tiles.compactMap { tile in
-                    (store.current(tile.metric)?.updatedAt ?? store.wheel(tile.metric)?.updatedAt).map { (tile.id, $0) }
+                    snapshot.valueUpdatedAt(tile.metric).map { (tile.id, $0) }
                 }),
             DashboardHub.Configuration(
                 defaultFPS: limits.defaultFPS, maxFPS: limits.maxFPS, slowClientTimeout: limits.slowClientTimeout,

@@ -17,6 +17,8 @@ package final class ScreenRegistry: Sendable {
         package let name: String?
         package let address: String?
         package let userAgent: String?
+        /// The id of the viewer key it connected with, if it did (unpairing a TV revokes it).
+        package let keyID: String?
         /// Seconds since 1970.
         package let connectedAt: Double
         package var hub: DashboardHub
@@ -43,13 +45,13 @@ package final class ScreenRegistry: Sendable {
     /// Records a screen that connected; returns its id.
     package func add(
         dashboard: String, playlist: String? = nil, name: String?, address: String?, userAgent: String?,
-        connectedAt: Double, hub: DashboardHub, sessionID: Int
+        keyID: String? = nil, connectedAt: Double, hub: DashboardHub, sessionID: Int
     ) -> Int {
         let id = nextID.wrappingAdd(1, ordering: .relaxed).oldValue
         let screen = Screen(
             id: id, dashboard: dashboard, playlist: playlist, name: name.flatMap { Self.cleanName($0) },
             address: address,
-            userAgent: userAgent.map { String($0.prefix(256)) }, connectedAt: connectedAt, hub: hub,
+            userAgent: userAgent.map { String($0.prefix(256)) }, keyID: keyID, connectedAt: connectedAt, hub: hub,
             sessionID: sessionID)
         screens.withLock { $0[id] = screen }
         return id
@@ -94,6 +96,16 @@ package final class ScreenRegistry: Sendable {
     /// Every connected screen, oldest first.
     package var all: [Screen] {
         screens.withLock { $0.values.sorted { $0.id < $1.id } }
+    }
+
+    /// How many connected screens show `dashboard` (a playlist's screens among them while it shows it).
+    package func count(showing dashboard: String) -> Int {
+        screens.withLock { $0.values.count(where: { $0.dashboard == dashboard }) }
+    }
+
+    /// How many connected screens are named `name`.
+    package func count(named name: String) -> Int {
+        screens.withLock { $0.values.count(where: { $0.name == name }) }
     }
 
     /// The screen with id `id`, if it is connected.

@@ -104,12 +104,13 @@ final class DashboardSocket: WebSocketDelegate {
             if let screens {
                 let listed = screens.add(
                     dashboard: hub.dashboardID, name: name, address: socket.remoteAddress, userAgent: userAgent,
-                    connectedAt: clock.wall.now(), hub: hub, sessionID: id)
+                    keyID: credential.keyID, connectedAt: clock.wall.now(), hub: hub, sessionID: id)
                 screenID.withLock { $0 = listed }
             }
         case .playlist(let playlist):
             let id = playlist.connect(
-                socket, fps: fps, calm: calm, name: name, address: socket.remoteAddress, userAgent: userAgent)
+                socket, fps: fps, calm: calm, name: name, address: socket.remoteAddress, userAgent: userAgent,
+                keyID: credential.keyID)
             sessionID.withLock { $0 = id }
         }
     }

@@ -164,7 +164,8 @@ public final class RollboardNode: Sendable {
                 configurations: configurations, tokens: options.producerTokens, store: changeLog, logger: logger,
                 admin: RollboardAPI.Admin(
                     tokens: options.adminTokens, keys: viewerKeys, directory: directory, reloader: reloader,
-                    sources: sources, isSecure: options.tls != nil),
+                    sources: sources, isSecure: options.tls != nil,
+                    node: Self.nodeName(port: settings.port)),
                 metrics: metrics, clock: options.clock)
             let application = RollboardApplication(
                 configurations: configurations, api: api, directory: directory, metrics: metrics,
@@ -213,6 +214,13 @@ public final class RollboardNode: Sendable {
             changeLog.close {}
             throw error
         }
+    }
+
+    /// This node's name, as the list of screens says where each is connected: the machine's host name, and the
+    /// configured port unless one is picked at start (`0`).
+    static func nodeName(port: Int) -> String {
+        let host = OriginPolicy.machineNames.first ?? "localhost"
+        return port == 0 ? host : "\(host):\(port)"
     }
 
     /// Starts the services in order: opens the port (every dashboard is served from then on), then polls the sources.

@@ -11,7 +11,8 @@ package import RollboardConfig
 /// to screens (`StoredScreenCommand`), 8 = a viewer key created or revoked (`StoredViewerKey`), 9 = a metric batch with
 /// increments or idempotency keys (`count: UInt32`, then each metric as `ExtendedMetric` writes it), 11 = a
 /// leaderboard's whole board (`StoredLeaderboard`), 13 = a source's health (`StoredSourceHealth`), 15 = a screen's
-/// assignment (`StoredScreenCommand`, action 5); then the one part,
+/// assignment (`StoredScreenCommand`, action 5), 16 = a reload or identify of the screens of a name
+/// (`StoredScreenCommand`, actions 6 and 7); then the one part,
 /// as its `encode(into:)` writes it.
 /// Strings are `byte count: UInt32 LE | UTF-8`.
 extension StoreChange {

@@ -30,7 +30,8 @@ public enum StoreChange: Sendable, Equatable {
     /// A metric batch with an increment or an idempotency key is written as kind 9 (listed before kind 1, which takes
     /// every other batch); a board with an idempotency key as kind 14 (before kind 11, which takes every other board);
     /// a screen's assignment as kind 15 (before kind 7, which takes every other screen command: a node of an earlier
-    /// version skips kind 15 as a kind it does not know, docs/cluster.md "Rolling upgrade").
+    /// version skips kind 15 as a kind it does not know, docs/cluster.md "Rolling upgrade"); a reload or identify of the
+    /// screens of a name as kind 16, the same way.
     static let kinds: [StoreChangeKind] = [
         StoreChangeKind(
             batchTag: 9, ExtendedMetric.self, make: { .metrics($0.map(\.base)) },
@@ -50,6 +51,12 @@ public enum StoreChange: Sendable, Equatable {
             tag: 15, StoredScreenCommand.self, make: { .screens($0) },
             take: { change in
                 guard case .screens(let command) = change, command.action.isAssignment else { return nil }
+                return command
+            }),
+        StoreChangeKind(
+            tag: 16, StoredScreenCommand.self, make: { .screens($0) },
+            take: { change in
+                guard case .screens(let command) = change, command.action.isToNamedScreens else { return nil }
                 return command
             }),
         StoreChangeKind(tag: 7, StoredScreenCommand.self, make: { .screens($0) }),

@@ -28,6 +28,12 @@ public struct StoreSnapshot: Sendable {
     /// How much of each series the log keeps.
     package var seriesLimits: SeriesLimits { model.seriesLimits }
 
+    /// When the value a tile of `id` shows was last committed, in seconds since 1970: its number, wheel target or
+    /// board; `nil` before the first. What a hub greets its screens with and what the admin API judges staleness by.
+    public func valueUpdatedAt(_ id: String) -> Double? {
+        current(id)?.updatedAt ?? wheel(id)?.updatedAt ?? leaderboard(id)?.updatedAt
+    }
+
     /// The latest target of wheel `id`.
     public func wheel(_ id: String) -> StoredWheel? { model.wheels[id] }
 

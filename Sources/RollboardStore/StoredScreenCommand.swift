@@ -19,10 +19,38 @@ public struct StoredScreenCommand: StoredActionPart {
         /// page options, without a key (each screen keeps its own). Written as kind 15 (``StoreChange/kinds``), so a
         /// node of an earlier version skips it.
         case assign(screen: String, page: String)
+        /// The screens named `screen` (on whichever node) reload their page. Written as kind 16, so a node of an
+        /// earlier version skips it.
+        case reloadScreen(String)
+        /// The screens named `screen` (on whichever node) show their name full-screen for `seconds` (more than 0) from
+        /// the commit on. Written as kind 16, like ``reloadScreen(_:)``.
+        case identify(screen: String, seconds: Double)
+
+        /// The action's byte in the record.
+        var tag: UInt8 {
+            switch self {
+            case .announce: 0
+            case .reloadDashboard: 1
+            case .reloadPlaylist: 2
+            case .announceEverywhere: 3
+            case .announcePlaylist: 4
+            case .assign: 5
+            case .reloadScreen: 6
+            case .identify: 7
+            }
+        }
 
         /// Whether this is an assignment (kind 15 rather than 7).
         var isAssignment: Bool {
             if case .assign = self { true } else { false }
+        }
+
+        /// Whether this is a command to the screens of a name other than an assignment (kind 16 rather than 7).
+        var isToNamedScreens: Bool {
+            switch self {
+            case .reloadScreen, .identify: true
+            default: false
+            }
         }
     }
 
@@ -36,9 +64,10 @@ public struct StoredScreenCommand: StoredActionPart {
     package func secondsLeft(at now: Double) -> Double? {
         let seconds: Double
         switch action {
-        case .announce(_, _, let given), .announceEverywhere(_, let given), .announcePlaylist(_, _, let given):
+        case .announce(_, _, let given), .announceEverywhere(_, let given), .announcePlaylist(_, _, let given),
+            .identify(_, let given):
             seconds = given
-        case .reloadDashboard, .reloadPlaylist, .assign:
+        case .reloadDashboard, .reloadPlaylist, .assign, .reloadScreen:
             return nil
         }
         if seconds == 0 { return 0 }
@@ -49,35 +78,28 @@ public struct StoredScreenCommand: StoredActionPart {
 
 extension StoredScreenCommand {
     /// `seq: UInt64 | action: UInt8 (0 announce on a dashboard, 1 reload a dashboard, 2 reload a playlist, 3 announce
-    /// everywhere, 4 announce on a playlist, 5 assign a screen) | id (empty for 3; the screen's name for 5) | text
-    /// and seconds: Float64 (announcements only) | page (5 only) | updatedAt: Float64`.
+    /// everywhere, 4 announce on a playlist, 5 assign a screen, 6 reload a screen, 7 identify a screen) | id (empty
+    /// for 3; the screen's name for 5 to 7) | text (announcements only) | seconds: Float64 (announcements and 7) |
+    /// page (5 only) | updatedAt: Float64`.
     static func write(_ action: Action, into writer: inout BinaryWriter) {
+        writer.write(action.tag)
         switch action {
-        case .announce(let dashboard, let text, let seconds):
-            writer.write(UInt8(0))
-            writer.write(dashboard)
+        case .announce(let id, let text, let seconds), .announcePlaylist(let id, let text, let seconds):
+            writer.write(id)
             writer.write(text)
             writer.write(seconds)
-        case .reloadDashboard(let dashboard):
-            writer.write(UInt8(1))
-            writer.write(dashboard)
-        case .reloadPlaylist(let playlist):
-            writer.write(UInt8(2))
-            writer.write(playlist)
         case .announceEverywhere(let text, let seconds):
-            writer.write(UInt8(3))
             writer.write("")
             writer.write(text)
             writer.write(seconds)
-        case .announcePlaylist(let playlist, let text, let seconds):
-            writer.write(UInt8(4))
-            writer.write(playlist)
-            writer.write(text)
-            writer.write(seconds)
+        case .reloadDashboard(let id), .reloadPlaylist(let id), .reloadScreen(let id):
+            writer.write(id)
         case .assign(let screen, let page):
-            writer.write(UInt8(5))
             writer.write(screen)
             writer.write(page)
+        case .identify(let screen, let seconds):
+            writer.write(screen)
+            writer.write(seconds)
         }
     }
 
@@ -99,6 +121,10 @@ extension StoredScreenCommand {
         case 5:
             guard let page = reader.readString(), page.hasPrefix("/") else { return nil }
             action = .assign(screen: id, page: page)
+        case 6: action = .reloadScreen(id)
+        case 7:
+            guard let seconds = reader.readDouble(), seconds.isFinite, seconds > 0 else { return nil }
+            action = .identify(screen: id, seconds: seconds)
         default: return nil
         }
         return action

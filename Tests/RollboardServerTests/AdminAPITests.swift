@@ -299,4 +299,54 @@ struct AdminAPIScreensTests {
             #expect(try adminPost(live, "/api/v1/admin/screens/\(id)/identify", #"{"seconds":0}"#).status.code == 422)
         }
     }
+
+    @Test("each listed screen says this node's name and the id of the viewer key it connected with, or null")
+    func nodeAndKey() throws {
+        try withLiveServer(dashboardAccess: .viewerKey) { live in
+            let created = try adminPost(live, "/api/v1/admin/keys", #"{"name":"Hall TV","dashboards":["demo"]}"#)
+            let key = try jsonObject(created.body)
+            let (id, secret) = (try #require(key["id"] as? String), try #require(key["key"] as? String))
+            let keyed = try Screen(live.webSocket("/ws?dashboard=demo&name=Hall&key=\(secret)"))
+            let bearer = try Screen(
+                live.webSocket("/ws?dashboard=demo&name=Desk", headers: ["Authorization": "Bearer \(LiveServer.adminToken)"]))
+            _ = try keyed.hello()
+            _ = try bearer.hello()
+            let listed = try screens(live, count: 2)
+            #expect(listed.map { $0["keyId"] as? String } == [id, nil])
+            #expect(listed.allSatisfy { $0["node"] as? String == RollboardNode.nodeName(port: 0) })
+            #expect(RollboardNode.nodeName(port: 8443).hasSuffix(":8443") && !RollboardNode.nodeName(port: 0).isEmpty)
+        }
+    }
+
+    @Test(
+        "a reload or identify by a screen's name (or a named screen's id) is sequenced and reaches that name's screens only",
+        arguments: ["reload", "identify"])
+    func commandsByName(command: String) throws {
+        try withLiveServer(clock: ManualClock(at: 1_800_000_000)) { live in
+            let halls = try [Screen(live.webSocket("/ws?dashboard=demo&name=Hall")), Screen(live.webSocket("/ws?dashboard=demo&name=Hall"))]
+            let kitchen = try Screen(live.webSocket("/ws?dashboard=demo&name=Kitchen"))
+            let nameless = try Screen(live.webSocket("/ws?dashboard=demo"))
+            for screen in halls + [kitchen, nameless] { _ = try screen.hello() }
+            let listed = try screens(live, count: 4)
+            let body = command == "identify" ? #"{"seconds":3}"# : nil
+            let answer = try adminPost(live, "/api/v1/admin/screens/Hall/\(command)", body)
+            let seq = live.changeLog.lastSeq
+            let seconds = command == "identify" ? #""seconds":3,"# : ""
+            #expect(answer.status == .accepted && answer.text == #"{"screen":"Hall","screens":2,\#(seconds)"seq":\#(seq)}"#)
+            for hall in halls {
+                let message = try hall.awaitMessage(command)
+                if command == "identify" { #expect(message["name"] as? String == "Hall" && message["seconds"] as? Double == 3) }
+            }
+            let hallID = try #require(listed.first { $0["name"] as? String == "Hall" }?["id"] as? Int)
+            let byID = try adminPost(live, "/api/v1/admin/screens/\(hallID)/reload")
+            #expect(byID.status == .accepted && byID.text.hasPrefix(#"{"screen":"Hall","screens":2,"#))
+            let namelessID = try #require(listed.first { $0["name"] is NSNull }?["id"] as? Int)
+            #expect(try adminPost(live, "/api/v1/admin/screens/\(namelessID)/reload").status.code == 422)
+            #expect(try adminPost(live, "/api/v1/admin/screens/a%0Ab/reload").status.code == 422)
+            _ = try adminPost(live, "/api/v1/admin/dashboards/demo/announce", #"{"text":"end","seconds":1}"#)
+            var heard: [String] = []
+            while heard.last != "announce" { heard.append(try kitchen.next()["type"] as? String ?? "") }
+            #expect(!heard.contains(command), "the kitchen got \(heard)")
+        }
+    }
 }

@@ -113,6 +113,8 @@ struct ChangeLogContractTests {
         .playlist(StoredPlaylistCommand(id: "wall", action: .hold, seq: 0, updatedAt: 0)),
         .screens(StoredScreenCommand(action: .announceEverywhere(text: "Hello", seconds: 5), seq: 0, updatedAt: 0)),
         .screens(StoredScreenCommand(action: .assign(screen: "Lobby TV", page: "/p/wall?name=Lobby%20TV"), seq: 0, updatedAt: 0)),
+        .screens(StoredScreenCommand(action: .reloadScreen("Lobby TV"), seq: 0, updatedAt: 0)),
+        .screens(StoredScreenCommand(action: .identify(screen: "Lobby TV", seconds: 5), seq: 0, updatedAt: 0)),
         .viewerKey(
             StoredViewerKey(
                 action: .create(

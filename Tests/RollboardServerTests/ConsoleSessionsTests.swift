@@ -116,3 +116,39 @@ private final class Machine {
         #expect(sessions.check(secret: "s0", csrfToken: nil, isWrite: false, now: 5_002, wallNow: wall) != .unknown)
     }
 }
+
+/// Failed console sign-ins, counted per address and overall in windows (``AttemptWindows``, shared with pairing).
+@Suite struct ConsoleSignInLimitTests {
+    typealias Defaults = ConsoleSessions.Defaults
+
+    @Test(
+        "past the failed sign-ins of a window from one address, that address waits for the window's end; others do not",
+        arguments: [
+            (failures: 9, at: 30.0, wait: nil as Double?, otherWaits: false),
+            (10, 30, 30, false),
+            (10, 59.5, 0.5, false),
+            (10, 60, nil, false),
+        ])
+    func perAddress(failures: Int, at now: Double, wait: Double?, otherWaits: Bool) {
+        var sessions = ConsoleSessions()
+        for _ in 0..<failures { sessions.signInFailed(address: "10.0.0.9", now: 0) }
+        #expect(sessions.signInRetryAfter(address: "10.0.0.9", now: now) == wait)
+        #expect((sessions.signInRetryAfter(address: "10.0.0.10", now: now) != nil) == otherWaits)
+    }
+
+    @Test(
+        "past the failed sign-ins of a window from every address together, every address waits",
+        arguments: [(Defaults.failedSignIns - 1, false), (Defaults.failedSignIns, true)])
+    func overall(failures: Int, limited: Bool) {
+        var sessions = ConsoleSessions()
+        // Spread over addresses, none of which reaches its own limit.
+        for index in 0..<failures { sessions.signInFailed(address: "10.0.\(index % 20).1", now: Double(index) / 10) }
+        #expect((sessions.signInRetryAfter(address: "192.0.2.1", now: 11) != nil) == limited)
+        #expect(sessions.signInRetryAfter(address: "192.0.2.1", now: Defaults.signInWindow) == nil)
+    }
+
+    @Test("the limits are the documented ones: 10 a minute from an address, 100 a minute overall")
+    func documentedNumbers() {
+        #expect(Defaults.failedSignInsPerAddress == 10 && Defaults.failedSignIns == 100 && Defaults.signInWindow == 60)
+    }
+}

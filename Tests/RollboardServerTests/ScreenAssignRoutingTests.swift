@@ -16,13 +16,14 @@ struct ScreenAssignRoutingTests {
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
 
     @Test(
-        "an assignment goes to every screen of its name and to no other",
+        "an assignment, a reload or an identify of a name goes to every screen of that name and to no other",
         arguments: [
             (name: "Lobby TV", reached: ["Lobby TV on demo", "Lobby TV on story"]),
             (name: "Hall", reached: ["Hall on demo"]),
             (name: "Nobody", reached: []),
-        ])
-    func routesByName(name: String, reached: [String]) async throws {
+        ], ["assign", "reload", "identify"])
+    func routesByName(screens: (name: String, reached: [String]), command: String) async throws {
+        let (name, reached) = screens
         let configuration = try RollboardConfiguration.load(directory: Self.repositoryRoot + "/config")
         let folder = NSTemporaryDirectory() + "rollboard-assign-\(UUID().uuidString)"
         let store = try MetricStore(directory: folder, logger: Logger(label: "test"))
@@ -41,16 +42,20 @@ struct ScreenAssignRoutingTests {
             sinks["\(screen ?? "unnamed") on \(dashboard)"] = sink
         }
         let page = "/d/story?name=\(name)&kiosk"
+        let (action, expected): (StoredScreenCommand.Action, String) =
+            switch command {
+            case "assign": (.assign(screen: name, page: page), #"{"type":"assign","url":"\#(page)"}"#)
+            case "reload": (.reloadScreen(name), #"{"type":"reload"}"#)
+            default: (.identify(screen: name, seconds: 5), #"{"type":"identify","name":"\#(name)","seconds":"#)
+            }
         let done = DispatchSemaphore(value: 0)
-        store.commandScreens(.assign(screen: name, page: page)) { _ in done.signal() }
+        store.commandScreens(action) { _ in done.signal() }
         done.wait()
-        // A reload of both dashboards committed after it arrives after it: by then the assignment would have.
-        store.commandScreens(.reloadDashboard("demo")) { _ in }
-        store.commandScreens(.reloadDashboard("story")) { _ in }
-        let expected = #"{"type":"assign","url":"\#(page)"}"#
+        // An announcement on everything committed after it arrives after it: by then the command would have.
+        store.commandScreens(.announceEverywhere(text: "", seconds: 0)) { _ in }
         for (label, sink) in sinks {
-            #expect(await sink.wait { sink.messages.contains { $0.contains(#""type":"reload""#) } })
-            #expect(sink.messages.contains(expected) == reached.contains(label), "\(label)")
+            #expect(await sink.wait { sink.messages.contains { $0.contains(#""type":"announce""#) } })
+            #expect(sink.messages.contains { $0.hasPrefix(expected) } == reached.contains(label), "\(label)")
         }
     }
 }

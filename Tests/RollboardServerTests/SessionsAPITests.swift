@@ -60,4 +60,27 @@ struct SessionsAPITests {
             }
         }
     }
+
+    @Test(
+        "past 10 failed sign-ins a minute from an address, every sign-in is 429 with Retry-After until the window ends",
+        arguments: [(30.0, true), (60.0, false)])
+    func signInLimit(after seconds: Double, refused: Bool) throws {
+        let clock = ManualClock(at: 1_800_000_000)
+        try withLiveServer(clock: clock) { live in
+            func attempt(_ token: String) throws -> HTTPResponse {
+                try live.request(
+                    "POST", "/admin/session", body: Array(#"{"token":"\#(token)"}"#.utf8), contentType: "application/json")
+            }
+            for _ in 0..<ConsoleSessions.Defaults.failedSignInsPerAddress {
+                #expect(try attempt("wrong-token").status == .unauthorized)
+            }
+            let limited = try attempt(LiveServer.adminToken)
+            #expect(limited.status == .tooManyRequests && limited.errorCode == "too_many_sign_ins", "the right token too")
+            #expect(limited.headers["Retry-After"] == "60")
+            clock.step(to: 1_800_000_000 + seconds)
+            let later = try attempt(LiveServer.adminToken)
+            #expect(later.status == (refused ? .tooManyRequests : .created), "\(later.text)")
+            if refused { #expect(later.headers["Retry-After"] == "30") }
+        }
+    }
 }

@@ -56,6 +56,10 @@ struct StoreChangeCodecTests {
             "070e00000000000000020200000074760000000000688f40"),
         ("a screen's assignment", .screens(StoredScreenCommand(action: .assign(screen: "tv", page: "/d/x"), seq: 14, updatedAt: 1005)),
             "0f0e0000000000000005020000007476040000002f642f780000000000688f40"),
+        ("a named screen's reload", .screens(StoredScreenCommand(action: .reloadScreen("tv"), seq: 14, updatedAt: 1005)),
+            "100e00000000000000060200000074760000000000688f40"),
+        ("a named screen's identify", .screens(StoredScreenCommand(action: .identify(screen: "tv", seconds: 5), seq: 14, updatedAt: 1005)),
+            "100e000000000000000702000000747600000000000014400000000000688f40"),
         ("a viewer key for one dashboard", .viewerKey(StoredViewerKey(
             action: .create(ViewerKey(id: "k1", name: "lobby", dashboards: ["ops"], createdAt: 999, digest: digest)),
             seq: 15, updatedAt: 1006)),

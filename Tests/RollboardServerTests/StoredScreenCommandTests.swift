@@ -52,6 +52,7 @@ struct StoredScreenCommandTests {
             .announceEverywhere(text: "Fire drill at 3", seconds: 60),
             .announcePlaylist(playlist: "wall", text: "Welcome", seconds: 0.5),
             .assign(screen: "Lobby TV", page: "/p/wall?name=Lobby%20TV&theme=dark&kiosk"),
+            .reloadScreen("Lobby TV"), .identify(screen: "Café TV", seconds: 2.5),
         ])
     func roundTrip(action: StoredScreenCommand.Action) throws {
         let command = StoredScreenCommand(action: action, seq: 42, updatedAt: 1_700_000_000.125)
@@ -65,7 +66,7 @@ struct StoredScreenCommandTests {
     @Test("an announcement with negative or non-finite seconds, or an unknown action, does not decode")
     func refusesDamage() {
         // Kind 3 (everywhere) names no dashboard, so one with an id is damage too.
-        for (kind, seconds) in [(UInt8(0), -1.0), (0, .infinity), (0, .nan), (4, -1), (3, 1), (6, 1)] {
+        for (kind, seconds) in [(UInt8(0), -1.0), (0, .infinity), (0, .nan), (4, -1), (3, 1), (8, 1)] {
             var writer = BinaryWriter()
             writer.write(UInt64(1))
             writer.write(kind)
@@ -79,9 +80,10 @@ struct StoredScreenCommandTests {
     }
 
     @Test(
-        "an assignment is written as kind 15, which an earlier version skips as unknown, and every other command as 7",
+        "an assignment is kind 15, a named screen's reload or identify 16 (an earlier version skips both), the rest 7",
         arguments: [
             (StoredScreenCommand.Action.assign(screen: "Hall", page: "/d/demo?name=Hall"), UInt8(15)),
+            (.reloadScreen("Hall"), 16), (.identify(screen: "Hall", seconds: 5), 16),
             (.reloadDashboard("demo"), 7), (.announceEverywhere(text: "x", seconds: 1), 7),
         ])
     func kindByte(action: StoredScreenCommand.Action, kind: UInt8) throws {
@@ -89,6 +91,21 @@ struct StoredScreenCommandTests {
         #expect(change.payload.first == kind)
         #expect(StoreChange(payload: change.payload[...]) == change)
         #expect(StoreChange.unknownKind(ofPayload: change.payload[...]) == nil)
+    }
+
+    @Test("an identify of no seconds, negative or not finite does not decode", arguments: [0, -1, Double.nan, .infinity])
+    func identifyNeedsSeconds(seconds: Double) {
+        var writer = BinaryWriter()
+        StoredScreenCommand(action: .identify(screen: "Hall", seconds: seconds), seq: 1, updatedAt: 9).encode(into: &writer)
+        var reader = BinaryReader(writer.bytes[...])
+        #expect(StoredScreenCommand(reader: &reader) == nil)
+    }
+
+    @Test("an identify shows for what is left of its seconds when a node applies it", arguments: [(1.0, 4.0), (5, nil)])
+    func identifySecondsLeft(appliedAfter: Double, left: Double?) {
+        let command = StoredScreenCommand(action: .identify(screen: "Hall", seconds: 5), seq: 3, updatedAt: 1_000)
+        #expect(command.secondsLeft(at: 1_000 + appliedAfter) == left)
+        #expect(StoredScreenCommand(action: .reloadScreen("Hall"), seq: 4, updatedAt: 1_000).secondsLeft(at: 1_000) == nil)
     }
 
     @Test("an assignment to a page that is not a path does not decode")

@@ -20,7 +20,7 @@ struct AssignHandler: Sendable {
     /// 202 `{"screen":NAME,"url":PAGE,"keys":[ID…],"screens":N,"seq":S}` once both are durable: `keys` the pairing
     /// keys now limited to the new target, `screens` how many of this node's screens have the name.
     func assign(_ context: RequestContext, _ respond: @escaping Respond) throws(APIError) {
-        let name = try screenName(context.parameter("id"))
+        let name = try ScreensHandler.screenName(context.parameter("id"), directory: directory)
         let body = try JSONBody.object(context.request)
         try JSONBody.rejectUnknownFields(body, allowed: ["show", "theme", "kiosk"], prefix: "")
         let target = try ScreenPage(body, name: name, configuration: context.configuration)
@@ -35,7 +35,7 @@ struct AssignHandler: Sendable {
                     case .failure(let error): respond(APIError.storeUnavailable(error).response)
                     case .success(let command):
                         logger.notice("screen assigned", metadata: ["screen": "\(name)", "page": "\(target.page)"])
-                        let here = directory?.screens.all.filter { $0.name == name }.count ?? 0
+                        let here = directory?.screens.count(named: name) ?? 0
                         respond(JSONResponse.accepted(.object([
                             JSONMember("screen", .string(name)), JSONMember("url", .string(target.page)),
                             JSONMember("keys", .array(keyIDs.map(JSONValue.string))),
@@ -45,20 +45,5 @@ struct AssignHandler: Sendable {
                 }
             }
         }
-    }
-
-    /// The name `given` addresses: a connected screen's id (as `/api/v1/screens` lists it) stands for its name;
-    /// anything else is a name (the screen may be on another node).
-    func screenName(_ given: String) throws(APIError) -> String {
-        if let id = Int(given), let screen = directory?.screens.screen(id) {
-            guard let name = screen.name else {
-                throw .invalidValue("screen: screen \(id) has no name; open it with ?name= to assign it")
-            }
-            return name
-        }
-        guard ScreenRegistry.cleanName(given) == given else {
-            throw .invalidValue("screen: \(JSONText.quoted(given)) is neither a connected screen's id nor a name")
-        }
-        return given
     }
 }

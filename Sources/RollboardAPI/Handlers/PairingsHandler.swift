@@ -128,10 +128,7 @@ final class PairingsHandler: Sendable {
     }
 
     private static func limited(_ wait: Double, _ what: String) -> APIError {
-        let whole = Int(wait.rounded(.up))
-        return APIError(
-            status: .tooManyRequests, code: "rate_limited", detail: "\(what); retry in \(whole) s",
-            headers: [("Retry-After", String(whole))])
+        .tooMany("rate_limited", what, retryAfter: wait)
     }
 
     private static func noStore(_ status: HTTPStatus, _ body: JSONValue) -> HTTPResponse {

@@ -16,6 +16,8 @@ import Synchronization
 /// every node follow them, and are answered once durable (503 when the change log refuses them).
 struct ScreensHandler: Sendable {
     let store: any ChangeLog
+    /// This node's name, as each listed screen says where it is connected.
+    let node: String
     /// The dashboards' hubs and their screens (`nil`: no screens to list or control).
     let directory: DashboardDirectory?
     let logger: Logger
@@ -26,11 +28,6 @@ struct ScreensHandler: Sendable {
         guard directory?.hub(id) != nil else {
             throw .notFound("unknown_dashboard", "no dashboard \(JSONText.quoted(id)) is configured")
         }
-    }
-
-    /// 404 unless screen `:id` is connected.
-    func requireScreen(_ context: RequestContext) throws(APIError) {
-        _ = try screen(context)
     }
 
     func reloadDashboard(_ context: RequestContext, _ respond: @escaping Respond) {
@@ -63,10 +60,33 @@ struct ScreensHandler: Sendable {
         }
     }
 
+    /// `POST /api/v1/admin/screens/{screen}/reload`: 202 `{"screen":NAME,"screens":N,"seq":S}` once committed: the
+    /// screens of that name reload their page on every node (`screens`: how many are on this one).
+    func reloadScreen(_ context: RequestContext, _ respond: @escaping Respond) throws(APIError) {
+        let name = try Self.screenName(context.parameter("id"), directory: directory)
+        command(.reloadScreen(name), respond) { [self] command in
+            logger.notice("screen reloaded", metadata: ["screen": "\(name)"])
+            return accepted(screen: name, extra: [JSONMember("seq", .number(command.seq))])
+        }
+    }
+
+    /// `POST /api/v1/admin/screens/{screen}/identify`: a connected screen's id (digits) asks that one screen of this
+    /// node, at once: 202 `{"screen":ID,"name","seconds"}`, 404 when it is gone. A name is a sequenced change: the
+    /// screens of that name on every node show it, 202 `{"screen":NAME,"screens":N,"seconds","seq"}` once committed.
     func identify(_ context: RequestContext, _ respond: @escaping Respond) throws(APIError) {
-        let (id, screen) = try screen(context)
+        let given = context.parameter("id")
+        var found: (id: Int, screen: ScreenRegistry.Screen)?
+        if !given.isEmpty && given.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) { found = try screen(context) }
         let body: JSONValue? = try context.request.body.isEmpty ? nil : JSONBody.object(context.request)
         let seconds = try AdminRequest.identifySeconds(body)
+        guard let found else {
+            let name = try Self.screenName(given, directory: directory)
+            return command(.identify(screen: name, seconds: seconds), respond) { [self] command in
+                let extra = [JSONMember("seconds", .number(seconds)), JSONMember("seq", .number(command.seq))]
+                return accepted(screen: name, extra: extra)
+            }
+        }
+        let (id, screen) = found
         screen.hub.identify(screen.sessionID, name: screen.name ?? "Screen \(id)", seconds: seconds)
         respond(
             JSONResponse.accepted(
@@ -102,6 +122,8 @@ struct ScreensHandler: Sendable {
                     JSONMember("name", .optional(screen.name.map(JSONValue.string))),
                     JSONMember("address", .optional(screen.address.map(JSONValue.string))),
                     JSONMember("userAgent", .optional(screen.userAgent.map(JSONValue.string))),
+                    JSONMember("node", .string(node)),
+                    JSONMember("keyId", .optional(screen.keyID.map(JSONValue.string))),
                     JSONMember("connectedAt", .string(iso8601(screen.connectedAt))),
                     JSONMember("fps", .number(status.fps)),
                     JSONMember("paused", .bool(status.isPaused)),
@@ -138,8 +160,29 @@ struct ScreensHandler: Sendable {
         return (id, screen)
     }
 
+    /// The name `given` addresses: a connected screen's id (as `/api/v1/screens` lists it) stands for its name;
+    /// anything else is a name (the screen may be on another node).
+    static func screenName(_ given: String, directory: DashboardDirectory?) throws(APIError) -> String {
+        if let id = Int(given), let screen = directory?.screens.screen(id) {
+            guard let name = screen.name else {
+                throw .invalidValue("screen: screen \(id) has no name; open it with ?name= to address it")
+            }
+            return name
+        }
+        guard ScreenRegistry.cleanName(given) == given else {
+            throw .invalidValue("screen: \(JSONText.quoted(given)) is neither a connected screen's id nor a name")
+        }
+        return given
+    }
+
+    private func accepted(screen name: String, extra: [JSONMember]) -> HTTPResponse {
+        let count = directory?.screens.count(named: name) ?? 0
+        return JSONResponse.accepted(
+            .object([JSONMember("screen", .string(name)), JSONMember("screens", .number(count))] + extra))
+    }
+
     private func accepted(dashboard: String, extra: [JSONMember]) -> HTTPResponse {
-        let count = directory?.screens.all.filter { $0.dashboard == dashboard }.count ?? 0
+        let count = directory?.screens.count(showing: dashboard) ?? 0
         return JSONResponse.accepted(
             .object([JSONMember("dashboard", .string(dashboard)), JSONMember("screens", .number(count))] + extra))
     }

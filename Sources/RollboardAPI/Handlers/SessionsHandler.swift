@@ -24,8 +24,14 @@ final class SessionsHandler: Sendable {
 
     /// `POST /admin/session` with `{"token"}` or the form `token=…`: 201 `{id, csrfToken, expiresIn}` and the cookie
     /// (a form is answered 303 to `/admin/`); a wrong token is 401. A cookie the client already had is never kept.
+    /// Past the failed sign-ins ``ConsoleSessions`` allows a window, every sign-in is 429 `too_many_sign_ins` with
+    /// `Retry-After` until the window ends.
     func signIn(_ context: RequestContext, _ respond: @escaping Respond) throws(APIError) {
         let request = context.request
+        let address = request.remoteAddress ?? "unknown"
+        if let wait = sessions.withLock({ $0.signInRetryAfter(address: address, now: context.clock.monotonic.now()) }) {
+            throw .tooMany("too_many_sign_ins", "too many failed sign-ins", retryAfter: wait)
+        }
         let limit = context.configuration.server.limits.maxBodyBytes
         guard request.body.count <= limit else { throw .bodyTooLarge(request.body.count, limit: limit) }
         let isForm = Self.mediaType(request) == "application/x-www-form-urlencoded"
@@ -48,6 +54,8 @@ final class SessionsHandler: Sendable {
         var isAdmin = false
         for known in tokens where ConstantTime.equals(known, presented) { isAdmin = true }
         guard isAdmin else {
+            sessions.withLock { $0.signInFailed(address: address, now: context.clock.monotonic.now()) }
+            logger.warning("console sign-in refused: not an admin token", metadata: ["address": "\(address)"])
             throw APIError(status: .unauthorized, code: "invalid_admin_token", detail: "token: not an admin token")
         }
         let secret: String
@@ -58,7 +66,6 @@ final class SessionsHandler: Sendable {
         } catch {
             throw APIError(status: .serviceUnavailable, code: "no_random", detail: "no random bytes for a session")
         }
-        let address = request.remoteAddress ?? "unknown"
         if let old = request.cookie(ConsoleSessions.Defaults.cookieName) {
             _ = sessions.withLock { $0.end(secret: old) }
         }

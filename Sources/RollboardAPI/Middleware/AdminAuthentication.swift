@@ -64,6 +64,7 @@ struct AdminAuthentication: Middleware {
         ("POST", "/api/v1/admin/keys", "create viewer keys"),
         ("DELETE", "/api/v1/admin/keys/*", "revoke viewer keys"),
         ("GET", "/api/v1/screens", "list screens"),
+        ("GET", "/api/v1/admin/dashboards", "list dashboards"),
         ("POST", "/api/v1/admin/dashboards/*/reload", "reload a dashboard's screens"),
         ("POST", "/api/v1/admin/dashboards/*/announce", "announce on a dashboard"),
         ("POST", "/api/v1/admin/announce", "announce on every screen"),
@@ -77,6 +78,7 @@ struct AdminAuthentication: Middleware {
         ("POST", "/api/v1/admin/playlists/*/reload", "reload playlists"),
         ("POST", "/api/v1/admin/playlists/*/*", "control playlists"),
         ("POST", "/api/v1/admin/screens/*/identify", "identify screens"),
+        ("POST", "/api/v1/admin/screens/*/reload", "reload a screen"),
         ("GET", "/api/v1/admin/sessions", "list console sessions"),
         ("DELETE", "/api/v1/admin/sessions/*", "revoke console sessions"),
     ]

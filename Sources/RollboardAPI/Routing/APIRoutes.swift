@@ -90,10 +90,9 @@ enum APIRoutes {
     static func admin(
         authentication: AdminAuthentication, keys: KeysHandler, screens: ScreensHandler, playlists: PlaylistsHandler,
         reload: ReloadHandler, sources: SourcesHandler, pairings: PairingsHandler, assign: AssignHandler,
-        sessions: SessionsHandler
+        sessions: SessionsHandler, dashboards: AdminDashboardsHandler
     ) -> RouteGroup {
         let hub = Lookup { context throws(APIError) in try screens.requireHub(context) }
-        let screen = Lookup { context throws(APIError) in try screens.requireScreen(context) }
         let playlist = Lookup { context throws(APIError) in try playlists.requirePlaylist(context) }
         return RouteGroup(
             claims: isAdminPath, middleware: [authentication],
@@ -103,6 +102,7 @@ enum APIRoutes {
                 .delete("/api/v1/admin/keys/:id", [], keys.revoke),
                 .post("/api/v1/admin/pairings", [BodyLimit()], pairings.pair),
                 .read("/api/v1/screens", [], screens.list),
+                .read("/api/v1/admin/dashboards", [], dashboards.list),
                 .post("/api/v1/admin/dashboards/:id/reload", [hub], screens.reloadDashboard),
                 .post("/api/v1/admin/dashboards/:id/announce", [hub, BodyLimit()], screens.announceOnDashboard),
                 .post("/api/v1/admin/announce", [BodyLimit()], screens.announceEverywhere),
@@ -115,7 +115,8 @@ enum APIRoutes {
                 .post("/api/v1/admin/playlists/:id/announce", [playlist, BodyLimit()], playlists.announce),
                 .post("/api/v1/admin/playlists/:id/reload", [], playlists.reload),
                 .post("/api/v1/admin/playlists/:id/:command", [playlist], playlists.unknownCommand),
-                .post("/api/v1/admin/screens/:id/identify", [screen, BodyLimit(allowsEmpty: true)], screens.identify),
+                .post("/api/v1/admin/screens/:id/identify", [BodyLimit(allowsEmpty: true)], screens.identify),
+                .post("/api/v1/admin/screens/:id/reload", [], screens.reloadScreen),
                 .post("/api/v1/admin/screens/:id/assign", [BodyLimit()], assign.assign),
                 .read("/api/v1/admin/sessions", [], sessions.list),
                 .delete("/api/v1/admin/sessions/:id", [], sessions.revoke),

@@ -17,7 +17,7 @@ package final class PlaylistHub: @unchecked Sendable {  // Sendable: every mutab
         let sink: any FrameSink
         let fps: Int?
         let calm: Bool
-        let listing: (name: String?, address: String?, userAgent: String?, connectedAt: Double)
+        let listing: (name: String?, address: String?, userAgent: String?, keyID: String?, connectedAt: Double)
         var listedID: Int?
         /// The hub it joined last.
         var hub: DashboardHub?
@@ -79,12 +79,14 @@ package final class PlaylistHub: @unchecked Sendable {  // Sendable: every mutab
 
     // MARK: Screens
 
-    /// Adds a screen that follows the playlist (only final states when `calm`); returns its id.
+    /// Adds a screen that follows the playlist (only final states when `calm`); returns its id. `keyID` is the viewer
+    /// key it connected with, as the list of screens shows it.
     package func connect(
-        _ sink: any FrameSink, fps: Int?, calm: Bool, name: String?, address: String?, userAgent: String?
+        _ sink: any FrameSink, fps: Int?, calm: Bool, name: String?, address: String?, userAgent: String?,
+        keyID: String? = nil
     ) -> Int {
         let id = nextScreenID.wrappingAdd(1, ordering: .relaxed).oldValue
-        let listing = (name: name, address: address, userAgent: userAgent, connectedAt: clock.now())
+        let listing = (name: name, address: address, userAgent: userAgent, keyID: keyID, connectedAt: clock.now())
         queue.async { [self] in
             screens[id] = Screen(sink: sink, fps: fps, calm: calm, listing: listing)
             perform(machine.connect(id, now: clock.now()))
@@ -180,7 +182,7 @@ package final class PlaylistHub: @unchecked Sendable {  // Sendable: every mutab
         } else {
             screen.listedID = registry.add(
                 dashboard: dashboard, playlist: machine.configuration.id, name: screen.listing.name,
-                address: screen.listing.address, userAgent: screen.listing.userAgent,
+                address: screen.listing.address, userAgent: screen.listing.userAgent, keyID: screen.listing.keyID,
                 connectedAt: screen.listing.connectedAt, hub: hub, sessionID: session)
         }
         screens[id] = screen
