@@ -1,14 +1,16 @@
 """The console's pages past Screens and Pair a TV, driven in headless Chromium by keyboard (a playlist `wall` of demo and
 `second`, a JSON source `up` on a local upstream and a source `down` whose upstream answers 500):
 
-- Viewer keys: a key made for demo shows its secret once (rbv_…, with the warning and a copy button that copies it),
-  is listed without it (and the secret is nowhere in the page once hidden), is revoked only after the confirm step,
-  and the API no longer lists it;
+- Viewer keys: a blank name is refused with the API's detail; a key made for demo shows its secret once (rbv_…, with
+  the warning and a copy button that copies it), is listed without it (and the secret is nowhere in the page once
+  hidden), is revoked only after the confirm step (the focus ring visible), and the API no longer lists it;
 - Announcements: a text sent to demo covers a wall screen on demo (a second Chromium), is listed as sent from this
   console, and its Take down button takes it off the screen;
-- Playlists: Hold, Show an entry and Resume change what GET /api/v1/admin/playlists says;
+- Playlists: Hold, Show an entry and Resume change what GET /api/v1/admin/playlists says; the focus survives the
+  row's redraw;
 - Sources: `up` and `down` are shown by word and by colour (the wall's good and critical), down with its reason;
-- Dashboards: links to /d/ID and /p/ID, each dashboard's screens and stale tiles (GET /api/v1/admin/dashboards);
+- Dashboards: links to /d/ID and /p/ID, each dashboard's screens and stale tiles (GET /api/v1/admin/dashboards); with
+  that route answering 404 (an older server, faked in the page) the links alone and "needs a newer server";
 - every page fits a phone's width (390 px); screenshots in both themes and at phone width, no script error.
 
 Usage: test_admin_console_pages.py --binary .build/debug/rollboard
