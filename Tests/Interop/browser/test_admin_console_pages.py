@@ -40,8 +40,11 @@ UPSTREAM = Server(("127.0.0.1", 0), Handler)
 
 
 def prepare(config: str) -> None:
-    """The playlist `wall`, and two sources on the upstream served from this process: `up` and `down` (HTTP 500)."""
+    """The playlist `wall` (its dashboard `second` behind a viewer key), and two sources on the upstream served from
+    this process: `up` and `down` (HTTP 500)."""
     add_playlist(config)
+    with open(os.path.join(config, "dashboards", "second.yaml"), "a", encoding="utf-8") as handle:
+        handle.write("access: key\n")
     threading.Thread(target=UPSTREAM.serve_forever, daemon=True).start()
     os.makedirs(os.path.join(config, "sources"), exist_ok=True)
     for name, path, metric in (("up", "/value", "visitors"), ("down", "/status/500", "orders")):
@@ -77,6 +80,11 @@ def api(server, path, field):
 def keys_page(server, console, timeout, checks):
     go(console, "keys", timeout)
     demo = wait_for(lambda: console.find_elements(By.CSS_SELECTOR, "#key-targets input[value='dashboard:demo']"), timeout)
+    offered = console.execute_script(
+        "return Array.from(document.querySelectorAll('#key-targets input')).map((box) => box.value + '=' + box.dataset.dashboards)")
+    checks.check({"dashboard:second=second", "playlist:wall=demo second"} <= set(offered),
+                 "a key may be limited to a dashboard behind a viewer key (second) or a playlist (its dashboards)",
+                 f"{offered}")
     if demo:
         demo[0].send_keys(Keys.SPACE)
     name = console.find_element(By.ID, "key-name")
