@@ -18,8 +18,9 @@ function checkbox(kind, item, dashboards) {
   const box = el("input", { type: "checkbox", name: "target", value: kind + ":" + item.id,
     "data-dashboards": dashboards.join(" ") });
   box.onchange = () => { if (box.checked) form.elements.scope.value = "some"; };
-  const what = kind === "playlist" ? "playlist " + item.title + " (" + dashboards.join(", ") + ")" : item.title;
-  return el("label", { class: "console__check" }, box, " " + what + " (", el("code", {}, item.id), ")");
+  const playlist = kind === "playlist";
+  return el("label", { class: "console__check" }, box, " " + (playlist ? "playlist " : "") + item.title + " (",
+    el("code", {}, item.id), ")" + (playlist ? ": " + dashboards.join(", ") : ""));
 }
 
 async function loadTargets() {
