@@ -44,6 +44,18 @@ def path_of(driver):
     return driver.execute_script("return location.pathname")
 
 
+def sign_in(console, base, timeout, planted=None):
+    """Signs `console` in on the sign-in page (the admin token typed, then Enter), after planting the cookie `planted`
+    when given; whether it opened /admin/ with a session."""
+    console.get(f"{base}/admin/sign-in")
+    if planted:
+        console.add_cookie({"name": COOKIE, "value": planted, "path": "/"})
+    field = console.find_element(By.ID, "token")
+    field.send_keys(ADMIN)
+    field.send_keys(Keys.ENTER)
+    return wait_for(lambda: path_of(console) == "/admin/" and body_data(console, "session") == "ready", timeout)
+
+
 def scenario(server: RollboardProcess, arguments, checks: Checks) -> None:
     base = server.base_url
     started = time.monotonic()
@@ -61,13 +73,7 @@ def scenario(server: RollboardProcess, arguments, checks: Checks) -> None:
         code = wait_for(lambda: wall.execute_script("return document.getElementById('tv-code')?.dataset.code ?? null"),
                         arguments.timeout)
 
-        console.get(f"{base}/admin/sign-in")
-        console.add_cookie({"name": COOKIE, "value": PLANTED, "path": "/"})
-        field = console.find_element(By.ID, "token")
-        field.send_keys(ADMIN)
-        field.send_keys(Keys.ENTER)
-        ready = wait_for(lambda: path_of(console) == "/admin/" and body_data(console, "session") == "ready",
-                         arguments.timeout)
+        ready = sign_in(console, base, arguments.timeout, planted=PLANTED)
         checks.check(ready, "the console signs in with the admin token (typed, Enter) and opens /admin/",
                      f"at {path_of(console)}")
         cookie = console.get_cookie(COOKIE) or {}

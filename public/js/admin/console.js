@@ -1,65 +1,30 @@
 /**
- * The console (`/admin/`): two pages behind the session the sign-in page made. "Screens" lists the screens
- * connected to this node (GET /api/v1/screens) with identify and reload buttons; "Pair a TV" pairs the code a TV
- * shows on /tv (POST /api/v1/admin/pairings). Every write carries the session's CSRF token (X-CSRF-Token), read
- * from GET /admin/session; a 401 goes back to the sign-in page. ES2017, like every page.
+ * The console (`/admin/`): the pages behind the session the sign-in page made, one `<section>` per `#hash`, of which
+ * this router shows one. "Screens" lists the screens connected to this node (GET /api/v1/screens) with identify and
+ * reload buttons; "Pair a TV" pairs the code a TV shows on /tv (POST /api/v1/admin/pairings); the other pages are
+ * their own modules (keys.js, announcements.js, playlists.js, sources.js, dashboards.js), and session.js holds what
+ * they share (the session's CSRF token, `call()`, status messages). ES2017, like every page.
  */
 import { applyPageOptions, el, replaceChildren } from "../page.js";
+import { actionButton, call, catalog, pageStatus as statusText, say, signIn, startSession } from "./session.js";
+import { showKeys } from "./keys.js";
+import { showAnnouncements } from "./announcements.js";
+import { showPlaylists } from "./playlists.js";
+import { showSources } from "./sources.js";
+import { showDashboards } from "./dashboards.js";
 
 const REFRESH_MS = 5000;
 
 applyPageOptions();
 
-const statusText = document.getElementById("console-status");
 const rows = document.getElementById("screens-rows");
 const empty = document.getElementById("screens-empty");
 const pairForm = document.getElementById("pair-form");
 const pairStatus = document.getElementById("pair-status");
-let csrfToken = "";
 let refreshTimer = 0;
-
-function signIn() {
-  location.replace("/admin/sign-in" + location.search);
-}
-
-/** `fetch` with the session cookie (and the CSRF token on writes): the JSON answer, or a thrown Error with its detail. */
-async function call(method, path, body) {
-  const headers = {};
-  if (method !== "GET") headers["X-CSRF-Token"] = csrfToken;
-  if (body !== undefined) headers["Content-Type"] = "application/json";
-  const response = await fetch(path, {
-    method: method,
-    credentials: "same-origin",
-    headers: headers,
-    body: body === undefined ? undefined : JSON.stringify(body)
-  });
-  if (response.status === 401) {
-    signIn();
-    throw new Error("signed out");
-  }
-  const answer = response.status === 204 ? {} : await response.json().catch(() => ({}));
-  if (!response.ok) throw new Error(answer.detail || "the server answered " + response.status);
-  return answer;
-}
-
-function say(node, text) {
-  node.textContent = text;
-}
 
 function showing(screen) {
   return screen.playlist ? "playlist " + screen.playlist + " (" + screen.dashboard + ")" : screen.dashboard;
-}
-
-function actionButton(label, action) {
-  const button = el("button", { type: "button", class: "console__secondary" }, label);
-  button.addEventListener("click", () => {
-    button.disabled = true;
-    action()
-      .then((text) => say(statusText, text))
-      .catch((error) => say(statusText, label + " failed: " + error.message))
-      .then(() => { button.disabled = false; });
-  });
-  return button;
 }
 
 function screenRow(screen) {
@@ -98,9 +63,8 @@ async function loadScreens() {
 
 async function loadTargets() {
   try {
-    const answer = await call("GET", "/api/v1/dashboards");
-    const kind = pairForm.elements.kind.value;
-    const items = (kind === "playlist" ? answer.playlists : answer.dashboards) || [];
+    const known = await catalog();
+    const items = pairForm.elements.kind.value === "playlist" ? known.playlists : known.dashboards;
     replaceChildren(document.getElementById("pair-targets"),
       ...items.map((item) => el("option", { value: item.id }, item.title || item.id)));
   } catch (error) {
@@ -126,17 +90,28 @@ pairForm.addEventListener("submit", (event) => {
 });
 pairForm.elements.kind.onchange = loadTargets;
 
+/** The pages by their `#hash` (the first is shown without one), each with what runs when it is shown. */
+const PAGES = {
+  screens: loadScreens,
+  pair: loadTargets,
+  keys: showKeys,
+  announcements: showAnnouncements,
+  playlists: showPlaylists,
+  sources: showSources,
+  dashboards: showDashboards
+};
+
 function route() {
-  const page = location.hash === "#pair" ? "pair" : "screens";
-  for (const name of ["screens", "pair"]) {
+  const asked = location.hash.slice(1);
+  const page = Object.prototype.hasOwnProperty.call(PAGES, asked) ? asked : "screens";
+  for (const name of Object.keys(PAGES)) {
     document.getElementById(name).hidden = name !== page;
     const link = document.getElementById("nav-" + name);
     if (name === page) link.setAttribute("aria-current", "page");
     else link.removeAttribute("aria-current");
   }
   say(statusText, "");
-  if (page === "screens") loadScreens();
-  else loadTargets();
+  PAGES[page]();
 }
 
 document.getElementById("screens-refresh").addEventListener("click", loadScreens);
@@ -145,9 +120,8 @@ document.getElementById("sign-out").addEventListener("click", () => {
 });
 window.addEventListener("hashchange", route);
 
-call("GET", "/admin/session")
-  .then((session) => {
-    csrfToken = session.csrfToken;
+startSession()
+  .then(() => {
     document.body.dataset.session = "ready";
     route();
   })
