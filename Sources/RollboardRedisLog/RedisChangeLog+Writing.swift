@@ -36,23 +36,24 @@ extension RedisChangeLog {
         completion: @escaping @Sendable (Result<AppendReply, StoreError>) -> Void
     ) {
         let started = linkClock.now()
-        let admitted: Result<(RedisConnection, Int, Int), StoreError> = state.withLock { state in
+        let admitted: Result<(RedisConnection, Int, Int, String), StoreError> = state.withLock { state in
             if let failure = state.failure { return .failure(failure) }
             guard let writer = state.writer else { return .failure(.unreachable("not connected")) }
             let ticket = state.nextTicket
             state.nextTicket += 1
             state.inFlight[ticket] = started
-            return .success((writer, ticket, state.generation))
+            return .success((writer, ticket, state.generation, state.epoch))
         }
         let writer: RedisConnection
         let ticket: Int
         let generation: Int
+        let epoch: String
         switch admitted {
         case .failure(let error):
             completion(.failure(error))
             return
         case .success(let admission):
-            (writer, ticket, generation) = admission
+            (writer, ticket, generation, epoch) = admission
         }
         let latest = RedisKeys.latestEntries(of: record)
         var policies: [String]?
@@ -60,11 +61,12 @@ extension RedisChangeLog {
             policies = metrics.map { $0.policy?.rawValue ?? "" }
         }
         var arguments: [[UInt8]] = [
-            Array("EVAL".utf8), Array(RedisKeys.appendScript.utf8), Array("\(6 + remembering.count)".utf8),
+            Array("EVAL".utf8), Array(RedisKeys.appendScript.utf8), Array("\(7 + remembering.count)".utf8),
             Array(keys.sequence.utf8), Array(keys.changes.utf8), Array(keys.latest.utf8),
             Array(keys.idempotency.utf8), Array(keys.idempotencyOrder.utf8), Array(keys.idempotencyBytes.utf8),
         ]
         arguments += remembering.map { Array(keys.legacyIdempotency($0.key).utf8) }
+        arguments.append(Array(keys.epoch.utf8))
         arguments += [
             Array("\(record.sequenceCount)".utf8), Array("\(streamLength)".utf8), record.payload,
             Array((policies?.joined(separator: ",") ?? "").utf8), Array("\(Int(IdempotencyMemory.lifetime))".utf8),
@@ -87,6 +89,7 @@ extension RedisChangeLog {
             arguments.append(Array("\(entry.offset)".utf8))
             arguments.append(entry.record.payload)
         }
+        arguments.append(Array(epoch.utf8))
         writer.send(arguments, timeout: Self.commandTimeout) { [weak self] result in
             guard let self else { return }
             let seconds = linkClock.now() - started
@@ -110,6 +113,10 @@ extension RedisChangeLog {
                 } else {
                     completion(.failure(.unreachable("Redis answered the append script with \(parts)")))
                 }
+            case .success(.error(let message)) where message.hasPrefix("EPOCH "):
+                // Redis lost its data under an open connection: refuse, and recover as a reconnection would.
+                completion(.failure(.historyLost("Redis no longer holds epoch \(epoch)")))
+                connectionLost(generation: generation, RedisError.protocolError("Redis no longer holds the epoch"))
             case .success(.error(let message)):
                 logger.error("Redis refused a change", metadata: ["error": "\(message)"])
                 completion(.failure(.unreachable("Redis refused the change: \(message)")))

@@ -125,8 +125,13 @@ struct RedisKeys: Sendable {
     /// latest field: field, offset, record. Before anything else, keys older than a day are forgotten from the front
     /// of the order. When a guard's field changed or a key exists, nothing is written and the answer is
     /// `{0, "m", field, its value or "", …, "k", key index, its value, …}`; otherwise the first sequence number and
-    /// the entry's id, and the oldest keys are forgotten until the byte sum is within the budget.
+    /// the entry's id, and the oldest keys are forgotten until the byte sum is within the budget. The last KEY is the
+    /// epoch and the last ARGV the epoch the node holds: when Redis holds another one (or none: it lost its data
+    /// without dropping the connection, a `FLUSHALL`), nothing is written and the answer is the error `EPOCH …`.
     static let appendScript = """
+        if redis.call('GET', KEYS[#KEYS]) ~= ARGV[#ARGV] then
+          return redis.error_reply('EPOCH Redis no longer holds the epoch the node writes in')
+        end
         local guards = tonumber(ARGV[6])
         local remembered = tonumber(ARGV[7])
         local oldest = tonumber(ARGV[8]) - tonumber(ARGV[5])
@@ -182,7 +187,7 @@ struct RedisKeys: Sendable {
           total = total + tonumber(ARGV[at + 2])
         end
         if remembered > 0 then forget() end
-        for i = keysAt + 4 * remembered, #ARGV, 3 do
+        for i = keysAt + 4 * remembered, #ARGV - 1, 3 do
           redis.call('HSET', KEYS[3], ARGV[i], tostring(first + tonumber(ARGV[i + 1])) .. ':' .. ARGV[i + 2])
         end
         redis.call('HSET', KEYS[3], '_pos', id, '_seq', tostring(last))

@@ -79,6 +79,8 @@ struct MiddlewareTests {
             ("POST", "/api/v1/admin/playlists/lobby/dance", "control playlists"),
             ("POST", "/api/v1/admin/screens/s1/identify", "identify screens"),
             ("POST", "/api/v1/admin/screens/Hall/reload", "reload a screen"),
+            ("POST", "/api/v1/admin/screens/Hall/assign", "assign screens"),
+            ("POST", "/api/v1/admin/pairings", "pair TVs"),
             ("GET", "/api/v1/admin/dashboards", "list dashboards"),
             ("GET", "/api/v1/admin/nothing-here", "use the admin API"),
             ("DELETE", "/api/v1/admin/sources", "use the admin API"),

@@ -306,6 +306,36 @@ struct RedisChangeLogTests {
         #expect(APIError.storeUnavailable(refusal).code == "redis_history_lost")
     }
 
+    @Test("a change sent into a Redis flushed under an open connection is refused, never acknowledged and then lost")
+    func flushedUnderConnection() async throws {
+        try await withNode { (redis: RedisServerProcess, a: RedisChangeLog) async throws in
+            _ = await append(a, "orders", 1)
+            let feed = Changes()  // the feed goes stale at the refusal and live again once the node has recovered
+            a.observeFeed { _ in feed.changed() }
+            let raw = RedisConnection(configuration: .init(url: try RedisURL(redis.url)), logger: Self.logger)
+            defer { raw.close() }
+            func command(_ arguments: [String]) async -> Result<RedisReply, RedisError> {
+                await withCheckedContinuation { continuation in
+                    raw.connect { _ in raw.send(arguments) { continuation.resume(returning: $0) } }
+                }
+            }
+            _ = await command(["FLUSHALL"])
+            // Sent before the once-a-second ping can notice: the append script itself finds the epoch gone.
+            guard case .failure(let refusal) = await append(a, "orders", 2) else {
+                Issue.record("a change into the flushed Redis was acknowledged")
+                return
+            }
+            #expect(refusal.isHistoryLost, "\(refusal)")
+            #expect((try? await command(["EXISTS", "{test}:changes"]).get())?.integerValue == 0, "nothing written")
+            #expect(await feed.wait(within: 15) { a.failure == nil && a.statistics.recoveries == 1 })
+            #expect(a.current("orders")?.value == 1, "the seed holds what was acknowledged, not the refused change")
+            guard case .success = await append(a, "orders", 3) else {
+                Issue.record("a change was refused after the recovery")
+                return
+            }
+        }
+    }
+
     @Test("a gap in the sequence (changes the stream no longer holds) is bridged by the latest values")
     func gap() async throws {
         try await withTwoNodes { redis, a, b throws in

@@ -79,6 +79,8 @@ struct AdminAuthentication: Middleware {
         ("POST", "/api/v1/admin/playlists/*/*", "control playlists"),
         ("POST", "/api/v1/admin/screens/*/identify", "identify screens"),
         ("POST", "/api/v1/admin/screens/*/reload", "reload a screen"),
+        ("POST", "/api/v1/admin/screens/*/assign", "assign screens"),
+        ("POST", "/api/v1/admin/pairings", "pair TVs"),
         ("GET", "/api/v1/admin/sessions", "list console sessions"),
         ("DELETE", "/api/v1/admin/sessions/*", "revoke console sessions"),
     ]

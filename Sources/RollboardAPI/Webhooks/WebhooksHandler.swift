@@ -78,8 +78,11 @@ struct WebhooksHandler: Sendable {
                 case .failure(.refused(let item, let field, let reason)):
                     let place = item.map { Self.place(amounts[$0], "metric \(request.metrics[$0].id)") } ?? field
                     respond(APIError.invalidValue("\(place): \(reason)").response)
-                case .failure(.repeatedEventID):
-                    preconditionFailure("a webhook's metric batch gives no eventId")
+                case .failure(.repeatedEventID(let item, let earlier)):
+                    // A webhook's batch carries no eventId today; refuse rather than trap should one ever do.
+                    let place = Self.place(amounts[item], "metric \(request.metrics[item].id)")
+                    respond(APIError.invalidValue(
+                        "\(place): repeats the event id of metric \(request.metrics[earlier].id)").response)
                 }
             }
         case .leaderboard(let request, let amount):

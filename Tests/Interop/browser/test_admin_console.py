@@ -177,5 +177,64 @@ def scenario(server: RollboardProcess, arguments, checks: Checks) -> None:
     checks.check(time.monotonic() - started < 60, "the scenario runs under 60 s", f"{time.monotonic() - started:.1f} s")
 
 
+def console_api(server: RollboardProcess, arguments, checks: Checks) -> None:
+    """The API the console's pages read (helper H2's checks, kept apart from the page checks above): the dashboards
+    list with its stale tiles, a screen's keyId (unpairing revokes it) and node, a reload by name, and the sign-in
+    limit (last: it refuses every sign-in from this address for a minute)."""
+    started = time.monotonic()
+    status, listed = server.request("GET", "/api/v1/admin/dashboards", token=ADMIN)
+    demo = next((d for d in (listed or {}).get("dashboards", []) if d.get("id") == "demo"), {}) if status == 200 else {}
+    stale = {tile.get("tile"): tile for tile in demo.get("staleTiles", [])}
+    checks.check(demo.get("url") == "/d/demo" and isinstance(listed.get("playlists"), list),
+                 "the dashboards list gives each dashboard's page and the playlists", f"got {status} {demo}")
+    checks.check("notice" not in stale and all(set(t) == {"tile", "title", "metric", "updatedAt", "staleAfter"}
+                                               for t in stale.values()),
+                 "its stale tiles name tile, title, metric, updatedAt and staleAfter (never a text tile)", f"{stale}")
+    status, key = server.request("POST", "/api/v1/admin/keys", {"name": "Key TV", "dashboards": ["demo"]}, token=ADMIN)
+    key_id, secret = (key.get("id"), key.get("key")) if status == 201 else (None, None)
+    with browsers(arguments, 1) as (tv,):
+        tv.get(f"{server.base_url}/d/demo?name=Key%20TV&key={secret}")
+
+        def listed_tv():
+            status, body = server.request("GET", "/api/v1/screens", token=ADMIN)
+            return next((s for s in body.get("screens", []) if s.get("name") == "Key TV"), None) if status == 200 else None
+
+        screen = wait_for(listed_tv, arguments.timeout) or {}
+        checks.check(screen.get("keyId") == key_id and bool(screen.get("node")),
+                     "a screen opened with a viewer key is listed with that key's id and this node's name", f"{screen}")
+        wait_for(lambda: tv.execute_script("return document.body.dataset.connection") == "open", arguments.timeout)
+        tv.execute_script("window.beforeReload = true")
+        status, answer = server.request("POST", "/api/v1/admin/screens/Key%20TV/reload", token=ADMIN)
+        reloaded = wait_for(lambda: tv.execute_script("return window.beforeReload === undefined"), arguments.timeout)
+        checks.check(status == 202 and answer.get("screens") == 1 and reloaded,
+                     "a reload by the screen's name reloads that screen's page", f"got {status} {answer}")
+        back = wait_for(lambda: (listed_tv() or {}).get("keyId") == key_id, arguments.timeout)
+        status, revoked = server.request("DELETE", f"/api/v1/admin/keys/{screen.get('keyId')}", token=ADMIN)
+        # demo is public, so its screen stays (a paired TV's dashboards are not: its screen closes and goes to /tv).
+        checks.check(back and status == 200 and revoked.get("revoked") is True,
+                     "the reloaded screen is listed with its keyId again, which revokes its key (unpairing)",
+                     f"got {status} {revoked}")
+    refused = []
+    for _ in range(11):
+        status, headers, _ = raw(server, "POST", "/admin/session", {"Content-Type": "application/json"},
+                                 '{"token":"not-the-admin-token"}')
+        refused.append(status)
+        if status == 429:
+            break
+    status, headers, body = raw(server, "POST", "/admin/session", {"Content-Type": "application/json"},
+                                f'{{"token":"{ADMIN}"}}')
+    checks.check(refused[-1] == 429 and status == 429 and "too_many_sign_ins" in body
+                 and 0 < int(headers.get("Retry-After", "0")) <= 60,
+                 "past 10 failed sign-ins a minute, every sign-in is 429 with Retry-After, the right token's too",
+                 f"wrong tokens {refused}, then {status} {headers.get('Retry-After')} {body}")
+    checks.check(time.monotonic() - started < 30, "the console API checks run under 30 s",
+                 f"{time.monotonic() - started:.1f} s")
+
+
+def scenario_and_api(server: RollboardProcess, arguments, checks: Checks) -> None:
+    scenario(server, arguments, checks)
+    console_api(server, arguments, checks)
+
+
 if __name__ == "__main__":
-    sys.exit(run(__doc__, lambda config: None, scenario, admin_token=ADMIN))
+    sys.exit(run(__doc__, lambda config: None, scenario_and_api, admin_token=ADMIN))

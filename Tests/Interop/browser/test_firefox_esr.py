@@ -18,6 +18,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "server"))
 sys.path.insert(0, HERE)
+from engine_pages import run_pages  # noqa: E402
 from engine_scenario import run_scenario  # noqa: E402
 from rollboard_process import RollboardProcess, free_port  # noqa: E402
 
@@ -25,6 +26,7 @@ from marionette_driver.marionette import Marionette  # noqa: E402
 
 REPOSITORY = os.path.dirname(os.path.dirname(os.path.dirname(HERE)))
 TOKEN = "firefox-esr-producer-token-0123456789abcdef"
+ADMIN = "firefox-esr-admin-token-0123456789abcdef"
 
 # Script errors in Firefox's console whose source is the page's server (warnings and browser-internal ones left out).
 CONSOLE_ERRORS_JS = """
@@ -67,7 +69,7 @@ def main():
     arguments = parser.parse_args()
     folder = tempfile.mkdtemp(prefix="rollboard-firefox-")
     server = RollboardProcess(arguments.binary, os.path.join(folder, "data"), TOKEN,
-                              config=os.path.join(REPOSITORY, "config"))
+                              config=os.path.join(REPOSITORY, "config"), environment={"ROLLBOARD_ADMIN_TOKEN": ADMIN})
     client = None
     try:
         server.start()
@@ -78,7 +80,9 @@ def main():
         client.set_window_rect(width=1280, height=800)
         version = client.session_capabilities.get("browserVersion")
         print(f"Firefox {version} through Marionette")
-        checks = run_scenario(MarionettePage(client, server.base_url), server, TOKEN, "Firefox ESR", arguments.screenshot)
+        page = MarionettePage(client, server.base_url)
+        checks = run_scenario(page, server, TOKEN, "Firefox ESR", arguments.screenshot)
+        run_pages(page, server, ADMIN, "Firefox ESR", checks, arguments.screenshot)
     finally:
         if client is not None:
             try:

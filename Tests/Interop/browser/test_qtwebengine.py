@@ -20,6 +20,7 @@ import tempfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "server"))
 sys.path.insert(0, HERE)
+from engine_pages import run_pages  # noqa: E402
 from engine_scenario import run_scenario  # noqa: E402
 from rollboard_process import RollboardProcess  # noqa: E402
 
@@ -33,6 +34,7 @@ from PyQt5.QtWebEngineWidgets import QWebEnginePage, QWebEngineView  # noqa: E40
 
 REPOSITORY = os.path.dirname(os.path.dirname(os.path.dirname(HERE)))
 TOKEN = "qtwebengine-producer-token-0123456789abcdef"
+ADMIN = "qtwebengine-admin-token-0123456789abcdef"
 
 
 class LoopbackPage(QWebEnginePage):
@@ -108,7 +110,7 @@ def main():
     application = QApplication([sys.argv[0]])
     folder = tempfile.mkdtemp(prefix="rollboard-qt-")
     server = RollboardProcess(arguments.binary, os.path.join(folder, "data"), TOKEN,
-                              config=os.path.join(REPOSITORY, "config"))
+                              config=os.path.join(REPOSITORY, "config"), environment={"ROLLBOARD_ADMIN_TOKEN": ADMIN})
     view = QWebEngineView()
     view.setPage(LoopbackPage(view))
     view.resize(1280, 800)
@@ -119,6 +121,7 @@ def main():
         user_agent = view.page().profile().httpUserAgent()
         print(f"Qt {qVersion()}, {next((part for part in user_agent.split() if part.startswith('Chrome/')), user_agent)}")
         checks = run_scenario(page, server, TOKEN, "QtWebEngine", arguments.screenshot)
+        run_pages(page, server, ADMIN, "QtWebEngine", checks, arguments.screenshot)
         checks.check(not view.page().refused, "QtWebEngine: no certificate refused (only 127.0.0.1 is accepted)",
                      f"refused {view.page().refused!r}")
     finally:

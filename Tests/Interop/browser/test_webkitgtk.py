@@ -19,6 +19,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "server"))
 sys.path.insert(0, HERE)
+from engine_pages import run_pages  # noqa: E402
 from engine_scenario import run_scenario  # noqa: E402
 from rollboard_process import RollboardProcess  # noqa: E402
 
@@ -27,6 +28,7 @@ from selenium.webdriver.webkitgtk.service import Service  # noqa: E402
 
 REPOSITORY = os.path.dirname(os.path.dirname(os.path.dirname(HERE)))
 TOKEN = "webkitgtk-producer-token-0123456789abcdef"
+ADMIN = "webkitgtk-admin-token-0123456789abcdef"
 
 
 class WebDriverPage:
@@ -63,7 +65,7 @@ def main():
         return 1
     folder = tempfile.mkdtemp(prefix="rollboard-webkit-")
     server = RollboardProcess(arguments.binary, os.path.join(folder, "data"), TOKEN,
-                              config=os.path.join(REPOSITORY, "config"))
+                              config=os.path.join(REPOSITORY, "config"), environment={"ROLLBOARD_ADMIN_TOKEN": ADMIN})
     driver = None
     try:
         server.start()
@@ -74,7 +76,9 @@ def main():
         driver = webdriver.WebKitGTK(options=options, service=Service(executable_path=arguments.driver))
         driver.set_window_rect(width=1280, height=800)
         print(f"WebKitGTK {driver.capabilities.get('browserVersion')} through WebKitWebDriver")
-        checks = run_scenario(WebDriverPage(driver), server, TOKEN, "WebKitGTK", arguments.screenshot)
+        page = WebDriverPage(driver)
+        checks = run_scenario(page, server, TOKEN, "WebKitGTK", arguments.screenshot)
+        run_pages(page, server, ADMIN, "WebKitGTK", checks, arguments.screenshot)
     finally:
         if driver is not None:
             driver.quit()

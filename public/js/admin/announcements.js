@@ -62,8 +62,10 @@ function sentItem(entry) {
 }
 
 function showSent(sent) {
+  const inside = sentList.contains(document.activeElement);
   replaceChildren(sentList, ...sent.map(sentItem));
   none.hidden = sent.length > 0;
+  if (inside) document.getElementById("announce-sent-title").focus();
 }
 
 /** Sends `text` for `seconds` to `to` (0 seconds: takes it down) and lists it; resolves with what to say. */

@@ -5,7 +5,7 @@
  * session.js holds what they share (the session's CSRF token, `call()`, status messages). ES2017, like every page.
  */
 import { applyPageOptions, el, replaceChildren } from "../page.js";
-import { call, pageStatus as statusText, say, signIn, startSession } from "./session.js";
+import { call, catalog, pageStatus as statusText, say, signIn, startSession } from "./session.js";
 import { showScreens } from "./screens.js";
 import { showKeys } from "./keys.js";
 import { showAnnouncements } from "./announcements.js";
@@ -20,9 +20,8 @@ const pairStatus = document.getElementById("pair-status");
 
 async function loadTargets() {
   try {
-    const answer = await call("GET", "/api/v1/dashboards");
-    const kind = pairForm.elements.kind.value;
-    const items = (kind === "playlist" ? answer.playlists : answer.dashboards) || [];
+    const known = await catalog();
+    const items = pairForm.elements.kind.value === "playlist" ? known.playlists : known.dashboards;
     replaceChildren(document.getElementById("pair-targets"),
       ...items.map((item) => el("option", { value: item.id }, item.title || item.id)));
   } catch (error) {

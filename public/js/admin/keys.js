@@ -18,8 +18,9 @@ function checkbox(kind, item, dashboards) {
   const box = el("input", { type: "checkbox", name: "target", value: kind + ":" + item.id,
     "data-dashboards": dashboards.join(" ") });
   box.onchange = () => { if (box.checked) form.elements.scope.value = "some"; };
-  const what = kind === "playlist" ? "playlist " + item.title + " (" + dashboards.join(", ") + ")" : item.title;
-  return el("label", { class: "console__check" }, box, " " + what + " (", el("code", {}, item.id), ")");
+  const playlist = kind === "playlist";
+  return el("label", { class: "console__check" }, box, " " + (playlist ? "playlist " : "") + item.title + " (",
+    el("code", {}, item.id), ")" + (playlist ? ": " + dashboards.join(", ") : ""));
 }
 
 async function loadTargets() {
@@ -47,9 +48,11 @@ function revokeCell(key) {
     "Keep " + key.name);
   const confirm = labelled(actionButton("Yes, revoke", () =>
     call("DELETE", "/api/v1/admin/keys/" + encodeURIComponent(key.id)).then((answer) => {
-      loadKeys().then(() => document.getElementById("keys-title").focus());
       const closed = answer.closedScreens === null ? answer.closedScreensHere : answer.closedScreens;
-      return "Revoked " + key.name + " (" + key.id + "); " + closed + " screen(s) closed.";
+      return loadKeys().then(() => {
+        document.getElementById("keys-title").focus();  // the row and its buttons are gone
+        return "Revoked " + key.name + " (" + key.id + "); " + closed + " screen(s) closed.";
+      });
     }), status), "Yes, revoke " + key.name);
   function asking(yes) {
     replaceChildren(cell, ...(yes ? [el("span", {}, "Revoke " + key.name + "? Its screens close. "), confirm, cancel] : [revoke]));

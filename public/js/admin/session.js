@@ -54,18 +54,20 @@ export function say(node, text) {
 }
 
 /**
- * A button that runs `action` (a promise of the text to say) once per press, disabled meanwhile; the text, or
- * "`label` failed: detail", goes to `status` (the console's status line unless given).
+ * A button that runs `action` (a promise of the text to say) once per press, `aria-disabled` meanwhile (not
+ * `disabled`, which would take the keyboard's focus away); the text, or "`label` failed: detail", goes to `status`
+ * (the console's status line unless given).
  */
 export function actionButton(label, action, status) {
   const node = status || pageStatus;
   const button = el("button", { type: "button", class: "console__secondary" }, label);
   button.addEventListener("click", () => {
-    button.disabled = true;
+    if (button.getAttribute("aria-disabled") === "true") return;
+    button.setAttribute("aria-disabled", "true");
     action()
       .then((text) => say(node, text))
       .catch((error) => say(node, label + " failed: " + error.message))
-      .then(() => { button.disabled = false; });
+      .then(() => button.removeAttribute("aria-disabled"));
   });
   return button;
 }
@@ -75,12 +77,29 @@ export function dateText(iso, missing) {
   return iso ? new Date(iso).toLocaleString() : missing;
 }
 
-/** The dashboards and playlists this session may see (GET /api/v1/dashboards): `{dashboards, playlists}`. */
-export function catalog() {
-  return call("GET", "/api/v1/dashboards").then((answer) => ({
-    dashboards: answer.dashboards || [],
-    playlists: answer.playlists || []
-  }));
+/**
+ * Every configured dashboard and playlist, those behind a viewer key too: `{dashboards: [{id, title}], playlists:
+ * [{id, title, entries: [dashboard id]}]}` from GET /api/v1/admin/dashboards and GET /api/v1/admin/playlists. A server
+ * without the first (404) gets the viewer list, GET /api/v1/dashboards, which leaves out what needs a key.
+ */
+export async function catalog() {
+  let dashboards;
+  try {
+    dashboards = (await call("GET", "/api/v1/admin/dashboards")).dashboards || [];
+  } catch (error) {
+    if (error.status !== 404) throw error;
+    const answer = await call("GET", "/api/v1/dashboards");
+    return { dashboards: answer.dashboards || [], playlists: answer.playlists || [] };
+  }
+  const playlists = (await call("GET", "/api/v1/admin/playlists")).playlists || [];
+  return {
+    dashboards: dashboards,
+    playlists: playlists.map((playlist) => ({
+      id: playlist.id,
+      title: playlist.title,
+      entries: (playlist.entries || []).map((entry) => entry.dashboard)
+    }))
+  };
 }
 
 /**
