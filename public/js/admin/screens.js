@@ -52,9 +52,14 @@ function reload(screen, name) {
     });
 }
 
-/** After a confirmation, revokes the keys `keyIds` of the TV `name`: it goes back to /tv for a new code. */
+/**
+ * After a confirmation, revokes the viewer keys `keyIds` of the TV `name`: it goes back to /tv for a new code. A key
+ * is revoked whole, so the confirmation names it: every other screen opened with it closes too.
+ */
 function unpair(name, keyIds) {
-  if (!window.confirm("Unpair " + name + "? It goes back to the pairing page and needs a new code.")) {
+  const question = "Unpair " + name + "? Its viewer key (" + keyIds.join(", ") + ") is revoked: the TV goes back to " +
+    "the pairing page for a new code, and any other screen opened with that key closes.";
+  if (!window.confirm(question)) {
     return Promise.resolve("");
   }
   return Promise.all(keyIds.map((id) => call("DELETE", "/api/v1/admin/keys/" + encodeURIComponent(id))))
