@@ -1,7 +1,7 @@
 /**
  * The console (`/admin/`): two pages behind the session the sign-in page made. "Screens" lists the screens
- * connected to this node (GET /api/v1/screens) with identify and reload buttons; "Pair a TV" pairs the code a TV
- * shows on /tv (POST /api/v1/admin/pairings). Every write carries the session's CSRF token (X-CSRF-Token), read
+ * connected to every node (GET /api/v1/screens?cluster) with identify and reload buttons; "Pair a TV" pairs the
+ * code a TV shows on /tv (POST /api/v1/admin/pairings). Every write carries the session's CSRF token (X-CSRF-Token), read
  * from GET /admin/session; a 401 goes back to the sign-in page. ES2017, like every page.
  */
 import { applyPageOptions, el, replaceChildren } from "../page.js";
@@ -65,8 +65,10 @@ function actionButton(label, action) {
 function screenRow(screen) {
   const name = screen.name || "screen " + screen.id;
   const fps = screen.paintedFps === null || screen.paintedFps === undefined ? String(screen.fps) : screen.paintedFps + " / " + screen.fps;
+  // A named screen is identified by its name, on whichever node it is; an id is only its own node's.
+  const target = screen.name ? encodeURIComponent(screen.name) : String(screen.id);
   const identify = actionButton("Identify", () =>
-    call("POST", "/api/v1/admin/screens/" + screen.id + "/identify").then(() => name + " shows its number."));
+    call("POST", "/api/v1/admin/screens/" + target + "/identify").then(() => name + " shows its number."));
   const reload = actionButton("Reload", () =>
     call("POST", "/api/v1/admin/dashboards/" + encodeURIComponent(screen.dashboard) + "/reload")
       .then(() => "The screens on " + screen.dashboard + " reload."));
@@ -86,7 +88,7 @@ function screenRow(screen) {
 async function loadScreens() {
   clearTimeout(refreshTimer);
   try {
-    const answer = await call("GET", "/api/v1/screens");
+    const answer = await call("GET", "/api/v1/screens?cluster");  // every node's screens (with Redis)
     const screens = answer.screens || [];
     replaceChildren(rows, ...screens.map(screenRow));
     empty.hidden = screens.length > 0;
