@@ -40,8 +40,8 @@ package final class RedisScreenLists: Sendable {
     package func publish(
         _ id: String, list: String, milliseconds: Int, completion: @escaping @Sendable (Bool) -> Void
     ) {
-        link.send(["EVAL", Self.publishScript, "1", link.keys.screenLists, id, "\(milliseconds)", list], timeout: Self.timeout) {
-            result in
+        let command = ["EVAL", Self.publishScript, "1", link.keys.screenLists, id, "\(milliseconds)", list]
+        link.send(command, timeout: Self.timeout) { result in
             if case .success(.integer(1)) = result { completion(true) } else { completion(false) }
         }
     }
