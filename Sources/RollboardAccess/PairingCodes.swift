@@ -2,10 +2,13 @@
 /// (seconds on the node's monotonic clock) and answers with a decision; a thin driver (the API's pairings handler)
 /// draws the random codes, creates the viewer key and keeps the machine behind a lock.
 ///
-/// A code lives `Defaults.lifetime` seconds, is single-use, and stays in this node's memory only (at most
-/// `Defaults.maxPending` at once): a TV pairs through the node it asked. Failed claims (an unknown, expired or used
-/// code) are counted per client address and overall in windows of `Defaults.window` seconds; past
-/// `Defaults.failedClaimsPerAddress` or `Defaults.failedClaims` every claim is refused until the window ends.
+/// A code lives `Defaults.lifetime` seconds and is single-use; at most `Defaults.maxPending` wait on a node at once.
+/// Without Redis it is claimed on this node (``claim(_:address:now:)``). With Redis the node keeps only its own TVs'
+/// codes, each with the secret drawn for its TV (``issue(code:pollToken:secret:address:now:)``), while the code itself
+/// is claimed in Redis through any node; the poll learns the outcome there and ``handOver(_:keyID:url:now:)`` gives it
+/// to the TV. Failed claims (an unknown, expired or used code) are counted per client address and overall, by the
+/// node they reach, in windows of `Defaults.window` seconds; past `Defaults.failedClaimsPerAddress` or
+/// `Defaults.failedClaims` every claim is refused until the window ends.
 package struct PairingCodes: Sendable {
     package enum Defaults {
         /// The characters of a code: no look-alikes (no 0 O 1 I L 5 S 2 Z 8 B).
@@ -53,6 +56,8 @@ package struct PairingCodes: Sendable {
         var pollToken: String
         var expiresAt: Double
         var state: State
+        /// With Redis, the secret drawn for the TV when its code was issued (only this node ever holds it).
+        var secret: String?
     }
 
     /// Per code.
@@ -95,15 +100,19 @@ package struct PairingCodes: Sendable {
         case full
     }
 
-    /// A TV at `address` asks for a code: `code` and `pollToken` are freshly drawn by the driver.
-    package mutating func issue(code: String, pollToken: String, address: String, now: Double) -> IssueDecision {
+    /// A TV at `address` asks for a code: `code`, `pollToken` and (with Redis) its TV's `secret` are freshly drawn by
+    /// the driver.
+    package mutating func issue(
+        code: String, pollToken: String, secret: String? = nil, address: String, now: Double
+    ) -> IssueDecision {
         dropExpired(now)
         if let wait = issued.retryAfter(address, now: now) { return .limited(retryAfter: wait) }
         guard pending[code] == nil, codes[pollToken] == nil else { return .taken }
         guard pending.count < Defaults.maxPending else { return .full }
         issued.count(address, now: now)
         let expiresAt = now + Defaults.lifetime
-        pending[code] = Pending(code: code, pollToken: pollToken, expiresAt: expiresAt, state: .waiting)
+        pending[code] = Pending(
+            code: code, pollToken: pollToken, expiresAt: expiresAt, state: .waiting, secret: secret)
         codes[pollToken] = code
         return .issued(expiresAt: expiresAt)
     }
@@ -137,15 +146,53 @@ package struct PairingCodes: Sendable {
     /// An operator, from `address`, claims the code `typed`.
     package mutating func claim(_ typed: String, address: String, now: Double) -> ClaimDecision {
         dropExpired(now)
-        if let wait = failures.retryAfter(address, now: now) { return .limited(retryAfter: wait) }
+        if let limit = admitClaim(address: address, now: now) { return .limited(retryAfter: limit) }
         let code = Self.normalized(typed)
-        guard var entry = pending[code], entry.state == .waiting else {
-            failures.count(address, now: now)
+        guard var entry = pending[code], entry.state == .waiting, entry.secret == nil else {
+            countFailedClaim(address: address, now: now)
             return .unknown
         }
         entry.state = .claimed
         pending[code] = entry
         return .claimed(code: code)
+    }
+
+    /// Seconds until a claim from `address` is taken again, if failed claims reached a limit; `nil`: go ahead.
+    package func admitClaim(address: String, now: Double) -> Double? {
+        failures.retryAfter(address, now: now)
+    }
+
+    /// A claim from `address` found no code (here, or in Redis).
+    package mutating func countFailedClaim(address: String, now: Double) {
+        failures.count(address, now: now)
+    }
+
+    /// Whether `code` could be a code at all (its length, its alphabet).
+    package static func isWellFormed(_ code: String) -> Bool {
+        code.count == Defaults.codeLength && code.allSatisfy { Defaults.alphabet.contains($0) }
+    }
+
+    /// The secret drawn for the TV holding `pollToken` (with Redis), while its code waits.
+    package func secret(of pollToken: String) -> String? {
+        codes[pollToken].flatMap { pending[$0]?.secret }
+    }
+
+    /// The code `code` will not be offered after all (Redis has it from another node, or did not answer): forgotten.
+    package mutating func withdraw(_ code: String) {
+        guard let entry = pending.removeValue(forKey: code) else { return }
+        codes[entry.pollToken] = nil
+    }
+
+    /// With Redis: the code of `pollToken` was paired (through any node) to key `keyID`, whose page with its key is
+    /// `url`: the pairing, handed over this once (the code is gone); `nil` when the code expired or was handed over.
+    package mutating func handOver(_ pollToken: String, keyID: String, url: String, now: Double) -> Pairing? {
+        dropExpired(now)
+        guard let code = codes[pollToken], let entry = pending[code], entry.state == .waiting,
+            let secret = entry.secret
+        else { return nil }
+        pending[code] = nil
+        codes[pollToken] = nil
+        return Pairing(keyID: keyID, secret: secret, url: url)
     }
 
     /// The viewer key of claimed `code` exists: its TV gets `pairing` when it next polls (if the code expired

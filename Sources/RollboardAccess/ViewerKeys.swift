@@ -65,6 +65,11 @@ public final class ViewerKeys: Sendable {
         revocationHandler.withLock { $0 = handler }
     }
 
+    /// A new key's secret: ``secretPrefix`` and 64 hex digits from the system's cryptographic random source.
+    package static func drawSecret() throws -> String {
+        secretPrefix + (try SecureRandom.hex(32))
+    }
+
     /// Creates a key for `dashboards` (`nil`: every dashboard) through the change log and answers, once it is durable
     /// and in force on this node, with the key and its secret, which is never stored and cannot be shown again.
     public func create(
@@ -72,19 +77,33 @@ public final class ViewerKeys: Sendable {
         completion: @escaping @Sendable (Result<(key: ViewerKey, secret: String), ViewerKeyError>) -> Void
     ) {
         let secret: String
+        do {
+            secret = try Self.drawSecret()
+        } catch {
+            return completion(.failure(ViewerKeyError(description: "no random bytes for a key: \(error)")))
+        }
+        create(name: name, dashboards: dashboards, digest: SHA256.hex(secret), now: now) { result in
+            completion(result.map { ($0, secret) })
+        }
+    }
+
+    /// Creates a key whose secret (held elsewhere: a TV paired through another node) has the SHA-256 `digest`.
+    package func create(
+        name: String, dashboards: [String]?, digest: String, now: Double,
+        completion: @escaping @Sendable (Result<ViewerKey, ViewerKeyError>) -> Void
+    ) {
         let id: String
         do {
-            secret = Self.secretPrefix + (try SecureRandom.hex(32))
             id = "k" + (try SecureRandom.hex(6))
         } catch {
             return completion(.failure(ViewerKeyError(description: "no random bytes for a key: \(error)")))
         }
-        let key = ViewerKey(id: id, name: name, dashboards: dashboards, createdAt: now, digest: SHA256.hex(secret))
+        let key = ViewerKey(id: id, name: name, dashboards: dashboards, createdAt: now, digest: digest)
         changeLog.changeViewerKey(.create(key)) { [weak self] result in
             switch result {
             case .success(let change):
                 self?.apply(change)
-                completion(.success((key, secret)))
+                completion(.success(key))
             case .failure(let error):
                 completion(.failure(ViewerKeyError(description: "\(error)")))
             }
@@ -148,7 +167,7 @@ public final class ViewerKeys: Sendable {
 
     /// The key whose secret is `secret`, if any. Every key's digest is compared in full, so the time taken does not
     /// depend on which key (if any) matches.
-    func match(_ secret: String) -> ViewerKey? {
+    package func match(_ secret: String) -> ViewerKey? {
         let digest = Array(SHA256.hex(secret).utf8)
         let keys = changes.withLock { $0.values.compactMap(\.key) }
         var found: ViewerKey?

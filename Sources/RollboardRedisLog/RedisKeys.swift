@@ -38,7 +38,21 @@ struct RedisKeys: Sendable {
         idempotencyBytes = "{\(prefix)}:idem:bytes"
         idempotencyPrefix = "{\(prefix)}:idem:"
         recoveryLease = "{\(prefix)}:recovery"
+        pairingPrefix = "{\(prefix)}:pairing:"
+        screenLists = "{\(prefix)}:screens"
     }
+
+    /// The nodes' published screen lists (``RedisScreenLists``): `…:nodes` and `…:ID`.
+    let screenLists: String
+
+    /// Where pairing codes and their answers live (``RedisPairings``).
+    let pairingPrefix: String
+
+    /// A pending pairing code: `{"secretHash","node"}`.
+    func pairing(_ code: String) -> String { pairingPrefix + code }
+
+    /// The answer for the TV whose secret has the SHA-256 `hash`: `{"keyId","url"}`.
+    func pairingAnswer(_ hash: String) -> String { pairingPrefix + "answer:" + hash }
 
     /// The lease of the node that seeds a Redis that lost the cluster's data (`SET NX PX`, its token).
     let recoveryLease: String

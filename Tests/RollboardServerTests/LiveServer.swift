@@ -41,7 +41,7 @@ final class LiveServer {
     /// (default: the shipped `config/`); with `clock`, the node's hubs and its wall clock run by that manual clock.
     init(
         dataDirectory: String, dashboardAccess: DashboardAccess = .everyone, configDirectory: String? = nil,
-        clock: ManualClock? = nil
+        clock: ManualClock? = nil, redis: String? = nil
     ) throws {
         var logger = Logger(label: "rollboard.e2e")
         logger.logLevel = .error
@@ -52,6 +52,7 @@ final class LiveServer {
         settings.host = "127.0.0.1"
         settings.port = 0
         settings.dashboardAccess = dashboardAccess
+        settings.redis = redis.map { RedisSettings(url: $0) }
         configuration = loaded.replacingServer(settings)
         try FileManager.default.createDirectory(atPath: dataDirectory, withIntermediateDirectories: true)
 
@@ -194,10 +195,11 @@ struct LiveServerError: Error, CustomStringConvertible {
 }
 
 /// Runs `body` against a live server on a fresh data folder, then stops the server and removes the folder,
-/// whether `body` returns or throws; with `clock`, the server runs by that manual clock.
+/// whether `body` returns or throws; with `clock`, the server runs by that manual clock; with `redis` (a URL), its
+/// change log is that Redis.
 func withLiveServer<Result>(
     dashboardAccess: DashboardAccess = .everyone, extraFiles: [(path: String, text: String)] = [],
-    clock: ManualClock? = nil, _ body: (LiveServer) throws -> Result
+    clock: ManualClock? = nil, redis: String? = nil, _ body: (LiveServer) throws -> Result
 ) throws -> Result {
     let folder = TemporaryDirectory()
     defer { folder.remove() }
@@ -215,7 +217,7 @@ func withLiveServer<Result>(
     }
     let server = try LiveServer(
         dataDirectory: folder.path + "/data", dashboardAccess: dashboardAccess, configDirectory: configDirectory,
-        clock: clock)
+        clock: clock, redis: redis)
     defer { server.stop() }
     return try body(server)
 }

@@ -22,6 +22,22 @@ private final class Machine {
     }
 
     func release(_ code: String) { codes.release(code) }
+
+    func issue(code: String, pollToken: String, secret: String, now: Double) -> PairingCodes.IssueDecision {
+        codes.issue(code: code, pollToken: pollToken, secret: secret, address: "tv", now: now)
+    }
+
+    func secret(of token: String) -> String? { codes.secret(of: token) }
+
+    func handOver(_ token: String, keyID: String, url: String, now: Double) -> PairingCodes.Pairing? {
+        codes.handOver(token, keyID: keyID, url: url, now: now)
+    }
+
+    func withdraw(_ code: String) { codes.withdraw(code) }
+
+    func countFailedClaim(address: String, now: Double) { codes.countFailedClaim(address: address, now: now) }
+
+    func admitClaim(address: String, now: Double) -> Double? { codes.admitClaim(address: address, now: now) }
 }
 
 /// The pairing codes' state machine on a manual clock: codes, expiry, single use, and the guessing limits.
@@ -126,5 +142,50 @@ private final class Machine {
         #expect(full.issue(code: "X", pollToken: "x", address: "new", now: 1) == .full)
         let afterExpiry = full.issue(code: "X", pollToken: "x", address: "new", now: Defaults.lifetime)
         #expect(afterExpiry == .issued(expiresAt: 2 * Defaults.lifetime), "expired codes make room")
+    }
+
+    @Test("with Redis, a code keeps its TV's secret, is not claimed on the node, and its pairing is handed over once")
+    func sharedCode() {
+        let codes = Machine()
+        #expect(
+            codes.issue(code: "ACDEFG", pollToken: "p", secret: "rbv_s", now: 0)
+                == .issued(expiresAt: Defaults.lifetime))
+        #expect(codes.secret(of: "p") == "rbv_s")
+        #expect(codes.poll("p", now: 1) == .waiting(code: "ACDEFG", expiresAt: Defaults.lifetime))
+        #expect(codes.claim("ACDEFG", address: "op", now: 1) == .unknown, "claimed in Redis, not here")
+        #expect(codes.handOver("p", keyID: "k1", url: pairing.url, now: 2) == pairing)
+        #expect(codes.handOver("p", keyID: "k1", url: pairing.url, now: 3) == nil, "handed over once")
+        #expect(codes.poll("p", now: 3) == .unknown && codes.secret(of: "p") == nil)
+        #expect(codes.count == 0)
+    }
+
+    @Test("a code withdrawn (another node offers it) is forgotten; an expired one is not handed over")
+    func withdrawnAndExpired() {
+        let codes = Machine()
+        _ = codes.issue(code: "ACDEFG", pollToken: "p", secret: "rbv_s", now: 0)
+        codes.withdraw("ACDEFG")
+        #expect(codes.poll("p", now: 1) == .unknown && codes.count == 0)
+        _ = codes.issue(code: "ACDEFG", pollToken: "q", secret: "rbv_s", now: 10)
+        #expect(codes.handOver("q", keyID: "k1", url: pairing.url, now: 10 + Defaults.lifetime) == nil)
+        #expect(codes.secret(of: "q") == nil)
+    }
+
+    @Test("failed claims counted from Redis's answers hold back that address like local ones, and only it")
+    func countedFailures() {
+        let codes = Machine()
+        for _ in 0..<Defaults.failedClaimsPerAddress {
+            #expect(codes.admitClaim(address: "op", now: 0) == nil)
+            codes.countFailedClaim(address: "op", now: 0)
+        }
+        #expect(codes.admitClaim(address: "op", now: 1) == Defaults.window - 1)
+        #expect(codes.admitClaim(address: "other", now: 1) == nil)
+        #expect(codes.admitClaim(address: "op", now: Defaults.window) == nil, "a new window")
+    }
+
+    @Test(
+        "only six characters of the alphabet can be a code",
+        arguments: [("ACDEFG", true), ("ACDEF", false), ("ACDEF0", false), ("ACDEFGH", false), ("", false)])
+    func wellFormed(code: String, expected: Bool) {
+        #expect(PairingCodes.isWellFormed(code) == expected)
     }
 }

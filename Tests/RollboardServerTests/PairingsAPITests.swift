@@ -6,10 +6,10 @@ import Testing
 @testable import RollboardConfig
 
 /// Pairing a TV through the real TLS server, on a manual clock, with every shipped dashboard behind a key.
-@Suite("PairingsAPI")
-struct PairingsAPITests {
-    private func tvCode(_ live: LiveServer) throws -> (code: String, pollToken: String) {
-        let response = try live.request("POST", "/api/v1/tv/pairings")
+extension LiveServer {
+    /// A TV's `POST /api/v1/tv/pairings`: its code and poll token.
+    func tvCode() throws -> (code: String, pollToken: String) {
+        let response = try request("POST", "/api/v1/tv/pairings")
         guard response.status == .created else {
             throw LiveServerError("code: \(response.status.code) \(response.text)")
         }
@@ -17,10 +17,22 @@ struct PairingsAPITests {
         return (try #require(json["code"] as? String), try #require(json["pollToken"] as? String))
     }
 
-    private func pair(_ live: LiveServer, _ body: String) throws -> HTTPResponse {
-        try live.request(
+    /// An operator's `POST /api/v1/admin/pairings` with `body`, with the admin token.
+    func pair(_ body: String) throws -> HTTPResponse {
+        try request(
             "POST", "/api/v1/admin/pairings", body: Array(body.utf8), token: LiveServer.adminToken,
             contentType: "application/json")
+    }
+}
+
+@Suite("PairingsAPI")
+struct PairingsAPITests {
+    private func tvCode(_ live: LiveServer) throws -> (code: String, pollToken: String) {
+        try live.tvCode()
+    }
+
+    private func pair(_ live: LiveServer, _ body: String) throws -> HTTPResponse {
+        try live.pair(body)
     }
 
     @Test("a TV gets a code, an operator pairs it, and the TV alone gets a key that opens only its dashboard, once")
@@ -117,6 +129,72 @@ struct PairingsAPITests {
             let response = try pair(live, body)
             #expect(response.status.code == status)
             #expect(response.errorCode == code)
+            #expect(response.detail?.contains(field) == true, "\(response.detail ?? "")")
+        }
+    }
+
+    private func resume(_ live: LiveServer, _ body: String) throws -> HTTPResponse {
+        try live.request("POST", "/api/v1/tv/resume", body: Array(body.utf8), contentType: "application/json")
+    }
+
+    @Test("a TV reassigned while it was off resumes at its new page, on any kept page; a revoked key resumes nowhere")
+    func resumeAfterReassignment() throws {
+        try withLiveServer(dashboardAccess: .viewerKey) { live in
+            let (code, pollToken) = try tvCode(live)
+            _ = try pair(live, #"{"code":"\#(code)","name":"Lobby TV","show":{"dashboard":"demo"},"kiosk":true}"#)
+            let handed = try jsonObject(try live.request("GET", "/api/v1/tv/pairings/\(pollToken)").body)
+            let secret = try #require(handed["key"] as? String)
+            let kept = try #require(handed["url"] as? String)
+            let before = try resume(live, #"{"key":"\#(secret)","url":"\#(kept)"}"#)
+            #expect(before.status == .ok)
+            #expect(try jsonObject(before.body)["url"] as? String == kept, "not moved: its page")
+            let derived = try resume(live, #"{"key":"\#(secret)"}"#)
+            #expect(try jsonObject(derived.body)["url"] as? String == "/d/demo?name=Lobby%20TV&key=\(secret)")
+
+            let assign = #"{"show":{"dashboard":"story"},"theme":"dark"}"#
+            let moved = try live.request(
+                "POST", "/api/v1/admin/screens/Lobby%20TV/assign", body: Array(assign.utf8),
+                token: LiveServer.adminToken,
+                contentType: "application/json")
+            #expect(moved.status == .accepted, "\(moved.text)")
+            let after = try resume(live, #"{"key":"\#(secret)","url":"\#(kept)"}"#)
+            #expect(after.status == .ok && after.headers["Cache-Control"] == "no-store")
+            #expect(try jsonObject(after.body)["url"] as? String == "/d/story?name=Lobby%20TV&theme=dark&key=\(secret)")
+
+            let keyID = try #require(handed["keyId"] as? String)
+            #expect(
+                try live.request("DELETE", "/api/v1/admin/keys/\(keyID)", token: LiveServer.adminToken).status == .ok)
+            let revoked = try resume(live, #"{"key":"\#(secret)","url":"\#(kept)"}"#)
+            #expect(revoked.status == .notFound && revoked.errorCode == "unknown_key")
+        }
+    }
+
+    @Test("a TV on a playlist whose kept page is gone resumes at the playlist its key opens, with its theme and kiosk")
+    func resumeBuiltFromTheKey() throws {
+        let wall = "entries:\n  - {dashboard: demo}\n  - {dashboard: story}\n"
+        try withLiveServer(dashboardAccess: .viewerKey, extraFiles: [("playlists/wall.yaml", wall)]) { live in
+            let (code, pollToken) = try tvCode(live)
+            _ = try pair(live, #"{"code":"\#(code)","name":"Hall","show":{"playlist":"wall"}}"#)
+            let handed = try jsonObject(try live.request("GET", "/api/v1/tv/pairings/\(pollToken)").body)
+            let secret = try #require(handed["key"] as? String)
+            let stale = "/d/gone?name=Hall&theme=light&kiosk&key=\(secret)"
+            let resumed = try resume(live, #"{"key":"\#(secret)","url":"\#(stale)"}"#)
+            let url = try jsonObject(resumed.body)["url"] as? String
+            #expect(url == "/p/wall?name=Hall&theme=light&kiosk&key=\(secret)")
+        }
+    }
+
+    @Test(
+        "a bad resume request gets its precise error, naming the field",
+        arguments: [
+            (#"{}"#, "missing_field", "key"), (#"{"key":7}"#, "wrong_type", "key"),
+            (#"{"key":"rbv_x","url":7}"#, "wrong_type", "url"),
+            (#"{"key":"rbv_x","page":"/"}"#, "unknown_field", "page"),
+        ])
+    func badResume(body: String, code: String, field: String) throws {
+        try withLiveServer { live in
+            let response = try resume(live, body)
+            #expect(response.status == .badRequest && response.errorCode == code)
             #expect(response.detail?.contains(field) == true, "\(response.detail ?? "")")
         }
     }

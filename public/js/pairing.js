@@ -1,7 +1,8 @@
 /**
  * What a TV paired on `/tv` keeps in localStorage: its viewer key and the address of its assignment. A TV that
- * opens `/tv` again goes straight there; a wall page whose key is refused or revoked forgets it and goes back to
- * `/tv` for a new code (refusal.js does the same on the server's refusal pages, without modules).
+ * opens `/tv` again asks the server where its key points now (POST /api/v1/tv/resume) and goes there; a wall page
+ * whose key is refused or revoked goes back to `/tv?refused=PATH`, which does the same and asks for a new code only when
+ * the key is revoked (refusal.js does the same on the server's refusal pages, without modules).
  */
 export const PAIRING_STORAGE_KEY = "rollboard.tv";
 
@@ -26,20 +27,25 @@ export function storePairing(pairing, storage = window.localStorage) {
   }
 }
 
-/**
- * When this page's `?key=` is the stored pairing's (its key was refused or revoked): forgets it and goes back to
- * `/tv`, answering true; else false.
- */
-export function returnToPairing(search = location.search, storage = window.localStorage) {
-  const key = new URLSearchParams(search).get("key");
-  const pairing = storedPairing(storage);
-  if (!key || !pairing || pairing.key !== key) return false;
+/** Forgets the stored pairing (its key was revoked). */
+export function forgetPairing(storage = window.localStorage) {
   try {
     storage.removeItem(PAIRING_STORAGE_KEY);
   } catch (refused) {
     // nothing kept to forget
   }
-  location.replace("/tv?unpaired");
+}
+
+/**
+ * When this page's `?key=` is the stored pairing's (its key was refused or revoked): goes back to
+ * `/tv?refused=PATH`, which asks the server where the key points now (a TV reassigned while it was off) or, revoked,
+ * for a new code; answers true. Else false.
+ */
+export function returnToPairing(search = location.search, storage = window.localStorage) {
+  const key = new URLSearchParams(search).get("key");
+  const pairing = storedPairing(storage);
+  if (!key || !pairing || pairing.key !== key) return false;
+  location.replace(`/tv?refused=${encodeURIComponent(location.pathname)}`);
   return true;
 }
 

@@ -15,13 +15,12 @@
   if (theme === "dark" || theme === "light") root.setAttribute("data-theme", theme);
   if (query.has("kiosk") && query.get("kiosk") !== "0") root.setAttribute("data-kiosk", "");
 
-  // A TV paired on /tv keeps its key and page in localStorage (pairing.js): refused with that key (revoked), it
-  // forgets the pairing and goes back to /tv for a new code.
+  // A TV paired on /tv keeps its key and page in localStorage (pairing.js): refused with that key (reassigned
+  // while it was off, or revoked), it goes back to /tv?refused=PATH, which asks the server where the key points now.
   try {
     var stored = JSON.parse(window.localStorage.getItem("rollboard.tv") || "null");
     if (stored && query.get("key") && stored.key === query.get("key")) {
-      window.localStorage.removeItem("rollboard.tv");
-      location.replace("/tv?unpaired");
+      location.replace("/tv?refused=" + encodeURIComponent(location.pathname));
       return;
     }
   } catch (refused) {

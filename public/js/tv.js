@@ -2,10 +2,12 @@
  * The pairing page (`/tv`): asks the server for a code (POST /api/v1/tv/pairings), shows it large with how to pair,
  * polls until an operator pairs it (GET /api/v1/tv/pairings/{pollToken}), asks for a new code when this one
  * expires, then keeps the credential it is handed (pairing.js) and opens its dashboard or playlist. Opened again
- * with a stored pairing, it goes there at once. ES2017, like every page: old TVs run it.
+ * with a stored pairing (a reboot, a power cut, a refused page) it asks the server where its key points now
+ * (POST /api/v1/tv/resume) and goes there; a revoked key (404) is forgotten and a new code asked for. ES2017, like
+ * every page: old TVs run it.
  */
 import { applyPageOptions } from "./page.js";
-import { storedPairing, storePairing } from "./pairing.js";
+import { forgetPairing, storedPairing, storePairing } from "./pairing.js";
 
 const POLL_MS = 1500;
 const RETRY_MS = 5000;
@@ -93,11 +95,28 @@ async function pair() {
   }
 }
 
-const stored = storedPairing();
-if (stored) {
-  setState("paired");
-  location.replace(stored.url);
-} else {
+/**
+ * Where the stored pairing's key points now: the server's url; null when the key was revoked (404); the stored url
+ * when the server cannot say (its pairing API answers otherwise). Retried while the server cannot be reached.
+ */
+async function resumeAddress(stored) {
+  for (;;) {
+    try {
+      const response = await fetch("/api/v1/tv/resume", {
+        method: "POST", cache: "no-store", headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ key: stored.key, url: stored.url }),
+      });
+      if (response.status === 200) return (await response.json()).url;
+      if (response.status === 404) return null;
+      return stored.url;
+    } catch (unreachable) {
+      expiryText.textContent = "The server cannot be reached; trying again.";
+      await wait(RETRY_MS);
+    }
+  }
+}
+
+function start() {
   applyPageOptions();
   document.getElementById("tv-server").textContent = `Rollboard at ${location.host}`;
   if (new URLSearchParams(location.search).has("unpaired")) {
@@ -105,3 +124,23 @@ if (stored) {
   }
   pair();
 }
+
+async function resume(stored) {
+  setState("paired");
+  expiryText.textContent = "Opening this screen's dashboard…";
+  const url = await resumeAddress(stored);
+  // Refused on the very page the server still gives: the key opens nothing there any more.
+  const refused = new URLSearchParams(location.search).get("refused");
+  const refusedAgain = refused !== null && url !== null && url.split("?")[0] === refused;
+  if (url === null || refusedAgain) {
+    forgetPairing();
+    location.replace("/tv?unpaired");
+    return;
+  }
+  if (url !== stored.url) storePairing({ key: stored.key, url });
+  location.replace(url);
+}
+
+const stored = storedPairing();
+if (stored) resume(stored);
+else start();

@@ -69,13 +69,15 @@ enum APIRoutes {
         path == "/api/v1/tv" || path.hasPrefix("/api/v1/tv/")
     }
 
-    /// A TV asks for a pairing code and polls for its pairing, without a credential (see `docs/pairing.md`).
-    static func tv(pairings: PairingsHandler, metrics: RequestMetrics) -> RouteGroup {
+    /// A TV asks for a pairing code and polls for its pairing, without a credential, and a paired TV asks where its
+    /// key points now (see `docs/pairing.md`).
+    static func tv(pairings: PairingsHandler, resume: ResumeHandler, metrics: RequestMetrics) -> RouteGroup {
         RouteGroup(
             claims: isTVPath, middleware: [metrics],
             routes: [
                 .post("/api/v1/tv/pairings", [BodyLimit(allowsEmpty: true)], pairings.issue),
                 .read("/api/v1/tv/pairings/:token", [], pairings.poll),
+                .post("/api/v1/tv/resume", [BodyLimit()], resume.resume),
             ])
     }
 

@@ -4,6 +4,8 @@
 - the admin pairs the code to `demo` (dark, kiosk): 201 with the key's id and the TV's page, no secret; the TV
   opens /d/demo with its key, name, theme and kiosk, connects, and shows a value posted after it was paired;
 - the browser restarts with the same profile and opens /tv: it goes straight back to demo;
+- the TV is moved to `story` while its browser is off: restarted on /tv it asks POST /api/v1/tv/resume and comes
+  back to story; reopening its old demo page (403 with its narrowed key) sends it on to story too, still paired;
 - the admin revokes the key: the TV (closed with 1008) forgets its pairing and is back on /tv with a new code; a TV
   that still kept the revoked key and reopens its page gets the 403 page, which sends it back to /tv too;
 - a guessing run of wrong codes is refused with 429 and Retry-After after 10 failures, and finds no code (the TV's
@@ -109,6 +111,26 @@ def scenario(server: RollboardProcess, arguments, checks: Checks) -> None:
         driver = open_tv(arguments, profile, base, arguments.timeout)
         back = wait_for(on_demo, arguments.timeout)
         checks.check(back, "the restarted browser opens /tv and goes straight back to demo",
+                     f"at {path_of(driver).split('key=')[0]}")
+
+        driver.quit()  # the TV is off while it is moved
+        status, body = server.request("POST", "/api/v1/admin/screens/Lobby%20TV/assign",
+                                      {"show": {"dashboard": "story"}, "theme": "dark", "kiosk": True}, token=ADMIN)
+        checks.check(status == 202 and body.get("screens") == 0, "the TV is assigned to story while it is off",
+                     f"got {status} {body}")
+        driver = open_tv(arguments, profile, base, arguments.timeout)
+
+        def on_story():
+            return path_of(driver).startswith("/d/story?") and body_data(driver, "connection") == "open"
+        resumed = wait_for(on_story, arguments.timeout)
+        where = path_of(driver)
+        checks.check(resumed and "theme=dark" in where and "kiosk" in where and "key=rbv_" in where,
+                     "the TV, off while it was moved, restarts on /tv and comes back to story by itself",
+                     f"at {where.split('key=')[0]}")
+        driver.get(base + stored["url"])  # a browser that reopens its last page: demo, which its key no longer opens
+        refused_back = wait_for(on_story, arguments.timeout)
+        checks.check(refused_back and stored_pairing(driver) is not None,
+                     "reopening its old page (403 with the narrowed key) sends it on to story, still paired",
                      f"at {path_of(driver).split('key=')[0]}")
 
         status, body = server.request("DELETE", f"/api/v1/admin/keys/{key_id}", token=ADMIN)

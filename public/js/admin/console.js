@@ -1,6 +1,6 @@
 /**
  * The console (`/admin/`): the pages behind the session the sign-in page made, one `<section>` per `#hash`, of which
- * this router shows one. "Screens" lists the screens connected to this node (GET /api/v1/screens) with identify and
+ * this router shows one. "Screens" lists the screens connected to every node (GET /api/v1/screens?cluster) with identify and
  * reload buttons; "Pair a TV" pairs the code a TV shows on /tv (POST /api/v1/admin/pairings); the other pages are
  * their own modules (keys.js, announcements.js, playlists.js, sources.js, dashboards.js), and session.js holds what
  * they share (the session's CSRF token, `call()`, status messages). ES2017, like every page.
@@ -30,8 +30,10 @@ function showing(screen) {
 function screenRow(screen) {
   const name = screen.name || "screen " + screen.id;
   const fps = screen.paintedFps === null || screen.paintedFps === undefined ? String(screen.fps) : screen.paintedFps + " / " + screen.fps;
+  // A named screen is identified by its name, on whichever node it is; an id is only its own node's.
+  const target = screen.name ? encodeURIComponent(screen.name) : String(screen.id);
   const identify = actionButton("Identify", () =>
-    call("POST", "/api/v1/admin/screens/" + screen.id + "/identify").then(() => name + " shows its number."));
+    call("POST", "/api/v1/admin/screens/" + target + "/identify").then(() => name + " shows its number."));
   const reload = actionButton("Reload", () =>
     call("POST", "/api/v1/admin/dashboards/" + encodeURIComponent(screen.dashboard) + "/reload")
       .then(() => "The screens on " + screen.dashboard + " reload."));
@@ -51,7 +53,7 @@ function screenRow(screen) {
 async function loadScreens() {
   clearTimeout(refreshTimer);
   try {
-    const answer = await call("GET", "/api/v1/screens");
+    const answer = await call("GET", "/api/v1/screens?cluster");  // every node's screens (with Redis)
     const screens = answer.screens || [];
     replaceChildren(rows, ...screens.map(screenRow));
     empty.hidden = screens.length > 0;
