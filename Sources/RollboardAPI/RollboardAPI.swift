@@ -58,6 +58,8 @@ public final class RollboardAPI: Sendable {
     private let metrics: RequestMetrics
     /// The console's sessions (`nil`: no admin tokens, no console).
     private let sessions: SessionsHandler?
+    /// With Redis, publishes this node's screen list for `GET /api/v1/screens?cluster` on the other nodes.
+    private let publisher: ScreenListPublisher?
     private let clock: NodeClock
 
     /// - Parameters:
@@ -95,11 +97,19 @@ public final class RollboardAPI: Sendable {
             rateLimiting: rate > 0 ? RateLimiting(rate: rate, now: clock.monotonic.now) : nil, metrics: requestMetrics)
         var groups: [RouteGroup] = []
         var sessions: SessionsHandler?
+        var publisher: ScreenListPublisher?
         if let admin, !admin.tokens.isEmpty {
             let consoleSessions = SessionsHandler(tokens: admin.tokens, isSecure: admin.isSecure, logger: logger)
             sessions = consoleSessions
             groups.append(APIRoutes.console(sessions: consoleSessions, metrics: requestMetrics))
-            let screens = ScreensHandler(store: store, node: admin.node, directory: admin.directory, logger: logger)
+            var screens = ScreensHandler(store: store, node: admin.node, directory: admin.directory, logger: logger)
+            if let link = store as? RedisChangeLog, admin.directory != nil {
+                let lists = RedisScreenLists(link: link)
+                let id = admin.node + "#" + ((try? SecureRandom.hex(4)) ?? "0")
+                screens.cluster = (lists, id)
+                publisher = ScreenListPublisher(
+                    id: id, lists: lists, clock: clock.monotonic, items: { [screens] in screens.items($0) })
+            }
             let pairings = PairingsHandler(
                 keys: admin.keys, shared: RedisPairings(store, node: admin.node), logger: logger,
                 wallNow: admin.now ?? clock.wall.now)
@@ -130,6 +140,7 @@ public final class RollboardAPI: Sendable {
                     environment: environment ?? WebhooksHandler.processEnvironment)))
         self.metrics = requestMetrics
         self.sessions = sessions
+        self.publisher = publisher
         self.clock = clock
         self.router = Router(
             configurations: configurations, middleware: [RequestIdentification(ids: RequestIDs(), logger: logger)],
@@ -149,6 +160,12 @@ public final class RollboardAPI: Sendable {
     /// Whether `request` carries the cookie of a live console session (the console's pages, `/admin/…`, need one).
     public func hasConsoleSession(_ request: HTTPRequest) -> Bool {
         sessions?.hasSession(request, clock: clock) ?? false
+    }
+
+    /// Stops publishing this node's screen list to Redis (nothing to stop without Redis); `completion` is called then.
+    package func stopPublishingScreens(completion: @escaping @Sendable () -> Void) {
+        guard let publisher else { return completion() }
+        publisher.stop(completion: completion)
     }
 
     /// Counters of the producer API's answers.

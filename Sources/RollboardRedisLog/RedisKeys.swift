@@ -39,7 +39,11 @@ struct RedisKeys: Sendable {
         idempotencyPrefix = "{\(prefix)}:idem:"
         recoveryLease = "{\(prefix)}:recovery"
         pairingPrefix = "{\(prefix)}:pairing:"
+        screenLists = "{\(prefix)}:screens"
     }
+
+    /// The nodes' published screen lists (``RedisScreenLists``): `…:nodes` and `…:ID`.
+    let screenLists: String
 
     /// Where pairing codes and their answers live (``RedisPairings``).
     let pairingPrefix: String

@@ -189,6 +189,8 @@ public final class RollboardNode: Sendable {
                 // Open since it was built (or opening, for Redis): closes once the changes in flight are durable.
                 .init("change log") { done in changeLog.close(completion: done) },
                 .init("dashboards") { done in directory.closeAll(timeout: screenCloseTimeout) { _ in done() } },
+                // With Redis, this node's screen list published for the other nodes (`GET /api/v1/screens?cluster`).
+                .init("screen list") { done in api.stopPublishingScreens(completion: done) },
                 .init(
                     "server",
                     start: {

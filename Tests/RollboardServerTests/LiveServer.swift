@@ -195,8 +195,8 @@ struct LiveServerError: Error, CustomStringConvertible {
 }
 
 /// Runs `body` against a live server on a fresh data folder, then stops the server and removes the folder,
-/// whether `body` returns or throws; with `clock`, the server runs by that manual clock; with `redis` (a URL), its change
-/// log is that Redis.
+/// whether `body` returns or throws; with `clock`, the server runs by that manual clock; with `redis` (a URL), its
+/// change log is that Redis.
 func withLiveServer<Result>(
     dashboardAccess: DashboardAccess = .everyone, extraFiles: [(path: String, text: String)] = [],
     clock: ManualClock? = nil, redis: String? = nil, _ body: (LiveServer) throws -> Result

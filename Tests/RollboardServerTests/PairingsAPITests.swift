@@ -169,6 +169,21 @@ struct PairingsAPITests {
         }
     }
 
+    @Test("a TV on a playlist whose kept page is gone resumes at the playlist its key opens, with its theme and kiosk")
+    func resumeBuiltFromTheKey() throws {
+        let wall = "entries:\n  - {dashboard: demo}\n  - {dashboard: story}\n"
+        try withLiveServer(dashboardAccess: .viewerKey, extraFiles: [("playlists/wall.yaml", wall)]) { live in
+            let (code, pollToken) = try tvCode(live)
+            _ = try pair(live, #"{"code":"\#(code)","name":"Hall","show":{"playlist":"wall"}}"#)
+            let handed = try jsonObject(try live.request("GET", "/api/v1/tv/pairings/\(pollToken)").body)
+            let secret = try #require(handed["key"] as? String)
+            let stale = "/d/gone?name=Hall&theme=light&kiosk&key=\(secret)"
+            let resumed = try resume(live, #"{"key":"\#(secret)","url":"\#(stale)"}"#)
+            let url = try jsonObject(resumed.body)["url"] as? String
+            #expect(url == "/p/wall?name=Hall&theme=light&kiosk&key=\(secret)")
+        }
+    }
+
     @Test(
         "a bad resume request gets its precise error, naming the field",
         arguments: [

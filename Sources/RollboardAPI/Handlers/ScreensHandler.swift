@@ -21,6 +21,8 @@ struct ScreensHandler: Sendable {
     /// The dashboards' hubs and their screens (`nil`: no screens to list or control).
     let directory: DashboardDirectory?
     let logger: Logger
+    /// With Redis, the nodes' published lists and this node's id among them (`?cluster`).
+    var cluster: (lists: RedisScreenLists, id: String)? = nil
 
     /// 404 unless dashboard `:id` has a hub.
     func requireHub(_ context: RequestContext) throws(APIError) {
@@ -99,7 +101,43 @@ struct ScreensHandler: Sendable {
     /// `{"screens":[…]}`: every connected screen with what its hub knows of it (frame rate, pause, skipped frames)
     /// and what it reported itself (frames painted per second, paint time, the script error that kept it from
     /// starting).
+    /// `GET /api/v1/screens`: this node's screens; with `?cluster`, and Redis, every node's (this one's as they are,
+    /// the others' as they last published them, at most a few seconds old), and `nodes`, the names listing some.
     func list(_ context: RequestContext, _ respond: @escaping Respond) {
+        guard context.request.query["cluster"] != nil, let cluster else {
+            return items { respond(JSONResponse.ok(.object([JSONMember("screens", .array($0))]))) }
+        }
+        items { own in
+            cluster.lists.read { result in
+                switch result {
+                case .failure(let error):
+                    respond(
+                        APIError(
+                            status: .serviceUnavailable, code: "redis_unavailable",
+                            detail: "Redis did not answer with the other nodes' screens (\(error))"
+                        ).response)
+                case .success(let published):
+                    var all = own
+                    for (id, list) in published where id != cluster.id {
+                        if case .array(let screens)? = try? JSONParser.parse(Array(list.utf8)) { all += screens }
+                    }
+                    var nodes: [String] = []
+                    for case .string(let name)? in all.map({ $0["node"] }) where !nodes.contains(name) {
+                        nodes.append(name)
+                    }
+                    respond(
+                        JSONResponse.ok(
+                            .object([
+                                JSONMember("screens", .array(all)),
+                                JSONMember("nodes", .array(nodes.map(JSONValue.string))),
+                            ])))
+                }
+            }
+        }
+    }
+
+    /// This node's screens as `GET /api/v1/screens` lists them.
+    func items(_ completion: @escaping @Sendable ([JSONValue]) -> Void) {
         let screens = directory?.screens.all ?? []
         let hubs = Dictionary(screens.map { ($0.dashboard, $0.hub) }, uniquingKeysWith: { first, _ in first })
         let statuses = Mutex<[String: [Int: ScreenStatus]]>([:])
@@ -135,7 +173,7 @@ struct ScreensHandler: Sendable {
                     JSONMember("unreadable", .array(screen.unreadableTiles.map(JSONValue.string))),
                 ])
             }
-            respond(JSONResponse.ok(.object([JSONMember("screens", .array(items))])))
+            completion(items)
         }
     }
 

@@ -3,7 +3,9 @@ dashboard behind a viewer key. A code a TV got from node two (POST /api/v1/tv/pa
 one with the admin token; node two's poll hands the TV its key once; the key opens its dashboard on both nodes and
 nothing else; the code cannot be paired again through either node; Redis holds no secret; an unknown code is 404
 and counted (429 past the per-node limit). A paired TV whose key was narrowed by an assignment while it was off asks
-`POST /api/v1/tv/resume` on either node and gets its new page; a revoked key gets 404.
+`POST /api/v1/tv/resume` on either node and gets its new page; a revoked key gets 404. The TV's screen, connected to
+node two, is listed by node one's `GET /api/v1/screens?cluster` (with node two's name) within a few seconds, and not by
+its plain list.
 
 Usage: test_cluster_pairing.py --binary .build/debug/rollboard [--redis-server redis-server]
 """
@@ -15,8 +17,10 @@ import sys
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from websockets.sync.client import connect  # noqa: E402
+
 from cluster_support import (  # noqa: E402
-    ADMIN_TOKEN, begin_run, cluster_arguments, run_cluster_scenario, start_node, write_config)
+    ADMIN_TOKEN, CONTEXT, begin_run, cluster_arguments, run_cluster_scenario, start_node, write_config)
 
 TOKEN = "cluster-pairing-token-0123456789abcdef"
 DASHBOARD = """
@@ -89,9 +93,33 @@ def main() -> int:
         status, other = pair(two, issued["code"], name="Hall TV")
         checks.check(status == 201, "failed pairings are counted per node: node two still pairs", f"{status} {other}")
 
+        screen_list_checks(checks, one, two, secret)
         resume_checks(checks, one, two, secret, key_id)
 
     return run_cluster_scenario(checks, nodes, redis, folder, started, scenario)
+
+
+def screen_list_checks(checks, one, two, secret: str) -> None:
+    """The TV's screen on node two is in node one's cluster-wide list, named after node two, not in its own list."""
+    uri = f"wss://127.0.0.1:{two.port}/ws?dashboard=wall&name=Lobby%20TV&key={secret}"
+    with connect(uri, ssl=CONTEXT, origin=f"https://127.0.0.1:{two.port}", open_timeout=10) as socket:
+        socket.recv(timeout=10)  # its hello: the screen is in
+        started, listed = time.monotonic(), []
+        while time.monotonic() - started < 10:
+            status, answer = one.request("GET", "/api/v1/screens?cluster", token=ADMIN_TOKEN)
+            listed = [screen for screen in answer.get("screens", []) if screen.get("name") == "Lobby TV"] \
+                if status == 200 else []
+            if listed:
+                break
+            time.sleep(0.2)
+        took = time.monotonic() - started
+        _, own = two.request("GET", "/api/v1/screens", token=ADMIN_TOKEN)
+        two_name = own["screens"][0].get("node") if own.get("screens") else None
+        checks.check(len(listed) == 1 and listed[0].get("node") == two_name and listed[0].get("dashboard") == "wall",
+                     f"node one lists node two's screen in GET /api/v1/screens?cluster ({took:.1f} s)",
+                     f"{status} {answer}")
+        _, plain = one.request("GET", "/api/v1/screens", token=ADMIN_TOKEN)
+        checks.check(plain.get("screens") == [], "node one's plain list has only its own screens (none)", str(plain))
 
 
 def resume_checks(checks, one, two, secret: str, key_id: str) -> None:
