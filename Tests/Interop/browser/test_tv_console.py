@@ -5,12 +5,12 @@ Chromium (Selenium) and Firefox ESR (Marionette, no geckodriver), on one node an
 Per browser and topology: a TV browser (its own profile) opens /tv and shows a code; a console browser (another
 profile) signs in at /admin/sign-in with the admin token typed into the form, and pairs the code to the playlist
 `wall` through "Pair a TV"; the TV opens /p/wall; the console moves it to the dashboard `second` through the
-Screens page's Reassign (on the console's node: the TV's row, which names its node, its Reassign pressed with Enter
-moving the focus into the form; on the other node: the form with the TV's name typed); the TV follows within 2 s;
-the TV's browser quits and starts again on the same profile, opens /tv and comes back to `second`; the console
-unpairs it (the row's Unpair, there from the row's keyId, or the form's by name; confirmed) and the TV is back on
-/tv with a new code. On the cluster the console is on node 1 and the TV on node 2 (its code issued by node 2).
-Each hop's time is printed.
+Screens page's Reassign (on one node: the TV's row, which names its node, its Reassign pressed with Enter moving the
+focus into the form; on the cluster: the form with the TV's name typed); the TV follows within 2 s; the TV's browser
+quits and starts again on the same profile, opens /tv and comes back to `second`; the console unpairs it (its row's
+Unpair, there from the row's keyId; on the cluster the row comes from node 2's published list; confirmed) and the
+TV is back on /tv with a new code. On the cluster the console is on node 1 and the TV on node 2 (its code issued by
+node 2). Each hop's time is printed.
 
 Usage: test_tv_console.py --binary .build/debug/rollboard [--browsers chromium,firefox] [--topologies one,cluster]
 """
@@ -161,12 +161,12 @@ def row_button(console, name, action):
                       "[data-action=' + arguments[1] + ']')", name, action)
 
 
-def fill_reassign(console, name, listed, timeout):
+def fill_reassign(console, name, by_row, timeout):
     """Fills the reassign form for the TV `name` to `second` (dark): through its row's Reassign (pressed with Enter;
-    the focus must land in the form's target field) when it is `listed` on the console's node, else with its name
+    the focus must land in the form's target field) when `by_row`, else with its name
     typed. Returns the form's submit button (None: the row has no Reassign, or the focus did not move)."""
     open_page(console, "screens", timeout)
-    if listed:
+    if by_row:
         if not wait_for(lambda: succeeded(lambda: row_button(console, name, "reassign").send_keys(ENTER)), timeout):
             return None
         if not wait_for(lambda: console.js("return document.activeElement.id") == "reassign-target", timeout):
@@ -179,17 +179,13 @@ def fill_reassign(console, name, listed, timeout):
     return console.find("#reassign-form button[type=submit]")
 
 
-def unpair_through_screens(console, name, listed, timeout):
-    """The row's Unpair when the TV is `listed` on the console's node (a paired screen's row has one: its keyId),
-    else the form's with `name`; confirmed. Returns which button (None: the row has none), and whether a confirmation
+def unpair_through_screens(console, name, timeout):
+    """Presses the Unpair of the TV `name`'s row (a paired screen's row has one: its keyId; another node's screen is
+    listed too, from its node's published list) and confirms. Whether the row had one, and whether a confirmation
     was asked and accepted."""
-    if listed:
-        if not wait_for(lambda: succeeded(lambda: row_button(console, name, "unpair").click()), timeout):
-            return None, False
-    else:
-        console.js("document.getElementById('reassign-screen').value = arguments[0]", name)
-        console.find("#reassign-unpair").click()
-    return ("the row's" if listed else "the form's"), console.accept_dialog(timeout)
+    if not wait_for(lambda: succeeded(lambda: row_button(console, name, "unpair").click()), timeout):
+        return False, False
+    return True, console.accept_dialog(timeout)
 
 
 def reassign_status(console):
@@ -221,20 +217,20 @@ def scenario(tv, console, nodes, arguments, checks, label):
                took if took is None else time.monotonic() - started, limit, path_of(tv).split("key=")[0]):
         return
 
-    listed = console_node is tv_node
-    submit = fill_reassign(console, name, listed, limit)
+    by_row = console_node is tv_node  # on the cluster the form, by name, is checked too
+    submit = fill_reassign(console, name, by_row, limit)
     if not submit:
         return checks.check(False, f"{label}: the TV's row on the Screens page has a Reassign button, which "
                             "pressed with Enter moves the focus into the form", console.js(
                                 "return document.activeElement.id || document.activeElement.tagName"))
-    if listed:
+    if by_row:
         node = console.js("var r = document.querySelector('#screens-rows tr[data-name=\"' + arguments[0] + '\"] "
                           "[data-label=Node]'); return r ? r.textContent : null", name)
         checks.check(bool(node), f"{label}: the TV's row names its node", f"node {node!r}")
     submit.click()
     took = timed(lambda: on_page(tv, "/d/second?") and tv.js(BODY_JS, "dashboard") == "second", limit)
     status = reassign_status(console)
-    checks.check("now shows" in status, f"{label}: Reassign ({'the row' if listed else 'by name'}) is accepted",
+    checks.check("now shows" in status, f"{label}: Reassign ({'the row' if by_row else 'by name'}) is accepted",
                  status)
     if not hop(checks, f"{label}: reassign → the TV follows to second", took, FOLLOW_LIMIT,
                path_of(tv).split("key=")[0]):
@@ -248,12 +244,13 @@ def scenario(tv, console, nodes, arguments, checks, label):
                took if took is None else time.monotonic() - started, limit, path_of(tv).split("key=")[0]):
         return
 
-    which, confirmed = unpair_through_screens(console, name, listed, limit)
-    if not which:
-        return checks.check(False, f"{label}: the TV's row has an Unpair button (its keyId in GET /api/v1/screens)")
+    found, confirmed = unpair_through_screens(console, name, limit)
+    if not found:
+        return checks.check(False, f"{label}: the TV's row has an Unpair button (its keyId in GET /api/v1/screens"
+                            f"{'' if by_row else '?cluster, from the other node'})")
     started = time.monotonic()
     new_code = wait_for(lambda: path_of(tv).startswith("/tv") and tv.js(CODE_JS), limit)
-    checks.check(confirmed, f"{label}: Unpair ({which} button) asks for a confirmation")
+    checks.check(confirmed, f"{label}: the row's Unpair asks for a confirmation")
     hop(checks, f"{label}: unpair → the TV is back on /tv with a new code",
         time.monotonic() - started if confirmed and new_code and new_code != code else None, limit,
         f"at {path_of(tv)}, code {new_code!r}")

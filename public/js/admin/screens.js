@@ -1,10 +1,11 @@
 /**
- * The console's Screens page (`#screens`): the screens connected to this node (GET /api/v1/screens), refreshed every
- * 5 seconds, each with Identify, Reload, Reassign and (for a paired TV, a screen with a `keyId`) Unpair. Reassign
- * fills the page's one reassign form (`#reassign-form`, under the list) with the row's name and moves the focus
- * there; the form also takes a name typed by hand, for a screen connected to another node (an assignment reaches
- * every node), and unpairs a TV by its name. The router (console.js) calls `showScreens` when the page opens; every
- * request goes through session.js's `call` (the session's cookie and CSRF token). ES2017, like every page.
+ * The console's Screens page (`#screens`): the screens connected to this node, and with Redis to every node
+ * (GET /api/v1/screens?cluster), refreshed every 5 seconds, each with Identify, Reload, Reassign and (a screen with a
+ * `keyId`: a paired TV) Unpair. Reassign fills the page's one reassign form (`#reassign-form`, under the list) with
+ * the row's name and moves the focus there; the form also takes a name typed by hand, for a screen not listed (an
+ * assignment reaches every node), and unpairs a TV by its name. The router (console.js) calls `showScreens` when the
+ * page opens; every request goes through session.js's `call` (the session's cookie and CSRF token). ES2017, like
+ * every page.
  */
 import { el, replaceChildren } from "../page.js";
 import {
@@ -39,12 +40,12 @@ function reloadDashboard(screen, why) {
 }
 
 /**
- * Reloads the screens of `screen`'s name (POST /api/v1/admin/screens/{id}/reload: the id stands for the name, on
- * every node). A screen without a name, or a node without that route (404, 405), reloads its dashboard's screens.
+ * Reloads the screens of `screen`'s name (POST /api/v1/admin/screens/{name}/reload, on every node). A screen
+ * without a name, or a node without that route (404, 405), reloads its dashboard's screens.
  */
 function reload(screen, name) {
   if (!screen.name) return reloadDashboard(screen, "a screen without a name is reloaded with its dashboard");
-  return call("POST", "/api/v1/admin/screens/" + screen.id + "/reload")
+  return call("POST", "/api/v1/admin/screens/" + encodeURIComponent(screen.name) + "/reload")
     .then(() => name + " reloads.")
     .catch((error) => {
       if (error.status !== 404 && error.status !== 405) throw error;
@@ -89,11 +90,17 @@ function rowButton(label, name, action) {
   return button;
 }
 
+/** How the API addresses `screen`: a named screen by its name (on whichever node it is); else its id, which only its
+ * own node knows. */
+function target(screen) {
+  return screen.name ? encodeURIComponent(screen.name) : String(screen.id);
+}
+
 function screenRow(screen) {
   const name = screen.name || "screen " + screen.id;
   const actions = [
     rowButton("Identify", name, () =>
-      call("POST", "/api/v1/admin/screens/" + screen.id + "/identify").then(() => name + " shows its number.")),
+      call("POST", "/api/v1/admin/screens/" + target(screen) + "/identify").then(() => name + " shows its number.")),
     rowButton("Reload", name, () => reload(screen, name))
   ];
   if (screen.name) actions.push(rowButton("Reassign", name, () => openForm(screen)));
@@ -148,7 +155,7 @@ function submitForm(event) {
 }
 
 function listScreens() {
-  return call("GET", "/api/v1/screens")
+  return call("GET", "/api/v1/screens?cluster")  // every node's screens (with Redis), each naming its node
     .then((answer) => {
       const screens = answer.screens || [];
       replaceRows(rows, screens.map(screenRow));
