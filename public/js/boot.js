@@ -36,7 +36,7 @@
     var why = errors.length ? errors[0] : "this browser did not run the page's modules";
     if (errors.length === 0) record(why);
     document.body.setAttribute("data-connection", "closed");
-    if (!board) return;
+    if (!board) return sayOnPage(why);
     board.className = "board board--error";
     board.innerHTML = "";
     var text = document.createElement("p");
@@ -48,6 +48,17 @@
     board.appendChild(text);
     reportWithoutModules(why);
   });
+
+  /* A page without a board (/tv, the console): the reason at the top of its <main>, so a TV is not left blank. */
+  function sayOnPage(why) {
+    var main = document.querySelector("main");
+    if (!main) return;
+    var text = document.createElement("p");
+    text.className = "notice";
+    text.setAttribute("role", "alert");
+    text.appendChild(document.createTextNode("This browser could not start this page: " + why));
+    main.insertBefore(text, main.firstChild);
+  }
 
   /*
    * The modules did not run, so nothing else will tell the server: a plain WebSocket of its own says why, once, after

@@ -9,6 +9,8 @@
 import { applyPageOptions } from "./page.js";
 import { forgetPairing, storedPairing, storePairing } from "./pairing.js";
 
+window.rollboardStarted = true;  // boot.js: the modules run
+
 const POLL_MS = 1500;
 const RETRY_MS = 5000;
 

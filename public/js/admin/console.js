@@ -13,6 +13,8 @@ import { showPlaylists } from "./playlists.js";
 import { showSources } from "./sources.js";
 import { showDashboards } from "./dashboards.js";
 
+window.rollboardStarted = true;  // boot.js: the modules run
+
 applyPageOptions();
 
 const pairForm = document.getElementById("pair-form");

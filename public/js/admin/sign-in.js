@@ -5,6 +5,8 @@
  */
 import { applyPageOptions } from "../page.js";
 
+window.rollboardStarted = true;  // boot.js: the modules run
+
 applyPageOptions();
 
 const form = document.getElementById("sign-in");
