@@ -28,14 +28,14 @@ from selenium.webdriver.support.ui import Select
 
 from browser_session import HERE, body_data, browsers, run, save_report
 from rollboard_process import Checks, RollboardProcess
-from test_admin_console import ADMIN, sign_in
+from test_admin_console import ADMIN, COOKIE, raw, sign_in
 from test_dashboard import wait_for
 from test_remote_control import add_playlist
 
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "sources"))
 from upstream import Handler, Server  # noqa: E402
 
-PAGES = ("keys", "announcements", "playlists", "sources", "dashboards")
+PAGES = ("keys", "announcements", "playlists", "sources", "dashboards", "sessions")
 UPSTREAM = Server(("127.0.0.1", 0), Handler)
 
 
@@ -223,6 +223,28 @@ def dashboards_page(console, timeout, checks):
                  f"{older!r}, {links} link(s) to /d/demo")
 
 
+def sessions_page(server, console, timeout, checks):
+    """Another console's session (signed in by the form, without script) is listed beside this one and revoked here."""
+    _, headers, _ = raw(server, "POST", "/admin/session", {"Content-Type": "application/x-www-form-urlencoded"},
+                        f"token={ADMIN}")
+    other = headers.get("Set-Cookie", "").split(";")[0].split("=", 1)[-1]
+    _, session = server.request("GET", "/admin/session", headers={"Cookie": f"{COOKIE}={other}"})
+    other_id = session.get("id", "") if isinstance(session, dict) else ""
+    go(console, "sessions", timeout)
+    rows = wait_for(lambda: console.execute_script(
+        "return Array.from(document.querySelectorAll('#sessions-rows tr')).map((r) => [r.dataset.session,"
+        " r.dataset.current])") if text_of(console, f"[data-session='{other_id}']") else None, timeout) or []
+    checks.check(len(rows) >= 2 and [other_id, "false"] in rows and sum(1 for row in rows if row[1] == "true") == 1,
+                 "Sessions lists the other console's session and marks this console's own", f"{rows}, other {other_id}")
+    revoked = press(console, f"Revoke session {other_id}", timeout) and wait_for(
+        lambda: server.request("GET", "/admin/session", headers={"Cookie": f"{COOKIE}={other}"})[0] == 401, timeout)
+    gone = wait_for(lambda: not text_of(console, f"[data-session='{other_id}']"), timeout)
+    status, _ = server.request("GET", "/admin/session", headers={"Cookie": f"{COOKIE}={other}"})
+    checks.check(bool(revoked) and gone and status == 401 and "revoked" in text_of(console, "#sessions-status"),
+                 "Revoke (by keyboard) ends the other session: its cookie gets 401 and its row is gone, this console"
+                 " stays signed in", f"cookie answered {status}, row gone {gone}")
+
+
 def looks(console, timeout, checks):
     go(console, "sources", timeout)
     wait_for(lambda: text_of(console, "[data-source=up]"), timeout)
@@ -252,6 +274,7 @@ def scenario(server: RollboardProcess, arguments, checks: Checks) -> None:
             playlists_page(server, console, arguments.timeout, checks)
             sources_page(console, arguments.timeout, checks)
             dashboards_page(console, arguments.timeout, checks)
+            sessions_page(server, console, arguments.timeout, checks)
             looks(console, arguments.timeout, checks)
     finally:
         UPSTREAM.shutdown()

@@ -12,6 +12,7 @@ import { showAnnouncements } from "./announcements.js";
 import { showPlaylists } from "./playlists.js";
 import { showSources } from "./sources.js";
 import { showDashboards } from "./dashboards.js";
+import { showSessions } from "./sessions.js";
 
 window.rollboardStarted = true;  // boot.js: the modules run
 
@@ -57,7 +58,8 @@ const PAGES = {
   announcements: showAnnouncements,
   playlists: showPlaylists,
   sources: showSources,
-  dashboards: showDashboards
+  dashboards: showDashboards,
+  sessions: showSessions
 };
 
 function route() {
