@@ -31,6 +31,8 @@ public final class ViewerKeys: Sendable {
     private let revocationHandler = Mutex<(@Sendable (String) -> Int)?>(nil)
     /// Per revoked key id, how many screens its revocation closed here, until `revoke` answers with it.
     private let closedByRevocation = Mutex<[String: Int]>([:])
+    /// Held while a change is applied (see ``apply(_:)``).
+    private let applying = Mutex<Void>(())
     /// The open screens and what let them in.
     package let screens = AdmittedScreens()
 
@@ -179,15 +181,19 @@ public final class ViewerKeys: Sendable {
     /// as soon as it is durable, and again when the log delivers it); a revocation closes the screens it no longer
     /// admits.
     private func apply(_ change: StoredViewerKey) {
-        let revoked = changes.withLock { changes -> Bool in
-            if let applied = changes[change.keyID], applied.seq >= change.seq { return false }
-            let wasInForce = changes[change.keyID]?.key != nil
-            changes[change.keyID] = change
-            return wasInForce && change.key == nil
+        // One at a time: the change log's reader and a revocation's own completion can apply the same change at once,
+        // and the completion must find the count of screens the other one closed, not read it before it is written.
+        applying.withLock { _ in
+            let revoked = changes.withLock { changes -> Bool in
+                if let applied = changes[change.keyID], applied.seq >= change.seq { return false }
+                let wasInForce = changes[change.keyID]?.key != nil
+                changes[change.keyID] = change
+                return wasInForce && change.key == nil
+            }
+            guard revoked, let handler = revocationHandler.withLock({ $0 }) else { return }
+            let closed = handler(change.keyID)
+            closedByRevocation.withLock { $0[change.keyID] = closed }
         }
-        guard revoked, let handler = revocationHandler.withLock({ $0 }) else { return }
-        let closed = handler(change.keyID)
-        closedByRevocation.withLock { $0[change.keyID] = closed }
     }
 
     // MARK: Keys of earlier versions
