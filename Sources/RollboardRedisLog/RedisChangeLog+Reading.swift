@@ -69,8 +69,10 @@ extension RedisChangeLog {
         var changes: [StoreChange] = []
         for entry in entries {
             let read: (id: String, firstSeq: UInt64, change: ReadChange)
+            var keys: [RecentIdempotencyKeys.Key] = []
             if let decoded = RedisKeys.decodeEntry(entry) {
                 read = (decoded.id, decoded.firstSeq, .known(decoded.record))
+                keys = decoded.keys
             } else if let unknown = RedisKeys.decodeUnknownEntry(entry) {
                 read = (unknown.id, unknown.firstSeq, .unknown(kind: unknown.kind))
             } else {
@@ -91,6 +93,7 @@ extension RedisChangeLog {
                 case .known(let record):
                     state.skippedUnknownKind = false
                     state.model.apply(record)
+                    state.recentKeys.note(keys)
                     state.statistics.streamLagSeconds = max(0, clock() - record.updatedAt)
                     state.statistics.changesRead += 1
                     return .applied(record)

@@ -120,12 +120,14 @@ extension RedisChangeLog {
     /// Runs the seed script with what this node holds, under a new epoch.
     private func seed(generation: Int) {
         let held = state.withLock { state in
-            state.generation == generation ? state.writer.map { ($0, state.epoch, state.model, state.recoveryStart) } : nil
+            state.generation == generation
+                ? state.writer.map { ($0, state.epoch, state.model, state.recoveryStart, state.recentKeys.newest) } : nil
         }
-        guard let (writer, epoch, model, start) = held else { return }
+        guard let (writer, epoch, model, start, recentKeys) = held else { return }
         let newEpoch: String
         do { newEpoch = try SecureRandom.hex(8) } catch { return recoveryFailed(generation, "no random epoch: \(error)") }
-        let command = keys.seedCommand(epoch: epoch, newEpoch: newEpoch, token: start.token, model: model)
+        let command = keys.seedCommand(
+            epoch: epoch, newEpoch: newEpoch, token: start.token, model: model, remembered: recentKeys)
         writer.send(command, timeout: Self.commandTimeout) { [weak self] result in
             guard let self else { return }
             guard case .success(.array(let parts)) = result, let code = parts.first?.integerValue else {

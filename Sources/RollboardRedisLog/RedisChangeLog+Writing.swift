@@ -89,6 +89,7 @@ extension RedisChangeLog {
             arguments.append(Array("\(entry.offset)".utf8))
             arguments.append(entry.record.payload)
         }
+        arguments.append(RecentIdempotencyKeys.field(remembering))
         arguments.append(Array(epoch.utf8))
         writer.send(arguments, timeout: Self.commandTimeout) { [weak self] result in
             guard let self else { return }

@@ -85,6 +85,8 @@ public final class RedisChangeLog: ChangeLog {
         /// Recovering a Redis that lost this cluster's data (while the link is `.recovering`), and where it started.
         var recovery = RedisRecoveryMachine()
         var recoveryStart = RecoveryStart()
+        /// The idempotency keys of the changes read last, seeded with the values after a loss.
+        var recentKeys = RecentIdempotencyKeys()
         /// Finds the primary through Sentinel before each opening and reconnection; `nil` without Sentinel.
         var sentinel: SentinelMachine?
         /// With Sentinel and `ackReplicas`, the replica the reader follows the stream on (see ``readerConfiguration``).

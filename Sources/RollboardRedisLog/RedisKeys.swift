@@ -131,7 +131,9 @@ struct RedisKeys: Sendable {
     /// `{0, "m", field, its value or "", …, "k", key index, its value, …}`; otherwise the first sequence number and
     /// the entry's id, and the oldest keys are forgotten until the byte sum is within the budget. The last KEY is the
     /// epoch and the last ARGV the epoch the node holds: when Redis holds another one (or none: it lost its data
-    /// without dropping the connection, a `FLUSHALL`), nothing is written and the answer is the error `EPOCH …`.
+    /// without dropping the connection, a `FLUSHALL`), nothing is written and the answer is the error `EPOCH …`. The
+    /// ARGV before it is the entry's `k` field (``RecentIdempotencyKeys/field(_:)``, empty: none), so every node
+    /// reading the stream learns the keys and can seed them after a loss.
     static let appendScript = """
         if redis.call('GET', KEYS[#KEYS]) ~= ARGV[#ARGV] then
           return redis.error_reply('EPOCH Redis no longer holds the epoch the node writes in')
@@ -178,12 +180,10 @@ struct RedisKeys: Sendable {
         local count = tonumber(ARGV[1])
         local last = redis.call('INCRBY', KEYS[1], count)
         local first = last - count + 1
-        local id
-        if ARGV[4] == '' then
-          id = redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[2], '*', 's', tostring(first), 'r', ARGV[3])
-        else
-          id = redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[2], '*', 's', tostring(first), 'r', ARGV[3], 'p', ARGV[4])
-        end
+        local fields = {'s', tostring(first), 'r', ARGV[3]}
+        if ARGV[4] ~= '' then table.insert(fields, 'p'); table.insert(fields, ARGV[4]) end
+        if ARGV[#ARGV - 1] ~= '' then table.insert(fields, 'k'); table.insert(fields, ARGV[#ARGV - 1]) end
+        local id = redis.call('XADD', KEYS[2], 'MAXLEN', '~', ARGV[2], '*', unpack(fields))
         for k = 1, remembered do
           local at = keysAt + 4 * (k - 1)
           redis.call('HSET', KEYS[4], ARGV[at], tostring(first + tonumber(ARGV[at + 1])) .. ':' .. ARGV[at + 3])
@@ -191,7 +191,7 @@ struct RedisKeys: Sendable {
           total = total + tonumber(ARGV[at + 2])
         end
         if remembered > 0 then forget() end
-        for i = keysAt + 4 * remembered, #ARGV - 1, 3 do
+        for i = keysAt + 4 * remembered, #ARGV - 2, 3 do
           redis.call('HSET', KEYS[3], ARGV[i], tostring(first + tonumber(ARGV[i + 1])) .. ':' .. ARGV[i + 2])
         end
         redis.call('HSET', KEYS[3], '_pos', id, '_seq', tostring(last))
@@ -203,6 +203,8 @@ struct RedisKeys: Sendable {
         var id: String
         var firstSeq: UInt64
         var record: StoreChange
+        /// The idempotency keys the change was committed under (its `k` field).
+        var keys: [RecentIdempotencyKeys.Key] = []
     }
 
     /// `[id, [field, value, …]]` as `XREAD` gives it; `nil` if it is not an entry Rollboard wrote.
@@ -219,7 +221,10 @@ struct RedisKeys: Sendable {
             }
             record = .metrics(metrics)
         }
-        return Entry(id: id, firstSeq: firstSeq, record: record)
+        let keys = values["k"].flatMap {
+            RecentIdempotencyKeys.keys(inField: $0, firstSeq: firstSeq, committedAt: record.updatedAt)
+        }
+        return Entry(id: id, firstSeq: firstSeq, record: record, keys: keys ?? [])
     }
 
     /// Where an entry stands and its kind byte when its change is of a kind this node does not know (a newer node wrote

@@ -31,11 +31,12 @@ struct RedisChangeLogTests {
         try RedisChangeLog.opened(settings: RedisSettings(url: redis.url, keyPrefix: prefix), logger: Self.logger)
     }
 
-    /// Runs `body` with a real Redis and two nodes on it, and closes the nodes afterwards.
+    /// Runs `body` with a real Redis and two nodes on it, and closes the nodes afterwards; a `volatile` Redis persists
+    /// nothing, so a restart empties it.
     private func withTwoNodes(
-        _ body: (RedisServerProcess, RedisChangeLog, RedisChangeLog) async throws -> Void
+        volatile: Bool = false, _ body: (RedisServerProcess, RedisChangeLog, RedisChangeLog) async throws -> Void
     ) async throws {
-        let redis = try RedisServerProcess.forChangeLog()
+        let redis = try volatile ? RedisServerProcess() : RedisServerProcess.forChangeLog()
         let a = try node(redis)
         let b = try node(redis)
         defer {
@@ -265,45 +266,64 @@ struct RedisChangeLogTests {
 
     @Test("a Redis that comes back without its data is seeded by one node and adopted by the other: values go on")
     func historyLost() async throws {
-        let redis = try RedisServerProcess()  // persists nothing: a restart empties it
-        let a = try node(redis)
-        let b = try node(redis)
-        defer {
-            a.close()
-            b.close()
+        try await withTwoNodes(volatile: true) { (redis: RedisServerProcess, a: RedisChangeLog, b: RedisChangeLog) in
+            _ = await append(a, "orders", 1)
+            _ = await withCheckedContinuation { continuation in
+                a.setWheel("status", target: .index(2)) { continuation.resume(returning: $0) }
+            }
+            _ = await withCheckedContinuation { continuation in
+                b.setText("notice", text: "Freeze", color: "#e67e22") { continuation.resume(returning: $0) }
+            }
+            #expect(await b.waitForChanges { a.lastSeq == 3 && b.lastSeq == 3 })
+            let epoch = a.epoch
+            redis.kill()
+            try redis.start()
+            #expect(await eventually(within: 15) {
+                a.epoch != epoch && a.epoch == b.epoch && a.failure == nil && b.failure == nil
+            })
+            for log in [a, b] {
+                #expect(log.current("orders")?.value == 1 && log.lastSeq == 3)
+                #expect(log.wheel("status")?.target == .index(2))
+                #expect(log.text("notice")?.color == "#e67e22")
+            }
+            guard case .success(let stored) = await append(b, "orders", 2) else {
+                Issue.record("a change was refused after the recovery")
+                return
+            }
+            #expect(stored.first?.seq == 4, "the sequence goes on from the nodes'")
+            #expect(await a.waitForChanges { a.current("orders")?.value == 2 })
+            #expect(a.statistics.recoveries == 1 && b.statistics.recoveries == 1)
+            #expect(a.statistics.recoverySeeds + b.statistics.recoverySeeds == 1, "one node seeded")
+            #expect(a.statistics.recoveryLostChanges == 0 && b.statistics.recoveryLostChanges == 0)
+            let refusal = StoreError.historyLost("epoch none instead of \(epoch)")
+            #expect(refusal.isHistoryLost && !refusal.isUnreachable)
+            #expect(refusal.description.contains("Redis lost its data; recovering"), "\(refusal.description)")
+            #expect(APIError.storeUnavailable(refusal).code == "redis_history_lost")
         }
-        _ = await append(a, "orders", 1)
-        _ = await withCheckedContinuation { continuation in
-            a.setWheel("status", target: .index(2)) { continuation.resume(returning: $0) }
+    }
+
+    @Test("an Idempotency-Key read before Redis lost its data is seeded with the values: its retry counts once")
+    func idempotencyKeysSeeded() async throws {
+        try await withTwoNodes(volatile: true) { (redis: RedisServerProcess, a: RedisChangeLog, b: RedisChangeLog) in
+            let request = MetricCommitRequest(metrics: [IncrementTests.increment("orders", 3)], requestKey: "order-41")
+            let first = try await IncrementTests.commit(a, request).get()
+            #expect(await b.waitForChanges { b.lastSeq == first.metrics.first?.seq })
+            let feed = Changes()  // each node's feed goes stale at the loss and live again once it has recovered
+            for log in [a, b] { log.observeFeed { _ in feed.changed() } }
+            let epoch = a.epoch
+            redis.kill()
+            try redis.start()
+            #expect(await feed.wait(within: 15) {
+                a.epoch != epoch && a.epoch == b.epoch && a.failure == nil && b.failure == nil
+            })
+            // The producer never saw the 202 (say Redis died before it was sent) and retries, through the other node.
+            let retried = try await IncrementTests.commit(b, request).get()
+            #expect(retried.replayed == [true], "the retry is answered from memory")
+            #expect(retried.metrics.map(\.value) == [3] && retried.metrics.map(\.seq) == first.metrics.map(\.seq))
+            let one = MetricCommitRequest(metrics: [IncrementTests.increment("orders", 1)])
+            let next = try await IncrementTests.commit(a, one)
+            #expect((try? next.get())?.metrics.map(\.value) == [4], "the retry added nothing")
         }
-        _ = await withCheckedContinuation { continuation in
-            b.setText("notice", text: "Freeze", color: "#e67e22") { continuation.resume(returning: $0) }
-        }
-        #expect(await b.waitForChanges { a.lastSeq == 3 && b.lastSeq == 3 })
-        let epoch = a.epoch
-        redis.kill()
-        try redis.start()
-        #expect(await eventually(within: 15) {
-            a.epoch != epoch && a.epoch == b.epoch && a.failure == nil && b.failure == nil
-        })
-        for log in [a, b] {
-            #expect(log.current("orders")?.value == 1 && log.lastSeq == 3)
-            #expect(log.wheel("status")?.target == .index(2))
-            #expect(log.text("notice")?.color == "#e67e22")
-        }
-        guard case .success(let stored) = await append(b, "orders", 2) else {
-            Issue.record("a change was refused after the recovery")
-            return
-        }
-        #expect(stored.first?.seq == 4, "the sequence goes on from the nodes'")
-        #expect(await a.waitForChanges { a.current("orders")?.value == 2 })
-        #expect(a.statistics.recoveries == 1 && b.statistics.recoveries == 1)
-        #expect(a.statistics.recoverySeeds + b.statistics.recoverySeeds == 1, "one node seeded")
-        #expect(a.statistics.recoveryLostChanges == 0 && b.statistics.recoveryLostChanges == 0)
-        let refusal = StoreError.historyLost("epoch none instead of \(epoch)")
-        #expect(refusal.isHistoryLost && !refusal.isUnreachable)
-        #expect(refusal.description.contains("Redis lost its data; recovering"), "\(refusal.description)")
-        #expect(APIError.storeUnavailable(refusal).code == "redis_history_lost")
     }
 
     @Test("a change sent into a Redis flushed under an open connection is refused, never acknowledged and then lost")
