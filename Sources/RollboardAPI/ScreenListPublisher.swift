@@ -3,8 +3,8 @@ import RollboardCore
 import RollboardRedisLog
 
 /// The driver of ``ScreenListPublishing``: one queue, one timer on the node's monotonic clock, the change log's Redis
-/// link (``RedisScreenLists``). Publishes the list `items` gives (this node's screens, each naming its node) under this
-/// process's `id`.
+/// link (``RedisScreenLists``). While the lists are watched, publishes the list `items` gives (this node's screens, each
+/// naming its node) under this process's `id`.
 final class ScreenListPublisher: @unchecked Sendable {  // Sendable: `machine` is touched only on `queue`.
     let id: String
     private let lists: RedisScreenLists
@@ -49,6 +49,10 @@ final class ScreenListPublisher: @unchecked Sendable {  // Sendable: `machine` i
         for action in actions {
             switch action {
             case .wake(let time): timer.arm(at: time)
+            case .ask:
+                lists.isWatched { [self] watched in
+                    queue.async { [self] in perform(machine.asked(watched: watched)) }
+                }
             case .publish:
                 items { [self] found in
                     let milliseconds = Int(ScreenListPublishing.Defaults.lifetime * 1000)

@@ -7,9 +7,10 @@ import Synchronization
 // reconnection.
 extension RedisChangeLog {
     /// Sends `command` on the link's writer connection; `completion` gets Redis's reply, or an error at once while the
-    /// link is down (it reconnects by itself, ``RedisLinkMachine``) or closed. Replies arrive on the connection's queue.
+    /// link is down (it reconnects by itself, ``RedisLinkMachine``) or closed, or when Redis has not answered within
+    /// `timeout` seconds. Replies arrive on the connection's queue.
     package func send(
-        _ command: [String], timeout: Double,
+        _ command: [String], timeout: Double = RedisChangeLog.commandTimeout,
         completion: @escaping @Sendable (Result<RedisReply, RedisError>) -> Void
     ) {
         let writer = state.withLock { state in state.link.phase == .up ? state.writer : nil }

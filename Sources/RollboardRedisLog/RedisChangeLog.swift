@@ -65,7 +65,7 @@ public final class RedisChangeLog: ChangeLog {
     /// Milliseconds one `XREAD` blocks for when nothing is new.
     static let blockMilliseconds = 2_000
     /// Seconds a write or a ping may wait for Redis's answer before the connection counts as lost.
-    static let commandTimeout = 3.0
+    package static let commandTimeout = 3.0
     /// Seconds between two pings.
     static let pingInterval = 1.0
     /// Seconds a closing log gives the writes in flight to be answered before it disconnects.

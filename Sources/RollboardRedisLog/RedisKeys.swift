@@ -40,10 +40,14 @@ struct RedisKeys: Sendable {
         recoveryLease = "{\(prefix)}:recovery"
         pairingPrefix = "{\(prefix)}:pairing:"
         screenLists = "{\(prefix)}:screens"
+        screensWatched = "{\(prefix)}:screens:watched"
     }
 
-    /// The nodes' published screen lists (``RedisScreenLists``): `…:nodes` and `…:ID`.
+    /// The nodes' published screen lists (``RedisScreenLists``), a hash by node id.
     let screenLists: String
+
+    /// Set while some node is asked for the cluster's screens: every node publishes its list then.
+    let screensWatched: String
 
     /// Where pairing codes and their answers live (``RedisPairings``).
     let pairingPrefix: String

@@ -23,8 +23,6 @@ package final class RedisPairings: Sendable {
     /// This node's name in the codes it offers (unique per process).
     package let node: String
 
-    /// Seconds a command waits for Redis's answer.
-    static let timeout = 2.0
     /// Takes a code once, cluster-wide: its value and what was left of its life, and deletes it (`nil` when absent).
     static let takeScript = """
         local value = redis.call('GET', KEYS[1])
@@ -84,10 +82,7 @@ package final class RedisPairings: Sendable {
         let value = JSONValue.object([
             JSONMember("secretHash", .string(offer.secretHash)), JSONMember("node", .string(offer.node)),
         ])
-        link.send(
-            ["SET", link.keys.pairing(code), value.serialized, "NX", "PX", "\(offer.milliseconds)"],
-            timeout: Self.timeout
-        ) { _ in }
+        link.send(["SET", link.keys.pairing(code), value.serialized, "NX", "PX", "\(offer.milliseconds)"]) { _ in }
     }
 
     /// Tells the node holding the secret of `secretHash` its TV's key id and page, for `milliseconds`.
@@ -121,7 +116,7 @@ package final class RedisPairings: Sendable {
 
     /// Deletes the answer for `secretHash` once its TV has it; no answer awaited.
     package func forgetAnswer(_ secretHash: String) {
-        link.send(["DEL", link.keys.pairingAnswer(secretHash)], timeout: Self.timeout) { _ in }
+        link.send(["DEL", link.keys.pairingAnswer(secretHash)]) { _ in }
     }
 
     /// Sends `command`; `read` turns the reply into a value, `nil` for a reply that makes no sense (an error reply
@@ -130,7 +125,7 @@ package final class RedisPairings: Sendable {
         _ command: [String], read: @escaping @Sendable (RedisReply) -> Value?,
         completion: @escaping @Sendable (Result<Value, RedisError>) -> Void
     ) {
-        link.send(command, timeout: Self.timeout) { result in
+        link.send(command) { result in
             completion(
                 result.flatMap { reply in
                     read(reply).map { .success($0) }

@@ -28,8 +28,6 @@ package final class SourceLeases: @unchecked Sendable {  // Sendable: every var 
         if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
         return 0
         """
-    /// Seconds an attempt waits for Redis's answer.
-    static let timeout = 2.0
     /// Deletes the lease only while this node holds it.
     static let releaseScript = """
         if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
@@ -78,7 +76,7 @@ package final class SourceLeases: @unchecked Sendable {  // Sendable: every var 
             switch action {
             case .attempt(let source, let renew, let milliseconds): attempt(source, renew: renew, milliseconds)
             case .release(let source):
-                link.send(["EVAL", Self.releaseScript, "1", key(source), node], timeout: Self.timeout) { _ in }
+                link.send(["EVAL", Self.releaseScript, "1", key(source), node]) { _ in }
             case .startPolling(let source):
                 logger.notice("source lease held: this node polls it", metadata: ["source": "\(source)"])
                 onChange(source, true)
@@ -96,7 +94,7 @@ package final class SourceLeases: @unchecked Sendable {  // Sendable: every var 
             renew
             ? ["EVAL", Self.renewScript, "1", key(source), node, "\(milliseconds)"]
             : ["SET", key(source), node, "NX", "PX", "\(milliseconds)"]
-        link.send(command, timeout: Self.timeout) { [self] result in
+        link.send(command) { [self] result in
             let granted: Bool? =
                 switch result {
                 case .success(.status("OK")), .success(.integer(1)): true

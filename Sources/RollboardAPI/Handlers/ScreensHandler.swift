@@ -4,6 +4,7 @@ package import RollboardAccess
 package import RollboardConfig
 package import RollboardCore
 package import RollboardHub
+import RollboardRedis
 package import RollboardMetrics
 import RollboardNet
 package import RollboardRedisLog
@@ -107,16 +108,16 @@ struct ScreensHandler: Sendable {
         guard context.request.query["cluster"] != nil, let cluster else {
             return items { respond(JSONResponse.ok(.object([JSONMember("screens", .array($0))]))) }
         }
-        items { own in
-            cluster.lists.read { result in
-                switch result {
-                case .failure(let error):
-                    respond(
-                        APIError(
-                            status: .serviceUnavailable, code: "redis_unavailable",
-                            detail: "Redis did not answer with the other nodes' screens (\(error))"
-                        ).response)
-                case .success(let published):
+        Self.clusterLists(cluster.lists, clock: context.clock.monotonic) { [self] result in
+            switch result {
+            case .failure(let error):
+                respond(
+                    APIError(
+                        status: .serviceUnavailable, code: "redis_unavailable",
+                        detail: "Redis did not answer with the other nodes' screens (\(error))"
+                    ).response)
+            case .success(let published):
+                items { own in
                     var all = own
                     for (id, list) in published where id != cluster.id {
                         if case .array(let screens)? = try? JSONParser.parse(Array(list.utf8)) { all += screens }
@@ -133,6 +134,27 @@ struct ScreensHandler: Sendable {
                             ])))
                 }
             }
+        }
+    }
+
+    /// Where a read of lists nobody had watched waits for them.
+    private static let waiting = DispatchQueue(label: "rollboard.screen-lists.read")
+
+    /// Every node's published list, the lists marked watched. When nobody had watched them, no node was publishing:
+    /// they are read again once every node has published (``ScreenListPublishing/Defaults/firstPublication``).
+    private static func clusterLists(
+        _ lists: RedisScreenLists, clock: FrameClock,
+        completion: @escaping @Sendable (Result<[(id: String, list: String)], RedisError>) -> Void
+    ) {
+        let watch = Int(ScreenListPublishing.Defaults.watched * 1000)
+        lists.read(watchMilliseconds: watch) { result in
+            guard case .success(let found) = result, !found.wasWatched else { return completion(result.map(\.lists)) }
+            let timer = clock.makeTimer(waiting)
+            timer.activate {
+                timer.cancel()  // fired for good; cancelling releases the handler and what it holds
+                lists.read(watchMilliseconds: watch) { completion($0.map(\.lists)) }
+            }
+            timer.arm(at: clock.now() + ScreenListPublishing.Defaults.firstPublication)
         }
     }
 
