@@ -35,6 +35,34 @@ ALPHABET = "34679ACDEFGHJKMNPQRTUVWXY"
 FAILED_PER_ADDRESS = 10
 
 
+# Per width the command's box is given, its lines and the text around each line break that falls inside a word (between
+# two letters or digits).
+COMMAND_LINE_CUTS = """
+const box = document.getElementById("tv-command");
+const node = box.firstChild, text = node.textContent, range = document.createRange();
+const found = [];
+for (const width of [box.getBoundingClientRect().width, 700, 450]) {
+  box.style.maxWidth = width + "px";
+  let top = null, lines = 1;
+  const inWord = [];
+  for (let i = 0; i < text.length; i++) {
+    range.setStart(node, i);
+    range.setEnd(node, i + 1);
+    const rect = range.getClientRects()[0];
+    if (!rect || text[i] === " ") continue;
+    if (top !== null && rect.top > top + 1) {
+      lines += 1;
+      if (/[A-Za-z0-9]/.test(text[i - 1]) && /[A-Za-z0-9]/.test(text[i])) inWord.push(text.slice(Math.max(0, i - 8), i) + "|" + text.slice(i, i + 8));
+    }
+    top = rect.top;
+  }
+  found.push({width: Math.round(width), lines, inWord});
+}
+box.style.maxWidth = "";
+return found;
+"""
+
+
 def shown_code(driver):
     return driver.execute_script("return document.getElementById('tv-code')?.dataset.code ?? null")
 
@@ -78,6 +106,10 @@ def scenario(server: RollboardProcess, arguments, checks: Checks) -> None:
                      "the TV on /tv shows a 6-character code without look-alikes", f"code={code!r}")
         if not code:
             return
+
+        cuts = driver.execute_script(COMMAND_LINE_CUTS)
+        checks.check(cuts and all(not width["inWord"] and (width["lines"] > 1 or width["width"] > 700) for width in cuts),
+                     "the pairing command wraps between its words at every width, never between two letters", str(cuts))
 
         status, body, _ = pair(server, "0OIL5S")
         checks.check(status == 404 and body.get("error") == "unknown_code" and "code" in body.get("detail", ""),
