@@ -22,6 +22,11 @@ ALPHABET = "34679ACDEFGHJKMNPQRTUVWXY"
 REFUSALS = ("cannot", "failed", "no session")  # a console page's status line when its data did not load
 
 
+# Two animation frames from now, the page has painted what its DOM holds now.
+PAINTED_JS = ("(window.rollboardPainted = false, requestAnimationFrame(function () { "
+              "requestAnimationFrame(function () { window.rollboardPainted = true; }); }), true)")
+
+
 def body_js(name):
     """An attribute of <body>, or null while there is none (mid-navigation: a probe must not throw there)."""
     return f"(document.body ? document.body.getAttribute('{name}') : null)"
@@ -124,6 +129,8 @@ def run_pages(page, server, admin_token, engine, checks, screenshot, timeout=20.
     errors, seen_after = errors_now(page, seen)
     checks.check(not errors, f"{engine}: no script error on /tv", f"{errors!r}")
     seen = seen_after
+    probe(page, PAINTED_JS)  # the grab shows the code, not the dots before it (QtWebEngine grabs the last painted frame)
+    wait_for(page, lambda: probe(page, "window.rollboardPainted === true"), timeout)
     save(page, f"{base_name}-tv{extension}", checks, engine)
     status, answer = server.request("POST", "/api/v1/admin/pairings", {
         "code": code or "", "name": f"{engine} TV", "show": {"dashboard": "demo"}, "theme": "dark"}, token=admin_token)
