@@ -43,9 +43,13 @@ SELECT_JS = ("var s = document.querySelector(arguments[0]); s.value = arguments[
              " s.dispatchEvent(new Event('change')); return s.value")
 
 
+FOCUSED_CONFIRM_JS = ("var b = document.activeElement;"
+                      " return b && b.dataset.action === 'confirm' ? b.getAttribute('aria-label') : null")
+
+
 def succeeded(action):
-    """Whether `action()` ran without an exception: a dialog accepted (each driver has its own "no such alert"), a
-    button pressed (not yet there, or replaced by the list's refresh meanwhile: stale)."""
+    """Whether `action()` ran without an exception: a button pressed (not yet there, or replaced by the list's refresh
+    meanwhile: stale)."""
     try:
         action()
         return True
@@ -69,9 +73,6 @@ class Chromium:
 
     def find(self, css):
         return self.driver.find_element("css selector", css)
-
-    def accept_dialog(self, timeout):
-        return wait_for(lambda: succeeded(lambda: self.driver.switch_to.alert.accept()), timeout)
 
     def restart(self):
         self.driver.quit()
@@ -98,9 +99,6 @@ class Firefox:
 
     def find(self, css):
         return self.client.find_element("css selector", css)
-
-    def accept_dialog(self, timeout):
-        return wait_for(lambda: succeeded(lambda: self.client.switch_to_alert().accept()), timeout)
 
     def restart(self):
         self.client.restart(in_app=True)
@@ -181,11 +179,13 @@ def fill_reassign(console, name, by_row, timeout):
 
 def unpair_through_screens(console, name, timeout):
     """Presses the Unpair of the TV `name`'s row (a paired screen's row has one: its keyId; another node's screen is
-    listed too, from its node's published list) and confirms. Whether the row had one, and whether a confirmation
-    was asked and accepted."""
+    listed too, from its node's published list), then the question's "Yes, unpair" in the row. Whether the row had
+    one, and whether it asked first (its confirm button appeared, with the focus) and was confirmed."""
     if not wait_for(lambda: succeeded(lambda: row_button(console, name, "unpair").click()), timeout):
         return False, False
-    return True, console.accept_dialog(timeout)
+    asked = wait_for(lambda: console.js(FOCUSED_CONFIRM_JS) == f"Yes, unpair {name}", timeout)
+    return True, bool(asked) and wait_for(lambda: succeeded(lambda: row_button(console, name, "confirm").click()),
+                                          timeout)
 
 
 def reassign_status(console):
@@ -250,7 +250,8 @@ def scenario(tv, console, nodes, arguments, checks, label):
                             f"{'' if by_row else '?cluster, from the other node'})")
     started = time.monotonic()
     new_code = wait_for(lambda: path_of(tv).startswith("/tv") and tv.js(CODE_JS), limit)
-    checks.check(confirmed, f"{label}: the row's Unpair asks for a confirmation")
+    checks.check(confirmed, f"{label}: the row's Unpair asks first, in the page (its confirm button focused), and is "
+                 "confirmed there")
     hop(checks, f"{label}: unpair → the TV is back on /tv with a new code",
         time.monotonic() - started if confirmed and new_code and new_code != code else None, limit,
         f"at {path_of(tv)}, code {new_code!r}")

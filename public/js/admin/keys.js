@@ -4,7 +4,7 @@
  * A key opens every dashboard or the ones given; a playlist ticked here adds its dashboards. ES2017.
  */
 import { el, replaceChildren } from "../page.js";
-import { actionButton, call, catalog, dateText, labelled, replaceRows, say } from "./session.js";
+import { call, catalog, confirmStep, dateText, labelled, replaceRows, say } from "./session.js";
 
 const form = document.getElementById("key-form");
 const targets = document.getElementById("key-targets");
@@ -44,22 +44,16 @@ function tickedDashboards() {
 function revokeCell(key) {
   const cell = el("td", { class: "console__actions" });
   const revoke = labelled(el("button", { type: "button", class: "console__secondary" }, "Revoke"), "Revoke " + key.name);
-  const cancel = labelled(el("button", { type: "button", class: "console__secondary" }, "Cancel"),
-    "Keep " + key.name);
-  const confirm = labelled(actionButton("Yes, revoke", () =>
-    call("DELETE", "/api/v1/admin/keys/" + encodeURIComponent(key.id)).then((answer) => {
-      const closed = answer.closedScreens === null ? answer.closedScreensHere : answer.closedScreens;
-      return loadKeys().then(() => {
-        document.getElementById("keys-title").focus();  // the row and its buttons are gone
-        return "Revoked " + key.name + " (" + key.id + "); " + closed + " screen(s) closed.";
-      });
-    }), status), "Yes, revoke " + key.name);
-  function asking(yes) {
-    replaceChildren(cell, ...(yes ? [el("span", {}, "Revoke " + key.name + "? Its screens close. "), confirm, cancel] : [revoke]));
-    (yes ? confirm : revoke).focus();
-  }
+  const asking = confirmStep(cell, "Revoke " + key.name + "? Its screens close.",
+    { text: "Yes, revoke", label: "Yes, revoke " + key.name }, "Keep " + key.name, () =>
+      call("DELETE", "/api/v1/admin/keys/" + encodeURIComponent(key.id)).then((answer) => {
+        const closed = answer.closedScreens === null ? answer.closedScreensHere : answer.closedScreens;
+        return loadKeys().then(() => {
+          document.getElementById("keys-title").focus();  // the row and its buttons are gone
+          return "Revoked " + key.name + " (" + key.id + "); " + closed + " screen(s) closed.";
+        });
+      }), status, () => [revoke], () => revoke);
   revoke.addEventListener("click", () => asking(true));
-  cancel.addEventListener("click", () => asking(false));
   cell.append(revoke);
   return cell;
 }

@@ -9,7 +9,7 @@
  */
 import { el, replaceChildren } from "../page.js";
 import {
-  actionButton, call, catalog, dateText, labelled, pageStatus, refreshing, replaceRows, say
+  actionButton, call, catalog, confirmStep, dateText, labelled, pageStatus, refreshing, replaceRows, say
 } from "./session.js";
 
 const REFRESH_MS = 5000;
@@ -18,6 +18,7 @@ const rows = document.getElementById("screens-rows");
 const empty = document.getElementById("screens-empty");
 const form = document.getElementById("reassign-form");
 const formStatus = document.getElementById("reassign-status");
+const formConfirm = document.getElementById("reassign-confirm");
 let targets = { dashboards: [], playlists: [] };
 
 function showing(screen) {
@@ -53,18 +54,26 @@ function reload(screen, name) {
     });
 }
 
-/**
- * After a confirmation, revokes the viewer keys `keyIds` of the TV `name`: it goes back to /tv for a new code. A key
- * is revoked whole, so the confirmation names it: every other screen opened with it closes too.
- */
+/** The name of the TV whose row asks whether to unpair it: the question stays through the list's refreshes. */
+let unpairing = "";
+
+/** What Unpair asks first. A key is revoked whole, so the question names it: every other screen opened with it
+ * closes too. */
+function unpairQuestion(name, keyIds) {
+  return "Unpair " + name + "? Its viewer key (" + keyIds.join(", ") + ") is revoked: the TV goes back to the " +
+    "pairing page for a new code, and any other screen opened with that key closes.";
+}
+
+/** Revokes the viewer keys `keyIds` of the TV `name` (once confirmed): it goes back to /tv for a new code. */
 function unpair(name, keyIds) {
-  const question = "Unpair " + name + "? Its viewer key (" + keyIds.join(", ") + ") is revoked: the TV goes back to " +
-    "the pairing page for a new code, and any other screen opened with that key closes.";
-  if (!window.confirm(question)) {
-    return Promise.resolve("");
-  }
   return Promise.all(keyIds.map((id) => call("DELETE", "/api/v1/admin/keys/" + encodeURIComponent(id))))
     .then(() => { loadScreens(); return name + " is unpaired; it shows a new code on /tv."; });
+}
+
+/** Unpair's question, with its confirm and Cancel buttons, in `holder`; `idle` and `back` as ``confirmStep``'s. */
+function askUnpair(holder, name, keyIds, status, idle, back) {
+  return confirmStep(holder, unpairQuestion(name, keyIds), { text: "Yes, unpair", label: "Yes, unpair " + name },
+    "Keep " + name + " paired", () => unpair(name, keyIds), status, idle, back);
 }
 
 /** The ids of the TV `name`'s pairing keys: keys named like it and limited to some dashboards, as an assignment
@@ -74,12 +83,15 @@ function pairingKeys(name) {
     .filter((key) => key.name === name && Array.isArray(key.dashboards)).map((key) => key.id));
 }
 
+/** The form's Unpair: the pairing keys of the TV named in the form, unpaired after the question under the form. */
 function unpairByName() {
   const name = form.elements.screen.value.trim();
   if (!name) return Promise.reject(new Error("type the screen's name"));
   return pairingKeys(name).then((ids) => {
     if (ids.length === 0) throw new Error("no TV is paired with the name " + name);
-    return unpair(name, ids);
+    formConfirm.hidden = false;
+    askUnpair(formConfirm, name, ids, formStatus, () => { formConfirm.hidden = true; return []; },
+      () => document.getElementById("reassign-unpair"))(true);
   });
 }
 
@@ -96,15 +108,30 @@ function target(screen) {
   return screen.name ? encodeURIComponent(screen.name) : String(screen.id);
 }
 
-function screenRow(screen) {
-  const name = screen.name || "screen " + screen.id;
+/** A row's buttons; a paired TV's Unpair asks first, in the cell (and still asks after a refresh). */
+function actionsCell(screen, name) {
+  const cell = el("td", { class: "console__actions" });
   const actions = [
     rowButton("Identify", name, () =>
       call("POST", "/api/v1/admin/screens/" + target(screen) + "/identify").then(() => name + " shows its number.")),
     rowButton("Reload", name, () => reload(screen, name))
   ];
   if (screen.name) actions.push(rowButton("Reassign", name, () => openForm(screen)));
-  if (screen.keyId) actions.push(rowButton("Unpair", name, () => unpair(name, [screen.keyId])));
+  if (!screen.keyId) {
+    cell.append(...actions);
+    return cell;
+  }
+  const button = labelled(el("button", { type: "button", class: "console__secondary" }, "Unpair"), "Unpair " + name);
+  button.dataset.action = "unpair";
+  actions.push(button);
+  const ask = askUnpair(cell, name, [screen.keyId], pageStatus, () => { unpairing = ""; return actions; }, () => button);
+  button.addEventListener("click", () => { unpairing = name; ask(true); });
+  if (unpairing === name) ask(true); else cell.append(...actions);
+  return cell;
+}
+
+function screenRow(screen) {
+  const name = screen.name || "screen " + screen.id;
   return el("tr", { "data-screen": String(screen.id), "data-name": screen.name || "" },
     el("td", { class: "console__name" }, name),
     el("td", { "data-label": "Showing" }, showing(screen)),
@@ -114,7 +141,7 @@ function screenRow(screen) {
     el("td", { "data-label": "Paint" }, paintText(screen)),
     el("td", { "data-label": "Connected since" }, dateText(screen.connectedAt, "")),
     el("td", { "data-label": "Last script error" }, screen.scriptError || ""),
-    el("td", { class: "console__actions" }, ...actions));
+    actionsCell(screen, name));
 }
 
 /** Fills the reassign form with `screen`'s name and what it shows, and moves the focus into it. */
@@ -182,7 +209,5 @@ document.getElementById("screens-refresh").addEventListener("click", () => loadS
 form.addEventListener("submit", submitForm);
 form.elements.kind.onchange = () => fillTargets("");
 document.getElementById("reassign-unpair").addEventListener("click", () => {
-  unpairByName()
-    .then((text) => { if (text) say(formStatus, text); })
-    .catch((error) => say(formStatus, "Not unpaired: " + error.message));
+  unpairByName().catch((error) => say(formStatus, "Not unpaired: " + error.message));
 });

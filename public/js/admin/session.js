@@ -72,6 +72,26 @@ export function actionButton(label, action, status) {
   return button;
 }
 
+/**
+ * An action that asks first, in the page rather than in a dialog: `ask(true)` shows, in `holder`, `question`, a
+ * confirm button (`yes`: its text and label; it runs `action` like an ``actionButton`` whose text goes to `status`)
+ * and Cancel (labelled `keep`), and focuses the confirm button; `ask(false)` (Cancel, or the action done) shows
+ * `idle()` again and focuses `back()`. Returns `ask`.
+ */
+export function confirmStep(holder, question, yes, keep, action, status, idle, back) {
+  const confirm = labelled(actionButton(yes.text, () => action().then((text) => { ask(false); return text; }), status),
+    yes.label);
+  confirm.dataset.action = "confirm";
+  const cancel = labelled(el("button", { type: "button", class: "console__secondary" }, "Cancel"), keep);
+  cancel.addEventListener("click", () => ask(false));
+  function ask(yes) {
+    replaceChildren(holder, ...(yes ? [el("span", { class: "console__ask" }, question + " "), confirm, cancel] : idle()));
+    const focus = yes ? confirm : back();
+    if (focus && document.contains(focus)) focus.focus();
+  }
+  return ask;
+}
+
 /** `iso` (ISO 8601) as the browser writes a date and time, or `missing` when there is none. */
 export function dateText(iso, missing) {
   return iso ? new Date(iso).toLocaleString() : missing;
