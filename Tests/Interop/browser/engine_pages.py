@@ -154,6 +154,9 @@ def run_pages(page, server, admin_token, engine, checks, screenshot, timeout=20.
 
     page.open(base + "/admin/sign-in")
     probe(page, RECORDER_JS)
+    # A person types once the page is up: WebKitWebDriver can hand the page over before its module ran, and a form
+    # sent then posts itself (WebKitGTK then comes back to the sign-in page: see docs/console.md).
+    wait_for(page, lambda: probe(page, "window.rollboardStarted === true"), timeout)
     filled = probe(page, SIGN_IN_JS % json.dumps(admin_token))
     said_js = "(document.getElementById('sign-in-status') || {}).textContent"
     signed_in_js = "location.pathname === '/admin/' && " + body_js("data-session") + " === 'ready'"
