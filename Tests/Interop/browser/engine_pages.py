@@ -155,15 +155,17 @@ def run_pages(page, server, admin_token, engine, checks, screenshot, timeout=20.
     page.open(base + "/admin/sign-in")
     probe(page, RECORDER_JS)
     # A person types once the page is up: WebKitWebDriver can hand the page over before its module ran, and a form
-    # sent then posts itself (WebKitGTK then comes back to the sign-in page: see docs/console.md).
-    wait_for(page, lambda: probe(page, "window.rollboardStarted === true"), timeout)
+    # sent then posts itself (WebKitGTK then comes back to the sign-in page: see docs/console.md). A module runs
+    # before the load event, so "complete" means it ran; read from the document, which every driver's script sees
+    # (Marionette's sandbox does not see the page's own window properties such as rollboardStarted).
+    loaded = wait_for(page, lambda: probe(page, "document.readyState === 'complete'"), timeout)
     filled = probe(page, SIGN_IN_JS % json.dumps(admin_token))
     said_js = "(document.getElementById('sign-in-status') || {}).textContent"
     signed_in_js = "location.pathname === '/admin/' && " + body_js("data-session") + " === 'ready'"
     ready = wait_for(page, lambda: probe(page, signed_in_js), timeout)
-    checks.check(filled is True and bool(ready), f"{engine}: the sign-in form with the admin token opens /admin/ "
-                 "with a session", f"form found {filled!r}; at {probe(page, 'location.href')!r}, sign-in status "
-                 f"{probe(page, said_js)!r}")
+    checks.check(bool(loaded) and filled is True and bool(ready), f"{engine}: the sign-in form with the admin token "
+                 "opens /admin/ with a session", f"page loaded {bool(loaded)}, form found {filled!r}; at "
+                 f"{probe(page, 'location.href')!r}, sign-in status {probe(page, said_js)!r}")
     probe(page, RECORDER_JS)
     name = f"{engine} console screen"
     probe(page, SCREEN_SOCKET_JS % json.dumps(name))
