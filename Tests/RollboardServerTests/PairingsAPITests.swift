@@ -3,6 +3,7 @@ import RollboardNet
 import Testing
 
 @testable import RollboardAccess
+@testable import RollboardAPI
 @testable import RollboardConfig
 
 /// Pairing a TV through the real TLS server, on a manual clock, with every shipped dashboard behind a key.
@@ -181,6 +182,30 @@ struct PairingsAPITests {
             let resumed = try resume(live, #"{"key":"\#(secret)","url":"\#(stale)"}"#)
             let url = try jsonObject(resumed.body)["url"] as? String
             #expect(url == "/p/wall?name=Hall&theme=light&kiosk&key=\(secret)")
+        }
+    }
+
+    @Test(
+        "past 10 unknown keys a minute from an address, every resume is 429 with Retry-After until the window ends",
+        arguments: [(30.0, true), (60.0, false)])
+    func resumeLimit(after seconds: Double, refused: Bool) throws {
+        let clock = ManualClock(at: 1_800_000_000)
+        try withLiveServer(clock: clock) { live in
+            let (code, pollToken) = try tvCode(live)
+            _ = try pair(live, #"{"code":"\#(code)","name":"Lobby TV","show":{"dashboard":"demo"}}"#)
+            let handed = try jsonObject(try live.request("GET", "/api/v1/tv/pairings/\(pollToken)").body)
+            let secret = try #require(handed["key"] as? String)
+            for guess in 0..<ResumeHandler.Defaults.failedPerAddress {
+                let unknown = try resume(live, #"{"key":"rbv_guess\#(guess)"}"#)
+                #expect(unknown.status == .notFound && unknown.errorCode == "unknown_key")
+            }
+            let limited = try resume(live, #"{"key":"\#(secret)"}"#)
+            #expect(limited.status == .tooManyRequests && limited.errorCode == "too_many_resumes", "the right key too")
+            #expect(limited.headers["Retry-After"] == "60")
+            clock.step(to: 1_800_000_000 + seconds)
+            let later = try resume(live, #"{"key":"\#(secret)"}"#)
+            #expect(later.status == (refused ? .tooManyRequests : .ok), "\(later.text)")
+            if refused { #expect(later.headers["Retry-After"] == "30") }
         }
     }
 
