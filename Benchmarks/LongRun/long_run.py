@@ -12,7 +12,7 @@ increments in turn), each with its own keep-alive TLS connection.
 
 Every `--every` seconds (300 by default) it prints one line: elapsed time, the node's resident memory (VmRSS), its
 open descriptors, Redis's `used_memory`, the change stream's length (`XLEN`), the node's data folder on disk (its
-snapshot and journal), frames a second received by all screens, posts acknowledged a second, post latency p99,
+snapshot and journal), frames a second received by all screens, posts acknowledged a second, post latency p50 and p99,
 errors, and screens that closed. At the end it says whether memory and descriptors stayed flat (the last reading
 within `--flat` of the first one taken after `--warmup` seconds), whether nothing was dropped (no post error, no
 screen closed, the counters' totals equal to every acknowledged increment) and exits 1 when either fails.
@@ -121,6 +121,29 @@ def producer(port: int, rate: float, until: float, seed: int, latencies, counts,
             if time.time() >= until + 60:
                 return
             time.sleep(0.5)
+
+
+class LatencyDrain:
+    """Takes the producers' latencies off their queue as they come (a thread), so a reading holds exactly the writes
+    acknowledged since the one before it. Read only at each reading, the queue's pipe filled within seconds, and the
+    producers then sent minutes of latencies at once at every reading, beside their posts."""
+
+    def __init__(self, source) -> None:
+        self.source = source
+        self.lock = threading.Lock()
+        self.taken: list[float] = []
+        threading.Thread(target=self.run, daemon=True).start()
+
+    def run(self) -> None:
+        while True:
+            value = self.source.get()
+            with self.lock:
+                self.taken.append(value)
+
+    def take(self) -> list[float]:
+        with self.lock:
+            values, self.taken = self.taken, []
+        return values
 
 
 # --------------------------------------------------------------------------------------------------------- screens
@@ -280,13 +303,14 @@ def main() -> int:
             workers.append(multiprocessing.Process(target=producer, daemon=True,
                                                    args=(node.port, arguments.rate / arguments.producers, until,
                                                          index + 1, latencies, counts, increments)))
+        drain = LatencyDrain(latencies)
         for worker in workers:
             worker.start()
         threading.Thread(target=upstream_mover, args=(upstream_port, until), daemon=True).start()
 
         header = (f"{'elapsed':>8} {'RSS MiB':>8} {'fds':>5} {'redis MiB':>9} {'stream':>7} {'data MiB':>8} "
                   f"{'AOF MiB':>7} "
-                  f"{'frames/s':>9} {'posts/s':>7} {'p99 ms':>7} {'errors':>6} {'closed':>6}")
+                  f"{'frames/s':>9} {'posts/s':>7} {'p50 ms':>7} {'p99 ms':>7} {'errors':>6} {'closed':>6}")
         print(header)
         started = time.time()
         last_at, last_frames, last_acknowledged = started, 0, 0
@@ -294,12 +318,7 @@ def main() -> int:
         while time.time() < until:
             time.sleep(min(arguments.every, max(0.0, until - time.time())))
             now = time.time()
-            sample = []
-            while not latencies.empty():
-                try:
-                    sample.append(latencies.get_nowait())
-                except Exception:  # noqa: BLE001
-                    break
+            sample = drain.take()
             span = max(1e-6, now - last_at)
             reading = {
                 "elapsed": now - started,
@@ -311,6 +330,7 @@ def main() -> int:
                 "aof": folder_bytes(redis.directory) / 1048576,
                 "fps": (frames.value - last_frames) / span,
                 "posts": (counts[0] - last_acknowledged) / span,
+                "p50": percentile(sample, 0.5) * 1000 if sample else float("nan"),
                 "p99": percentile(sample, 0.99) * 1000 if sample else float("nan"),
                 "errors": counts[1],
                 "closed": closed.value,
@@ -320,7 +340,7 @@ def main() -> int:
             print(f"{reading['elapsed'] / 60:7.1f}m {reading['rss']:8.1f} {reading['fds']:5d} "
                   f"{reading['redis']:9.1f} {reading['stream']:7d} {reading['data']:8.2f} {reading['aof']:7.2f} "
                   f"{reading['fps']:9.0f} "
-                  f"{reading['posts']:7.1f} {reading['p99']:7.1f} {reading['errors']:6d} {reading['closed']:6d}",
+                  f"{reading['posts']:7.1f} {reading['p50']:7.1f} {reading['p99']:7.1f} {reading['errors']:6d} {reading['closed']:6d}",
                   flush=True)
         for worker in workers:
             worker.join(timeout=120)
