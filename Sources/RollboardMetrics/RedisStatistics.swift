@@ -6,11 +6,8 @@ public struct RedisStatistics: Sendable, Equatable {
     public var isUp = true
     /// Upper bounds, in seconds, of the command latency histogram's buckets.
     public static let latencyBuckets = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1]
-    /// Commands answered (appends and pings) and their total seconds.
-    public var commandCount = 0
-    public var commandSeconds = 0.0
-    /// Commands answered within each of `latencyBuckets` (cumulative).
-    public var commandLatencyCounts = [Int](repeating: 0, count: RedisStatistics.latencyBuckets.count)
+    /// How long commands (appends and pings) took to be answered.
+    public var commandLatency = LatencyHistogram(bounds: RedisStatistics.latencyBuckets)
     /// Seconds between the newest change read from the stream being committed and this node reading it.
     public var streamLagSeconds = 0.0
     /// Changes read from the stream.
@@ -27,10 +24,6 @@ public struct RedisStatistics: Sendable, Equatable {
     public init() {}
 
     package mutating func recordCommand(seconds: Double) {
-        commandCount += 1
-        commandSeconds += seconds
-        for (index, bound) in Self.latencyBuckets.enumerated() where seconds <= bound {
-            commandLatencyCounts[index] += 1
-        }
+        commandLatency.record(seconds: seconds)
     }
 }

@@ -5,7 +5,7 @@ import Synchronization
 
 /// The server's operational counters, rendered for `GET /metrics` in the Prometheus text format.
 public final class ServerMetrics: Sendable {
-    /// Upper bounds, in seconds, of the store commit latency histogram's buckets.
+    /// Upper bounds, in seconds, of the store commit and producer write latency histograms' buckets.
     public static let commitLatencyBuckets: [Double] = [0.0005, 0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.25, 1]
 
     private struct State {
@@ -20,9 +20,8 @@ public final class ServerMetrics: Sendable {
         var slowClientsClosed = 0
         var postsAccepted = 0
         var postsRefused: [Int: Int] = [:]
-        var commitLatencyCounts = [Int](repeating: 0, count: ServerMetrics.commitLatencyBuckets.count)
-        var commitLatencySum = 0.0
-        var commitCount = 0
+        var commitLatency = LatencyHistogram(bounds: ServerMetrics.commitLatencyBuckets)
+        var postLatency = LatencyHistogram(bounds: ServerMetrics.commitLatencyBuckets)
         var webhookDeliveries: [String: [WebhookOutcome: Int]] = [:]
     }
 
@@ -80,9 +79,10 @@ public final class ServerMetrics: Sendable {
         state.withLock { $0.slowClientsClosed += 1 }
     }
 
-    /// Records the outcome of one producer write.
-    public func postFinished(status: Int) {
+    /// Records the outcome of one producer write, answered `seconds` after the server had read it.
+    public func postFinished(status: Int, seconds: Double) {
         state.withLock {
+            $0.postLatency.record(seconds: seconds)
             if (200..<300).contains(status) {
                 $0.postsAccepted += 1
             } else {
@@ -103,13 +103,7 @@ public final class ServerMetrics: Sendable {
 
     /// Records how long one durable commit took.
     public func commitFinished(seconds: Double) {
-        state.withLock {
-            $0.commitCount += 1
-            $0.commitLatencySum += seconds
-            for (index, bound) in Self.commitLatencyBuckets.enumerated() where seconds <= bound {
-                $0.commitLatencyCounts[index] += 1
-            }
-        }
+        state.withLock { $0.commitLatency.record(seconds: seconds) }
     }
 
     /// The current values in the Prometheus text exposition format (version 0.0.4).
@@ -120,11 +114,6 @@ public final class ServerMetrics: Sendable {
             lines.append("# HELP \(name) \(help)")
             lines.append("# TYPE \(name) \(type)")
             for (suffix, value) in samples { lines.append("\(name)\(suffix) \(value)") }
-        }
-        /// A histogram's samples: the cumulative count at each bound, then every observation's count and their sum.
-        func histogram(_ bounds: [Double], _ counts: [Int], count: Int, sum: Double) -> [(String, String)] {
-            zip(bounds, counts).map { bound, cumulative in ("_bucket{le=\"\(bound)\"}", "\(cumulative)") }
-                + [("_bucket{le=\"+Inf\"}", "\(count)"), ("_sum", "\(sum)"), ("_count", "\(count)")]
         }
         metric("rollboard_connections", "gauge", "Open client connections (HTTP and WebSocket).",
                [("", "\(snapshot.connectionCounter?() ?? 0)")])
@@ -146,8 +135,10 @@ public final class ServerMetrics: Sendable {
                "Webhook deliveries by webhook and outcome (accepted, ignored, refused: signature, invalid, failed).",
                WebhookOutcome.samples(snapshot.webhookDeliveries))
         metric("rollboard_store_commit_seconds", "histogram", "Latency of durable store commits.",
-               histogram(Self.commitLatencyBuckets, snapshot.commitLatencyCounts, count: snapshot.commitCount,
-                         sum: snapshot.commitLatencySum))
+               snapshot.commitLatency.samples)
+        metric("rollboard_post_seconds", "histogram",
+               "Producer writes, from the request read to its answer handed to the connection (the commit included).",
+               snapshot.postLatency.samples)
         metric("rollboard_tile_queue_length", "gauge", "Changes waiting in the tiles' animation queues, per dashboard.",
                snapshot.queueLengths.sorted { $0.key < $1.key }.map {
                    ("{dashboard=\"\($0.key)\"}", "\($0.value)")
@@ -157,8 +148,7 @@ public final class ServerMetrics: Sendable {
                    [("", redis.isUp ? "1" : "0")])
             metric("rollboard_redis_command_seconds", "histogram",
                    "Latency of Redis commands (appends and pings), as this node measured it.",
-                   histogram(RedisStatistics.latencyBuckets, redis.commandLatencyCounts, count: redis.commandCount,
-                             sum: redis.commandSeconds))
+                   redis.commandLatency.samples)
             metric("rollboard_stream_lag_seconds", "gauge",
                    "Seconds between the newest change read from the shared stream being committed and this node reading it.",
                    [("", "\(redis.streamLagSeconds)")])

@@ -231,4 +231,20 @@ struct MiddlewareTests {
         #expect(text.contains("rollboard_posts_accepted_total 2\n"))
         #expect(text.contains("rollboard_posts_refused_total{status=\"400\"} 1\n"), "reads are not writes")
     }
+
+    @Test("a write's time is counted from its request to its answer, on the node's clock")
+    func requestMetricsTimeWrites() throws {
+        let server = ServerMetrics()
+        let manual = ManualClock(at: 100)
+        let context = RequestContext(
+            request: F.request("POST"), snapshot: try F.configurations(serverYAML: "dashboardAccess: key").snapshot,
+            clock: NodeClock(monotonic: manual.clock, wall: manual.clock))
+        try RequestMetrics(metrics: server).handle(context, respond: { _ in }) { _, respond in
+            manual.step(to: 100.004)
+            respond(HTTPResponse(status: .accepted, contentType: "text/plain", text: ""))
+        }
+        let text = server.prometheusText()
+        #expect(text.contains("rollboard_post_seconds_bucket{le=\"0.002\"} 0\n"))
+        #expect(text.contains("rollboard_post_seconds_bucket{le=\"0.005\"} 1\n"))
+    }
 }

@@ -19,9 +19,9 @@ struct ServerMetricsTests {
         metrics.frameSent(bytes: 80)
         metrics.framesSkipped(1)
         metrics.framesSent(0, bytes: 0)
-        metrics.postFinished(status: 202)
-        metrics.postFinished(status: 422)
-        metrics.postFinished(status: 422)
+        metrics.postFinished(status: 202, seconds: 0.001)
+        metrics.postFinished(status: 422, seconds: 0.001)
+        metrics.postFinished(status: 422, seconds: 0.001)
         metrics.webSocketSessionsChanged(by: 1)
         metrics.countConnections { 7 }
         let text = metrics.prometheusText()
@@ -47,12 +47,25 @@ struct ServerMetricsTests {
         #expect(text.contains("rollboard_store_commit_seconds_count 2\n"))
     }
 
+    @Test("a producer write's answer time lands in the post latency histogram, refused or not")
+    func postLatency() {
+        let metrics = ServerMetrics()
+        metrics.postFinished(status: 202, seconds: 0.0015)
+        metrics.postFinished(status: 503, seconds: 0.3)
+        let text = metrics.prometheusText()
+        #expect(text.contains("rollboard_post_seconds_bucket{le=\"0.001\"} 0\n"))
+        #expect(text.contains("rollboard_post_seconds_bucket{le=\"0.002\"} 1\n"))
+        #expect(text.contains("rollboard_post_seconds_bucket{le=\"1.0\"} 2\n"))
+        #expect(text.contains("rollboard_post_seconds_bucket{le=\"+Inf\"} 2\n"))
+        #expect(text.contains("rollboard_post_seconds_count 2\n"))
+    }
+
     @Test("every metric family has HELP and TYPE lines")
     func everyFamilyIsDescribed() {
         let text = ServerMetrics().prometheusText()
         let types = text.split(separator: "\n").filter { $0.hasPrefix("# TYPE ") }
         let helps = text.split(separator: "\n").filter { $0.hasPrefix("# HELP ") }
-        #expect(types.count == 11)
+        #expect(types.count == 12)
         #expect(helps.count == types.count)
     }
 

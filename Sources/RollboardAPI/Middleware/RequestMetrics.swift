@@ -1,4 +1,5 @@
 package import RollboardConfig
+import RollboardCore
 package import RollboardHub
 package import RollboardMetrics
 import RollboardNet
@@ -7,7 +8,7 @@ package import RollboardStore
 import Synchronization
 
 /// Counts the answers of the requests that pass: accepted writes and refusals by status for
-/// ``ProducerAPIStatistics``, and the answers to writes for `GET /metrics`.
+/// ``ProducerAPIStatistics``, and the answers to writes and their times for `GET /metrics`.
 final class RequestMetrics: Middleware {
     private let counters = Mutex(ProducerAPIStatistics())
     private let metrics: ServerMetrics?
@@ -26,9 +27,12 @@ final class RequestMetrics: Middleware {
     ) throws(APIError) {
         let method = context.request.method
         let isWrite = method != "GET" && method != "HEAD"
+        let started = context.clock.monotonic.now()
         next(context) { [self] response in
             counters.withLock { $0.count(method, response.status.code) }
-            if isWrite { metrics?.postFinished(status: response.status.code) }
+            if isWrite {
+                metrics?.postFinished(status: response.status.code, seconds: context.clock.monotonic.now() - started)
+            }
             respond(response)
         }
     }
