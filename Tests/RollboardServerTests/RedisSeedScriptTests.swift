@@ -45,8 +45,10 @@ struct RedisSeedScriptTests {
         #expect((try? connected.get()) != nil)
         let keys = Self.keys
         let report = reportAhead ? "9" : "2"
-        _ = await send(raw, "EVAL", RedisKeys.reportScript, "1", keys.recoveryPositions, "other", report, "3000")
-        #expect(await send(raw, "SET", keys.recoveryLease, "me", "NX", "PX", "5000")?.string == "OK")
+        // The report and the lease are kept a minute, long past the test on a busy machine (a 5-second lease once ran
+        // out before the seed came: the seed answered that the lease was not its own).
+        _ = await send(raw, "EVAL", RedisKeys.reportScript, "1", keys.recoveryPositions, "other", report, "60000")
+        #expect(await send(raw, "SET", keys.recoveryLease, "me", "NX", "PX", "60000")?.string == "OK")
         let model = Self.model()
         let answer = await send(raw, keys.seedCommand(epoch: "old", newEpoch: "new", token: "me", model: model))
         guard case .array(let parts)? = answer else {
