@@ -340,7 +340,8 @@ def main() -> int:
             print(f"{reading['elapsed'] / 60:7.1f}m {reading['rss']:8.1f} {reading['fds']:5d} "
                   f"{reading['redis']:9.1f} {reading['stream']:7d} {reading['data']:8.2f} {reading['aof']:7.2f} "
                   f"{reading['fps']:9.0f} "
-                  f"{reading['posts']:7.1f} {reading['p50']:7.1f} {reading['p99']:7.1f} {reading['errors']:6d} {reading['closed']:6d}",
+                  f"{reading['posts']:7.1f} {reading['p50']:7.1f} {reading['p99']:7.1f} {reading['errors']:6d} "
+                  f"{reading['closed']:6d}",
                   flush=True)
         for worker in workers:
             worker.join(timeout=120)
